@@ -1,0 +1,109 @@
+# soageo: a Lua 5.4/5.5 module with a C++17 core. `make` builds soageo/core.so.
+#
+# Switches (override on the command line: make LUA_INCDIR=$SKYNET/3rd/lua):
+#   LUA          Lua interpreter for tests, demo and benchmarks   (lua5.4)
+#   LUA_INCDIR   directory holding lua.h / lua.hpp of the Lua that will load the module
+#                (pkg-config's lua5.4; skynet users: $SKYNET/3rd/lua)
+#   CXX          C++17 compiler                                    (g++)
+#   CFLAGS       optimisation and position-independent code; LuaRocks passes its own (-O2 -fPIC)
+#   LIBFLAG      flags that make a loadable module                 (-shared)
+#   INST_LIBDIR  where `make install` puts soageo/core.so (LuaRocks sets it)
+#   INST_LUADIR  where `make install` puts soageo.lua     (LuaRocks sets it)
+#   TARGETS      SIMD targets compiled in (default: all this CPU family has; scalar is always built)
+#   FUZZ_SECONDS bounded time of each fuzz target under `make fuzz`
+#
+# Targets: all test bench demo install clean asan tsan valgrind fuzz test-neon deps
+
+LUA          ?= lua5.4
+LUA_INCDIR   ?= $(shell pkg-config --variable=includedir lua5.4 2>/dev/null || echo /usr/include)/lua5.4
+CXX          ?= g++
+CFLAGS       ?= -O2 -fPIC
+LIBFLAG      ?= -shared
+INST_LIBDIR  ?= /usr/local/lib/lua/5.4
+INST_LUADIR  ?= /usr/local/share/lua/5.4
+FUZZ_SECONDS ?= 20
+
+MACHINE := $(shell $(CXX) -dumpmachine 2>/dev/null)
+ifneq (,$(findstring x86_64,$(MACHINE)))
+TARGETS ?= sse2 avx2 avx512
+else ifneq (,$(findstring aarch64,$(MACHINE)))
+TARGETS ?= neon
+else
+TARGETS ?=
+endif
+
+# Not negotiable, whatever CFLAGS says: exact float semantics (no FMA contraction, errno-free
+# sqrt), hidden symbols with only luaopen_soageo_core exported, warnings on.
+SOAGEO_FLAGS := -std=c++17 -ffp-contract=off -fno-math-errno -fvisibility=hidden \
+                -fvisibility-inlines-hidden -Wall -Wextra
+TARGET_FLAGS_scalar := -fno-tree-vectorize -fno-tree-slp-vectorize
+TARGET_FLAGS_sse2   := -msse2
+TARGET_FLAGS_avx2   := -mavx2
+TARGET_FLAGS_avx512 := -mavx512f
+TARGET_FLAGS_neon   :=
+HAVE_FLAGS := $(foreach t,$(TARGETS),-DSOAGEO_HAVE_$(shell echo $(t) | tr a-z A-Z))
+
+BUILD    := build
+CORE_SRC := $(filter-out csrc/core/target_%.cpp,$(wildcard csrc/core/*.cpp))
+LUA_SRC  := $(wildcard csrc/lua/*.cpp)
+CORE_OBJ := $(CORE_SRC:csrc/%.cpp=$(BUILD)/%.o) $(foreach t,scalar $(TARGETS),$(BUILD)/core/target_$(t).o)
+LUA_OBJ  := $(LUA_SRC:csrc/%.cpp=$(BUILD)/%.o)
+HEADERS  := $(wildcard csrc/core/*.hpp csrc/core/*.inl csrc/lua/*.hpp)
+MODULE   := soageo/core.so
+
+.PHONY: all test bench demo install clean asan tsan valgrind fuzz test-neon deps core-test
+
+all: $(MODULE)
+
+$(BUILD)/core/target_%.o: csrc/core/target_%.cpp $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CFLAGS) $(SOAGEO_FLAGS) $(TARGET_FLAGS_$*) -c $< -o $@
+
+$(BUILD)/core/%.o: csrc/core/%.cpp $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CFLAGS) $(SOAGEO_FLAGS) $(HAVE_FLAGS) -c $< -o $@
+
+$(BUILD)/lua/%.o: csrc/lua/%.cpp $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CFLAGS) $(SOAGEO_FLAGS) -I$(LUA_INCDIR) -c $< -o $@
+
+# No -llua: the module resolves Lua's symbols from the process that loads it.
+$(MODULE): $(CORE_OBJ) $(LUA_OBJ)
+	@mkdir -p $(dir $@)
+	$(CXX) $(LIBFLAG) $(CFLAGS) -o $@ $^
+
+# C++ tests of the core: no Lua involved.
+CORE_TEST_SRC := $(wildcard test/core/*.cpp)
+$(BUILD)/core_test: $(CORE_TEST_SRC) $(CORE_OBJ) test/core/check.hpp
+	$(CXX) $(CFLAGS) $(SOAGEO_FLAGS) $(HAVE_FLAGS) -Icsrc -o $@ $(CORE_TEST_SRC) $(CORE_OBJ)
+
+deps:
+	@sh .ci/deps.sh
+
+test: deps $(MODULE) $(BUILD)/core_test
+	@LUA=$(LUA) sh test/run.sh
+
+demo: deps $(MODULE)
+	$(LUA) examples/skill_cone.lua
+
+bench: deps $(MODULE) $(BUILD)/bench_kernels
+	$(BUILD)/bench_kernels
+	$(LUA) bench/bench_lua.lua
+
+$(BUILD)/bench_kernels: bench/bench_kernels.cpp $(CORE_OBJ)
+	$(CXX) $(CFLAGS) $(SOAGEO_FLAGS) $(HAVE_FLAGS) -Icsrc -o $@ $< $(CORE_OBJ)
+
+install: $(MODULE)
+	mkdir -p $(INST_LIBDIR)/soageo $(INST_LUADIR)
+	cp $(MODULE) $(INST_LIBDIR)/soageo/core.so
+	cp lualib/soageo.lua $(INST_LUADIR)/soageo.lua
+
+# aarch64 NEON path: cross-built core test run under qemu (static, so no target sysroot needed).
+test-neon:
+	@sh .ci/deps.sh neon
+	$(MAKE) --no-print-directory BUILD=build-neon CXX=aarch64-linux-gnu-g++ CFLAGS="-O2 -static" \
+	    TARGETS=neon build-neon/core_test
+	qemu-aarch64 build-neon/core_test
+
+clean:
+	rm -rf $(BUILD) build-* soageo/core.so

@@ -1,0 +1,66 @@
+#include "dispatch.hpp"
+
+#include <cstring>
+
+namespace soageo {
+namespace {
+
+struct Candidate {
+    const KernelTable* (*get)() noexcept;
+    bool (*runs_here)() noexcept;
+};
+
+bool always() noexcept { return true; }
+
+#if defined(__x86_64__) || defined(__i386__)
+bool has_sse2() noexcept { __builtin_cpu_init(); return __builtin_cpu_supports("sse2"); }
+bool has_avx2() noexcept { __builtin_cpu_init(); return __builtin_cpu_supports("avx2"); }
+bool has_avx512() noexcept { __builtin_cpu_init(); return __builtin_cpu_supports("avx512f"); }
+#endif
+
+// Narrowest first; the scalar reference is always built.
+const Candidate candidates[] = {
+    {kernels_scalar, always},
+#if defined(SOAGEO_HAVE_SSE2)
+    {kernels_sse2, has_sse2},
+#endif
+#if defined(SOAGEO_HAVE_AVX2)
+    {kernels_avx2, has_avx2},
+#endif
+#if defined(SOAGEO_HAVE_AVX512)
+    {kernels_avx512, has_avx512},
+#endif
+#if defined(SOAGEO_HAVE_NEON)
+    {kernels_neon, always},  // Advanced SIMD is part of every AArch64 CPU
+#endif
+};
+constexpr size_t candidate_count = sizeof candidates / sizeof candidates[0];
+
+const KernelTable* detect_best() noexcept {
+    const KernelTable* best = nullptr;
+    for (const Candidate& c : candidates)
+        if (c.runs_here()) best = c.get();
+    return best;
+}
+
+}  // namespace
+
+const KernelTable* kernels_best() noexcept {
+    static const KernelTable* const best = detect_best();
+    return best;
+}
+
+const KernelTable* kernels_named(const char* name) noexcept {
+    for (const Candidate& c : candidates)
+        if (std::strcmp(c.get()->name, name) == 0) return c.runs_here() ? c.get() : nullptr;
+    return nullptr;
+}
+
+size_t kernels_available(const KernelTable** out, size_t max) noexcept {
+    size_t k = 0;
+    for (size_t i = 0; i < candidate_count && k < max; ++i)
+        if (candidates[i].runs_here()) out[k++] = candidates[i].get();
+    return k;
+}
+
+}  // namespace soageo

@@ -1,0 +1,161 @@
+#include "store.hpp"
+
+#include <cstring>
+
+namespace soageo {
+namespace {
+
+uintptr_t align_up(uintptr_t p) noexcept { return (p + (kAlign - 1)) & ~uintptr_t(kAlign - 1); }
+
+uint64_t mix(int64_t id) noexcept {  // splitmix64's finaliser: sequential ids spread evenly
+    uint64_t z = static_cast<uint64_t>(id);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+}  // namespace
+
+size_t columns_bytes(uint32_t cap) noexcept {
+    size_t c = padded(cap);
+    // x, y, r, mask, hits: 4 bytes each; id: 8 bytes. Each column starts on a 64-byte line.
+    return kAlign + c * (5 * 4 + 8) + 6 * kAlign;
+}
+
+Columns columns_carve(void* block, uint32_t cap) noexcept {
+    Columns c;
+    c.cap = padded(cap);
+    uintptr_t p = align_up(reinterpret_cast<uintptr_t>(block));
+    auto take = [&](size_t elem) {
+        void* at = reinterpret_cast<void*>(p);
+        std::memset(at, 0, elem * c.cap);  // padding lanes read as zeros, never as garbage
+        p = align_up(p + elem * c.cap);
+        return at;
+    };
+    c.x = static_cast<float*>(take(4));
+    c.y = static_cast<float*>(take(4));
+    c.r = static_cast<float*>(take(4));
+    c.mask = static_cast<uint32_t*>(take(4));
+    c.hits = static_cast<uint32_t*>(take(4));
+    c.id = static_cast<int64_t*>(take(8));
+    return c;
+}
+
+void columns_copy(Columns& to, const Columns& from, uint32_t n) noexcept {
+    std::memcpy(to.x, from.x, n * sizeof(float));
+    std::memcpy(to.y, from.y, n * sizeof(float));
+    std::memcpy(to.r, from.r, n * sizeof(float));
+    std::memcpy(to.mask, from.mask, n * sizeof(uint32_t));
+    std::memcpy(to.id, from.id, n * sizeof(int64_t));
+}
+
+uint32_t idmap_cap_for(uint32_t entities) noexcept {
+    uint32_t c = 16;
+    while (c / 2 < entities) c *= 2;
+    return c;
+}
+
+size_t idmap_bytes(uint32_t cap) noexcept { return sizeof(IdMap::Entry) * size_t(cap); }
+
+IdMap idmap_init(void* block, uint32_t cap) noexcept {
+    IdMap m{static_cast<IdMap::Entry*>(block), cap};
+    for (uint32_t i = 0; i < cap; ++i) m.entries[i] = {0, kNoSlot, 0};
+    return m;
+}
+
+uint32_t idmap_find(const IdMap& m, int64_t id) noexcept {
+    uint32_t mask = m.cap - 1;
+    for (uint32_t i = static_cast<uint32_t>(mix(id)) & mask;; i = (i + 1) & mask) {
+        const IdMap::Entry& e = m.entries[i];
+        if (e.slot == kNoSlot) return kNoSlot;
+        if (e.id == id) return e.slot;
+    }
+}
+
+void idmap_put(IdMap& m, int64_t id, uint32_t slot) noexcept {
+    uint32_t mask = m.cap - 1;
+    for (uint32_t i = static_cast<uint32_t>(mix(id)) & mask;; i = (i + 1) & mask) {
+        IdMap::Entry& e = m.entries[i];
+        if (e.slot == kNoSlot || e.id == id) {
+            e.id = id;
+            e.slot = slot;
+            return;
+        }
+    }
+}
+
+// Backward-shift deletion: no tombstones, so lookups never slow down after many removals.
+void idmap_erase(IdMap& m, int64_t id) noexcept {
+    uint32_t mask = m.cap - 1;
+    uint32_t i = static_cast<uint32_t>(mix(id)) & mask;
+    for (;; i = (i + 1) & mask) {
+        if (m.entries[i].slot == kNoSlot) return;
+        if (m.entries[i].id == id) break;
+    }
+    for (uint32_t j = (i + 1) & mask;; j = (j + 1) & mask) {
+        IdMap::Entry& e = m.entries[j];
+        if (e.slot == kNoSlot) break;
+        uint32_t home = static_cast<uint32_t>(mix(e.id)) & mask;
+        // e may fill the hole at i only if its home is not cyclically within (i, j].
+        bool stays = i <= j ? (i < home && home <= j) : (i < home || home <= j);
+        if (!stays) {
+            m.entries[i] = e;
+            i = j;
+        }
+    }
+    m.entries[i].slot = kNoSlot;
+}
+
+uint32_t store_set(Store& s, int64_t id, float x, float y, float r, uint32_t mask) noexcept {
+    uint32_t slot = idmap_find(s.map, id);
+    if (slot == kNoSlot) {
+        slot = s.n++;
+        s.col.id[slot] = id;
+        idmap_put(s.map, id, slot);
+    }
+    s.col.x[slot] = x;
+    s.col.y[slot] = y;
+    s.col.r[slot] = r;
+    s.col.mask[slot] = mask;
+    return slot;
+}
+
+bool store_remove(Store& s, int64_t id) noexcept {
+    uint32_t slot = idmap_find(s.map, id);
+    if (slot == kNoSlot) return false;
+    idmap_erase(s.map, id);
+    uint32_t last = --s.n;
+    if (slot != last) {
+        Columns& c = s.col;
+        c.x[slot] = c.x[last];
+        c.y[slot] = c.y[last];
+        c.r[slot] = c.r[last];
+        c.mask[slot] = c.mask[last];
+        c.id[slot] = c.id[last];
+        idmap_put(s.map, c.id[slot], slot);
+    }
+    // The vacated slot becomes padding again.
+    s.col.x[last] = s.col.y[last] = s.col.r[last] = 0.0f;
+    s.col.mask[last] = 0;
+    return true;
+}
+
+void store_clear(Store& s) noexcept {
+    for (uint32_t i = 0; i < s.map.cap; ++i) s.map.entries[i].slot = kNoSlot;
+    std::memset(s.col.x, 0, s.n * sizeof(float));
+    std::memset(s.col.y, 0, s.n * sizeof(float));
+    std::memset(s.col.r, 0, s.n * sizeof(float));
+    std::memset(s.col.mask, 0, s.n * sizeof(uint32_t));
+    s.n = 0;
+}
+
+void store_rehome(Store& s, const Columns& col, const IdMap& map) noexcept {
+    Columns to = col;
+    columns_copy(to, s.col, s.n);
+    IdMap m = map;
+    for (uint32_t i = 0; i < s.n; ++i) idmap_put(m, to.id[i], i);
+    s.col = to;
+    s.map = m;
+}
+
+}  // namespace soageo

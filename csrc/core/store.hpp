@@ -1,0 +1,75 @@
+// The layer's storage, without Lua: float32 SoA columns carved from one caller-provided block,
+// and an open-addressing id -> slot map. The binding owns the memory (Lua userdata blocks, so
+// skynet's memory accounting sees every byte); this file only computes sizes and moves data.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels.hpp"
+
+namespace soageo {
+
+constexpr uint32_t kNoSlot = 0xffffffffu;
+// Slots are uint32 and result buffers hold one slot per entity; this keeps every size well
+// inside size_t and int on 32-bit hosts too.
+constexpr uint32_t kMaxEntities = 1u << 28;
+
+// Capacity rounded up to whole blocks of the widest target.
+inline uint32_t padded(uint32_t n) noexcept { return (n + (kMaxWidth - 1)) & ~uint32_t(kMaxWidth - 1); }
+
+struct Columns {
+    float* x;
+    float* y;
+    float* r;
+    uint32_t* mask;
+    int64_t* id;
+    uint32_t* hits;  // scratch for kernel output: one slot per entity at most
+    uint32_t cap;    // a multiple of kMaxWidth
+};
+
+// Bytes of a block holding columns for `cap` entities (padded), alignment slack included.
+size_t columns_bytes(uint32_t cap) noexcept;
+// Carves the columns out of `block` (at least columns_bytes(cap) bytes) and zeroes the padding.
+Columns columns_carve(void* block, uint32_t cap) noexcept;
+// Copies the first n entities from one set of columns to another.
+void columns_copy(Columns& to, const Columns& from, uint32_t n) noexcept;
+
+struct IdMap {
+    struct Entry {
+        int64_t id;
+        uint32_t slot;  // kNoSlot when the entry is empty
+        uint32_t unused;
+    };
+    Entry* entries;
+    uint32_t cap;  // a power of two, at least twice the entity capacity
+};
+
+// Smallest map capacity for `entities` ids at load factor <= 1/2.
+uint32_t idmap_cap_for(uint32_t entities) noexcept;
+size_t idmap_bytes(uint32_t cap) noexcept;
+IdMap idmap_init(void* block, uint32_t cap) noexcept;  // all entries empty
+uint32_t idmap_find(const IdMap& m, int64_t id) noexcept;  // slot or kNoSlot
+// Inserts or overwrites; the caller guarantees room (count < cap / 2).
+void idmap_put(IdMap& m, int64_t id, uint32_t slot) noexcept;
+void idmap_erase(IdMap& m, int64_t id) noexcept;
+
+// The whole layer as the core sees it. Every mutation below assumes the caller has already
+// validated its arguments and made room: none of them can fail.
+struct Store {
+    Columns col;
+    IdMap map;
+    uint32_t n;
+};
+
+inline Points points_of(const Store& s) noexcept { return {s.col.x, s.col.y, s.col.r, s.col.mask, s.n}; }
+
+// Inserts (needs n < col.cap) or updates `id`; returns its slot.
+uint32_t store_set(Store& s, int64_t id, float x, float y, float r, uint32_t mask) noexcept;
+// Swap-removes `id`; false when it is not there.
+bool store_remove(Store& s, int64_t id) noexcept;
+void store_clear(Store& s) noexcept;
+// Moves all entities into new, larger columns and map (both already carved and empty).
+void store_rehome(Store& s, const Columns& col, const IdMap& map) noexcept;
+
+}  // namespace soageo

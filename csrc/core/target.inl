@@ -1,0 +1,25 @@
+// Included by each target_*.cpp after it defines SOAGEO_TARGET (its namespace) and the
+// SOAGEO_WIDE_* switch matching its compiler flags. Adding a kernel: write its body in a
+// kernel_*.inl against wide.hpp, include it here, and add it to the table below.
+#include "kernels.hpp"
+#include "wide.hpp"
+#include "kernel_sector.inl"
+
+#define SOAGEO_PASTE2(a, b) a##b
+#define SOAGEO_PASTE(a, b) SOAGEO_PASTE2(a, b)
+#define SOAGEO_STR2(a) #a
+#define SOAGEO_STR(a) SOAGEO_STR2(a)
+
+namespace soageo {
+namespace SOAGEO_TARGET {
+const KernelTable table = {
+    SOAGEO_STR(SOAGEO_TARGET),
+    W,
+    in_sector,
+    touch_sector,
+    stream_xy,
+};
+}  // namespace SOAGEO_TARGET
+
+const KernelTable* SOAGEO_PASTE(kernels_, SOAGEO_TARGET)() noexcept { return &SOAGEO_TARGET::table; }
+}  // namespace soageo

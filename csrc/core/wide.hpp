@@ -1,0 +1,217 @@
+// The wide-float type every kernel is written against. Each target translation unit is compiled
+// with its own flags and includes this header inside its own namespace, so the inline helpers of
+// one target never meet those of another (one-definition rule).
+//
+// Semantics shared by every target, so that each returns exactly what the scalar reference does:
+// - arithmetic is IEEE single precision, one rounding per operation, no FMA (-ffp-contract=off);
+// - comparisons are ordered: any NaN operand compares false;
+// - vmin(a, b) is `a < b ? a : b` (the x86 minps rule, emulated on NEON and in scalar code);
+// - the lane mask of a block turns into an integer with bit k set for lane k.
+//
+// This is the only place in the project that names an intrinsic.
+
+#include <cstdint>
+
+#if defined(SOAGEO_WIDE_AVX512) || defined(SOAGEO_WIDE_AVX2)
+#include <immintrin.h>
+#elif defined(SOAGEO_WIDE_SSE2)
+#include <emmintrin.h>
+#elif defined(SOAGEO_WIDE_NEON)
+#include <arm_neon.h>
+#endif
+
+#ifndef SOAGEO_TARGET
+#error "a target translation unit defines SOAGEO_TARGET (its namespace) before including wide.hpp"
+#endif
+
+namespace soageo {
+namespace SOAGEO_TARGET {
+
+#if defined(SOAGEO_WIDE_AVX512)
+
+constexpr int W = 16;
+struct wf { __m512 v; };
+using wm = __mmask16;
+using wi = __m512i;
+
+inline wf load(const float* p) { return {_mm512_load_ps(p)}; }
+inline wf splat(float a) { return {_mm512_set1_ps(a)}; }
+inline wf operator+(wf a, wf b) { return {_mm512_add_ps(a.v, b.v)}; }
+inline wf operator-(wf a, wf b) { return {_mm512_sub_ps(a.v, b.v)}; }
+inline wf operator*(wf a, wf b) { return {_mm512_mul_ps(a.v, b.v)}; }
+inline wf operator/(wf a, wf b) { return {_mm512_div_ps(a.v, b.v)}; }
+inline wm lt(wf a, wf b) { return _mm512_cmp_ps_mask(a.v, b.v, _CMP_LT_OQ); }
+inline wm le(wf a, wf b) { return _mm512_cmp_ps_mask(a.v, b.v, _CMP_LE_OQ); }
+inline wm gt(wf a, wf b) { return _mm512_cmp_ps_mask(b.v, a.v, _CMP_LT_OQ); }
+inline wm ge(wf a, wf b) { return _mm512_cmp_ps_mask(b.v, a.v, _CMP_LE_OQ); }
+inline wm mand(wm a, wm b) { return static_cast<wm>(a & b); }
+inline wm mor(wm a, wm b) { return static_cast<wm>(a | b); }
+inline wm mnot(wm a) { return static_cast<wm>(~a); }
+inline wf select(wm m, wf a, wf b) { return {_mm512_mask_blend_ps(m, b.v, a.v)}; }
+inline wf vmin(wf a, wf b) { return {_mm512_min_ps(a.v, b.v)}; }
+inline wf vmax(wf a, wf b) { return {_mm512_max_ps(a.v, b.v)}; }
+inline wf vsqrt(wf a) { return {_mm512_sqrt_ps(a.v)}; }
+inline uint32_t bits(wm m) { return m; }
+inline wm mask_any(const uint32_t* m, uint32_t q) {
+    return _mm512_test_epi32_mask(_mm512_load_si512(m), _mm512_set1_epi32(static_cast<int>(q)));
+}
+// Writes the slot numbers base+k of the lanes set in `b`, in ascending order; returns how many.
+inline uint32_t emit(uint32_t* out, uint32_t base, uint32_t b) {
+    const __m512i lane = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    __m512i idx = _mm512_add_epi32(_mm512_set1_epi32(static_cast<int>(base)), lane);
+    _mm512_mask_compressstoreu_epi32(out, static_cast<__mmask16>(b), idx);
+    return static_cast<uint32_t>(__builtin_popcount(b));
+}
+inline float hsum(wf a) { return _mm512_reduce_add_ps(a.v); }
+
+#elif defined(SOAGEO_WIDE_AVX2)
+
+constexpr int W = 8;
+struct wf { __m256 v; };
+struct wm { __m256 v; };
+
+inline wf load(const float* p) { return {_mm256_load_ps(p)}; }
+inline wf splat(float a) { return {_mm256_set1_ps(a)}; }
+inline wf operator+(wf a, wf b) { return {_mm256_add_ps(a.v, b.v)}; }
+inline wf operator-(wf a, wf b) { return {_mm256_sub_ps(a.v, b.v)}; }
+inline wf operator*(wf a, wf b) { return {_mm256_mul_ps(a.v, b.v)}; }
+inline wf operator/(wf a, wf b) { return {_mm256_div_ps(a.v, b.v)}; }
+inline wm lt(wf a, wf b) { return {_mm256_cmp_ps(a.v, b.v, _CMP_LT_OQ)}; }
+inline wm le(wf a, wf b) { return {_mm256_cmp_ps(a.v, b.v, _CMP_LE_OQ)}; }
+inline wm gt(wf a, wf b) { return {_mm256_cmp_ps(b.v, a.v, _CMP_LT_OQ)}; }
+inline wm ge(wf a, wf b) { return {_mm256_cmp_ps(b.v, a.v, _CMP_LE_OQ)}; }
+inline wm mand(wm a, wm b) { return {_mm256_and_ps(a.v, b.v)}; }
+inline wm mor(wm a, wm b) { return {_mm256_or_ps(a.v, b.v)}; }
+inline wm mnot(wm a) { return {_mm256_xor_ps(a.v, _mm256_castsi256_ps(_mm256_set1_epi32(-1)))}; }
+inline wf select(wm m, wf a, wf b) { return {_mm256_blendv_ps(b.v, a.v, m.v)}; }
+inline wf vmin(wf a, wf b) { return {_mm256_min_ps(a.v, b.v)}; }
+inline wf vmax(wf a, wf b) { return {_mm256_max_ps(a.v, b.v)}; }
+inline wf vsqrt(wf a) { return {_mm256_sqrt_ps(a.v)}; }
+inline uint32_t bits(wm m) { return static_cast<uint32_t>(_mm256_movemask_ps(m.v)); }
+inline wm mask_any(const uint32_t* m, uint32_t q) {
+    __m256i v = _mm256_and_si256(_mm256_load_si256(reinterpret_cast<const __m256i*>(m)),
+                                 _mm256_set1_epi32(static_cast<int>(q)));
+    __m256i zero = _mm256_cmpeq_epi32(v, _mm256_setzero_si256());
+    return {_mm256_castsi256_ps(_mm256_xor_si256(zero, _mm256_set1_epi32(-1)))};
+}
+inline float hsum(wf a) {
+    __m128 s = _mm_add_ps(_mm256_castps256_ps128(a.v), _mm256_extractf128_ps(a.v, 1));
+    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+    s = _mm_add_ss(s, _mm_shuffle_ps(s, s, 1));
+    return _mm_cvtss_f32(s);
+}
+
+#elif defined(SOAGEO_WIDE_SSE2)
+
+constexpr int W = 4;
+struct wf { __m128 v; };
+struct wm { __m128 v; };
+
+inline wf load(const float* p) { return {_mm_load_ps(p)}; }
+inline wf splat(float a) { return {_mm_set1_ps(a)}; }
+inline wf operator+(wf a, wf b) { return {_mm_add_ps(a.v, b.v)}; }
+inline wf operator-(wf a, wf b) { return {_mm_sub_ps(a.v, b.v)}; }
+inline wf operator*(wf a, wf b) { return {_mm_mul_ps(a.v, b.v)}; }
+inline wf operator/(wf a, wf b) { return {_mm_div_ps(a.v, b.v)}; }
+inline wm lt(wf a, wf b) { return {_mm_cmplt_ps(a.v, b.v)}; }
+inline wm le(wf a, wf b) { return {_mm_cmple_ps(a.v, b.v)}; }
+inline wm gt(wf a, wf b) { return {_mm_cmplt_ps(b.v, a.v)}; }
+inline wm ge(wf a, wf b) { return {_mm_cmple_ps(b.v, a.v)}; }
+inline wm mand(wm a, wm b) { return {_mm_and_ps(a.v, b.v)}; }
+inline wm mor(wm a, wm b) { return {_mm_or_ps(a.v, b.v)}; }
+inline wm mnot(wm a) { return {_mm_xor_ps(a.v, _mm_castsi128_ps(_mm_set1_epi32(-1)))}; }
+inline wf select(wm m, wf a, wf b) { return {_mm_or_ps(_mm_and_ps(m.v, a.v), _mm_andnot_ps(m.v, b.v))}; }
+inline wf vmin(wf a, wf b) { return {_mm_min_ps(a.v, b.v)}; }
+inline wf vmax(wf a, wf b) { return {_mm_max_ps(a.v, b.v)}; }
+inline wf vsqrt(wf a) { return {_mm_sqrt_ps(a.v)}; }
+inline uint32_t bits(wm m) { return static_cast<uint32_t>(_mm_movemask_ps(m.v)); }
+inline wm mask_any(const uint32_t* m, uint32_t q) {
+    __m128i v = _mm_and_si128(_mm_load_si128(reinterpret_cast<const __m128i*>(m)),
+                              _mm_set1_epi32(static_cast<int>(q)));
+    __m128i zero = _mm_cmpeq_epi32(v, _mm_setzero_si128());
+    return {_mm_castsi128_ps(_mm_xor_si128(zero, _mm_set1_epi32(-1)))};
+}
+inline float hsum(wf a) {
+    __m128 s = _mm_add_ps(a.v, _mm_movehl_ps(a.v, a.v));
+    s = _mm_add_ss(s, _mm_shuffle_ps(s, s, 1));
+    return _mm_cvtss_f32(s);
+}
+
+#elif defined(SOAGEO_WIDE_NEON)
+
+constexpr int W = 4;
+struct wf { float32x4_t v; };
+struct wm { uint32x4_t v; };
+
+inline wf load(const float* p) { return {vld1q_f32(p)}; }
+inline wf splat(float a) { return {vdupq_n_f32(a)}; }
+inline wf operator+(wf a, wf b) { return {vaddq_f32(a.v, b.v)}; }
+inline wf operator-(wf a, wf b) { return {vsubq_f32(a.v, b.v)}; }
+inline wf operator*(wf a, wf b) { return {vmulq_f32(a.v, b.v)}; }
+inline wf operator/(wf a, wf b) { return {vdivq_f32(a.v, b.v)}; }
+inline wm lt(wf a, wf b) { return {vcltq_f32(a.v, b.v)}; }
+inline wm le(wf a, wf b) { return {vcleq_f32(a.v, b.v)}; }
+inline wm gt(wf a, wf b) { return {vcgtq_f32(a.v, b.v)}; }
+inline wm ge(wf a, wf b) { return {vcgeq_f32(a.v, b.v)}; }
+inline wm mand(wm a, wm b) { return {vandq_u32(a.v, b.v)}; }
+inline wm mor(wm a, wm b) { return {vorrq_u32(a.v, b.v)}; }
+inline wm mnot(wm a) { return {vmvnq_u32(a.v)}; }
+inline wf select(wm m, wf a, wf b) { return {vbslq_f32(m.v, a.v, b.v)}; }
+// vminq_f32 propagates NaN; the x86 rule returns the second operand instead.
+inline wf vmin(wf a, wf b) { return select(lt(a, b), a, b); }
+inline wf vmax(wf a, wf b) { return select(gt(a, b), a, b); }
+inline wf vsqrt(wf a) { return {vsqrtq_f32(a.v)}; }
+inline uint32_t bits(wm m) {
+    const uint32x4_t weight = {1, 2, 4, 8};
+    return vaddvq_u32(vandq_u32(m.v, weight));
+}
+inline wm mask_any(const uint32_t* m, uint32_t q) { return {vtstq_u32(vld1q_u32(m), vdupq_n_u32(q))}; }
+inline float hsum(wf a) { return vaddvq_f32(a.v); }
+
+#else  // the scalar reference: one lane, plain C++, built with -fno-tree-vectorize
+
+constexpr int W = 1;
+struct wf { float v; };
+struct wm { bool v; };
+
+inline wf load(const float* p) { return {*p}; }
+inline wf splat(float a) { return {a}; }
+inline wf operator+(wf a, wf b) { return {a.v + b.v}; }
+inline wf operator-(wf a, wf b) { return {a.v - b.v}; }
+inline wf operator*(wf a, wf b) { return {a.v * b.v}; }
+inline wf operator/(wf a, wf b) { return {a.v / b.v}; }
+inline wm lt(wf a, wf b) { return {a.v < b.v}; }
+inline wm le(wf a, wf b) { return {a.v <= b.v}; }
+inline wm gt(wf a, wf b) { return {b.v < a.v}; }
+inline wm ge(wf a, wf b) { return {b.v <= a.v}; }
+inline wm mand(wm a, wm b) { return {a.v && b.v}; }
+inline wm mor(wm a, wm b) { return {a.v || b.v}; }
+inline wm mnot(wm a) { return {!a.v}; }
+inline wf select(wm m, wf a, wf b) { return m.v ? a : b; }
+inline wf vmin(wf a, wf b) { return {a.v < b.v ? a.v : b.v}; }
+inline wf vmax(wf a, wf b) { return {a.v > b.v ? a.v : b.v}; }
+inline wf vsqrt(wf a) { return {__builtin_sqrtf(a.v)}; }
+inline uint32_t bits(wm m) { return m.v ? 1u : 0u; }
+inline wm mask_any(const uint32_t* m, uint32_t q) { return {(*m & q) != 0}; }
+inline float hsum(wf a) { return a.v; }
+
+#endif
+
+#if !defined(SOAGEO_WIDE_AVX512)
+inline uint32_t emit(uint32_t* out, uint32_t base, uint32_t b) {
+    uint32_t k = 0;
+    while (b) {
+        out[k++] = base + static_cast<uint32_t>(__builtin_ctz(b));
+        b &= b - 1;
+    }
+    return k;
+}
+#endif
+
+// Lanes at or past `n` in the last block: their bits are cleared, so padding never hits.
+inline uint32_t live_lanes(uint32_t lanes_left) {
+    return lanes_left >= 32 ? 0xffffffffu : ((1u << lanes_left) - 1u);
+}
+
+}  // namespace SOAGEO_TARGET
+}  // namespace soageo

@@ -1,0 +1,80 @@
+// Shared by the binding's files: the export macro, the per-state context, the layer userdata,
+// and the argument checks every function starts with.
+//
+// Error discipline (Lua is built as C: lua_error longjmps over C++ frames): every function
+// checks all its arguments and allocates all Lua memory it needs before it touches a layer,
+// and no object with a non-trivial destructor is ever alive in a binding function. The core
+// is noexcept and never throws. So an error, including "not enough memory", leaves every
+// layer exactly as it was.
+#pragma once
+
+#include <lua.hpp>
+
+#include <cstdint>
+
+#include "../core/kernels.hpp"
+#include "../core/store.hpp"
+
+#define SOAGEO_EXPORT extern "C" __attribute__((visibility("default")))
+
+#if LUA_VERSION_NUM < 504
+#error "soageo needs Lua 5.4 or 5.5 headers"
+#endif
+
+namespace soageo {
+namespace lua {
+
+constexpr const char* kLayerClass = "soageo.layer";
+
+// Per Lua state (one per skynet service): which kernel table this state uses. Shared as
+// upvalue 1 by every function the module registers, so there is no process-wide mutable state.
+struct Context {
+    const KernelTable* kernels;
+};
+
+inline Context* context(lua_State* L) {
+    return static_cast<Context*>(lua_touserdata(L, lua_upvalueindex(1)));
+}
+
+// The layer userdata. Its memory lives in user values (1: columns, 2: id map), so skynet's
+// allocator accounts for every byte and the GC frees it.
+struct Layer {
+    Store s;
+    bool closed;
+};
+constexpr int kColumnsValue = 1;
+constexpr int kMapValue = 2;
+
+Layer* check_layer(lua_State* L, int idx);
+// Makes room for `need` entities, growing by doubling; raises on out-of-memory or past
+// kMaxEntities without changing the layer. The layer must be at stack index `idx`.
+void reserve(lua_State* L, int idx, Layer* layer, uint64_t need);
+
+// A finite number that stays finite as float32.
+float check_float(lua_State* L, int arg, const char* what);
+float check_radius(lua_State* L, int arg, const char* what);  // finite and >= 0
+int64_t check_id(lua_State* L, int arg);
+uint32_t check_mask(lua_State* L, int arg);
+Filter opt_filter(lua_State* L, int arg);  // absent or nil: no filter
+// `out` at arg: nil/absent gives 0, a table gives its index; anything else raises.
+int opt_out(lua_State* L, int arg);
+// Writes the ids of `slots[0..k)` into the table at `out` (or a new one when out is 0),
+// clears what followed, and leaves the table on top of the stack. `ids` and `slots` point into
+// the columns of the layer at `layer_idx`: that block stays pinned on the stack meanwhile, since
+// a table allocation may run a finalizer that grows the layer and drops its old block.
+void push_ids(lua_State* L, int layer_idx, int out, const int64_t* ids, const uint32_t* slots, uint32_t k);
+
+// Where each file registers its functions (absolute stack indices while luaopen runs).
+struct Tables {
+    int module;     // soageo.core
+    int metatable;  // the layer class: metamethods
+    int methods;    // its __index
+    int context;  // the Context userdata, given to every function as upvalue 1
+};
+void add_functions(lua_State* L, const Tables& t, int table, const luaL_Reg* fns);
+
+void open_layer(lua_State* L, const Tables& t);
+void open_sector(lua_State* L, const Tables& t);
+
+}  // namespace lua
+}  // namespace soageo

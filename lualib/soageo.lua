@@ -1,0 +1,16 @@
+-- soageo: geometry queries over a native struct-of-arrays entity store.
+-- The hot paths are methods of the layer userdata and go straight into C; this file only
+-- names the module's functions and documents them (see README.md for the full reference).
+local core = require "soageo.core"
+
+local soageo = {
+  _VERSION = "soageo 0.1.0",
+  layer = core.layer,        -- soageo.layer([capacity]) -> layer
+  arch = core.arch,          -- SIMD target this Lua state uses
+  archs = core.archs,        -- targets this CPU runs, scalar first
+  use_arch = core.use_arch,  -- switch this Lua state's target (tests); returns the previous name
+}
+
+_ENV = nil
+
+return soageo

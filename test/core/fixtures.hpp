@@ -1,0 +1,67 @@
+// Test fixtures for the core: padded aligned columns, a seeded generator, the target list.
+#pragma once
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "core/dispatch.hpp"
+#include "core/kernels.hpp"
+#include "core/store.hpp"
+
+namespace fixture {
+
+// Columns with the layer's padding and alignment, owned by the test.
+struct Cloud {
+    uint32_t n = 0, cap = 0;
+    float *x = nullptr, *y = nullptr, *r = nullptr;
+    uint32_t* mask = nullptr;
+    explicit Cloud(uint32_t count) : n(count), cap(soageo::padded(count ? count : 1)) {
+        x = alloc<float>();
+        y = alloc<float>();
+        r = alloc<float>();
+        mask = alloc<uint32_t>();
+    }
+    ~Cloud() {
+        std::free(x);
+        std::free(y);
+        std::free(r);
+        std::free(mask);
+    }
+    Cloud(const Cloud&) = delete;
+    Cloud& operator=(const Cloud&) = delete;
+    soageo::Points points() const { return {x, y, r, mask, n}; }
+
+  private:
+    template <class T>
+    T* alloc() {
+        void* p = std::aligned_alloc(soageo::kAlign, ((cap * sizeof(T) + 63) / 64) * 64);
+        std::memset(p, 0, cap * sizeof(T));
+        return static_cast<T*>(p);
+    }
+};
+
+// xorshift64*: the same sequence on every platform.
+struct Rng {
+    uint64_t s;
+    explicit Rng(uint64_t seed) : s(seed ? seed : 1) {}
+    uint64_t next() {
+        s ^= s >> 12;
+        s ^= s << 25;
+        s ^= s >> 27;
+        return s * 2685821657736338717ull;
+    }
+    double uniform(double lo, double hi) { return lo + (hi - lo) * (double)(next() >> 11) * 0x1p-53; }
+    uint32_t below(uint32_t n) { return static_cast<uint32_t>(next() % n); }
+};
+
+inline std::vector<const soageo::KernelTable*> targets() {
+    const soageo::KernelTable* all[8];
+    size_t n = soageo::kernels_available(all, 8);
+    return std::vector<const soageo::KernelTable*>(all, all + n);
+}
+
+inline const soageo::KernelTable* reference() { return soageo::kernels_named("scalar"); }
+
+}  // namespace fixture
