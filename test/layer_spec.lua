@@ -1,0 +1,229 @@
+local soageo = require "soageo"
+local rng = require "rng"
+local f32 = require("float32").f32
+
+-- A checksum of everything observable in a layer, to prove a rejected call changed nothing.
+local function checksum(layer)
+  local rows = {}
+  for id, x, y, r, mask in layer:each() do
+    rows[#rows + 1] = string.format("%d:%a:%a:%a:%d", id, x, y, r, mask)
+  end
+  table.sort(rows)
+  return #layer .. "|" .. table.concat(rows, ";")
+end
+
+describe("soageo.layer", function()
+  describe("when entities are set", function()
+    it("returns them from get, rounded to float32", function()
+      local l = soageo.layer()
+      l:set(7, 0.1, -2.5, 3, 6)
+      local x, y, r, mask = l:get(7)
+      assert.are.equal(f32(0.1), x)
+      assert.are.equal(-2.5, y)
+      assert.are.equal(3.0, r)
+      assert.are.equal(6, mask)
+      assert.are.equal(1, #l)
+    end)
+
+    it("uses radius 0 and mask 1 by default", function()
+      local l = soageo.layer()
+      l:set(1, 1, 2)
+      assert.are.same({ 1.0, 2.0, 0.0, 1 }, { l:get(1) })
+    end)
+
+    it("updates an existing id in place", function()
+      local l = soageo.layer()
+      l:set(1, 1, 2)
+      l:set(1, 3, 4, 5, 2)
+      assert.are.equal(1, #l)
+      assert.are.same({ 3.0, 4.0, 5.0, 2 }, { l:get(1) })
+    end)
+
+    it("accepts any Lua integer as an id", function()
+      local l = soageo.layer()
+      for _, id in ipairs({ math.mininteger, -1, 0, math.maxinteger }) do l:set(id, 1, 1) end
+      assert.are.equal(4, #l)
+      assert.are.equal(1.0, (l:get(math.mininteger)))
+      assert.is_nil(l:get(12345))
+    end)
+
+    it("grows past its initial capacity", function()
+      local l = soageo.layer(1)
+      for i = 1, 1000 do l:set(i, i, -i) end
+      assert.are.equal(1000, #l)
+      for i = 1, 1000 do assert.are.equal(i + 0.0, (l:get(i))) end
+      assert.is_true(l:capacity() >= 1000)
+    end)
+  end)
+
+  describe("when moved, removed and cleared", function()
+    it("moves known ids and rejects unknown ones", function()
+      local l = soageo.layer()
+      l:set(1, 0, 0, 2, 4)
+      l:move(1, 5, 6)
+      assert.are.same({ 5.0, 6.0, 2.0, 4 }, { l:get(1) })
+      assert.has_error(function() l:move(2, 0, 0) end, "bad argument #1 to 'move' (no entity with this id)")
+    end)
+
+    it("returns true or false from remove", function()
+      local l = soageo.layer()
+      l:set(1, 0, 0)
+      l:set(2, 1, 1)
+      assert.is_true(l:remove(1))
+      assert.is_false(l:remove(1))
+      assert.are.equal(1, #l)
+      assert.are.same({ 1.0, 1.0, 0.0, 1 }, { l:get(2) })
+    end)
+
+    it("empties on clear and stays usable", function()
+      local l = soageo.layer()
+      for i = 1, 50 do l:set(i, i, i) end
+      l:clear()
+      assert.are.equal(0, #l)
+      assert.is_nil(l:get(3))
+      l:set(3, 1, 1)
+      assert.are.equal(1, #l)
+    end)
+  end)
+
+  describe("when iterated", function()
+    it("returns every entity once with its fields", function()
+      local l = soageo.layer()
+      for i = 1, 100 do l:set(i * 3, i, -i, i % 7, i % 5 + 1) end
+      local seen = 0
+      for id, x, y, r, mask in l:each() do
+        seen = seen + 1
+        local i = id // 3
+        assert.are.same({ i + 0.0, -i + 0.0, (i % 7) + 0.0, i % 5 + 1 }, { x, y, r, mask })
+      end
+      assert.are.equal(100, seen)
+    end)
+  end)
+
+  describe("when set_many is given arrays", function()
+    it("inserts and updates them all", function()
+      local l = soageo.layer()
+      l:set(2, 9, 9)
+      l:set_many({ 1, 2, 3 }, { 1, 2, 3 }, { 4, 5, 6 }, { 0, 1, 2 }, { 1, 2, 4 })
+      assert.are.equal(3, #l)
+      assert.are.same({ 2.0, 5.0, 1.0, 2 }, { l:get(2) })
+      l:set_many({ 4 }, { 7 }, { 8 })
+      assert.are.same({ 7.0, 8.0, 0.0, 1 }, { l:get(4) })
+    end)
+
+    it("rejects the whole batch when one element is bad", function()
+      local l = soageo.layer()
+      l:set(1, 1, 1)
+      local before = checksum(l)
+      assert.has_error(function() l:set_many({ 5, 6 }, { 1, 0 / 0 }, { 1, 1 }) end,
+        "bad argument #2 to 'set_many' (xs[2] must be finite)")
+      assert.has_error(function() l:set_many({ 5, 6.5 }, { 1, 1 }, { 1, 1 }) end,
+        "bad argument #1 to 'set_many' (ids[2] must be an integer)")
+      assert.has_error(function() l:set_many({ 5, 6 }, { 1 }, { 1, 1 }) end,
+        "bad argument #2 to 'set_many' (xs must have as many elements as ids)")
+      assert.has_error(function() l:set_many({ 5 }, { 1 }, { 1 }, { -1 }) end,
+        "bad argument #4 to 'set_many' (rs[1] must be finite and >= 0)")
+      assert.has_error(function() l:set_many({ 5 }, { 1 }, { 1 }, nil, { 2 ^ 32 }) end,
+        "bad argument #5 to 'set_many' (masks[1] must be an integer in [0, 0xffffffff])")
+      assert.has_error(function() l:set_many({ 5 }, { "1" }, { 1 }) end,
+        "bad argument #2 to 'set_many' (xs[1] must be finite)")
+      assert.are.equal(before, checksum(l))
+    end)
+  end)
+
+  describe("when given bad input", function()
+    local l = soageo.layer()
+    l:set(1, 1, 1, 1, 1)
+    local cases = {
+      { "nan x", function() l:set(2, 0 / 0, 0) end, "bad argument #2 to 'set' (x must be finite)" },
+      { "inf y", function() l:set(2, 0, math.huge) end, "bad argument #3 to 'set' (y must be finite)" },
+      { "beyond float32", function() l:set(2, 1e39, 0) end, "bad argument #2 to 'set' (x must be finite)" },
+      { "negative r", function() l:set(2, 0, 0, -1) end, "bad argument #4 to 'set' (r must be finite and >= 0)" },
+      { "float id", function() l:set(2.0, 0, 0) end, "bad argument #1 to 'set' (id must be an integer)" },
+      { "non-integer id", function() l:set(1.5, 0, 0) end, "bad argument #1 to 'set' (id must be an integer)" },
+      { "string id", function() l:set("a", 0, 0) end, "bad argument #1 to 'set' (integer expected, got string)" },
+      { "wrong x type", function() l:set(2, {}, 0) end, "bad argument #2 to 'set' (number expected, got table)" },
+      { "bad mask", function() l:set(2, 0, 0, 0, -1) end,
+        "bad argument #5 to 'set' (mask must be an integer in [0, 0xffffffff])" },
+      { "move nan", function() l:move(1, 0 / 0, 0) end, "bad argument #2 to 'move' (x must be finite)" },
+      { "wrong self", function() l.set({}, 2, 0, 0) end, "bad argument #1 to 'set' (soageo.layer expected, got table)" },
+      { "bad capacity", function() soageo.layer(-1) end, "bad argument #1 to 'layer' (capacity must be in [0, 2^28])" },
+    }
+    for _, case in ipairs(cases) do
+      it("raises for " .. case[1] .. " and leaves the layer unchanged", function()
+        local before = checksum(l)
+        assert.has_error(case[2], case[3])
+        assert.are.equal(before, checksum(l))
+      end)
+    end
+  end)
+
+  describe("when closed", function()
+    it("closes idempotently and refuses further use", function()
+      local l = soageo.layer()
+      l:set(1, 1, 1)
+      l:close()
+      l:close()
+      assert.has_error(function() l:get(1) end, "calling 'get' on bad self (layer is closed)")
+      assert.matches("closed", tostring(l))
+    end)
+
+    it("closes at the end of a to-be-closed scope", function()
+      local l
+      do
+        local scoped <close> = soageo.layer()
+        l = scoped
+        l:set(1, 1, 1)
+      end
+      assert.has_error(function() return #l end)
+    end)
+  end)
+
+  describe("when driven by 100,000 random operations", function()
+    it("agrees with a pure-Lua model at every step", function()
+      local g = rng.new(20261122)
+      local l = soageo.layer()
+      local model, count = {}, 0
+      for step = 1, 100000 do
+        local id = g:int(1, 2000)
+        local op = g:int(1, 4)
+        if op == 1 then
+          local x, y, r, m = g:uniform(-1e4, 1e4), g:uniform(-1e4, 1e4), g:uniform(0, 50), g:int(0, 255)
+          if not model[id] then count = count + 1 end
+          model[id] = { f32(x), f32(y), f32(r), m }
+          l:set(id, x, y, r, m)
+        elseif op == 2 then
+          local x, y = g:uniform(-1e4, 1e4), g:uniform(-1e4, 1e4)
+          if model[id] then
+            model[id][1], model[id][2] = f32(x), f32(y)
+            l:move(id, x, y)
+          else
+            assert.is_false(pcall(l.move, l, id, x, y))
+          end
+        elseif op == 3 then
+          local had = model[id] ~= nil
+          if had then count = count - 1 end
+          model[id] = nil
+          assert.are.equal(had, l:remove(id))
+        else
+          local e = model[id]
+          if e then
+            local x, y, r, m = l:get(id)
+            if x ~= e[1] or y ~= e[2] or r ~= e[3] or m ~= e[4] then
+              error(("step %d: get(%d) differs from the model"):format(step, id))
+            end
+          elseif l:get(id) ~= nil then
+            error(("step %d: get(%d) should be nil"):format(step, id))
+          end
+        end
+        if #l ~= count then error(("step %d: #layer %d, model %d"):format(step, #l, count)) end
+      end
+      local seen = 0
+      for id, x in l:each() do
+        seen = seen + 1
+        assert.are.equal(model[id][1], x)
+      end
+      assert.are.equal(count, seen)
+    end)
+  end)
+end)
