@@ -9,6 +9,7 @@ local soageo = {
   arch = core.arch,          -- SIMD target this Lua state uses
   archs = core.archs,        -- targets this CPU runs, scalar first
   use_arch = core.use_arch,  -- switch this Lua state's target (tests); returns the previous name
+  load = core.load,          -- soageo.load(snapshot) -> layer (see layer:dump())
 }
 
 _ENV = nil

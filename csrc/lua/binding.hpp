@@ -75,6 +75,7 @@ void add_functions(lua_State* L, const Tables& t, int table, const luaL_Reg* fns
 
 void open_layer(lua_State* L, const Tables& t);
 void open_sector(lua_State* L, const Tables& t);
+void open_snapshot(lua_State* L, const Tables& t);
 
 }  // namespace lua
 }  // namespace soageo

@@ -78,6 +78,7 @@ SOAGEO_EXPORT int luaopen_soageo_core(lua_State* L) {
     add_functions(L, t, module, module_functions);
     open_layer(L, t);
     open_sector(L, t);
+    open_snapshot(L, t);
 
     lua_pushvalue(L, methods);
     lua_setfield(L, metatable, "__index");

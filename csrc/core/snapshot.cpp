@@ -1,0 +1,139 @@
+#include "snapshot.hpp"
+
+#include <cmath>
+#include <cstring>
+
+namespace soageo {
+namespace {
+
+const unsigned char kMagic[4] = {'S', 'G', 'E', 'O'};
+
+constexpr bool little_endian() noexcept { return __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__; }
+
+uint64_t load64(const unsigned char* p) noexcept {
+    uint64_t v;
+    std::memcpy(&v, p, 8);
+    return little_endian() ? v : __builtin_bswap64(v);
+}
+
+void store64(unsigned char* p, uint64_t v) noexcept {
+    if (!little_endian()) v = __builtin_bswap64(v);
+    std::memcpy(p, &v, 8);
+}
+
+uint32_t load32(const unsigned char* p) noexcept {
+    uint32_t v;
+    std::memcpy(&v, p, 4);
+    return little_endian() ? v : __builtin_bswap32(v);
+}
+
+void store32(unsigned char* p, uint32_t v) noexcept {
+    if (!little_endian()) v = __builtin_bswap32(v);
+    std::memcpy(p, &v, 4);
+}
+
+// Copies a column of 4-byte values out to little-endian bytes, or back.
+void put_column32(unsigned char* out, const void* col, uint32_t n) noexcept {
+    if (little_endian()) {
+        std::memcpy(out, col, size_t(n) * 4);
+        return;
+    }
+    const auto* c = static_cast<const uint32_t*>(col);
+    for (uint32_t i = 0; i < n; ++i) store32(out + 4 * size_t(i), c[i]);
+}
+
+void get_column32(void* col, const unsigned char* in, uint32_t n) noexcept {
+    if (little_endian()) {
+        std::memcpy(col, in, size_t(n) * 4);
+        return;
+    }
+    auto* c = static_cast<uint32_t*>(col);
+    for (uint32_t i = 0; i < n; ++i) c[i] = load32(in + 4 * size_t(i));
+}
+
+uint64_t rotl(uint64_t v, int k) noexcept { return (v << k) | (v >> (64 - k)); }
+
+constexpr uint64_t kP1 = 0x9e3779b185ebca87ull, kP2 = 0xc2b2ae3d27d4eb4full, kP3 = 0x165667b19e3779f9ull;
+
+}  // namespace
+
+uint64_t snapshot_checksum(const unsigned char* data, size_t size) noexcept {
+    uint64_t a = kP1 + kP2, b = kP2, c = 0, d = 0 - kP1;
+    size_t i = 0;
+    for (; i + 32 <= size; i += 32) {
+        a = rotl(a + load64(data + i) * kP2, 31) * kP1;
+        b = rotl(b + load64(data + i + 8) * kP2, 31) * kP1;
+        c = rotl(c + load64(data + i + 16) * kP2, 31) * kP1;
+        d = rotl(d + load64(data + i + 24) * kP2, 31) * kP1;
+    }
+    uint64_t h = rotl(a, 1) + rotl(b, 7) + rotl(c, 12) + rotl(d, 18) + size;
+    for (; i + 8 <= size; i += 8) h = rotl(h ^ (rotl(load64(data + i) * kP2, 31) * kP1), 27) * kP1 + kP3;
+    for (; i < size; ++i) h = rotl(h ^ (data[i] * kP1), 11) * kP2;
+    h ^= h >> 33;
+    h *= kP2;
+    h ^= h >> 29;
+    h *= kP3;
+    return h ^ (h >> 32);
+}
+
+void snapshot_write(const Store& s, unsigned char* out) noexcept {
+    const uint32_t n = s.n;
+    std::memcpy(out, kMagic, 4);
+    out[4] = kSnapshotVersion & 0xff;
+    out[5] = kSnapshotVersion >> 8;
+    out[6] = out[7] = 0;
+    store32(out + 8, n);
+    store32(out + 12, 0);
+    unsigned char* p = out + kSnapshotHeader;
+    if (little_endian()) {
+        std::memcpy(p, s.col.id, size_t(n) * 8);
+    } else {
+        for (uint32_t i = 0; i < n; ++i) store64(p + 8 * size_t(i), static_cast<uint64_t>(s.col.id[i]));
+    }
+    p += size_t(n) * 8;
+    put_column32(p, s.col.x, n);
+    put_column32(p + size_t(n) * 4, s.col.y, n);
+    put_column32(p + size_t(n) * 8, s.col.r, n);
+    put_column32(p + size_t(n) * 12, s.col.mask, n);
+    size_t body = snapshot_bytes(n) - kSnapshotTrailer;
+    store64(out + body, snapshot_checksum(out, body));
+}
+
+const char* snapshot_check(const unsigned char* data, size_t size, uint32_t* n) noexcept {
+    if (size < kSnapshotHeader + kSnapshotTrailer) return "snapshot is truncated";
+    if (std::memcmp(data, kMagic, 4) != 0) return "not a soageo layer snapshot";
+    unsigned version = data[4] | (unsigned(data[5]) << 8);
+    if (version != kSnapshotVersion) return "unsupported snapshot version";
+    if (data[6] || data[7] || load32(data + 12)) return "snapshot has unknown flags";
+    uint32_t count = load32(data + 8);
+    if (count > kMaxEntities) return "snapshot holds too many entities";
+    if (size != snapshot_bytes(count)) return size < snapshot_bytes(count) ? "snapshot is truncated" : "snapshot has trailing bytes";
+    size_t body = size - kSnapshotTrailer;
+    if (snapshot_checksum(data, body) != load64(data + body)) return "snapshot checksum mismatch";
+    *n = count;
+    return nullptr;
+}
+
+const char* snapshot_read(const unsigned char* data, uint32_t n, Store& s) noexcept {
+    const unsigned char* p = data + kSnapshotHeader;
+    if (little_endian()) {
+        std::memcpy(s.col.id, p, size_t(n) * 8);
+    } else {
+        for (uint32_t i = 0; i < n; ++i) s.col.id[i] = static_cast<int64_t>(load64(p + 8 * size_t(i)));
+    }
+    p += size_t(n) * 8;
+    get_column32(s.col.x, p, n);
+    get_column32(s.col.y, p + size_t(n) * 4, n);
+    get_column32(s.col.r, p + size_t(n) * 8, n);
+    get_column32(s.col.mask, p + size_t(n) * 12, n);
+    for (uint32_t i = 0; i < n; ++i) {
+        if (!std::isfinite(s.col.x[i]) || !std::isfinite(s.col.y[i])) return "snapshot holds a non-finite position";
+        if (!std::isfinite(s.col.r[i]) || !(s.col.r[i] >= 0.0f)) return "snapshot holds a bad radius";
+        if (idmap_find(s.map, s.col.id[i]) != kNoSlot) return "snapshot holds a duplicate id";
+        idmap_put(s.map, s.col.id[i], i);
+        s.n = i + 1;
+    }
+    return nullptr;
+}
+
+}  // namespace soageo
