@@ -40,6 +40,8 @@ struct Sector {
 // finite, half_angle in (0, pi]. See sector.cpp for the exact rounding rules.
 Sector make_sector(double x, double y, double dx, double dy, double radius, double half_angle) noexcept;
 
+// Kernels write slot numbers to `out`, which must hold padded(n) entries: a kernel may store a
+// whole block of lanes past its last hit (never past the padded end).
 struct KernelTable {
     const char* name;
     int width;

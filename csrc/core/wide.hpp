@@ -27,6 +27,28 @@
 namespace soageo {
 namespace SOAGEO_TARGET {
 
+// For every lane mask b of up to 8 lanes: the numbers of the set lanes, in ascending order.
+// emit() adds the block's base slot to a row and stores it whole, so writing hits costs the
+// same whatever their pattern (a ctz loop mispredicts at the 30% hit rate of seed 000).
+struct LaneLists {
+    alignas(64) uint8_t u8[256][8];
+    alignas(64) uint32_t u32[16][4];
+    uint8_t count[256];  // popcount without the popcnt instruction, which SSE2 CPUs may lack
+    constexpr LaneLists() : u8(), u32(), count() {
+        for (int b = 0; b < 256; ++b) {
+            int k = 0;
+            for (int lane = 0; lane < 8; ++lane)
+                if (b & (1 << lane)) {
+                    u8[b][k] = static_cast<uint8_t>(lane);
+                    if (b < 16) u32[b][k] = static_cast<uint32_t>(lane);
+                    ++k;
+                }
+            count[b] = static_cast<uint8_t>(k);
+        }
+    }
+};
+constexpr LaneLists lane_lists{};
+
 #if defined(SOAGEO_WIDE_AVX512)
 
 constexpr int W = 16;
@@ -56,11 +78,14 @@ inline wm mask_any(const uint32_t* m, uint32_t q) {
     return _mm512_test_epi32_mask(_mm512_load_si512(m), _mm512_set1_epi32(static_cast<int>(q)));
 }
 // Writes the slot numbers base+k of the lanes set in `b`, in ascending order; returns how many.
+// Compresses in a register and stores all 16 lanes: the memory form of vpcompressd is
+// microcoded on AMD Zen 4 and made the whole kernel slower than AVX2 there. The extra lanes land
+// inside the hit buffer, which has one entry per padded slot: k <= base, so base + 16 <= cap.
 inline uint32_t emit(uint32_t* out, uint32_t base, uint32_t b) {
     const __m512i lane = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
     __m512i idx = _mm512_add_epi32(_mm512_set1_epi32(static_cast<int>(base)), lane);
-    _mm512_mask_compressstoreu_epi32(out, static_cast<__mmask16>(b), idx);
-    return static_cast<uint32_t>(__builtin_popcount(b));
+    _mm512_storeu_si512(out, _mm512_maskz_compress_epi32(static_cast<__mmask16>(b), idx));
+    return static_cast<uint32_t>(lane_lists.count[b & 0xff] + lane_lists.count[b >> 8]);
 }
 inline float hsum(wf a) { return _mm512_reduce_add_ps(a.v); }
 
@@ -93,6 +118,12 @@ inline wm mask_any(const uint32_t* m, uint32_t q) {
                                  _mm256_set1_epi32(static_cast<int>(q)));
     __m256i zero = _mm256_cmpeq_epi32(v, _mm256_setzero_si256());
     return {_mm256_castsi256_ps(_mm256_xor_si256(zero, _mm256_set1_epi32(-1)))};
+}
+// Stores W slot numbers at out (the caller's buffer has room); the first popcount(b) count.
+inline uint32_t emit(uint32_t* out, uint32_t base, uint32_t b) {
+    __m256i lanes = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(lane_lists.u8[b])));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm256_add_epi32(lanes, _mm256_set1_epi32(static_cast<int>(base))));
+    return lane_lists.count[b];
 }
 inline float hsum(wf a) {
     __m128 s = _mm_add_ps(_mm256_castps256_ps128(a.v), _mm256_extractf128_ps(a.v, 1));
@@ -131,6 +162,11 @@ inline wm mask_any(const uint32_t* m, uint32_t q) {
     __m128i zero = _mm_cmpeq_epi32(v, _mm_setzero_si128());
     return {_mm_castsi128_ps(_mm_xor_si128(zero, _mm_set1_epi32(-1)))};
 }
+inline uint32_t emit(uint32_t* out, uint32_t base, uint32_t b) {
+    __m128i lanes = _mm_load_si128(reinterpret_cast<const __m128i*>(lane_lists.u32[b]));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm_add_epi32(lanes, _mm_set1_epi32(static_cast<int>(base))));
+    return lane_lists.count[b];
+}
 inline float hsum(wf a) {
     __m128 s = _mm_add_ps(a.v, _mm_movehl_ps(a.v, a.v));
     s = _mm_add_ss(s, _mm_shuffle_ps(s, s, 1));
@@ -166,6 +202,10 @@ inline uint32_t bits(wm m) {
     return vaddvq_u32(vandq_u32(m.v, weight));
 }
 inline wm mask_any(const uint32_t* m, uint32_t q) { return {vtstq_u32(vld1q_u32(m), vdupq_n_u32(q))}; }
+inline uint32_t emit(uint32_t* out, uint32_t base, uint32_t b) {
+    vst1q_u32(out, vaddq_u32(vld1q_u32(lane_lists.u32[b]), vdupq_n_u32(base)));
+    return lane_lists.count[b];
+}
 inline float hsum(wf a) { return vaddvq_f32(a.v); }
 
 #else  // the scalar reference: one lane, plain C++, built with -fno-tree-vectorize
@@ -193,20 +233,15 @@ inline wf vmax(wf a, wf b) { return {a.v > b.v ? a.v : b.v}; }
 inline wf vsqrt(wf a) { return {__builtin_sqrtf(a.v)}; }
 inline uint32_t bits(wm m) { return m.v ? 1u : 0u; }
 inline wm mask_any(const uint32_t* m, uint32_t q) { return {(*m & q) != 0}; }
+// Branch-free: the slot is always written (the buffer has room) and counted only on a hit.
+inline uint32_t emit(uint32_t* out, uint32_t base, uint32_t b) {
+    *out = base;
+    return b;
+}
 inline float hsum(wf a) { return a.v; }
 
 #endif
 
-#if !defined(SOAGEO_WIDE_AVX512)
-inline uint32_t emit(uint32_t* out, uint32_t base, uint32_t b) {
-    uint32_t k = 0;
-    while (b) {
-        out[k++] = base + static_cast<uint32_t>(__builtin_ctz(b));
-        b &= b - 1;
-    }
-    return k;
-}
-#endif
 
 // Lanes at or past `n` in the last block: their bits are cleared, so padding never hits.
 inline uint32_t live_lanes(uint32_t lanes_left) {
