@@ -3,10 +3,10 @@
 # `sh .ci/deps.sh` for the demo and tests; `sh .ci/deps.sh neon` adds the aarch64 cross tools;
 # `sh .ci/deps.sh extra` adds clang, valgrind and friends. Does nothing when all are present.
 set -e
-need="make g++ pkg-config lua5.4 liblua5.4-dev lua-busted luarocks"
+need="make g++ pkg-config binutils lua5.4 liblua5.4-dev lua-busted luarocks"
 case "$1" in
 neon) need="$need g++-aarch64-linux-gnu qemu-user" ;;
-extra) need="$need clang libclang-rt-14-dev valgrind binutils" ;;
+extra) need="$need clang libclang-rt-14-dev valgrind" ;;
 esac
 missing=""
 for p in $need; do

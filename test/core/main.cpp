@@ -1,8 +1,12 @@
 #include <cstdio>
 
 #include "check.hpp"
+#include "fixtures.hpp"
 
 int main() {
+    std::printf("core: targets compared with the scalar reference:");
+    for (const soageo::KernelTable* k : fixture::targets()) std::printf(" %s", k->name);
+    std::printf("\n");
     int passed = 0, failed = 0;
     for (const check::Case& c : check::cases()) {
         int before = check::failures();
