@@ -51,7 +51,7 @@ LUA_OBJ  := $(LUA_SRC:csrc/%.cpp=$(BUILD)/%.o)
 HEADERS  := $(wildcard csrc/core/*.hpp csrc/core/*.inl csrc/lua/*.hpp)
 MODULE   := soageo/core.so
 
-.PHONY: all test bench demo install clean asan tsan valgrind fuzz test-neon deps core-test
+.PHONY: all test bench demo install clean asan tsan valgrind fuzz test-neon test-lua deps core-test
 
 all: $(MODULE)
 
@@ -104,6 +104,13 @@ test-neon:
 	$(MAKE) --no-print-directory BUILD=build-neon CXX=aarch64-linux-gnu-g++ CFLAGS="-O2 -static" \
 	    TARGETS=neon build-neon/core_test
 	qemu-aarch64 build-neon/core_test
+
+# The specs on another Lua, e.g. skynet's 5.5, which busted cannot run on (its C helpers are
+# built for the packaged 5.4): make test-lua LUA=$SKYNET/3rd/lua/lua LUA_INCDIR=$SKYNET/3rd/lua
+test-lua:
+	rm -rf build-lua
+	$(MAKE) --no-print-directory BUILD=build-lua MODULE=build-lua/soageo/core.so LUA_INCDIR=$(LUA_INCDIR) build-lua/soageo/core.so
+	SOAGEO_CPATH="build-lua/?.so;" $(LUA) test/mini_busted.lua $(wildcard test/*_spec.lua)
 
 clean:
 	rm -rf $(BUILD) build-* soageo/core.so

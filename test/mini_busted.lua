@@ -1,0 +1,79 @@
+-- A minimal stand-in for busted, for interpreters busted cannot run on (busted's C helpers are
+-- built for the packaged Lua 5.4; Lua 5.5 is not packaged). Supports what our specs use:
+-- describe/it/setup/teardown and the assert forms below. Usage, from the repository root:
+--   LUA=/path/to/lua5.5 make test-lua LUA_INCDIR=/path/to/its/headers
+-- or directly: lua test/mini_busted.lua test/layer_spec.lua test/sector_spec.lua ...
+package.path = "lualib/?.lua;test/?.lua;bench/?.lua;" .. package.path
+package.cpath = (os.getenv("SOAGEO_CPATH") or "./?.so;") .. package.cpath
+
+local passed, failed = 0, 0
+local stack = {}
+
+local function same(a, b)
+  if type(a) ~= "table" or type(b) ~= "table" then return a == b end
+  for k, v in pairs(a) do if not same(v, b[k]) then return false end end
+  for k in pairs(b) do if a[k] == nil then return false end end
+  return true
+end
+
+local function check(ok, msg) if not ok then error(msg or "assertion failed", 3) end end
+
+local assert_ = {
+  is_true = function(v) check(v == true, "expected true") end,
+  is_false = function(v) check(v == false, "expected false") end,
+  is_nil = function(v) check(v == nil, "expected nil") end,
+  matches = function(pat, s) check(type(s) == "string" and s:find(pat) ~= nil, ("%q does not match %q"):format(tostring(s), pat)) end,
+  has_error = function(f, msg)
+    local ok, err = pcall(f)
+    check(not ok, "expected an error")
+    if msg then
+      err = tostring(err):gsub("^[^:]*:%d+: ", "")
+      check(err == msg, ("error %q, expected %q"):format(err, msg))
+    end
+  end,
+  are = {
+    equal = function(a, b) check(a == b, ("expected %s, got %s"):format(tostring(a), tostring(b))) end,
+    same = function(a, b) check(same(a, b), "tables differ") end,
+  },
+}
+assert_.has_errors = assert_.has_error
+setmetatable(assert_, { __call = function(_, v, m) if not v then error(m or "assertion failed", 2) end return v end })
+
+local function run_block(name, body)
+  local block = { name = name, setups = {}, teardowns = {}, tests = {} }
+  stack[#stack + 1] = block
+  body()
+  stack[#stack] = nil
+  return block
+end
+
+local function execute(block, prefix)
+  local title = prefix .. block.name .. " "
+  for _, f in ipairs(block.setups) do f() end
+  for _, t in ipairs(block.tests) do
+    if t.block then
+      execute(t.block, title)
+    else
+      local ok, err = pcall(t.fn)
+      if ok then passed = passed + 1 else
+        failed = failed + 1
+        print("FAIL " .. title .. t.name .. "\n  " .. tostring(err))
+      end
+    end
+  end
+  for _, f in ipairs(block.teardowns) do f() end
+end
+
+_G.describe = function(name, body)
+  local b = run_block(name, body)
+  local parent = stack[#stack]
+  if parent then parent.tests[#parent.tests + 1] = { block = b } else execute(b, "") end
+end
+_G.it = function(name, fn) local b = stack[#stack]; b.tests[#b.tests + 1] = { name = name, fn = fn } end
+_G.setup = function(fn) local b = stack[#stack]; b.setups[#b.setups + 1] = fn end
+_G.teardown = function(fn) local b = stack[#stack]; b.teardowns[#b.teardowns + 1] = fn end
+_G.assert = assert_
+
+for _, file in ipairs(arg) do dofile(file) end
+print(("%s: %d passed, %d failed"):format(_VERSION, passed, failed))
+os.exit(failed == 0 and 0 or 1)
