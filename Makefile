@@ -38,8 +38,8 @@ SOAGEO_FLAGS := -std=c++17 -ffp-contract=off -fno-math-errno -fvisibility=hidden
                 -fvisibility-inlines-hidden -Wall -Wextra
 TARGET_FLAGS_scalar := -fno-tree-vectorize -fno-tree-slp-vectorize
 TARGET_FLAGS_sse2   := -msse2
-TARGET_FLAGS_avx2   := -mavx2
-TARGET_FLAGS_avx512 := -mavx512f
+TARGET_FLAGS_avx2   := -mavx2 -mpopcnt
+TARGET_FLAGS_avx512 := -mavx512f -mpopcnt
 TARGET_FLAGS_neon   :=
 HAVE_FLAGS := $(foreach t,$(TARGETS),-DSOAGEO_HAVE_$(shell echo $(t) | tr a-z A-Z))
 
