@@ -15,33 +15,6 @@ struct SectorLanes {
           lx(splat(s.lx)), ly(splat(s.ly)), rx(splat(s.rx)), ry(splat(s.ry)) {}
 };
 
-// Loops over whole blocks; `test(i)` returns the lane mask of block i. The filter and the tail
-// are handled here so that every shape kernel shares them. Hits are written without a branch
-// (emit stores a whole block of slot numbers): a skip-if-empty branch or an early exit when
-// no lane is within the radius both measured slower, up to 3x at seed 000's 24% hit rate,
-// from mispredictions; the loop is specialised on the filter instead.
-// Kernels copy their Points into a local first (`const Points p = pts;`): through a reference,
-// every store to `out` might alias the column pointers, and the compiler reloaded them per
-// block (SSE2 ran 1.8x slower that way).
-template <bool filtered, class Test>
-inline uint32_t scan_blocks(const Points p, uint32_t bits_wanted, uint32_t* out, Test test) noexcept {
-    uint32_t k = 0, i = 0;
-    const uint32_t whole = p.n - p.n % W;
-    auto block = [&](uint32_t at) {
-        wm m = test(at);
-        if (filtered) m = mand(m, mask_any(p.mask + at, bits_wanted));
-        return bits(m);
-    };
-    for (; i < whole; i += W) k += emit(out + k, i, block(i));
-    if (i < p.n) k += emit(out + k, i, block(i) & live_lanes(p.n - i));
-    return k;
-}
-
-template <class Test>
-inline uint32_t scan(const Points p, Filter f, uint32_t* out, Test test) noexcept {
-    return f.on ? scan_blocks<true>(p, f.bits, out, test) : scan_blocks<false>(p, 0, out, test);
-}
-
 template <Wedge kind>
 inline uint32_t in_sector_as(const Points& pts, const Sector& s, Filter f, uint32_t* out) noexcept {
     const Points p = pts;

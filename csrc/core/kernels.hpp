@@ -40,6 +40,39 @@ struct Sector {
 // finite, half_angle in (0, pi]. See sector.cpp for the exact rounding rules.
 Sector make_sector(double x, double y, double dx, double dy, double radius, double half_angle) noexcept;
 
+// The other shapes, in float32 (the binding rounds the caller's numbers once).
+struct Circle {
+    float cx, cy, radius;
+};
+
+struct Box {  // min <= max on both axes
+    float minx, miny, maxx, maxy;
+};
+
+// The segment from (x0, y0) to (x0 + dx, y0 + dy), dx and dy being float32 differences;
+// len2 = dx*dx + dy*dy in float32, > 0 (a zero-length capsule is queried as a circle).
+struct Capsule {
+    float x0, y0, dx, dy, len2, radius;
+};
+
+struct Triangle {
+    float ax, ay, bx, by, cx, cy;
+};
+
+// A segment cast: entity boxes [x - r, x + r] x [y - r, y + r] hit by (x0, y0) + t (dx, dy),
+// t in [0, 1]; dx or dy may be 0.
+struct Segment {
+    float x0, y0, dx, dy;
+};
+
+// Exact predicates, compiled once (orient.cpp) and shared by every target's fallback path.
+// Sign of the orientation of (a, b, p), exactly, for any finite float32 inputs.
+int orient_exact(float ax, float ay, float bx, float by, float px, float py) noexcept;
+// Point in the closed triangle, exactly; a degenerate triangle holds its segment hull.
+bool in_triangle_exact(const Triangle& t, float px, float py) noexcept;
+// Entry parameter of a hit found by cast_segment (the same float32 steps as the kernels).
+float segment_entry(const Segment& s, float x, float y, float r) noexcept;
+
 // Kernels write slot numbers to `out`, which must hold padded(n) entries: a kernel may store a
 // whole block of lanes past its last hit (never past the padded end).
 struct KernelTable {
@@ -51,6 +84,14 @@ struct KernelTable {
     uint32_t (*touch_sector)(const Points&, const Sector&, Filter, uint32_t* out) noexcept;
     // The memory ceiling: reads x and y of every slot like a kernel does, and nothing else.
     float (*stream_xy)(const Points&) noexcept;
+    uint32_t (*in_circle)(const Points&, const Circle&, Filter, uint32_t* out) noexcept;      // strict
+    uint32_t (*touch_circle)(const Points&, const Circle&, Filter, uint32_t* out) noexcept;   // closed
+    uint32_t (*in_box)(const Points&, const Box&, Filter, uint32_t* out) noexcept;            // closed
+    uint32_t (*touch_box)(const Points&, const Box&, Filter, uint32_t* out) noexcept;         // closed
+    uint32_t (*touch_capsule)(const Points&, const Capsule&, Filter, uint32_t* out) noexcept; // closed
+    uint32_t (*in_triangle)(const Points&, const Triangle&, Filter, uint32_t* out) noexcept;  // closed, exact
+    uint32_t (*touch_triangle)(const Points&, const Triangle&, Filter, uint32_t* out) noexcept;
+    uint32_t (*cast_segment)(const Points&, const Segment&, Filter, uint32_t* out) noexcept;  // touching counts
 };
 
 // Targets compiled into this build; a pointer is null when this build has no such target.

@@ -18,8 +18,8 @@ uint64_t mix(int64_t id) noexcept {  // splitmix64's finaliser: sequential ids s
 
 size_t columns_bytes(uint32_t cap) noexcept {
     size_t c = padded(cap);
-    // x, y, r, mask, hits: 4 bytes each; id: 8 bytes. Each column starts on a 64-byte line.
-    return kAlign + c * (5 * 4 + 8) + 6 * kAlign;
+    // x, y, r, mask, hits: 4 bytes each; id, order: 8 bytes. Each column starts on a 64-byte line.
+    return kAlign + c * (5 * 4 + 2 * 8) + 7 * kAlign;
 }
 
 Columns columns_carve(void* block, uint32_t cap) noexcept {
@@ -38,6 +38,7 @@ Columns columns_carve(void* block, uint32_t cap) noexcept {
     c.mask = static_cast<uint32_t*>(take(4));
     c.hits = static_cast<uint32_t*>(take(4));
     c.id = static_cast<int64_t*>(take(8));
+    c.order = static_cast<uint64_t*>(take(8));
     return c;
 }
 

@@ -25,6 +25,7 @@ struct Columns {
     uint32_t* mask;
     int64_t* id;
     uint32_t* hits;  // scratch for kernel output: one slot per entity at most
+    uint64_t* order; // scratch for sorting hits (segment casts): one key per entity
     uint32_t cap;    // a multiple of kMaxWidth
 };
 

@@ -3,7 +3,9 @@
 // kernel_*.inl against wide.hpp, include it here, and add it to the table below.
 #include "kernels.hpp"
 #include "wide.hpp"
+#include "kernel_scan.inl"
 #include "kernel_sector.inl"
+#include "kernel_shapes.inl"
 
 #define SOAGEO_PASTE2(a, b) a##b
 #define SOAGEO_PASTE(a, b) SOAGEO_PASTE2(a, b)
@@ -18,6 +20,14 @@ const KernelTable table = {
     in_sector,
     touch_sector,
     stream_xy,
+    in_circle,
+    touch_circle,
+    in_box,
+    touch_box,
+    touch_capsule,
+    in_triangle,
+    touch_triangle,
+    cast_segment,
 };
 }  // namespace SOAGEO_TARGET
 

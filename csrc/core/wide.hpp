@@ -74,6 +74,7 @@ inline wf vmin(wf a, wf b) { return {_mm512_min_ps(a.v, b.v)}; }
 inline wf vmax(wf a, wf b) { return {_mm512_max_ps(a.v, b.v)}; }
 inline wf vsqrt(wf a) { return {_mm512_sqrt_ps(a.v)}; }
 inline uint32_t bits(wm m) { return m; }
+inline wm from_bits(uint32_t b) { return static_cast<wm>(b); }
 inline wm mask_any(const uint32_t* m, uint32_t q) {
     return _mm512_test_epi32_mask(_mm512_load_si512(m), _mm512_set1_epi32(static_cast<int>(q)));
 }
@@ -113,6 +114,11 @@ inline wf vmin(wf a, wf b) { return {_mm256_min_ps(a.v, b.v)}; }
 inline wf vmax(wf a, wf b) { return {_mm256_max_ps(a.v, b.v)}; }
 inline wf vsqrt(wf a) { return {_mm256_sqrt_ps(a.v)}; }
 inline uint32_t bits(wm m) { return static_cast<uint32_t>(_mm256_movemask_ps(m.v)); }
+inline wm from_bits(uint32_t b) {
+    const __m256i lane = _mm256_set_epi32(128, 64, 32, 16, 8, 4, 2, 1);
+    __m256i v = _mm256_and_si256(_mm256_set1_epi32(static_cast<int>(b)), lane);
+    return {_mm256_castsi256_ps(_mm256_cmpeq_epi32(v, lane))};
+}
 inline wm mask_any(const uint32_t* m, uint32_t q) {
     __m256i v = _mm256_and_si256(_mm256_load_si256(reinterpret_cast<const __m256i*>(m)),
                                  _mm256_set1_epi32(static_cast<int>(q)));
@@ -156,6 +162,11 @@ inline wf vmin(wf a, wf b) { return {_mm_min_ps(a.v, b.v)}; }
 inline wf vmax(wf a, wf b) { return {_mm_max_ps(a.v, b.v)}; }
 inline wf vsqrt(wf a) { return {_mm_sqrt_ps(a.v)}; }
 inline uint32_t bits(wm m) { return static_cast<uint32_t>(_mm_movemask_ps(m.v)); }
+inline wm from_bits(uint32_t b) {
+    const __m128i lane = _mm_set_epi32(8, 4, 2, 1);
+    __m128i v = _mm_and_si128(_mm_set1_epi32(static_cast<int>(b)), lane);
+    return {_mm_castsi128_ps(_mm_cmpeq_epi32(v, lane))};
+}
 inline wm mask_any(const uint32_t* m, uint32_t q) {
     __m128i v = _mm_and_si128(_mm_load_si128(reinterpret_cast<const __m128i*>(m)),
                               _mm_set1_epi32(static_cast<int>(q)));
@@ -202,6 +213,10 @@ inline uint32_t bits(wm m) {
     return vaddvq_u32(vandq_u32(m.v, weight));
 }
 inline wm mask_any(const uint32_t* m, uint32_t q) { return {vtstq_u32(vld1q_u32(m), vdupq_n_u32(q))}; }
+inline wm from_bits(uint32_t b) {
+    const uint32x4_t weight = {1, 2, 4, 8};
+    return {vtstq_u32(vdupq_n_u32(b), weight)};
+}
 inline uint32_t emit(uint32_t* out, uint32_t base, uint32_t b) {
     vst1q_u32(out, vaddq_u32(vld1q_u32(lane_lists.u32[b]), vdupq_n_u32(base)));
     return lane_lists.count[b];
@@ -232,6 +247,7 @@ inline wf vmin(wf a, wf b) { return {a.v < b.v ? a.v : b.v}; }
 inline wf vmax(wf a, wf b) { return {a.v > b.v ? a.v : b.v}; }
 inline wf vsqrt(wf a) { return {__builtin_sqrtf(a.v)}; }
 inline uint32_t bits(wm m) { return m.v ? 1u : 0u; }
+inline wm from_bits(uint32_t b) { return {(b & 1u) != 0}; }
 inline wm mask_any(const uint32_t* m, uint32_t q) { return {(*m & q) != 0}; }
 // Branch-free: the slot is always written (the buffer has room) and counted only on a hit.
 inline uint32_t emit(uint32_t* out, uint32_t base, uint32_t b) {
@@ -242,6 +258,9 @@ inline float hsum(wf a) { return a.v; }
 
 #endif
 
+
+inline wm none() { return from_bits(0); }
+inline wm all() { return from_bits(0xffffffffu); }
 
 // Lanes at or past `n` in the last block: their bits are cleared, so padding never hits.
 inline uint32_t live_lanes(uint32_t lanes_left) {

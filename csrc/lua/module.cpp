@@ -79,6 +79,8 @@ SOAGEO_EXPORT int luaopen_soageo_core(lua_State* L) {
     open_layer(L, t);
     open_sector(L, t);
     open_snapshot(L, t);
+    open_shapes(L, t);
+    open_segment(L, t);
 
     lua_pushvalue(L, methods);
     lua_setfield(L, metatable, "__index");

@@ -1,0 +1,77 @@
+// Exact geometric predicates on float32 inputs, for the lanes the kernels' float filter cannot
+// decide. Compiled once with the project's flags (no FMA contraction), so every target's
+// fallback is the same code.
+#include "kernels.hpp"
+
+namespace soageo {
+namespace {
+
+// Knuth's TwoSum: s + err == a + b exactly (round-to-nearest doubles, no overflow).
+inline void two_sum(double a, double b, double& s, double& err) noexcept {
+    s = a + b;
+    double bb = s - a;
+    err = (a - (s - bb)) + (b - bb);
+}
+
+}  // namespace
+
+// orient(a, b, p) = (bx - ax)(py - ay) - (by - ay)(px - ax)
+//                 = bx*py - by*px + ax*by - ay*bx + ay*px - ax*py.
+// Each product of two float32 values is exact in double (24 + 24 <= 53 bits) and lies between
+// 2^-298 and 2^256, far from double underflow and overflow, so the six products summed as a
+// Shewchuk expansion (grow-expansion with zero elimination) give the exact sign: the largest
+// component of a nonoverlapping expansion dominates the rest.
+int orient_exact(float ax, float ay, float bx, float by, float px, float py) noexcept {
+    const double terms[6] = {
+        double(bx) * py, -(double(by) * px), double(ax) * by,
+        -(double(ay) * bx), double(ay) * px, -(double(ax) * py),
+    };
+    double e[7];
+    int n = 0;
+    for (double q : terms) {
+        int m = 0;
+        for (int i = 0; i < n; ++i) {
+            double s, err;
+            two_sum(q, e[i], s, err);
+            if (err != 0.0) e[m++] = err;
+            q = s;
+        }
+        if (q != 0.0) e[m++] = q;
+        n = m;
+    }
+    if (n == 0) return 0;
+    return e[n - 1] > 0.0 ? 1 : -1;
+}
+
+bool in_triangle_exact(const Triangle& t, float px, float py) noexcept {
+    int o1 = orient_exact(t.ax, t.ay, t.bx, t.by, px, py);
+    int o2 = orient_exact(t.bx, t.by, t.cx, t.cy, px, py);
+    int o3 = orient_exact(t.cx, t.cy, t.ax, t.ay, px, py);
+    bool has_neg = o1 < 0 || o2 < 0 || o3 < 0;
+    bool has_pos = o1 > 0 || o2 > 0 || o3 > 0;
+    if (has_neg && has_pos) return false;
+    if (has_neg || has_pos) return true;
+    // All three zero: the triangle is degenerate and p lies on its line; inside when it lies
+    // within the vertices' extent (the segment hull).
+    auto lo = [](float a, float b, float c) { return a < b ? (a < c ? a : c) : (b < c ? b : c); };
+    auto hi = [](float a, float b, float c) { return a > b ? (a > c ? a : c) : (b > c ? b : c); };
+    return lo(t.ax, t.bx, t.cx) <= px && px <= hi(t.ax, t.bx, t.cx) &&
+           lo(t.ay, t.by, t.cy) <= py && py <= hi(t.ay, t.by, t.cy);
+}
+
+float segment_entry(const Segment& s, float x, float y, float r) noexcept {
+    float tnear = 0.0f;
+    if (s.dx != 0.0f) {
+        float t1 = ((x - r) - s.x0) / s.dx, t2 = ((x + r) - s.x0) / s.dx;
+        float lo = t1 < t2 ? t1 : t2;
+        tnear = lo > tnear ? lo : tnear;
+    }
+    if (s.dy != 0.0f) {
+        float t1 = ((y - r) - s.y0) / s.dy, t2 = ((y + r) - s.y0) / s.dy;
+        float lo = t1 < t2 ? t1 : t2;
+        tnear = lo > tnear ? lo : tnear;
+    }
+    return tnear;
+}
+
+}  // namespace soageo

@@ -1,0 +1,90 @@
+// layer:cast_segment and layer:cast_segment_first: projectiles and lines of sight.
+#include "../core/segment.hpp"
+#include "binding.hpp"
+
+namespace soageo {
+namespace lua {
+namespace {
+
+Segment check_segment(lua_State* L) {
+    float x0 = check_float(L, 2, "x0"), y0 = check_float(L, 3, "y0");
+    float x1 = check_float(L, 4, "x1"), y1 = check_float(L, 5, "y1");
+    return {x0, y0, x1 - x0, y1 - y0};
+}
+
+// Clears out[from..] up to the first nil (the tail of a reused result table).
+void clear_tail(lua_State* L, int out, lua_Integer from) {
+    for (lua_Integer i = from; lua_rawgeti(L, out, i) != LUA_TNIL; ++i) {
+        lua_pop(L, 1);
+        lua_pushnil(L);
+        lua_rawseti(L, out, i);
+    }
+    lua_pop(L, 1);
+}
+
+// (self, x0, y0, x1, y1 [, out_ids [, out_t [, mask]]]) -> ids, ts, n
+int l_cast_segment(lua_State* L) {
+    Layer* layer = check_layer(L, 1);
+    Segment s = check_segment(L);
+    int ids_out = opt_out(L, 6);
+    int ts_out = opt_out(L, 7);
+    Filter f = opt_filter(L, 8);
+    luaL_argcheck(L, ids_out == 0 || ts_out == 0 || !lua_rawequal(L, ids_out, ts_out), 7, "out_t must be another table than out_ids");
+    if (ids_out == 0) {
+        lua_newtable(L);
+        ids_out = lua_gettop(L);
+    }
+    if (ts_out == 0) {
+        lua_newtable(L);
+        ts_out = lua_gettop(L);
+    }
+    lua_getiuservalue(L, 1, kColumnsValue);  // pinned while results are written (see push_ids)
+    const Columns& col = layer->s.col;
+    uint32_t k = context(L)->kernels->cast_segment(points_of(layer->s), s, f, col.hits);
+    order_segment_hits(col, s, k);
+    const uint64_t* keys = col.order;
+    const int64_t* ids = col.id;
+    for (uint32_t i = 0; i < k; ++i) {
+        lua_pushinteger(L, static_cast<lua_Integer>(ids[key_slot(keys[i])]));
+        lua_rawseti(L, ids_out, static_cast<lua_Integer>(i) + 1);
+        lua_pushnumber(L, key_t(keys[i]));
+        lua_rawseti(L, ts_out, static_cast<lua_Integer>(i) + 1);
+    }
+    clear_tail(L, ids_out, static_cast<lua_Integer>(k) + 1);
+    clear_tail(L, ts_out, static_cast<lua_Integer>(k) + 1);
+    lua_pushvalue(L, ids_out);
+    lua_pushvalue(L, ts_out);
+    lua_pushinteger(L, k);
+    return 3;
+}
+
+// (self, x0, y0, x1, y1 [, mask]) -> id, t of the nearest hit, or nil
+int l_cast_segment_first(lua_State* L) {
+    Layer* layer = check_layer(L, 1);
+    Segment s = check_segment(L);
+    Filter f = opt_filter(L, 6);
+    const Columns& col = layer->s.col;
+    uint32_t k = context(L)->kernels->cast_segment(points_of(layer->s), s, f, col.hits);
+    uint32_t slot;
+    float t;
+    if (!first_segment_hit(col, s, k, &slot, &t)) {
+        lua_pushnil(L);
+        return 1;
+    }
+    lua_pushinteger(L, static_cast<lua_Integer>(col.id[slot]));
+    lua_pushnumber(L, t);
+    return 2;
+}
+
+const luaL_Reg methods[] = {
+    {"cast_segment", l_cast_segment},
+    {"cast_segment_first", l_cast_segment_first},
+    {nullptr, nullptr},
+};
+
+}  // namespace
+
+void open_segment(lua_State* L, const Tables& t) { add_functions(L, t, t.methods, methods); }
+
+}  // namespace lua
+}  // namespace soageo
