@@ -115,8 +115,9 @@ for _, arch in ipairs(soageo.archs()) do
           local pts = {}
           for i = 1, size do
             local p = { g:uniform(-200, 200), g:uniform(-200, 200), g:uniform(0, 8), 1 << g:int(0, 3) }
-            pts[i] = p
             l:set(i, p[1], p[2], p[3], p[4])
+            p[1], p[2], p[3] = l:get(i)  -- the reference works on the stored float32 values
+            pts[i] = p
           end
           local out = {}
           for _ = 1, (size > 1000 and 2 or 30) do
