@@ -78,6 +78,7 @@ void open_sector(lua_State* L, const Tables& t);
 void open_snapshot(lua_State* L, const Tables& t);
 void open_shapes(lua_State* L, const Tables& t);
 void open_segment(lua_State* L, const Tables& t);
+void open_batch(lua_State* L, const Tables& t);
 
 }  // namespace lua
 }  // namespace soageo

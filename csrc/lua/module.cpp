@@ -81,6 +81,7 @@ SOAGEO_EXPORT int luaopen_soageo_core(lua_State* L) {
     open_snapshot(L, t);
     open_shapes(L, t);
     open_segment(L, t);
+    open_batch(L, t);
 
     lua_pushvalue(L, methods);
     lua_setfield(L, metatable, "__index");
