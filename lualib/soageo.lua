@@ -10,6 +10,8 @@ local soageo = {
   archs = core.archs,        -- targets this CPU runs, scalar first
   use_arch = core.use_arch,  -- switch this Lua state's target (tests); returns the previous name
   load = core.load,          -- soageo.load(snapshot) -> layer (see layer:dump())
+  aoi = core.aoi,            -- soageo.aoi(layer [, {margin = m}]) -> aoi
+  pairs_between = core.pairs_between,  -- (layer_a, layer_b [, out]) -> out, n: overlapping (id in a, id in b)
 }
 
 _ENV = nil

@@ -73,6 +73,8 @@ bool in_triangle_exact(const Triangle& t, float px, float py) noexcept;
 // Entry parameter of a hit found by cast_segment (the same float32 steps as the kernels).
 float segment_entry(const Segment& s, float x, float y, float r) noexcept;
 
+struct SweepBoxes;  // sweep.hpp
+
 // Kernels write slot numbers to `out`, which must hold padded(n) entries: a kernel may store a
 // whole block of lanes past its last hit (never past the padded end).
 struct KernelTable {
@@ -92,6 +94,10 @@ struct KernelTable {
     uint32_t (*in_triangle)(const Points&, const Triangle&, Filter, uint32_t* out) noexcept;  // closed, exact
     uint32_t (*touch_triangle)(const Points&, const Triangle&, Filter, uint32_t* out) noexcept;
     uint32_t (*cast_segment)(const Points&, const Segment&, Filter, uint32_t* out) noexcept;  // touching counts
+    // Sweeps over boxes sorted by min-x (sweep.hpp): positions of overlapping pairs; at most
+    // `cap` written, the total returned.
+    uint64_t (*sweep_complete)(const SweepBoxes&, uint32_t* out_a, uint32_t* out_b, uint64_t cap) noexcept;
+    uint64_t (*sweep_between)(const SweepBoxes&, const SweepBoxes&, uint32_t* out_a, uint32_t* out_b, uint64_t cap) noexcept;
 };
 
 // Targets compiled into this build; a pointer is null when this build has no such target.

@@ -2,10 +2,12 @@
 // SOAGEO_WIDE_* switch matching its compiler flags. Adding a kernel: write its body in a
 // kernel_*.inl against wide.hpp, include it here, and add it to the table below.
 #include "kernels.hpp"
+#include "sweep.hpp"
 #include "wide.hpp"
 #include "kernel_scan.inl"
 #include "kernel_sector.inl"
 #include "kernel_shapes.inl"
+#include "kernel_sweep.inl"
 
 #define SOAGEO_PASTE2(a, b) a##b
 #define SOAGEO_PASTE(a, b) SOAGEO_PASTE2(a, b)
@@ -28,6 +30,8 @@ const KernelTable table = {
     in_triangle,
     touch_triangle,
     cast_segment,
+    sweep_complete,
+    sweep_between,
 };
 }  // namespace SOAGEO_TARGET
 

@@ -57,6 +57,7 @@ using wm = __mmask16;
 using wi = __m512i;
 
 inline wf load(const float* p) { return {_mm512_load_ps(p)}; }
+inline wf loadu(const float* p) { return {_mm512_loadu_ps(p)}; }
 inline wf splat(float a) { return {_mm512_set1_ps(a)}; }
 inline wf operator+(wf a, wf b) { return {_mm512_add_ps(a.v, b.v)}; }
 inline wf operator-(wf a, wf b) { return {_mm512_sub_ps(a.v, b.v)}; }
@@ -97,6 +98,7 @@ struct wf { __m256 v; };
 struct wm { __m256 v; };
 
 inline wf load(const float* p) { return {_mm256_load_ps(p)}; }
+inline wf loadu(const float* p) { return {_mm256_loadu_ps(p)}; }
 inline wf splat(float a) { return {_mm256_set1_ps(a)}; }
 inline wf operator+(wf a, wf b) { return {_mm256_add_ps(a.v, b.v)}; }
 inline wf operator-(wf a, wf b) { return {_mm256_sub_ps(a.v, b.v)}; }
@@ -145,6 +147,7 @@ struct wf { __m128 v; };
 struct wm { __m128 v; };
 
 inline wf load(const float* p) { return {_mm_load_ps(p)}; }
+inline wf loadu(const float* p) { return {_mm_loadu_ps(p)}; }
 inline wf splat(float a) { return {_mm_set1_ps(a)}; }
 inline wf operator+(wf a, wf b) { return {_mm_add_ps(a.v, b.v)}; }
 inline wf operator-(wf a, wf b) { return {_mm_sub_ps(a.v, b.v)}; }
@@ -191,6 +194,7 @@ struct wf { float32x4_t v; };
 struct wm { uint32x4_t v; };
 
 inline wf load(const float* p) { return {vld1q_f32(p)}; }
+inline wf loadu(const float* p) { return {vld1q_f32(p)}; }
 inline wf splat(float a) { return {vdupq_n_f32(a)}; }
 inline wf operator+(wf a, wf b) { return {vaddq_f32(a.v, b.v)}; }
 inline wf operator-(wf a, wf b) { return {vsubq_f32(a.v, b.v)}; }
@@ -230,6 +234,7 @@ struct wf { float v; };
 struct wm { bool v; };
 
 inline wf load(const float* p) { return {*p}; }
+inline wf loadu(const float* p) { return {*p}; }
 inline wf splat(float a) { return {a}; }
 inline wf operator+(wf a, wf b) { return {a.v + b.v}; }
 inline wf operator-(wf a, wf b) { return {a.v - b.v}; }

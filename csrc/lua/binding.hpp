@@ -44,6 +44,9 @@ struct Layer {
 };
 constexpr int kColumnsValue = 1;
 constexpr int kMapValue = 2;
+constexpr int kSweepValue = 3;  // sort-and-sweep scratch, made on first use (pairs.cpp)
+constexpr int kPairsValue = 4;  // pair buffer, grown on demand (pairs.cpp)
+constexpr int kLayerValues = 4;
 
 Layer* check_layer(lua_State* L, int idx);
 // Makes room for `need` entities, growing by doubling; raises on out-of-memory or past
@@ -79,6 +82,8 @@ void open_snapshot(lua_State* L, const Tables& t);
 void open_shapes(lua_State* L, const Tables& t);
 void open_segment(lua_State* L, const Tables& t);
 void open_batch(lua_State* L, const Tables& t);
+void open_pairs(lua_State* L, const Tables& t);
+void open_aoi(lua_State* L, const Tables& t);
 
 }  // namespace lua
 }  // namespace soageo

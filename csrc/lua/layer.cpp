@@ -109,7 +109,7 @@ namespace {
 int l_new(lua_State* L) {
     lua_Integer cap = luaL_optinteger(L, 1, 0);
     luaL_argcheck(L, cap >= 0 && cap <= kMaxEntities, 1, "capacity must be in [0, 2^28]");
-    auto* layer = static_cast<Layer*>(lua_newuserdatauv(L, sizeof(Layer), 2));
+    auto* layer = static_cast<Layer*>(lua_newuserdatauv(L, sizeof(Layer), kLayerValues));
     std::memset(layer, 0, sizeof *layer);
     luaL_setmetatable(L, kLayerClass);
     reserve(L, -1, layer, cap ? static_cast<uint64_t>(cap) : kMaxWidth);
@@ -288,8 +288,10 @@ int l_close(lua_State* L) {
         layer->closed = true;
         lua_pushnil(L);
         lua_setiuservalue(L, 1, kColumnsValue);
-        lua_pushnil(L);
-        lua_setiuservalue(L, 1, kMapValue);
+        for (int v = kMapValue; v <= kLayerValues; ++v) {
+            lua_pushnil(L);
+            lua_setiuservalue(L, 1, v);
+        }
     }
     return 0;
 }

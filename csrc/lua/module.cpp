@@ -82,6 +82,8 @@ SOAGEO_EXPORT int luaopen_soageo_core(lua_State* L) {
     open_shapes(L, t);
     open_segment(L, t);
     open_batch(L, t);
+    open_pairs(L, t);
+    open_aoi(L, t);
 
     lua_pushvalue(L, methods);
     lua_setfield(L, metatable, "__index");

@@ -1,0 +1,93 @@
+// Area of interest: which entities each watcher sees, and what changed since last update.
+// A watcher sees a target (any other entity of the layer) when the float32 squared distance
+// between centres is < view^2; once seen, until it is >= (view + margin)^2 (hysteresis).
+// Squares and sums are float32 operations in a fixed order, as in the kernels.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels.hpp"
+#include "store.hpp"
+
+namespace soageo {
+
+// Watchers, sorted by id, with their view radius.
+struct Watchers {
+    int64_t* id;
+    float* view;
+    uint32_t n, cap;
+};
+
+size_t watchers_bytes(uint32_t cap) noexcept;
+Watchers watchers_carve(void* block, uint32_t cap) noexcept;
+// Position of `id` in w (or where it would go); *found says whether it is there.
+uint32_t watchers_find(const Watchers& w, int64_t id, bool* found) noexcept;
+void watchers_insert(Watchers& w, uint32_t at, int64_t id, float view) noexcept;  // needs n < cap
+void watchers_erase(Watchers& w, uint32_t at) noexcept;
+void watchers_copy(Watchers& to, const Watchers& from) noexcept;
+
+// The visible sets: for watcher k (ids ascending), targets[off[k] .. off[k+1]) ascending.
+struct Visible {
+    int64_t* watcher;  // the watcher ids, ascending
+    uint32_t* off;     // n + 1 offsets
+    int64_t* target;
+    uint32_t n, watcher_cap;
+    uint64_t target_cap;
+};
+
+size_t visible_bytes(uint32_t watcher_cap, uint64_t target_cap) noexcept;
+Visible visible_carve(void* block, uint32_t watcher_cap, uint64_t target_cap) noexcept;
+
+// Per-update scratch sized for the layer: entities sorted by x, id ranks, candidates.
+struct AoiScratch {
+    float* xs;
+    float* ys;
+    uint32_t* slot;
+    uint32_t* keys;
+    uint32_t* tmp_keys;
+    uint32_t* tmp_vals;
+    uint64_t* id_keys;
+    uint64_t* tmp_id_keys;
+    uint32_t* rank;
+    uint32_t* slot_of_rank;
+    uint32_t* hits;
+    uint32_t* cand;
+    uint32_t cap;
+};
+
+size_t aoi_scratch_bytes(uint32_t cap) noexcept;
+AoiScratch aoi_scratch_carve(void* block, uint32_t cap) noexcept;
+
+// Flat (watcher, target) id pairs.
+struct EventList {
+    int64_t* pair;  // 2 per event
+    uint64_t n, cap;
+};
+
+size_t events_bytes(uint64_t cap) noexcept;
+EventList events_carve(void* block, uint64_t cap) noexcept;
+
+// Progress of an update, so that it can stop when a buffer is full and resume once the
+// caller (the binding, which owns the memory) has grown it.
+struct AoiProgress {
+    uint32_t cur = 0, prev = 0;  // next watcher in the current and the previous lists
+    bool prepared = false;
+};
+
+enum class AoiStatus { done, need_targets, need_enter, need_leave };
+
+struct AoiInput {
+    const Store* layer;
+    const Watchers* watchers;
+    const Visible* before;
+    float margin;
+    const KernelTable* kernels;
+};
+
+// Computes `after` from the layer and `before`, appending the differences to enter/leave.
+// Returns done, or which buffer needs room for at least `*need` more entries.
+AoiStatus aoi_update(const AoiInput& in, AoiScratch& s, Visible& after, EventList& enter, EventList& leave,
+                     AoiProgress& p, uint64_t* need) noexcept;
+
+}  // namespace soageo

@@ -1,0 +1,56 @@
+#include "radix.hpp"
+
+#include <cstring>
+
+namespace soageo {
+namespace {
+
+template <class Key>
+void radix_sort(Key* keys, uint32_t* vals, Key* tmp_keys, uint32_t* tmp_vals, size_t n) noexcept {
+    constexpr int passes = sizeof(Key);
+    size_t count[passes][256];
+    std::memset(count, 0, sizeof count);
+    for (size_t i = 0; i < n; ++i)
+        for (int p = 0; p < passes; ++p) ++count[p][(keys[i] >> (8 * p)) & 0xff];
+    Key* src = keys;
+    Key* dst = tmp_keys;
+    uint32_t* vsrc = vals;
+    uint32_t* vdst = tmp_vals;
+    for (int p = 0; p < passes; ++p) {
+        size_t* c = count[p];
+        if (n == 0 || c[(keys[0] >> (8 * p)) & 0xff] == n) continue;  // this byte never differs
+        size_t sum = 0;
+        for (int b = 0; b < 256; ++b) {
+            size_t v = c[b];
+            c[b] = sum;
+            sum += v;
+        }
+        for (size_t i = 0; i < n; ++i) {
+            size_t at = c[(src[i] >> (8 * p)) & 0xff]++;
+            dst[at] = src[i];
+            if (vsrc) vdst[at] = vsrc[i];
+        }
+        Key* t = src;
+        src = dst;
+        dst = t;
+        uint32_t* vt = vsrc;
+        vsrc = vdst;
+        vdst = vt;
+    }
+    if (src != keys) {
+        std::memcpy(keys, src, n * sizeof(Key));
+        if (vals) std::memcpy(vals, vsrc, n * sizeof(uint32_t));
+    }
+}
+
+}  // namespace
+
+void radix_sort32(uint32_t* keys, uint32_t* vals, uint32_t* tmp_keys, uint32_t* tmp_vals, size_t n) noexcept {
+    radix_sort(keys, vals, tmp_keys, tmp_vals, n);
+}
+
+void radix_sort64(uint64_t* keys, uint32_t* vals, uint64_t* tmp_keys, uint32_t* tmp_vals, size_t n) noexcept {
+    radix_sort(keys, vals, tmp_keys, tmp_vals, n);
+}
+
+}  // namespace soageo

@@ -1,0 +1,27 @@
+// LSD radix sorts over caller-provided scratch (no allocation), for the pairer and AOI.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace soageo {
+
+// Maps a float to a uint32 whose unsigned order is the float's order (-0 before +0; NaN
+// never reaches here: layers hold finite values only).
+inline uint32_t float_key(float f) noexcept {
+    uint32_t b;
+    __builtin_memcpy(&b, &f, 4);
+    return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
+}
+
+// Sorts keys[0..n) ascending, moving vals along; stable. tmp_keys/tmp_vals hold n each.
+// Passes whose byte is the same in every key are skipped.
+void radix_sort32(uint32_t* keys, uint32_t* vals, uint32_t* tmp_keys, uint32_t* tmp_vals, size_t n) noexcept;
+
+// The same for 64-bit keys; vals and tmp_vals may be null when there is no payload.
+void radix_sort64(uint64_t* keys, uint32_t* vals, uint64_t* tmp_keys, uint32_t* tmp_vals, size_t n) noexcept;
+
+// Maps an int64 to a uint64 with the same order.
+inline uint64_t int_key(int64_t v) noexcept { return static_cast<uint64_t>(v) ^ 0x8000000000000000ull; }
+
+}  // namespace soageo

@@ -1,0 +1,61 @@
+// Sort-and-sweep (seed 004) over entity boxes (centre +- r): the boxes sorted by min-x in
+// SoA form, the sweeps (kernels, see kernel_sweep.inl) and the ordering of the pairs they find.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels.hpp"
+#include "store.hpp"
+
+namespace soageo {
+
+// Boxes sorted by minx. Past n, kMaxWidth sentinel entries have minx = NaN: every comparison
+// with NaN is false, so a sweep stops there without a bounds check even when a box reaches
+// +inf (x + r overflows float32 for huge coordinates, which a +inf sentinel would not stop).
+struct SweepBoxes {
+    float* minx;
+    float* maxx;
+    float* miny;
+    float* maxy;
+    uint32_t* slot;
+    uint32_t n;
+};
+
+// Scratch of one layer for sweeping: the sorted boxes plus radix-sort buffers and id ranks.
+struct SweepScratch {
+    SweepBoxes boxes;
+    uint32_t* keys;
+    uint32_t* tmp_keys;
+    uint32_t* tmp_vals;
+    uint64_t* id_keys;   // ranks: ids sorted, with their slots
+    uint64_t* tmp_id_keys;
+    uint32_t* rank;          // rank[slot] = position of the slot's id in id order
+    uint32_t* slot_of_rank;  // the inverse
+    uint32_t cap;
+};
+
+size_t sweep_scratch_bytes(uint32_t cap) noexcept;
+SweepScratch sweep_scratch_carve(void* block, uint32_t cap) noexcept;
+
+// Fills s.boxes with the layer's boxes sorted by minx (radix sort) and s.rank with id ranks.
+void sweep_prepare(const Store& st, SweepScratch& s, bool with_ranks) noexcept;
+
+// Pair buffers: positions found by a sweep, then sortable keys.
+struct PairBuffer {
+    uint32_t* a;
+    uint32_t* b;
+    uint64_t* keys;
+    uint64_t* tmp;
+    uint64_t cap;
+};
+
+size_t pair_buffer_bytes(uint64_t cap) noexcept;
+PairBuffer pair_buffer_carve(void* block, uint64_t cap) noexcept;
+
+// Turns the n sweep positions in buf.a/buf.b into keys rank_lo << 32 | rank_hi sorted
+// ascending: the pairs by lower id, then higher id. `sa`/`sb` are the scratch the positions
+// index (the same one for complete pairs; then each pair is ordered lower id first).
+void order_pairs(PairBuffer& buf, uint64_t n, const SweepScratch& sa, const SweepScratch& sb, bool complete) noexcept;
+
+}  // namespace soageo

@@ -1,0 +1,305 @@
+// soageo.aoi(layer [, {margin = m}]): watchers, and enter/leave events on every update.
+// The class follows liolib's pattern; all memory lives in user values (Lua-allocated).
+#include <cmath>
+#include <cstring>
+
+#include "../core/aoi.hpp"
+#include "binding.hpp"
+
+namespace soageo {
+namespace lua {
+namespace {
+
+constexpr const char* kAoiClass = "soageo.aoi";
+
+// User values of an aoi object.
+enum : int { kLayerOf = 1, kWatchersBlock, kVisibleA, kVisibleB, kScratchBlock, kEnterBlock, kLeaveBlock, kAoiValues = kLeaveBlock };
+
+struct Aoi {
+    Watchers watchers;
+    Visible visible[2];  // visible[current]: what watchers saw after the last update
+    int current;
+    AoiScratch scratch;
+    EventList enter, leave;
+    float margin;
+    bool closed;
+};
+
+Aoi* check_aoi(lua_State* L, int idx) {
+    auto* a = static_cast<Aoi*>(luaL_checkudata(L, idx, kAoiClass));
+    luaL_argcheck(L, !a->closed, idx, "aoi is closed");
+    return a;
+}
+
+// A new block of `bytes` stored as user value `uv` of the aoi at 1; returns its first
+// aligned address. The previous block stays alive until the caller has copied from it: it is
+// left on the stack.
+void* new_block(lua_State* L, int uv, size_t bytes) {
+    lua_getiuservalue(L, 1, uv);  // keeps the old block alive while we copy from it
+    void* b = lua_newuserdatauv(L, bytes + kAlign, 0);
+    lua_setiuservalue(L, 1, uv);
+    return b;
+}
+
+void grow_watchers(lua_State* L, Aoi* a, uint32_t cap) {
+    Watchers w = watchers_carve(new_block(L, kWatchersBlock, watchers_bytes(cap)), cap);
+    watchers_copy(w, a->watchers);
+    a->watchers = w;
+    lua_pop(L, 1);
+}
+
+void grow_visible(lua_State* L, Aoi* a, int which, uint32_t watcher_cap, uint64_t target_cap, bool keep) {
+    Visible& old = a->visible[which];
+    Visible v = visible_carve(new_block(L, which == 0 ? kVisibleA : kVisibleB, visible_bytes(watcher_cap, target_cap)),
+                              watcher_cap, target_cap);
+    if (keep) {
+        std::memcpy(v.watcher, old.watcher, old.n * sizeof(int64_t));
+        std::memcpy(v.off, old.off, (old.n + 1) * sizeof(uint32_t));
+        std::memcpy(v.target, old.target, old.off[old.n] * sizeof(int64_t));
+        v.n = old.n;
+    }
+    old = v;
+    lua_pop(L, 1);
+}
+
+void grow_events(lua_State* L, EventList& e, int uv, uint64_t cap) {
+    EventList g = events_carve(new_block(L, uv, events_bytes(cap)), cap);
+    std::memcpy(g.pair, e.pair, e.n * 2 * sizeof(int64_t));
+    g.n = e.n;
+    e = g;
+    lua_pop(L, 1);
+}
+
+Layer* layer_of(lua_State* L, int aoi_idx) {
+    lua_getiuservalue(L, aoi_idx, kLayerOf);
+    Layer* layer = static_cast<Layer*>(luaL_testudata(L, -1, kLayerClass));
+    if (!layer || layer->closed) luaL_error(L, "the aoi's layer is closed");
+    lua_pop(L, 1);  // the aoi keeps it alive
+    return layer;
+}
+
+// soageo.aoi(layer [, {margin = m}])
+int l_new(lua_State* L) {
+    check_layer(L, 1);
+    float margin = 0.0f;
+    if (!lua_isnoneornil(L, 2)) {
+        luaL_checktype(L, 2, LUA_TTABLE);
+        lua_getfield(L, 2, "margin");
+        if (!lua_isnil(L, -1)) {
+            int isnum = 0;
+            lua_Number m = lua_tonumberx(L, -1, &isnum);
+            if (!isnum || !std::isfinite(m) || m < 0 || !std::isfinite(static_cast<float>(m)))
+                luaL_argerror(L, 2, "margin must be finite and >= 0");
+            margin = static_cast<float>(m);
+        }
+        lua_pop(L, 1);
+    }
+    auto* a = static_cast<Aoi*>(lua_newuserdatauv(L, sizeof(Aoi), kAoiValues));
+    std::memset(a, 0, sizeof *a);
+    a->margin = margin;
+    a->closed = true;  // until every block exists: a failed allocation leaves a dead object
+    luaL_setmetatable(L, kAoiClass);
+    lua_replace(L, 2);
+    lua_settop(L, 2);
+    lua_pushvalue(L, 1);
+    lua_setiuservalue(L, 2, kLayerOf);
+    lua_insert(L, 1);  // the aoi at 1, the layer at 2: new_block works on index 1
+    a->watchers = watchers_carve(new_block(L, kWatchersBlock, watchers_bytes(16)), 16);
+    a->visible[0] = visible_carve(new_block(L, kVisibleA, visible_bytes(16, 1024)), 16, 1024);
+    a->visible[1] = visible_carve(new_block(L, kVisibleB, visible_bytes(16, 1024)), 16, 1024);
+    a->scratch = aoi_scratch_carve(new_block(L, kScratchBlock, aoi_scratch_bytes(64)), 64);
+    a->enter = events_carve(new_block(L, kEnterBlock, events_bytes(1024)), 1024);
+    a->leave = events_carve(new_block(L, kLeaveBlock, events_bytes(1024)), 1024);
+    a->closed = false;
+    lua_settop(L, 1);
+    return 1;
+}
+
+// aoi:watch(id, view_radius): starts or updates a watcher.
+int l_watch(lua_State* L) {
+    Aoi* a = check_aoi(L, 1);
+    int64_t id = check_id(L, 2);
+    float view = check_radius(L, 3, "view_radius");
+    bool found;
+    uint32_t at = watchers_find(a->watchers, id, &found);
+    if (found) {
+        a->watchers.view[at] = view;
+        return 0;
+    }
+    if (a->watchers.n == a->watchers.cap) {
+        if (a->watchers.cap >= kMaxEntities) return luaL_error(L, "too many watchers");
+        grow_watchers(L, a, a->watchers.cap * 2);
+    }
+    watchers_insert(a->watchers, at, id, view);
+    return 0;
+}
+
+// aoi:unwatch(id) -> true if it was a watcher; its pairs leave at the next update.
+int l_unwatch(lua_State* L) {
+    Aoi* a = check_aoi(L, 1);
+    bool found;
+    uint32_t at = watchers_find(a->watchers, check_id(L, 2), &found);
+    if (found) watchers_erase(a->watchers, at);
+    lua_pushboolean(L, found);
+    return 1;
+}
+
+void push_events(lua_State* L, int out, const EventList& e) {
+    for (uint64_t i = 0; i < 2 * e.n; ++i) {
+        lua_pushinteger(L, static_cast<lua_Integer>(e.pair[i]));
+        lua_rawseti(L, out, static_cast<lua_Integer>(i) + 1);
+    }
+    for (lua_Integer i = static_cast<lua_Integer>(2 * e.n) + 1; lua_rawgeti(L, out, i) != LUA_TNIL; ++i) {
+        lua_pop(L, 1);
+        lua_pushnil(L);
+        lua_rawseti(L, out, i);
+    }
+    lua_pop(L, 1);
+}
+
+// aoi:update([enter [, leave]]) -> enter, leave, n_enter, n_leave
+int l_update(lua_State* L) {
+    Aoi* a = check_aoi(L, 1);
+    int enter_out = opt_out(L, 2);
+    int leave_out = opt_out(L, 3);
+    luaL_argcheck(L, enter_out == 0 || leave_out == 0 || !lua_rawequal(L, enter_out, leave_out), 3,
+                  "leave must be another table than enter");
+    lua_settop(L, 3);
+    if (enter_out == 0) {
+        lua_newtable(L);
+        lua_replace(L, 2);
+    }
+    if (leave_out == 0) {
+        lua_newtable(L);
+        lua_replace(L, 3);
+    }
+    Layer* layer = layer_of(L, 1);
+    const uint32_t n = layer->s.n;
+    const int before = a->current, after = 1 - a->current;
+    // Everything that can be sized up front is, before the update starts.
+    if (a->scratch.cap < n) {
+        uint32_t cap = n + n / 2;
+        a->scratch = aoi_scratch_carve(new_block(L, kScratchBlock, aoi_scratch_bytes(cap)), cap);
+        lua_pop(L, 1);
+    }
+    if (a->visible[after].watcher_cap < a->watchers.n || a->visible[after].target_cap < a->visible[before].target_cap)
+        grow_visible(L, a, after, a->watchers.cap, a->visible[before].target_cap, false);
+    a->enter.n = a->leave.n = 0;
+    AoiInput in{&layer->s, &a->watchers, &a->visible[before], a->margin, context(L)->kernels};
+    AoiProgress progress;
+    for (;;) {
+        uint64_t need = 0;
+        AoiStatus st = aoi_update(in, a->scratch, a->visible[after], a->enter, a->leave, progress, &need);
+        if (st == AoiStatus::done) break;
+        if (st == AoiStatus::need_targets) {
+            uint64_t cap = a->visible[after].target_cap * 2 + need;
+            if (cap > 0xffffffffu) return luaL_error(L, "too many visible pairs");
+            grow_visible(L, a, after, a->visible[after].watcher_cap, cap, true);
+        } else if (st == AoiStatus::need_enter) {
+            grow_events(L, a->enter, kEnterBlock, a->enter.cap * 2 + need);
+        } else {
+            grow_events(L, a->leave, kLeaveBlock, a->leave.cap * 2 + need);
+        }
+    }
+    a->current = after;
+    push_events(L, 2, a->enter);
+    push_events(L, 3, a->leave);
+    lua_pushinteger(L, static_cast<lua_Integer>(a->enter.n));
+    lua_pushinteger(L, static_cast<lua_Integer>(a->leave.n));
+    return 4;
+}
+
+// aoi:visible(id [, out]) -> out, n: the targets watcher `id` saw at the last update.
+int l_visible(lua_State* L) {
+    Aoi* a = check_aoi(L, 1);
+    int64_t id = check_id(L, 2);
+    int out = opt_out(L, 3);
+    if (out == 0) {
+        lua_newtable(L);
+        out = lua_gettop(L);
+    }
+    const Visible& v = a->visible[a->current];
+    uint32_t lo = 0, hi = v.n;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (v.watcher[mid] < id) lo = mid + 1; else hi = mid;
+    }
+    uint32_t k = 0;
+    if (lo < v.n && v.watcher[lo] == id) {
+        for (uint32_t i = v.off[lo]; i < v.off[lo + 1]; ++i) {
+            lua_pushinteger(L, static_cast<lua_Integer>(v.target[i]));
+            lua_rawseti(L, out, ++k);
+        }
+    }
+    for (lua_Integer i = k + 1; lua_rawgeti(L, out, i) != LUA_TNIL; ++i) {
+        lua_pop(L, 1);
+        lua_pushnil(L);
+        lua_rawseti(L, out, i);
+    }
+    lua_pop(L, 1);
+    lua_pushvalue(L, out);
+    lua_pushinteger(L, k);
+    return 2;
+}
+
+int l_watchers(lua_State* L) {
+    lua_pushinteger(L, check_aoi(L, 1)->watchers.n);
+    return 1;
+}
+
+int l_close(lua_State* L) {
+    auto* a = static_cast<Aoi*>(luaL_checkudata(L, 1, kAoiClass));
+    if (!a->closed) {
+        std::memset(a, 0, sizeof *a);
+        a->closed = true;
+        for (int v = 1; v <= kAoiValues; ++v) {
+            lua_pushnil(L);
+            lua_setiuservalue(L, 1, v);
+        }
+    }
+    return 0;
+}
+
+int l_tostring(lua_State* L) {
+    auto* a = static_cast<Aoi*>(luaL_checkudata(L, 1, kAoiClass));
+    lua_pushfstring(L, a->closed ? "soageo.aoi (closed): %p" : "soageo.aoi: %p", static_cast<void*>(a));
+    return 1;
+}
+
+const luaL_Reg methods[] = {
+    {"watch", l_watch},
+    {"unwatch", l_unwatch},
+    {"update", l_update},
+    {"visible", l_visible},
+    {"watchers", l_watchers},
+    {"close", l_close},
+    {nullptr, nullptr},
+};
+
+const luaL_Reg metamethods[] = {
+    {"__gc", l_close},
+    {"__close", l_close},
+    {"__tostring", l_tostring},
+    {nullptr, nullptr},
+};
+
+const luaL_Reg module_functions[] = {
+    {"aoi", l_new},
+    {nullptr, nullptr},
+};
+
+}  // namespace
+
+void open_aoi(lua_State* L, const Tables& t) {
+    luaL_newmetatable(L, kAoiClass);
+    int mt = lua_gettop(L);
+    add_functions(L, t, mt, metamethods);
+    lua_newtable(L);
+    add_functions(L, t, lua_gettop(L), methods);
+    lua_setfield(L, mt, "__index");
+    lua_pop(L, 1);
+    add_functions(L, t, t.module, module_functions);
+}
+
+}  // namespace lua
+}  // namespace soageo
