@@ -94,13 +94,13 @@ int l_new(lua_State* L) {
         }
         lua_pop(L, 1);
     }
+    lua_settop(L, 2);
     auto* a = static_cast<Aoi*>(lua_newuserdatauv(L, sizeof(Aoi), kAoiValues));
     std::memset(a, 0, sizeof *a);
     a->margin = margin;
     a->closed = true;  // until every block exists: a failed allocation leaves a dead object
     luaL_setmetatable(L, kAoiClass);
-    lua_replace(L, 2);
-    lua_settop(L, 2);
+    lua_replace(L, 2);  // the aoi takes the options' place
     lua_pushvalue(L, 1);
     lua_setiuservalue(L, 2, kLayerOf);
     lua_insert(L, 1);  // the aoi at 1, the layer at 2: new_block works on index 1

@@ -1,0 +1,124 @@
+local soageo = require "soageo"
+local rng = require "rng"
+local ref = require "pairs_reference"
+
+-- Replays events into visible sets, failing on an impossible event.
+local function replay(vis, enter, ne, leave, nl)
+  for i = 1, nl do
+    local w, t = leave[2 * i - 1], leave[2 * i]
+    assert(vis[w] and vis[w][t], "leave of a pair that was not visible")
+    vis[w][t] = nil
+  end
+  for i = 1, ne do
+    local w, t = enter[2 * i - 1], enter[2 * i]
+    vis[w] = vis[w] or {}
+    assert(not vis[w][t], "enter of a pair already visible")
+    vis[w][t] = true
+  end
+end
+
+local function same_sets(a, b)
+  for w, set in pairs(a) do for t in pairs(set) do if not (b[w] and b[w][t]) then return false end end end
+  for w, set in pairs(b) do for t in pairs(set) do if not (a[w] and a[w][t]) then return false end end end
+  return true
+end
+
+local function sorted_flat(list, n)
+  for i = 2, n do
+    local a1, b1, a2, b2 = list[2 * i - 3], list[2 * i - 2], list[2 * i - 1], list[2 * i]
+    if not (a1 < a2 or (a1 == a2 and b1 < b2)) then return false end
+  end
+  return true
+end
+
+for _, arch in ipairs(soageo.archs()) do
+  for _, margin in ipairs({ 0, 4 }) do
+    describe("when the " .. arch .. " target runs AOI with margin " .. margin, function()
+      local previous
+      setup(function() previous = soageo.use_arch(arch) end)
+      teardown(function() soageo.use_arch(previous) end)
+
+      it("reproduces the brute-force visible sets at every tick", function()
+        local g = rng.new(100 + margin)
+        local l = soageo.layer()
+        local aoi = soageo.aoi(l, { margin = margin })
+        local views, next_id = {}, 1
+        for _ = 1, 250 do
+          l:set(next_id, g:uniform(0, 250), g:uniform(0, 250), 0)
+          if g:int(1, 3) == 1 then views[next_id] = g:uniform(5, 30); aoi:watch(next_id, views[next_id]) end
+          next_id = next_id + 1
+        end
+        local vis, truth, enter, leave = {}, {}, {}, {}
+        for tick = 1, 25 do
+          for id, x, y in l:each() do l:move(id, x + g:uniform(-3, 3), y + g:uniform(-3, 3)) end
+          for _ = 1, 3 do l:remove(g:int(1, next_id)) end                       -- removed entities leave views
+          for _ = 1, 3 do l:set(next_id, g:uniform(0, 250), g:uniform(0, 250)); next_id = next_id + 1 end
+          local w = g:int(1, next_id)
+          if views[w] then views[w] = nil; aoi:unwatch(w)                        -- a watcher goes away
+          elseif l:has(w) then views[w] = g:uniform(5, 30); aoi:watch(w, views[w]) end
+          local ne, nl
+          enter, leave, ne, nl = aoi:update(enter, leave)
+          assert.is_true(sorted_flat(enter, ne) and sorted_flat(leave, nl))
+          replay(vis, enter, ne, leave, nl)
+          truth = ref.visible(l, views, margin, truth)
+          assert.is_true(same_sets(vis, truth), "tick " .. tick)
+          for wid in pairs(views) do
+            local list, n = aoi:visible(wid)
+            local count = 0
+            for _ in pairs(truth[wid] or {}) do count = count + 1 end
+            assert.are.equal(count, n)
+            for i = 1, n do assert.is_true(truth[wid][list[i]]) end
+          end
+        end
+      end)
+    end)
+  end
+end
+
+describe("soageo.aoi", function()
+  describe("when 2,000 entities crowd into one spot", function()
+    it("still reproduces brute force", function()
+      local g = rng.new(3)
+      local l = soageo.layer()
+      local aoi = soageo.aoi(l)
+      local views = {}
+      for i = 1, 2000 do
+        l:set(i, g:uniform(0, 60), g:uniform(0, 60))
+        if i % 10 == 0 then views[i] = 20; aoi:watch(i, 20) end
+      end
+      local vis = {}
+      for _ = 1, 2 do
+        local enter, leave, ne, nl = aoi:update()
+        replay(vis, enter, ne, leave, nl)
+        for id, x, y in l:each() do l:move(id, x + g:uniform(-2, 2), y + g:uniform(-2, 2)) end
+      end
+      local enter, leave, ne, nl = aoi:update()
+      replay(vis, enter, ne, leave, nl)
+      assert.is_true(same_sets(vis, ref.visible(l, views, 0, vis)))
+    end)
+  end)
+
+  describe("when given bad input", function()
+    local l = soageo.layer()
+    local aoi = soageo.aoi(l)
+    it("raises clear errors", function()
+      assert.has_error(function() soageo.aoi({}) end)
+      assert.has_error(function() soageo.aoi(l, { margin = -1 }) end, "bad argument #2 to 'aoi' (margin must be finite and >= 0)")
+      assert.has_error(function() aoi:watch(1.5, 10) end, "bad argument #1 to 'watch' (id must be an integer)")
+      assert.has_error(function() aoi:watch(1, -1) end, "bad argument #2 to 'watch' (view_radius must be finite and >= 0)")
+      assert.has_error(function() aoi:watch(1, 0 / 0) end, "bad argument #2 to 'watch' (view_radius must be finite and >= 0)")
+      assert.has_error(function() aoi:update(5) end, "bad argument #1 to 'update' (table or nil expected, got number)")
+      local t = {}
+      assert.has_error(function() aoi:update(t, t) end, "bad argument #2 to 'update' (leave must be another table than enter)")
+    end)
+    it("refuses use after close, and after its layer is closed", function()
+      local m = soageo.layer()
+      local a = soageo.aoi(m)
+      m:close()
+      assert.has_error(function() a:update() end, "the aoi's layer is closed")
+      a:close()
+      a:close()
+      assert.has_error(function() a:update() end, "calling 'update' on bad self (aoi is closed)")
+    end)
+  end)
+end)

@@ -1,0 +1,76 @@
+-- Brute-force references for the pairer and AOI, in the kernels' float32 arithmetic.
+local f32 = require("float32").f32
+
+local ref = {}
+
+-- Entities as stored: { id, x, y, r } with float32 values read back from the layer.
+function ref.entities(layer)
+  local t = {}
+  for id, x, y, r in layer:each() do t[#t + 1] = { id, x, y, r } end
+  return t
+end
+
+local function box(e) return f32(e[2] - e[4]), f32(e[2] + e[4]), f32(e[3] - e[4]), f32(e[3] + e[4]) end
+
+local function overlap(p, q)
+  local ax0, ax1, ay0, ay1 = box(p)
+  local bx0, bx1, by0, by1 = box(q)
+  return ax0 <= bx1 and bx0 <= ax1 and ay0 <= by1 and by0 <= ay1
+end
+
+local function sort_pairs(list)
+  table.sort(list, function(a, b) return a[1] < b[1] or (a[1] == b[1] and a[2] < b[2]) end)
+  local flat = {}
+  for _, p in ipairs(list) do flat[#flat + 1] = p[1]; flat[#flat + 1] = p[2] end
+  return flat
+end
+
+function ref.pairs(es)
+  local list = {}
+  for i = 1, #es do
+    for j = i + 1, #es do
+      if overlap(es[i], es[j]) then
+        local a, b = es[i][1], es[j][1]
+        if b < a then a, b = b, a end
+        list[#list + 1] = { a, b }
+      end
+    end
+  end
+  return sort_pairs(list)
+end
+
+function ref.pairs_between(as, bs)
+  local list = {}
+  for _, p in ipairs(as) do
+    for _, q in ipairs(bs) do
+      if overlap(p, q) then list[#list + 1] = { p[1], q[1] } end
+    end
+  end
+  return sort_pairs(list)
+end
+
+-- The visible sets after an update, given the ones before: { [watcher] = { [target] = true } }.
+function ref.visible(layer, views, margin, before)
+  local after = {}
+  local es = ref.entities(layer)
+  for w, view in pairs(views) do
+    if layer:has(w) then
+      local wx, wy = layer:get(w)
+      local v = f32(view)
+      local enter2, reach = f32(v * v), f32(v + f32(margin))
+      local stay2 = f32(reach * reach)
+      local seen, was = {}, before[w] or {}
+      for _, e in ipairs(es) do
+        if e[1] ~= w then
+          local dx, dy = f32(e[2] - wx), f32(e[3] - wy)
+          local d2 = f32(f32(dx * dx) + f32(dy * dy))
+          if d2 < enter2 or (was[e[1]] and d2 < stay2) then seen[e[1]] = true end
+        end
+      end
+      after[w] = seen
+    end
+  end
+  return after
+end
+
+return ref

@@ -1,0 +1,104 @@
+local soageo = require "soageo"
+local rng = require "rng"
+local ref = require "pairs_reference"
+
+local function scene(g, n, span, rmax, id_base)
+  local l = soageo.layer()
+  for i = 1, n do
+    local r = g:int(0, 4) == 0 and 0 or g:uniform(0, rmax)
+    l:set((id_base or 0) + i * 13 % 100003, g:uniform(0, span), g:uniform(0, span), r)
+  end
+  return l
+end
+
+for _, arch in ipairs(soageo.archs()) do
+  describe("when the " .. arch .. " target pairs entities", function()
+    local previous
+    setup(function() previous = soageo.use_arch(arch) end)
+    teardown(function() soageo.use_arch(previous) end)
+
+    local g = rng.new(31)
+    local cases = {
+      { "no entities", 0, 100, 5 }, { "one entity", 1, 100, 5 }, { "uniform", 300, 500, 12 },
+      { "clustered", 300, 40, 3 }, { "zero radii on a grid", 0, 0, 0 },
+    }
+    for _, c in ipairs(cases) do
+      it("returns the brute-force pairs for " .. c[1], function()
+        local l = scene(g, c[2], c[3], c[4])
+        if c[1] == "zero radii on a grid" then
+          for i = 0, 99 do l:set(i, i % 10, i // 10, 0) end
+          l:set(500, 3, 3, 0)  -- an identical position
+          l:set(501, 4.5, 4.5, 0.5)  -- touches four grid points
+        end
+        local want = ref.pairs(ref.entities(l))
+        local out, n = l:pairs()
+        assert.are.equal(#want // 2, n)
+        assert.are.same(want, out)
+        assert.are.equal(n, l:pair_count())
+      end)
+    end
+
+    it("handles huge and tiny coordinates", function()
+      local l = soageo.layer()
+      l:set(1, 3e38, 0, 3e38)
+      l:set(2, 3.3e38, 0, 1)
+      l:set(3, -3e38, 0, 3e38)
+      l:set(4, 1e-30, 1e-30, 1e-30)
+      l:set(5, 2e-30, 1e-30, 0)
+      assert.are.same(ref.pairs(ref.entities(l)), (l:pairs()))
+    end)
+
+    it("returns the brute-force pairs between two layers", function()
+      local a, b = scene(g, 400, 300, 8), scene(g, 250, 300, 8, 1000000)
+      local want = ref.pairs_between(ref.entities(a), ref.entities(b))
+      local out, n = soageo.pairs_between(a, b)
+      assert.are.equal(#want // 2, n)
+      assert.is_true(n > 0)
+      assert.are.same(want, out)
+    end)
+  end)
+end
+
+describe("layer:pairs", function()
+  describe("when the layer is large", function()
+    it("returns the brute-force pairs for 3,000 clustered entities", function()
+      local g = rng.new(8)
+      local l = scene(g, 3000, 150, 2)
+      local want = ref.pairs(ref.entities(l))
+      local out, n = l:pairs({})
+      assert.are.equal(#want // 2, n)
+      assert.are.same(want, out)
+    end)
+
+    it("counts the pairs of 20,000 entities consistently", function()
+      local g = rng.new(12)
+      local l = scene(g, 20000, 2000, 15)
+      local out, n = l:pairs()
+      assert.are.equal(n, l:pair_count())
+      assert.are.equal(2 * n, #out)
+      for i = 1, n do assert.is_true(out[2 * i - 1] < out[2 * i]) end
+    end)
+  end)
+
+  describe("when an out table is reused", function()
+    it("clears entries past the pairs", function()
+      local l = soageo.layer()
+      l:set(1, 0, 0, 1)
+      l:set(2, 1, 0, 1)
+      local out = { 9, 9, 9, 9, 9, 9 }
+      local same, n = l:pairs(out)
+      assert.are.equal(out, same)
+      assert.are.equal(1, n)
+      assert.are.same({ 1, 2 }, out)
+    end)
+  end)
+
+  describe("when given bad input", function()
+    it("raises clear errors", function()
+      local l = soageo.layer()
+      assert.has_error(function() l:pairs(5) end, "bad argument #1 to 'pairs' (table or nil expected, got number)")
+      assert.has_error(function() soageo.pairs_between(l, l) end)
+      assert.has_error(function() soageo.pairs_between(l, {}) end)
+    end)
+  end)
+end)
