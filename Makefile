@@ -86,11 +86,13 @@ test: deps $(MODULE) $(BUILD)/core_test
 demo: deps $(MODULE)
 	$(LUA) examples/skill_cone.lua
 
-bench: deps $(MODULE) $(BUILD)/bench_kernels $(BUILD)/bench_shapes
+bench: deps $(MODULE) $(BUILD)/bench_kernels $(BUILD)/bench_shapes $(BUILD)/bench_pairs
 	$(BUILD)/bench_kernels
 	$(LUA) bench/bench_lua.lua
 	$(BUILD)/bench_shapes
 	$(LUA) bench/bench_shapes_lua.lua
+	$(BUILD)/bench_pairs
+	$(LUA) bench/bench_pairs_lua.lua
 
 $(BUILD)/bench_%: bench/bench_%.cpp $(CORE_OBJ)
 	$(CXX) $(CFLAGS) $(SOAGEO_FLAGS) $(HAVE_FLAGS) -Icsrc -o $@ $< $(CORE_OBJ)

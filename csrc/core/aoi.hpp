@@ -53,6 +53,7 @@ struct AoiScratch {
     uint32_t* slot_of_rank;
     uint32_t* hits;
     uint32_t* cand;
+    uint32_t* rank_x;  // rank of the entity at each x-sorted position
     uint32_t cap;
 };
 
@@ -72,6 +73,7 @@ EventList events_carve(void* block, uint64_t cap) noexcept;
 // caller (the binding, which owns the memory) has grown it.
 struct AoiProgress {
     uint32_t cur = 0, prev = 0;  // next watcher in the current and the previous lists
+    uint32_t rank = 0;           // merge position of the current watcher among the ids
     bool prepared = false;
 };
 
