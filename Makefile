@@ -51,7 +51,8 @@ LUA_OBJ  := $(LUA_SRC:csrc/%.cpp=$(BUILD)/%.o)
 HEADERS  := $(wildcard csrc/core/*.hpp csrc/core/*.inl csrc/lua/*.hpp)
 MODULE   := soageo/core.so
 
-.PHONY: all test bench demo install clean asan tsan valgrind fuzz test-neon test-lua deps core-test
+PHONY_EXTRA := scene
+.PHONY: all test bench demo scene install clean asan tsan valgrind fuzz test-neon test-lua deps core-test
 
 all: $(MODULE)
 
@@ -85,6 +86,10 @@ test: deps $(MODULE) $(BUILD)/core_test
 
 demo: deps $(MODULE)
 	$(LUA) examples/skill_cone.lua
+
+# The scene simulation (examples/scene): ENTITIES and TICKS default to 5,000 and 100.
+scene: deps $(MODULE)
+	$(LUA) examples/scene_sim.lua $(ENTITIES) $(TICKS)
 
 bench: deps $(MODULE) $(BUILD)/bench_kernels $(BUILD)/bench_shapes $(BUILD)/bench_pairs
 	$(BUILD)/bench_kernels

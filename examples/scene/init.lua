@@ -1,0 +1,166 @@
+-- A game scene on soageo, independent of skynet: players and monsters on one layer, AOI with
+-- a view radius and margin, skills of every shape filtered by faction masks, damage, deaths.
+-- examples/scene_sim.lua drives it on plain Lua; examples/skynet/ wraps it in a service.
+local soageo = require "soageo"
+
+local scene = {}
+local World = {}
+World.__index = World
+
+local PLAYER, MONSTER = 1, 2          -- faction bits, used as entity masks
+local ENEMY = { [PLAYER] = MONSTER, [MONSTER] = PLAYER }
+local pi, cos, sin = math.pi, math.cos, math.sin
+
+scene.PLAYER, scene.MONSTER = PLAYER, MONSTER
+
+-- Skills: one per shape. `reach` is how far from the caster the shape extends.
+scene.skills = {
+  { name = "cone", damage = 30 },       -- in_sector: a frontal attack cone
+  { name = "nova", damage = 20 },       -- touch_circle: an area spell around a point
+  { name = "wall", damage = 25 },       -- touch_box: a rectangular zone
+  { name = "blade", damage = 35 },      -- touch_capsule: a sweep with width
+  { name = "trap", damage = 40 },       -- in_triangle: a triangular trap
+  { name = "arrow", damage = 50 },      -- cast_segment: the first target on a line
+}
+
+-- opts: entities, size (side of the square world), view (AOI radius), margin, seed
+function scene.new(opts)
+  opts = opts or {}
+  local w = setmetatable({
+    size = opts.size or 2000,
+    view = opts.view or 60,
+    margin = opts.margin or 5,
+    cast_chance = opts.cast_chance or 0.02,
+    seed = opts.seed or 1,
+    layer = soageo.layer(opts.entities or 5000),
+    hp = {}, faction = {}, heading = {},
+    next_id = 1, tick_no = 0,
+    casts = {},                  -- this tick's casts: { skill, shape args..., hits = {ids} }
+    out = {}, out_t = {},        -- reused result tables: no garbage per query
+    enter = {}, leave = {},
+  }, World)
+  w.rng = opts.rng or scene.rng(w.seed)
+  w.aoi = soageo.aoi(w.layer, { margin = w.margin })
+  for _ = 1, opts.entities or 5000 do w:spawn() end
+  return w
+end
+
+-- A small deterministic generator, so runs repeat across machines.
+function scene.rng(seed)
+  local s = seed & 0x7fffffff
+  if s == 0 then s = 1 end
+  return function(lo, hi)
+    s = (s * 48271) % 0x7fffffff
+    local u = s / 0x7fffffff
+    if lo then return lo + (hi - lo) * u end
+    return u
+  end
+end
+
+function World:spawn(faction, x, y)
+  local id = self.next_id
+  self.next_id = id + 1
+  local rnd = self.rng
+  faction = faction or (rnd() < 0.3 and PLAYER or MONSTER)
+  x, y = x or rnd(0, self.size), y or rnd(0, self.size)
+  self.layer:set(id, x, y, faction == PLAYER and 1 or rnd(1, 4), faction)
+  self.hp[id], self.faction[id], self.heading[id] = 100, faction, rnd(0, 2 * pi)
+  if faction == PLAYER then self.aoi:watch(id, self.view) end
+  return id
+end
+
+function World:kill(id)
+  self.layer:remove(id)
+  if self.faction[id] == PLAYER then self.aoi:unwatch(id) end
+  self.hp[id], self.faction[id], self.heading[id] = nil, nil, nil
+end
+
+local function clamp(v, lo, hi) return v < lo and lo or (v > hi and hi or v) end
+
+-- Everyone walks up to 2 units along a slowly turning heading.
+function World:move_all()
+  local rnd, layer, size, heading = self.rng, self.layer, self.size, self.heading
+  for id, x, y in layer:each() do
+    local h = heading[id] + rnd(-0.3, 0.3)
+    heading[id] = h
+    layer:move(id, clamp(x + 2 * cos(h), 0, size), clamp(y + 2 * sin(h), 0, size))
+  end
+end
+
+-- Casts one skill from (x, y) facing h; returns the cast record with its hit ids.
+function World:cast(skill, caster, x, y, h)
+  local layer, out, mask = self.layer, self.out, ENEMY[self.faction[caster]]
+  local dx, dy = cos(h), sin(h)
+  local c = { skill = skill, caster = caster, hits = {} }
+  local n
+  if skill.name == "cone" then
+    c.args = { x, y, dx, dy, 80, pi / 5 }
+    out, n = layer:in_sector(x, y, dx, dy, 80, pi / 5, out, mask)
+  elseif skill.name == "nova" then
+    c.args = { x + 40 * dx, y + 40 * dy, 35 }
+    out, n = layer:touch_circle(c.args[1], c.args[2], 35, out, mask)
+  elseif skill.name == "wall" then
+    local cx, cy = x + 50 * dx, y + 50 * dy
+    c.args = { cx - 30, cy - 12, cx + 30, cy + 12 }
+    out, n = layer:touch_box(c.args[1], c.args[2], c.args[3], c.args[4], out, mask)
+  elseif skill.name == "blade" then
+    c.args = { x, y, x + 70 * dx, y + 70 * dy, 8 }
+    out, n = layer:touch_capsule(x, y, c.args[3], c.args[4], 8, out, mask)
+  elseif skill.name == "trap" then
+    local ax, ay = x + 20 * dx, y + 20 * dy
+    c.args = { ax, ay, ax + 60 * cos(h + 0.5), ay + 60 * sin(h + 0.5), ax + 60 * cos(h - 0.5), ay + 60 * sin(h - 0.5) }
+    out, n = layer:in_triangle(c.args[1], c.args[2], c.args[3], c.args[4], c.args[5], c.args[6], out, mask)
+  else  -- arrow: the first enemy whose box the shot crosses
+    c.args = { x, y, x + 150 * dx, y + 150 * dy }
+    local id, t = layer:cast_segment_first(x, y, c.args[3], c.args[4], mask)
+    if id then out[1], n, c.t = id, 1, t else n = 0 end
+  end
+  c.hit_pos = {}
+  for i = 1, n do
+    c.hits[i] = out[i]
+    c.hit_pos[i] = { layer:get(out[i]) }  -- where it was hit: a dead target leaves the layer
+  end
+  self.casts[#self.casts + 1] = c
+  return c
+end
+
+-- One tick: move, cast, apply damage, remove the dead, update AOI. Returns statistics.
+function World:tick()
+  local clock = os.clock()
+  self.tick_no = self.tick_no + 1
+  self.casts = {}
+  self:move_all()
+  local rnd, skills, layer = self.rng, scene.skills, self.layer
+  local casters = {}
+  for id in layer:each() do
+    if rnd() < self.cast_chance then casters[#casters + 1] = id end
+  end
+  local hits, dead = 0, {}
+  for _, id in ipairs(casters) do
+    if self.hp[id] then
+      local x, y = layer:get(id)
+      local skill = skills[1 + (id + self.tick_no) % #skills]
+      local c = self:cast(skill, id, x, y, self.heading[id])
+      for _, target in ipairs(c.hits) do
+        local hp = self.hp[target]
+        if hp and hp > 0 then
+          hits = hits + 1
+          hp = hp - skill.damage
+          self.hp[target] = hp
+          if hp <= 0 then dead[#dead + 1] = target end
+        end
+      end
+    end
+  end
+  for _, id in ipairs(dead) do self:kill(id) end
+  for _ = 1, #dead do self:spawn() end   -- keep the population steady
+  local enter, leave, n_enter, n_leave = self.aoi:update(self.enter, self.leave)
+  self.enter, self.leave = enter, leave
+  return {
+    tick = self.tick_no, entities = #layer, casts = #casters, hits = hits, deaths = #dead,
+    enter = n_enter, leave = n_leave, ms = (os.clock() - clock) * 1000,
+  }
+end
+
+scene.World = World
+return scene

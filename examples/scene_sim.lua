@@ -1,0 +1,35 @@
+-- A scene simulation on plain Lua 5.4: lua5.4 examples/scene_sim.lua [entities [ticks]]
+-- Prints per-tick statistics and writes examples/out/scene.svg (a snapshot of the last tick).
+package.path = "lualib/?.lua;examples/?.lua;examples/?/init.lua;" .. package.path
+package.cpath = "./?.so;" .. package.cpath
+
+local scene = require "scene"
+local svg = require "scene.svg"
+
+local entities = tonumber(arg[1]) or 5000
+local ticks = tonumber(arg[2]) or 100
+
+local world = scene.new({ entities = entities, seed = 7 })
+print(string.format("scene: %d entities in %dx%d, view %d + margin %d, %d ticks, SIMD target %s",
+  entities, world.size, world.size, world.view, world.margin, ticks, require("soageo").arch()))
+print(" tick  entities  casts   hits  deaths  enter  leave      ms   (every 10th tick shown)")
+local total = { casts = 0, hits = 0, enter = 0, leave = 0, ms = 0 }
+for t = 1, ticks do
+  local s = world:tick()
+  for k in pairs(total) do total[k] = total[k] + s[k] end
+  io.stderr:write(string.format("\rtick %d/%d", t, ticks))
+  if t <= 3 or t % 10 == 0 or t == ticks then
+    io.stderr:write("\r")
+    print(string.format("%5d %9d %6d %6d %7d %6d %6d %7.2f", s.tick, s.entities, s.casts, s.hits, s.deaths, s.enter, s.leave, s.ms))
+  end
+end
+io.stderr:write("\r")
+print(string.format("total: %d casts, %d hits, %d enter, %d leave; %.2f ms per tick on average",
+  total.casts, total.hits, total.enter, total.leave, total.ms / ticks))
+os.execute("mkdir -p examples/out")
+local watcher
+for id in world.layer:each() do
+  if world.faction[id] == scene.PLAYER then watcher = id break end
+end
+svg.write(world, "examples/out/scene.svg", watcher)
+print("wrote examples/out/scene.svg")
