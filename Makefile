@@ -51,7 +51,6 @@ LUA_OBJ  := $(LUA_SRC:csrc/%.cpp=$(BUILD)/%.o)
 HEADERS  := $(wildcard csrc/core/*.hpp csrc/core/*.inl csrc/lua/*.hpp)
 MODULE   := soageo/core.so
 
-PHONY_EXTRA := scene
 .PHONY: all test bench demo scene install clean asan tsan valgrind fuzz test-neon test-lua deps core-test
 
 all: $(MODULE)
@@ -78,11 +77,16 @@ CORE_TEST_SRC := $(wildcard test/core/*.cpp)
 $(BUILD)/core_test: $(CORE_TEST_SRC) $(CORE_OBJ) test/core/check.hpp
 	$(CXX) $(CFLAGS) $(SOAGEO_FLAGS) $(HAVE_FLAGS) -Icsrc -o $@ $(CORE_TEST_SRC) $(CORE_OBJ)
 
+# Test hosts embedding Lua 5.4 (linked here only: the module itself never links liblua).
+LUA_LIBS ?= $(shell pkg-config --libs lua5.4 2>/dev/null || echo -llua5.4)
+$(BUILD)/%_host: test/hosts/%_host.cpp test/hosts/host.hpp $(CORE_OBJ) $(LUA_OBJ)
+	$(CXX) $(CFLAGS) $(SOAGEO_FLAGS) -I$(LUA_INCDIR) -o $@ $< $(CORE_OBJ) $(LUA_OBJ) $(LUA_LIBS) -pthread
+
 deps:
 	@sh .ci/deps.sh
 
-test: deps $(MODULE) $(BUILD)/core_test
-	@LUA=$(LUA) sh test/run.sh
+test: deps $(MODULE) $(BUILD)/core_test $(BUILD)/oom_host $(BUILD)/thread_host
+	@LUA=$(LUA) BUILD=$(BUILD) sh test/run.sh
 
 demo: deps $(MODULE)
 	$(LUA) examples/skill_cone.lua

@@ -16,6 +16,20 @@ if [ -n "$line" ]; then
 fi
 [ $status -ne 0 ] && [ -z "$line" ] && add 0 1
 
+# A C++ host suite printing "<name>: N passed, N failed" as its last line.
+host_suite() {
+	echo "== $1"
+	out=$("$2" 2>&1); status=$?
+	echo "$out" | tail -n 5
+	line=$(echo "$out" | grep -E "^$1: [0-9]+ passed, [0-9]+ failed" | tail -n 1)
+	if [ -n "$line" ]; then
+		add "$(echo "$line" | sed -E 's/.*: ([0-9]+) passed.*/\1/')" "$(echo "$line" | sed -E 's/.*passed, ([0-9]+) failed/\1/')"
+	fi
+	[ $status -ne 0 ] && [ -z "$line" ] && add 0 1
+}
+host_suite oom "$BUILD/oom_host"
+host_suite threads "$BUILD/thread_host"
+
 echo "== object code (wide instructions where promised, none in the scalar reference)"
 objcheck() {  # object, pattern, expectation (present|absent)
 	if [ ! -f "$1" ]; then return; fi

@@ -8,13 +8,15 @@ namespace soageo {
 namespace lua {
 namespace {
 
+// Written into a scratch userdata, then copied into the string. Not a luaL_Buffer: Lua 5.4's
+// lauxlib registers the metatable of its buffer boxes in two steps, and an out-of-memory error
+// between them (the OOM host hit it) leaves every later luaL_Buffer box unclosable.
 int l_dump(lua_State* L) {
     Layer* layer = check_layer(L, 1);
     size_t size = snapshot_bytes(layer->s.n);
-    luaL_Buffer b;
-    unsigned char* out = reinterpret_cast<unsigned char*>(luaL_buffinitsize(L, &b, size));
+    auto* out = static_cast<unsigned char*>(lua_newuserdatauv(L, size, 0));
     snapshot_write(layer->s, out);
-    luaL_pushresultsize(&b, size);
+    lua_pushlstring(L, reinterpret_cast<const char*>(out), size);
     return 1;
 }
 
