@@ -27,7 +27,7 @@ local assert_ = {
     local ok, err = pcall(f)
     check(not ok, "expected an error")
     if msg then
-      err = tostring(err):gsub("^[^:]*:%d+: ", "")
+      err = tostring(err):gsub("^.-:%d+: ", "", 1)
       check(err == msg, ("error %q, expected %q"):format(err, msg))
     end
   end,
@@ -35,6 +35,10 @@ local assert_ = {
     equal = function(a, b) check(a == b, ("expected %s, got %s"):format(tostring(a), tostring(b))) end,
     same = function(a, b) check(same(a, b), "tables differ") end,
   },
+}
+assert_.are_not = {
+  equal = function(a, b) check(a ~= b, ("expected a value other than %s"):format(tostring(a))) end,
+  same = function(a, b) check(not same(a, b), "tables are the same") end,
 }
 assert_.has_errors = assert_.has_error
 setmetatable(assert_, { __call = function(_, v, m) if not v then error(m or "assertion failed", 2) end return v end })

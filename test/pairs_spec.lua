@@ -1,6 +1,7 @@
 local soageo = require "soageo"
 local rng = require "rng"
 local ref = require "pairs_reference"
+local quick = require "quick"
 
 local function scene(g, n, span, rmax, id_base)
   local l = soageo.layer()
@@ -63,7 +64,7 @@ describe("layer:pairs", function()
   describe("when the layer is large", function()
     it("returns the brute-force pairs for 3,000 clustered entities", function()
       local g = rng.new(8)
-      local l = scene(g, 3000, 150, 2)
+      local l = scene(g, quick(3000, 300), 150, 2)
       local want = ref.pairs(ref.entities(l))
       local out, n = l:pairs({})
       assert.are.equal(#want // 2, n)
@@ -72,7 +73,7 @@ describe("layer:pairs", function()
 
     it("counts the pairs of 20,000 entities consistently", function()
       local g = rng.new(12)
-      local l = scene(g, 20000, 2000, 15)
+      local l = scene(g, quick(20000, 2000), 2000, 15)
       local out, n = l:pairs()
       assert.are.equal(n, l:pair_count())
       assert.are.equal(2 * n, #out)

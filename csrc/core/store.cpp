@@ -43,6 +43,7 @@ Columns columns_carve(void* block, uint32_t cap) noexcept {
 }
 
 void columns_copy(Columns& to, const Columns& from, uint32_t n) noexcept {
+    if (n == 0) return;  // a new layer has no columns yet: memcpy from null is undefined even for 0 bytes
     std::memcpy(to.x, from.x, n * sizeof(float));
     std::memcpy(to.y, from.y, n * sizeof(float));
     std::memcpy(to.r, from.r, n * sizeof(float));
