@@ -51,7 +51,7 @@ LUA_OBJ  := $(LUA_SRC:csrc/%.cpp=$(BUILD)/%.o)
 HEADERS  := $(wildcard csrc/core/*.hpp csrc/core/*.inl csrc/lua/*.hpp)
 MODULE   := soageo/core.so
 
-.PHONY: all test bench demo scene install clean asan tsan valgrind fuzz test-neon test-lua deps core-test
+.PHONY: all test bench demo scene install clean asan tsan valgrind fuzz test-neon test-lua fuzz-short deps core-test
 
 all: $(MODULE)
 
@@ -142,6 +142,29 @@ valgrind: $(MODULE)
 	@sh .ci/deps.sh extra
 	SOAGEO_QUICK=1 valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
 	    $(LUA) test/mini_busted.lua $(wildcard test/*_spec.lua)
+
+# libFuzzer (clang): fuzz/<name>_fuzz.cpp, corpora in fuzz/corpus/<name>/ (new finds are
+# added there). `make fuzz` runs each for FUZZ_SECONDS; CI runs `make fuzz-short`.
+FUZZ_CXX     ?= clang++
+FUZZ_TARGETS := kernels load api
+FUZZ_CFLAGS  := -O1 -g -fPIC -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+$(BUILD)/fuzz_%: fuzz/%_fuzz.cpp $(CORE_OBJ) $(LUA_OBJ)
+	$(CXX) $(CFLAGS) $(SOAGEO_FLAGS) $(HAVE_FLAGS) -fsanitize=fuzzer -Icsrc -I$(LUA_INCDIR) -o $@ $< \
+	    $(CORE_OBJ) $(LUA_OBJ) $(LUA_LIBS)
+
+fuzz:
+	@sh .ci/deps.sh extra
+	$(MAKE) --no-print-directory BUILD=build-fuzz MODULE=build-fuzz/soageo/core.so CXX=$(FUZZ_CXX) \
+	    CFLAGS="$(FUZZ_CFLAGS)" $(FUZZ_TARGETS:%=build-fuzz/fuzz_%)
+	for t in $(FUZZ_TARGETS); do \
+	    mkdir -p fuzz/corpus/$$t; \
+	    build-fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 fuzz/corpus/$$t > build-fuzz/$$t.log 2>&1; \
+	    status=$$?; echo "fuzz_$$t:"; grep -E "^#[0-9]+ +DONE|stat::number_of_executed_units" build-fuzz/$$t.log; \
+	    if [ $$status -ne 0 ]; then tail -n 30 build-fuzz/$$t.log; exit 1; fi; \
+	done
+
+fuzz-short:
+	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=10
 
 # The specs on another Lua, e.g. skynet's 5.5, which busted cannot run on (its C helpers are
 # built for the packaged 5.4): make test-lua LUA=$SKYNET/3rd/lua/lua LUA_INCDIR=$SKYNET/3rd/lua
