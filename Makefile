@@ -95,13 +95,14 @@ demo: deps $(MODULE)
 scene: deps $(MODULE)
 	$(LUA) examples/scene_sim.lua $(ENTITIES) $(TICKS)
 
-bench: deps $(MODULE) $(BUILD)/bench_kernels $(BUILD)/bench_shapes $(BUILD)/bench_pairs
+bench: deps $(MODULE) $(BUILD)/bench_kernels $(BUILD)/bench_shapes $(BUILD)/bench_pairs $(BUILD)/bench_snapshot
 	$(BUILD)/bench_kernels
 	$(LUA) bench/bench_lua.lua
 	$(BUILD)/bench_shapes
 	$(LUA) bench/bench_shapes_lua.lua
 	$(BUILD)/bench_pairs
 	$(LUA) bench/bench_pairs_lua.lua
+	$(BUILD)/bench_snapshot
 
 $(BUILD)/bench_%: bench/bench_%.cpp $(CORE_OBJ)
 	$(CXX) $(CFLAGS) $(SOAGEO_FLAGS) $(HAVE_FLAGS) -Icsrc -o $@ $< $(CORE_OBJ)

@@ -86,6 +86,23 @@ void idmap_put(IdMap& m, int64_t id, uint32_t slot) noexcept {
     }
 }
 
+void idmap_prefetch(const IdMap& m, int64_t id) noexcept {
+    __builtin_prefetch(&m.entries[static_cast<uint32_t>(mix(id)) & (m.cap - 1)], 1);
+}
+
+bool idmap_insert_new(IdMap& m, int64_t id, uint32_t slot) noexcept {
+    uint32_t mask = m.cap - 1;
+    for (uint32_t i = static_cast<uint32_t>(mix(id)) & mask;; i = (i + 1) & mask) {
+        IdMap::Entry& e = m.entries[i];
+        if (e.slot == kNoSlot) {
+            e.id = id;
+            e.slot = slot;
+            return true;
+        }
+        if (e.id == id) return false;
+    }
+}
+
 // Backward-shift deletion: no tombstones, so lookups never slow down after many removals.
 void idmap_erase(IdMap& m, int64_t id) noexcept {
     uint32_t mask = m.cap - 1;

@@ -54,6 +54,10 @@ uint32_t idmap_find(const IdMap& m, int64_t id) noexcept;  // slot or kNoSlot
 // Inserts or overwrites; the caller guarantees room (count < cap / 2).
 void idmap_put(IdMap& m, int64_t id, uint32_t slot) noexcept;
 void idmap_erase(IdMap& m, int64_t id) noexcept;
+// Hints the cache line where `id` will be looked up (bulk inserts run ahead with it).
+void idmap_prefetch(const IdMap& m, int64_t id) noexcept;
+// Inserts an id that must be new; false (and nothing inserted) when it is already there.
+bool idmap_insert_new(IdMap& m, int64_t id, uint32_t slot) noexcept;
 
 // The whole layer as the core sees it. Every mutation below assumes the caller has already
 // validated its arguments and made room: none of them can fail.
