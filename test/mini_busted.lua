@@ -22,7 +22,11 @@ local assert_ = {
   is_true = function(v) check(v == true, "expected true") end,
   is_false = function(v) check(v == false, "expected false") end,
   is_nil = function(v) check(v == nil, "expected nil") end,
-  matches = function(pat, s) check(type(s) == "string" and s:find(pat) ~= nil, ("%q does not match %q"):format(tostring(s), pat)) end,
+  is_falsy = function(v) check(not v, "expected a false value") end,
+  is_truthy = function(v) check(v, "expected a true value") end,
+  matches = function(pat, s, init, plain)
+    check(type(s) == "string" and s:find(pat, init, plain) ~= nil, ("%q does not match %q"):format(tostring(s), pat))
+  end,
   has_error = function(f, msg)
     local ok, err = pcall(f)
     check(not ok, "expected an error")
