@@ -35,6 +35,7 @@ local queries = {
   { "touch_box", { 900, 900, 1098, 1098 } },
   { "touch_capsule", { 800, 1000, 1200, 1000, 48 } },
   { "in_triangle", { 800, 800, 1200, 800, 1000, 1000 } },
+  { "touch_triangle", { 800, 800, 1196, 800, 998, 998 } },
   { "cast_segment", { 0, 0, 2000, 2000 } },
 }
 print(string.format("shape queries from Lua, %d entities (%s, SIMD target %s), best of several runs:", n, _VERSION, soageo.arch()))

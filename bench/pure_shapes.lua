@@ -72,6 +72,33 @@ function pure.in_triangle(e, out, ax, ay, bx, by, cx, cy)
   return finish(out, k)
 end
 
+local function segment_d2(px, py, x0, y0, x1, y1)
+  local dx, dy = x1 - x0, y1 - y0
+  local len2 = dx * dx + dy * dy
+  local ax, ay = px - x0, py - y0
+  local t = len2 > 0 and (ax * dx + ay * dy) / len2 or 0
+  if t < 0 then t = 0 elseif t > 1 then t = 1 end
+  local qx, qy = ax - t * dx, ay - t * dy
+  return qx * qx + qy * qy
+end
+
+function pure.touch_triangle(e, out, ax, ay, bx, by, cx, cy)
+  local xs, ys, rs, ids, k = e.xs, e.ys, e.rs, e.ids, 0
+  for i = 1, e.n do
+    local x, y, r = xs[i], ys[i], rs[i]
+    local o1 = (bx - ax) * (y - ay) - (by - ay) * (x - ax)
+    local o2 = (cx - bx) * (y - by) - (cy - by) * (x - bx)
+    local o3 = (ax - cx) * (y - cy) - (ay - cy) * (x - cx)
+    local r2 = r * r
+    if (o1 >= 0 and o2 >= 0 and o3 >= 0) or (o1 <= 0 and o2 <= 0 and o3 <= 0)
+      or segment_d2(x, y, ax, ay, bx, by) <= r2 or segment_d2(x, y, bx, by, cx, cy) <= r2
+      or segment_d2(x, y, cx, cy, ax, ay) <= r2 then
+      k = k + 1; out[k] = ids[i]
+    end
+  end
+  return finish(out, k)
+end
+
 function pure.cast_segment(e, out, x0, y0, x1, y1)
   local xs, ys, rs, ids, k = e.xs, e.ys, e.rs, e.ids, 0
   local dx, dy = x1 - x0, y1 - y0

@@ -48,6 +48,8 @@ SweepScratch sweep_scratch_carve(void* block, uint32_t cap) noexcept {
     return s;
 }
 
+// A radix sort from scratch every call: an insertion sort of last call's order, after a tick
+// of moves of up to 2 units, measured 1.5x slower at 10,000 and 100,000 boxes (bench_pairs).
 void sweep_prepare(const Store& st, SweepScratch& s, bool with_ranks) noexcept {
     const uint32_t n = st.n;
     const Columns& c = st.col;

@@ -91,6 +91,25 @@ TEST_CASE(sweeps_equal_brute_force_on_every_target) {
     }
 }
 
+TEST_CASE(sweep_equals_brute_force_at_20000_entities) {
+    fixture::Rng g(20000);
+    for (double span : {2000.0, 150.0}) {  // uniform, and clustered
+        Owned a(20000);
+        fill(a, g, 20000, span, 15, 0);
+        sweep_prepare(a.s, a.sw, true);
+        const SweepBoxes& x = a.sw.boxes;
+        Pairs want;
+        for (uint32_t i = 0; i < x.n; ++i)
+            for (uint32_t j = i + 1; j < x.n; ++j)
+                if (overlap(x, i, x, j)) want.push_back({i, j});
+        for (const KernelTable* k : fixture::targets()) {
+            Pairs got = complete(k, x);
+            std::sort(got.begin(), got.end());
+            CHECK_MSG(got == want, "%s span %.0f: %zu vs %zu pairs", k->name, span, got.size(), want.size());
+        }
+    }
+}
+
 TEST_CASE(sweeps_stop_at_the_sentinel_with_infinite_boxes) {
     Owned a(8);
     store_set(a.s, 1, 3e38f, 0, 3e38f, 1);  // x + r overflows to +inf
