@@ -4,22 +4,11 @@
 #include <cmath>
 #include <cstring>
 
+#include "carve.hpp"
 #include "radix.hpp"
 
 namespace soageo {
 namespace {
-
-uintptr_t align_up(uintptr_t p) noexcept { return (p + (kAlign - 1)) & ~uintptr_t(kAlign - 1); }
-
-struct Carver {
-    uintptr_t p;
-    template <class T>
-    T* take(size_t count) noexcept {
-        T* at = reinterpret_cast<T*>(p);
-        p = align_up(p + count * sizeof(T));
-        return at;
-    }
-};
 
 void sort_entities(const Store& st, AoiScratch& s) noexcept {
     const uint32_t n = st.n;
@@ -102,7 +91,7 @@ uint32_t candidates(const AoiInput& in, AoiScratch& s, uint32_t self_rank, float
 size_t watchers_bytes(uint32_t cap) noexcept { return kAlign * 2 + size_t(cap) * 12; }
 
 Watchers watchers_carve(void* block, uint32_t cap) noexcept {
-    Carver k{align_up(reinterpret_cast<uintptr_t>(block))};
+    Carver k(block);
     Watchers w;
     w.id = k.take<int64_t>(cap);
     w.view = k.take<float>(cap);
@@ -142,7 +131,7 @@ size_t visible_bytes(uint32_t watcher_cap, uint64_t target_cap) noexcept {
 }
 
 Visible visible_carve(void* block, uint32_t watcher_cap, uint64_t target_cap) noexcept {
-    Carver k{align_up(reinterpret_cast<uintptr_t>(block))};
+    Carver k(block);
     Visible v;
     v.watcher = k.take<int64_t>(watcher_cap);
     v.off = k.take<uint32_t>(size_t(watcher_cap) + 1);
@@ -161,7 +150,7 @@ size_t aoi_scratch_bytes(uint32_t cap) noexcept {
 
 AoiScratch aoi_scratch_carve(void* block, uint32_t cap) noexcept {
     size_t c = size_t(padded(cap + 1)) + kMaxWidth;
-    Carver k{align_up(reinterpret_cast<uintptr_t>(block))};
+    Carver k(block);
     AoiScratch s;
     s.xs = k.take<float>(c);
     s.ys = k.take<float>(c);
@@ -183,7 +172,7 @@ AoiScratch aoi_scratch_carve(void* block, uint32_t cap) noexcept {
 size_t events_bytes(uint64_t cap) noexcept { return kAlign + cap * 16; }
 
 EventList events_carve(void* block, uint64_t cap) noexcept {
-    Carver k{align_up(reinterpret_cast<uintptr_t>(block))};
+    Carver k(block);
     return EventList{k.take<int64_t>(cap * 2), 0, cap};
 }
 

@@ -2,10 +2,10 @@
 
 #include <cstring>
 
+#include "carve.hpp"
+
 namespace soageo {
 namespace {
-
-uintptr_t align_up(uintptr_t p) noexcept { return (p + (kAlign - 1)) & ~uintptr_t(kAlign - 1); }
 
 uint64_t mix(int64_t id) noexcept {  // splitmix64's finaliser: sequential ids spread evenly
     uint64_t z = static_cast<uint64_t>(id);

@@ -3,22 +3,11 @@
 #include <cmath>
 #include <cstring>
 
+#include "carve.hpp"
 #include "radix.hpp"
 
 namespace soageo {
 namespace {
-
-uintptr_t align_up(uintptr_t p) noexcept { return (p + (kAlign - 1)) & ~uintptr_t(kAlign - 1); }
-
-struct Carver {
-    uintptr_t p;
-    template <class T>
-    T* take(size_t count) noexcept {
-        T* at = reinterpret_cast<T*>(p);
-        p = align_up(p + count * sizeof(T));
-        return at;
-    }
-};
 
 }  // namespace
 
@@ -29,7 +18,7 @@ size_t sweep_scratch_bytes(uint32_t cap) noexcept {
 
 SweepScratch sweep_scratch_carve(void* block, uint32_t cap) noexcept {
     size_t c = size_t(cap) + kMaxWidth;
-    Carver k{align_up(reinterpret_cast<uintptr_t>(block))};
+    Carver k(block);
     SweepScratch s;
     s.boxes.minx = k.take<float>(c);
     s.boxes.maxx = k.take<float>(c);
@@ -86,7 +75,7 @@ void sweep_prepare(const Store& st, SweepScratch& s, bool with_ranks) noexcept {
 size_t pair_buffer_bytes(uint64_t cap) noexcept { return kAlign * 5 + cap * (4 + 4 + 8 + 8); }
 
 PairBuffer pair_buffer_carve(void* block, uint64_t cap) noexcept {
-    Carver k{align_up(reinterpret_cast<uintptr_t>(block))};
+    Carver k(block);
     PairBuffer p;
     p.a = k.take<uint32_t>(cap);
     p.b = k.take<uint32_t>(cap);

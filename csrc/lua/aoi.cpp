@@ -149,12 +149,7 @@ void push_events(lua_State* L, int out, const EventList& e) {
         lua_pushinteger(L, static_cast<lua_Integer>(e.pair[i]));
         lua_rawseti(L, out, static_cast<lua_Integer>(i) + 1);
     }
-    for (lua_Integer i = static_cast<lua_Integer>(2 * e.n) + 1; lua_rawgeti(L, out, i) != LUA_TNIL; ++i) {
-        lua_pop(L, 1);
-        lua_pushnil(L);
-        lua_rawseti(L, out, i);
-    }
-    lua_pop(L, 1);
+    clear_tail(L, out, static_cast<lua_Integer>(2 * e.n) + 1);
 }
 
 // aoi:update([enter [, leave]]) -> enter, leave, n_enter, n_leave
@@ -231,12 +226,7 @@ int l_visible(lua_State* L) {
             lua_rawseti(L, out, ++k);
         }
     }
-    for (lua_Integer i = k + 1; lua_rawgeti(L, out, i) != LUA_TNIL; ++i) {
-        lua_pop(L, 1);
-        lua_pushnil(L);
-        lua_rawseti(L, out, i);
-    }
-    lua_pop(L, 1);
+    clear_tail(L, out, static_cast<lua_Integer>(k) + 1);
     lua_pushvalue(L, out);
     lua_pushinteger(L, k);
     return 2;

@@ -61,6 +61,8 @@ uint32_t check_mask(lua_State* L, int arg);
 Filter opt_filter(lua_State* L, int arg);  // absent or nil: no filter
 // `out` at arg: nil/absent gives 0, a table gives its index; anything else raises.
 int opt_out(lua_State* L, int arg);
+// Clears out[from], out[from + 1], ... up to the first nil: the stale tail of a reused result.
+void clear_tail(lua_State* L, int out, lua_Integer from);
 // Writes the ids of `slots[0..k)` into the table at `out` (or a new one when out is 0),
 // clears what followed, and leaves the table on top of the stack. `ids` and `slots` point into
 // the columns of the layer at `layer_idx`: that block stays pinned on the stack meanwhile, since

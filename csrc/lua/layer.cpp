@@ -75,16 +75,17 @@ void push_ids(lua_State* L, int layer_idx, int out, const int64_t* ids, const ui
         lua_pushinteger(L, static_cast<lua_Integer>(ids[slots[i]]));
         lua_rawseti(L, out, static_cast<lua_Integer>(i) + 1);
     }
-    for (lua_Integer i = static_cast<lua_Integer>(k) + 1;; ++i) {
-        if (lua_rawgeti(L, out, i) == LUA_TNIL) {
-            lua_pop(L, 1);
-            break;
-        }
+    clear_tail(L, out, static_cast<lua_Integer>(k) + 1);
+    lua_remove(L, pin);
+}
+
+void clear_tail(lua_State* L, int out, lua_Integer from) {
+    for (lua_Integer i = from; lua_rawgeti(L, out, i) != LUA_TNIL; ++i) {
         lua_pop(L, 1);
         lua_pushnil(L);
         lua_rawseti(L, out, i);
     }
-    lua_remove(L, pin);
+    lua_pop(L, 1);
 }
 
 void reserve(lua_State* L, int idx, Layer* layer, uint64_t need) {

@@ -68,12 +68,7 @@ void push_pairs(lua_State* L, int out, const PairBuffer& buf, uint64_t n, const 
         lua_pushinteger(L, static_cast<lua_Integer>(sb.col.id[rb.slot_of_rank[key & 0xffffffffu]]));
         lua_rawseti(L, out, static_cast<lua_Integer>(2 * i + 2));
     }
-    for (lua_Integer i = static_cast<lua_Integer>(2 * n) + 1; lua_rawgeti(L, out, i) != LUA_TNIL; ++i) {
-        lua_pop(L, 1);
-        lua_pushnil(L);
-        lua_rawseti(L, out, i);
-    }
-    lua_pop(L, 1);
+    clear_tail(L, out, static_cast<lua_Integer>(2 * n) + 1);
     lua_pushvalue(L, out);
 }
 

@@ -107,12 +107,8 @@ int query_batch(lua_State* L, const Batch& b, bool touch) {
             ++n;
         }
     }
-    for (lua_Integer i = 2 * n + 1; lua_rawgeti(L, out, i) != LUA_TNIL; ++i) {
-        lua_pop(L, 1);
-        lua_pushnil(L);
-        lua_rawseti(L, out, i);
-    }
-    lua_pop(L, 2);  // the nil and the pinned block
+    clear_tail(L, out, 2 * n + 1);
+    lua_pop(L, 1);  // the pinned block
     lua_pushvalue(L, out);
     lua_pushinteger(L, n);
     return 2;

@@ -12,16 +12,6 @@ Segment check_segment(lua_State* L) {
     return {x0, y0, x1 - x0, y1 - y0};
 }
 
-// Clears out[from..] up to the first nil (the tail of a reused result table).
-void clear_tail(lua_State* L, int out, lua_Integer from) {
-    for (lua_Integer i = from; lua_rawgeti(L, out, i) != LUA_TNIL; ++i) {
-        lua_pop(L, 1);
-        lua_pushnil(L);
-        lua_rawseti(L, out, i);
-    }
-    lua_pop(L, 1);
-}
-
 // (self, x0, y0, x1, y1 [, out_ids [, out_t [, mask]]]) -> ids, ts, n
 int l_cast_segment(lua_State* L) {
     Layer* layer = check_layer(L, 1);
