@@ -2,7 +2,7 @@
 -- checksum, compared byte for byte around each call.
 local soageo = require "soageo"
 
-local function method(name) return assert(load("local l = ...; return l:" .. name .. "(select(2, ...))")) end
+local method = require("spec_util").method
 
 describe("a rejected call", function()
   local l = soageo.layer()

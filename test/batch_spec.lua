@@ -1,7 +1,7 @@
 local soageo = require "soageo"
 local rng = require "rng"
 
-local function method(name) return assert(load("local l = ...; return l:" .. name .. "(select(2, ...))")) end
+local method = require("spec_util").method
 
 describe("shape batches", function()
   local g = rng.new(77)

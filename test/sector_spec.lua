@@ -5,18 +5,8 @@ local quick = require "quick"
 
 local pi = math.pi
 
-local function ids_of(out, n)
-  local t = {}
-  for i = 1, n do t[i] = out[i] end
-  table.sort(t)
-  return t
-end
-
-local function layer_of(points)
-  local l = soageo.layer()
-  for i, p in ipairs(points) do l:set(i, p[1], p[2], p[3] or 0, p[4]) end
-  return l
-end
+local util = require "spec_util"
+local ids_of, layer_of = util.sorted, util.layer_of
 
 local function hit(method, sector, point)
   local l = layer_of({ point })

@@ -2,18 +2,8 @@ local soageo = require "soageo"
 local rng = require "rng"
 local ref = require "shapes_reference"
 
-local function sorted(out, n)
-  local t = {}
-  for i = 1, n do t[i] = out[i] end
-  table.sort(t)
-  return t
-end
-
-local function layer_of(points)
-  local l = soageo.layer()
-  for i, p in ipairs(points) do l:set(i, p[1], p[2], p[3] or 0, p[4]) end
-  return l
-end
+local util = require "spec_util"
+local sorted, layer_of = util.sorted, util.layer_of
 
 local function hits(method, args, points)
   local l = layer_of(points)
@@ -226,10 +216,7 @@ describe("shape queries", function()
       { "cast_segment", { 0, 0, 1, 1, {}, 3 }, "bad argument #6 to 'cast_segment' (table or nil expected, got number)" },
       { "cast_segment_first", { 0, 0, 1, 1, 1.5 }, "bad argument #5 to 'cast_segment_first' (mask must be an integer in [0, 0xffffffff])" },
     }
-    -- Called as l:name(...) so that Lua numbers the arguments as for a method call.
-    local function method(name)
-      return assert(load("local l = ...; return l:" .. name .. "(select(2, ...))"))
-    end
+    local method = util.method
     for _, case in ipairs(cases) do
       it("raises " .. case[3], function()
         assert.has_error(function() method(case[1])(l, table.unpack(case[2], 1, 7)) end, case[3])

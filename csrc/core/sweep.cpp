@@ -7,9 +7,6 @@
 #include "radix.hpp"
 
 namespace soageo {
-namespace {
-
-}  // namespace
 
 size_t sweep_scratch_bytes(uint32_t cap) noexcept {
     size_t c = size_t(cap) + kMaxWidth;
