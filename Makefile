@@ -51,7 +51,7 @@ LUA_OBJ  := $(LUA_SRC:csrc/%.cpp=$(BUILD)/%.o)
 HEADERS  := $(wildcard csrc/core/*.hpp csrc/core/*.inl csrc/lua/*.hpp)
 MODULE   := soageo/core.so
 
-.PHONY: all test bench demo scene install clean asan tsan valgrind fuzz test-neon test-lua fuzz-short deps core-test
+.PHONY: all test test-run bench bench-run demo demo-run scene scene-run install clean asan tsan valgrind fuzz test-neon test-lua fuzz-short deps core-test
 
 all: $(MODULE)
 
@@ -85,17 +85,27 @@ $(BUILD)/%_host: test/hosts/%_host.cpp test/hosts/host.hpp $(CORE_OBJ) $(LUA_OBJ
 deps:
 	@sh .ci/deps.sh
 
-test: deps $(MODULE) $(BUILD)/core_test $(BUILD)/oom_host $(BUILD)/thread_host
+# test, demo, scene and bench install missing packages first, then run make again: on a fresh
+# machine this Makefile was read before g++ existed, so it could not see the SIMD targets.
+test: deps
+	@$(MAKE) --no-print-directory test-run
+test-run: $(MODULE) $(BUILD)/core_test $(BUILD)/oom_host $(BUILD)/thread_host
 	@LUA=$(LUA) BUILD=$(BUILD) sh test/run.sh
 
-demo: deps $(MODULE)
+demo: deps
+	@$(MAKE) --no-print-directory demo-run
+demo-run: $(MODULE)
 	$(LUA) examples/skill_cone.lua
 
 # The scene simulation (examples/scene): ENTITIES and TICKS default to 5,000 and 100.
-scene: deps $(MODULE)
+scene: deps
+	@$(MAKE) --no-print-directory scene-run
+scene-run: $(MODULE)
 	$(LUA) examples/scene_sim.lua $(ENTITIES) $(TICKS)
 
-bench: deps $(MODULE) $(BUILD)/bench_kernels $(BUILD)/bench_shapes $(BUILD)/bench_pairs $(BUILD)/bench_snapshot
+bench: deps
+	@$(MAKE) --no-print-directory bench-run
+bench-run: $(MODULE) $(BUILD)/bench_kernels $(BUILD)/bench_shapes $(BUILD)/bench_pairs $(BUILD)/bench_snapshot
 	$(BUILD)/bench_kernels
 	$(LUA) bench/bench_lua.lua
 	$(BUILD)/bench_shapes
