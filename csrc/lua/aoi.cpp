@@ -22,6 +22,7 @@ struct Aoi {
     AoiScratch scratch;
     EventList enter, leave;
     float margin;
+    uint32_t epoch;  // bumped by every watch, unwatch and update (see l_update)
     bool closed;
 };
 
@@ -122,6 +123,7 @@ int l_watch(lua_State* L) {
     float view = check_radius(L, 3, "view_radius");
     bool found;
     uint32_t at = watchers_find(a->watchers, id, &found);
+    ++a->epoch;
     if (found) {
         a->watchers.view[at] = view;
         return 0;
@@ -139,6 +141,7 @@ int l_unwatch(lua_State* L) {
     Aoi* a = check_aoi(L, 1);
     bool found;
     uint32_t at = watchers_find(a->watchers, check_id(L, 2), &found);
+    ++a->epoch;
     if (found) watchers_erase(a->watchers, at);
     lua_pushboolean(L, found);
     return 1;
@@ -171,6 +174,7 @@ int l_update(lua_State* L) {
     Layer* layer = layer_of(L, 1);
     const uint32_t n = layer->s.n;
     const int before = a->current, after = 1 - a->current;
+    const uint32_t epoch = ++a->epoch;
     // Everything that can be sized up front is, before the update starts.
     if (a->scratch.cap < n) {
         uint32_t cap = n + n / 2;
@@ -179,8 +183,17 @@ int l_update(lua_State* L) {
     }
     if (a->visible[after].watcher_cap < a->watchers.n || a->visible[after].target_cap < a->visible[before].target_cap)
         grow_visible(L, a, after, a->watchers.cap, a->visible[before].target_cap, false);
+    // Growing a buffer below allocates, which may run finalizers. A finalizer that changes the
+    // layer does not matter: the update works on this copy, its column block pinned. One that
+    // uses this aoi (watch, unwatch, a nested update) makes the rest of this update stale: it
+    // raises, and the aoi keeps what the nested call left, which is consistent.
+    layer = layer_of(L, 1);
+    if (layer->s.n != n || a->epoch != epoch) return luaL_error(L, "aoi or layer changed by a finalizer during update");
+    lua_getiuservalue(L, 1, kLayerOf);
+    lua_getiuservalue(L, -1, kColumnsValue);
+    const Store snapshot = layer->s;
     a->enter.n = a->leave.n = 0;
-    AoiInput in{&layer->s, &a->watchers, &a->visible[before], a->margin, context(L)->kernels};
+    AoiInput in{&snapshot, &a->watchers, &a->visible[before], a->margin, context(L)->kernels};
     AoiProgress progress;
     for (;;) {
         uint64_t need = 0;
@@ -195,10 +208,15 @@ int l_update(lua_State* L) {
         } else {
             grow_events(L, a->leave, kLeaveBlock, a->leave.cap * 2 + need);
         }
+        if (a->closed || a->epoch != epoch) return luaL_error(L, "aoi changed by a finalizer during update");
     }
     a->current = after;
+    // Pinned while the result tables grow (a finalizer could update this aoi and regrow them).
+    lua_getiuservalue(L, 1, kEnterBlock);
+    lua_getiuservalue(L, 1, kLeaveBlock);
     push_events(L, 2, a->enter);
     push_events(L, 3, a->leave);
+    lua_settop(L, 3);  // drop the pins: enter and leave are at 2 and 3
     lua_pushinteger(L, static_cast<lua_Integer>(a->enter.n));
     lua_pushinteger(L, static_cast<lua_Integer>(a->leave.n));
     return 4;
@@ -213,7 +231,8 @@ int l_visible(lua_State* L) {
         lua_newtable(L);
         out = lua_gettop(L);
     }
-    const Visible& v = a->visible[a->current];
+    lua_getiuservalue(L, 1, a->current == 0 ? kVisibleA : kVisibleB);  // pinned, as in update
+    const Visible v = a->visible[a->current];
     uint32_t lo = 0, hi = v.n;
     while (lo < hi) {
         uint32_t mid = (lo + hi) / 2;

@@ -40,6 +40,7 @@ inline Context* context(lua_State* L) {
 // allocator accounts for every byte and the GC frees it.
 struct Layer {
     Store s;
+    uint32_t sweeps;  // bumped by every sweep: a pairs() call restarts if a finalizer swept meanwhile
     bool closed;
 };
 constexpr int kColumnsValue = 1;

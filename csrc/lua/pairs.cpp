@@ -7,10 +7,14 @@ namespace soageo {
 namespace lua {
 namespace {
 
-// The sweep scratch of the layer at `idx`, (re)made when the layer outgrew it. May raise
+// Reentrancy: any allocation may run finalizers, and a finalizer may grow, shrink, sweep or
+// close the very layers being paired. So every block is left pinned on the stack as soon as
+// it is obtained, the layers are copied (Store is plain data) only after the last allocation
+// before the sweep, and a sweep whose pair buffer proves too small starts over.
+
+// The sweep scratch of the layer at `idx` for `n` entities, pinned on the stack. May raise
 // (out of memory) before anything changes.
-SweepScratch scratch_of(lua_State* L, int idx, const Layer* layer) {
-    uint32_t n = layer->s.n;
+SweepScratch scratch_of(lua_State* L, int idx, uint32_t n) {
     lua_getiuservalue(L, idx, kSweepValue);
     auto* block = static_cast<unsigned char*>(lua_touserdata(L, -1));
     uint32_t cap = block ? *reinterpret_cast<uint32_t*>(block) : 0;
@@ -22,10 +26,10 @@ SweepScratch scratch_of(lua_State* L, int idx, const Layer* layer) {
         lua_pushvalue(L, -1);
         lua_setiuservalue(L, idx, kSweepValue);
     }
-    lua_pop(L, 1);  // still referenced by the layer
     return sweep_scratch_carve(block + kAlign, cap);
 }
 
+// The pair buffer of the layer at `idx`, holding at least `need` pairs, pinned on the stack.
 PairBuffer pairs_of(lua_State* L, int idx, uint64_t need) {
     lua_getiuservalue(L, idx, kPairsValue);
     auto* block = static_cast<unsigned char*>(lua_touserdata(L, -1));
@@ -39,58 +43,76 @@ PairBuffer pairs_of(lua_State* L, int idx, uint64_t need) {
         lua_pushvalue(L, -1);
         lua_setiuservalue(L, idx, kPairsValue);
     }
-    lua_pop(L, 1);
     return pair_buffer_carve(block + kAlign, cap);
 }
 
-// Runs the sweep into the pair buffer of the layer at 1, growing it when it was too small.
-template <class Sweep>
-uint64_t sweep_into(lua_State* L, PairBuffer& buf, Sweep sweep) {
-    uint64_t total = sweep(buf);
-    if (total > buf.cap) {
-        buf = pairs_of(L, 1, total);
-        sweep(buf);
-    }
-    return total;
+Layer* live_layer(lua_State* L, int idx) {
+    auto* layer = static_cast<Layer*>(lua_touserdata(L, idx));
+    if (layer->closed) luaL_error(L, "layer closed during the sweep (by a finalizer)");
+    return layer;
 }
 
-// Pushes the sorted pairs as a flat {a1, b1, a2, b2, ...} (reusing `out` when given).
-void push_pairs(lua_State* L, int out, const PairBuffer& buf, uint64_t n, const Store& sa, const SweepScratch& ra,
-                const Store& sb, const SweepScratch& rb) {
+// Pushes the sorted pairs as a flat {a1, b1, a2, b2, ...} (reusing `out` when given). The
+// stores are copies whose column blocks are pinned: finalizers run by the table's growth
+// cannot pull them away. But a finalizer that sweeps one of these layers again reuses the
+// scratch and pair buffer being read: after every store into the table the sweep counters are
+// checked, and false means "start over".
+bool push_pairs(lua_State* L, int out, const PairBuffer& buf, uint64_t n, const Store& sa, const SweepScratch& ra,
+                const Store& sb, const SweepScratch& rb, const Layer* la, const Layer* lb, uint32_t sweeps) {
+    auto untouched = [&] { return !la->closed && !lb->closed && la->sweeps + lb->sweeps == sweeps; };
     if (out == 0) {
         lua_createtable(L, n > 0x3fffffff ? 0 : static_cast<int>(2 * n), 0);
         out = lua_gettop(L);
     }
+    if (!untouched()) return false;
     for (uint64_t i = 0; i < n; ++i) {
         uint64_t key = buf.keys[i];
+        int64_t b = sb.col.id[rb.slot_of_rank[key & 0xffffffffu]];
         lua_pushinteger(L, static_cast<lua_Integer>(sa.col.id[ra.slot_of_rank[key >> 32]]));
         lua_rawseti(L, out, static_cast<lua_Integer>(2 * i + 1));
-        lua_pushinteger(L, static_cast<lua_Integer>(sb.col.id[rb.slot_of_rank[key & 0xffffffffu]]));
+        lua_pushinteger(L, static_cast<lua_Integer>(b));
         lua_rawseti(L, out, static_cast<lua_Integer>(2 * i + 2));
+        if (!untouched()) return false;
     }
     clear_tail(L, out, static_cast<lua_Integer>(2 * n) + 1);
     lua_pushvalue(L, out);
+    return true;
 }
 
 // (self [, out]) -> out, n
 int l_pairs(lua_State* L) {
-    Layer* layer = check_layer(L, 1);
+    check_layer(L, 1);
     int out = opt_out(L, 2);
-    SweepScratch s = scratch_of(L, 1, layer);
-    PairBuffer buf = pairs_of(L, 1, 0);
     const KernelTable* k = context(L)->kernels;
-    sweep_prepare(layer->s, s, true);
-    uint64_t n = sweep_into(L, buf, [&](PairBuffer& b) { return k->sweep_complete(s.boxes, b.a, b.b, b.cap); });
-    order_pairs(buf, n, s, s, true);
-    push_pairs(L, out, buf, n, layer->s, s, layer->s, s);
-    lua_pushinteger(L, static_cast<lua_Integer>(n));
-    return 2;
+    const int top = lua_gettop(L);
+    for (uint64_t need = 0;; lua_settop(L, top)) {
+        SweepScratch s = scratch_of(L, 1, live_layer(L, 1)->s.n);
+        PairBuffer buf = pairs_of(L, 1, need);
+        Layer* layer = live_layer(L, 1);
+        if (s.cap < layer->s.n) continue;  // grown by a finalizer meanwhile
+        lua_getiuservalue(L, 1, kColumnsValue);
+        const Store st = layer->s;  // nothing allocates from here to the push
+        sweep_prepare(st, s, true);
+        uint64_t n = k->sweep_complete(s.boxes, buf.a, buf.b, buf.cap);
+        if (n > buf.cap) {
+            need = n;
+            continue;
+        }
+        order_pairs(buf, n, s, s, true);
+        uint32_t sweeps = 2 * ++layer->sweeps;
+        if (!push_pairs(L, out, buf, n, st, s, st, s, layer, layer, sweeps)) continue;
+        lua_pushinteger(L, static_cast<lua_Integer>(n));
+        return 2;
+    }
 }
 
 // (self) -> n: the pair count, without building the list (capacity planning, benchmarks).
 int l_pair_count(lua_State* L) {
     Layer* layer = check_layer(L, 1);
-    SweepScratch s = scratch_of(L, 1, layer);
+    SweepScratch s = scratch_of(L, 1, layer->s.n);
+    layer = live_layer(L, 1);
+    if (s.cap < layer->s.n) return l_pair_count(L);  // grown by a finalizer meanwhile
+    ++layer->sweeps;
     sweep_prepare(layer->s, s, false);
     uint32_t none = 0;
     lua_pushinteger(L, static_cast<lua_Integer>(context(L)->kernels->sweep_complete(s.boxes, &none, &none, 0)));
@@ -103,17 +125,31 @@ int l_pairs_between(lua_State* L) {
     Layer* b = check_layer(L, 2);
     luaL_argcheck(L, a != b, 2, "layers must differ (use layer:pairs())");
     int out = opt_out(L, 3);
-    SweepScratch sa = scratch_of(L, 1, a);
-    SweepScratch sb = scratch_of(L, 2, b);
-    PairBuffer buf = pairs_of(L, 1, 0);
     const KernelTable* k = context(L)->kernels;
-    sweep_prepare(a->s, sa, true);
-    sweep_prepare(b->s, sb, true);
-    uint64_t n = sweep_into(L, buf, [&](PairBuffer& p) { return k->sweep_between(sa.boxes, sb.boxes, p.a, p.b, p.cap); });
-    order_pairs(buf, n, sa, sb, false);
-    push_pairs(L, out, buf, n, a->s, sa, b->s, sb);
-    lua_pushinteger(L, static_cast<lua_Integer>(n));
-    return 2;
+    const int top = lua_gettop(L);
+    for (uint64_t need = 0;; lua_settop(L, top)) {
+        SweepScratch sa = scratch_of(L, 1, live_layer(L, 1)->s.n);
+        SweepScratch sb = scratch_of(L, 2, live_layer(L, 2)->s.n);
+        PairBuffer buf = pairs_of(L, 1, need);
+        a = live_layer(L, 1);
+        b = live_layer(L, 2);
+        if (sa.cap < a->s.n || sb.cap < b->s.n) continue;
+        lua_getiuservalue(L, 1, kColumnsValue);
+        lua_getiuservalue(L, 2, kColumnsValue);
+        const Store st_a = a->s, st_b = b->s;  // nothing allocates from here to the push
+        sweep_prepare(st_a, sa, true);
+        sweep_prepare(st_b, sb, true);
+        uint64_t n = k->sweep_between(sa.boxes, sb.boxes, buf.a, buf.b, buf.cap);
+        if (n > buf.cap) {
+            need = n;
+            continue;
+        }
+        order_pairs(buf, n, sa, sb, false);
+        uint32_t sweeps = ++a->sweeps + ++b->sweeps;
+        if (!push_pairs(L, out, buf, n, st_a, sa, st_b, sb, a, b, sweeps)) continue;
+        lua_pushinteger(L, static_cast<lua_Integer>(n));
+        return 2;
+    }
 }
 
 const luaL_Reg methods[] = {
