@@ -23,12 +23,7 @@ void sort_entities(const Store& st, AoiScratch& s) noexcept {
         s.ys[i] = c.y[s.slot[i]];
     }
     for (uint32_t i = n; i < padded(n + 1) + kMaxWidth; ++i) s.xs[i] = s.ys[i] = 0.0f;
-    for (uint32_t i = 0; i < n; ++i) {
-        s.id_keys[i] = int_key(c.id[i]);
-        s.slot_of_rank[i] = i;
-    }
-    radix_sort64(s.id_keys, s.slot_of_rank, s.tmp_id_keys, s.tmp_vals, n);
-    for (uint32_t i = 0; i < n; ++i) s.rank[s.slot_of_rank[i]] = i;
+    rank_ids(c.id, n, s.id_keys, s.slot_of_rank, s.rank, s.tmp_id_keys, s.tmp_vals);
     // The per-candidate lookups go through arrays in x order and rank order only: the rank
     // of each x-sorted entity, and (id_keys) the ids in rank order. Chasing slot -> rank ->
     // slot -> id through four arrays per candidate cost 40% of an update.

@@ -49,6 +49,16 @@ void radix_sort32(uint32_t* keys, uint32_t* vals, uint32_t* tmp_keys, uint32_t* 
     radix_sort(keys, vals, tmp_keys, tmp_vals, n);
 }
 
+void rank_ids(const int64_t* ids, uint32_t n, uint64_t* id_keys, uint32_t* slot_of_rank, uint32_t* rank,
+              uint64_t* tmp_keys, uint32_t* tmp_vals) noexcept {
+    for (uint32_t i = 0; i < n; ++i) {
+        id_keys[i] = int_key(ids[i]);
+        slot_of_rank[i] = i;
+    }
+    radix_sort(id_keys, slot_of_rank, tmp_keys, tmp_vals, n);
+    for (uint32_t i = 0; i < n; ++i) rank[slot_of_rank[i]] = i;
+}
+
 void radix_sort64(uint64_t* keys, uint32_t* vals, uint64_t* tmp_keys, uint32_t* tmp_vals, size_t n) noexcept {
     radix_sort(keys, vals, tmp_keys, tmp_vals, n);
 }

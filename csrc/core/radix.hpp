@@ -24,4 +24,9 @@ void radix_sort64(uint64_t* keys, uint32_t* vals, uint64_t* tmp_keys, uint32_t* 
 // Maps an int64 to a uint64 with the same order.
 inline uint64_t int_key(int64_t v) noexcept { return static_cast<uint64_t>(v) ^ 0x8000000000000000ull; }
 
+// Ranks n ids: afterwards id_keys holds int_key(id) ascending, slot_of_rank[r] the slot with
+// the r-th smallest id and rank[slot] its inverse. tmp_keys and tmp_vals are scratch (n each).
+void rank_ids(const int64_t* ids, uint32_t n, uint64_t* id_keys, uint32_t* slot_of_rank, uint32_t* rank,
+              uint64_t* tmp_keys, uint32_t* tmp_vals) noexcept;
+
 }  // namespace soageo

@@ -60,13 +60,7 @@ void sweep_prepare(const Store& st, SweepScratch& s, bool with_ranks) noexcept {
     }
     b.n = n;
     if (!with_ranks) return;
-    uint32_t* slots = s.slot_of_rank;
-    for (uint32_t i = 0; i < n; ++i) {
-        s.id_keys[i] = int_key(c.id[i]);
-        slots[i] = i;
-    }
-    radix_sort64(s.id_keys, slots, s.tmp_id_keys, s.tmp_vals, n);
-    for (uint32_t i = 0; i < n; ++i) s.rank[slots[i]] = i;
+    rank_ids(c.id, n, s.id_keys, s.slot_of_rank, s.rank, s.tmp_id_keys, s.tmp_vals);
 }
 
 size_t pair_buffer_bytes(uint64_t cap) noexcept { return kAlign * 5 + cap * (4 + 4 + 8 + 8); }
