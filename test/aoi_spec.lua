@@ -98,6 +98,27 @@ describe("soageo.aoi", function()
     end)
   end)
 
+  describe("when every entity shares one x", function()
+    it("still reproduces brute force", function()
+      local g = rng.new(9)
+      local l = soageo.layer()
+      local aoi = soageo.aoi(l, { margin = 1 })
+      local views = {}
+      for i = 1, 300 do
+        l:set(i, 5, g:uniform(0, 300))
+        if i % 4 == 0 then views[i] = 15; aoi:watch(i, 15) end
+      end
+      local vis, truth = {}, {}
+      for _ = 1, 3 do
+        local enter, leave, ne, nl = aoi:update()
+        replay(vis, enter, ne, leave, nl)
+        truth = ref.visible(l, views, 1, truth)
+        assert.is_true(same_sets(vis, truth))
+        for id, x, y in l:each() do l:move(id, x, y + g:uniform(-2, 2)) end
+      end
+    end)
+  end)
+
   describe("when given bad input", function()
     local l = soageo.layer()
     local aoi = soageo.aoi(l)

@@ -27,17 +27,21 @@ void watchers_insert(Watchers& w, uint32_t at, int64_t id, float view) noexcept;
 void watchers_erase(Watchers& w, uint32_t at) noexcept;
 void watchers_copy(Watchers& to, const Watchers& from) noexcept;
 
-// The visible sets: for watcher k (ids ascending), targets[off[k] .. off[k+1]) ascending.
+// The visible sets after an update: for watcher k (ids ascending), target[off[k] .. off[k+1])
+// holds the ranks (positions in `ids`, the layer's ids ascending at that update) of what it
+// sees, in no particular order. Ranks, not ids, so that the next update finds a target's
+// entry with one array index instead of a search or a sort.
 struct Visible {
     int64_t* watcher;  // the watcher ids, ascending
     uint32_t* off;     // n + 1 offsets
-    int64_t* target;
-    uint32_t n, watcher_cap;
+    uint32_t* target;  // ranks
+    int64_t* ids;      // the layer's ids, ascending, at that update
+    uint32_t n, watcher_cap, id_count, id_cap;
     uint64_t target_cap;
 };
 
-size_t visible_bytes(uint32_t watcher_cap, uint64_t target_cap) noexcept;
-Visible visible_carve(void* block, uint32_t watcher_cap, uint64_t target_cap) noexcept;
+size_t visible_bytes(uint32_t watcher_cap, uint64_t target_cap, uint32_t id_cap) noexcept;
+Visible visible_carve(void* block, uint32_t watcher_cap, uint64_t target_cap, uint32_t id_cap) noexcept;
 
 // Per-update scratch sized for the layer: entities sorted by x, id ranks, candidates.
 struct AoiScratch {
@@ -54,8 +58,15 @@ struct AoiScratch {
     uint32_t* hits;
     uint32_t* cand;
     uint32_t* rank_x;  // rank of the entity at each x-sorted position
-    uint32_t cap;
+    uint32_t* seen;    // per rank: the stamp of the watcher that saw it at the last update
+    uint32_t* reach;   // per rank: the stamp of the watcher that has it within reach now
+    uint32_t* remap;   // last update's rank -> this update's rank (kNoSlot: removed)
+    uint32_t* bucket;  // kBuckets + 1 entries: first x-sorted position of each x bucket
+    double bucket_x0, bucket_scale;
+    uint32_t cap;      // entities of this update and of the last one, each at most cap
 };
+
+constexpr uint32_t kBuckets = 4096;
 
 size_t aoi_scratch_bytes(uint32_t cap) noexcept;
 AoiScratch aoi_scratch_carve(void* block, uint32_t cap) noexcept;
@@ -74,6 +85,7 @@ EventList events_carve(void* block, uint64_t cap) noexcept;
 struct AoiProgress {
     uint32_t cur = 0, prev = 0;  // next watcher in the current and the previous lists
     uint32_t rank = 0;           // merge position of the current watcher among the ids
+    uint32_t stamp = 0;          // one per watcher processed
     bool prepared = false;
 };
 

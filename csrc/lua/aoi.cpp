@@ -1,5 +1,6 @@
 // soageo.aoi(layer [, {margin = m}]): watchers, and enter/leave events on every update.
 // The class follows liolib's pattern; all memory lives in user values (Lua-allocated).
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -49,15 +50,19 @@ void grow_watchers(lua_State* L, Aoi* a, uint32_t cap) {
     lua_pop(L, 1);
 }
 
-void grow_visible(lua_State* L, Aoi* a, int which, uint32_t watcher_cap, uint64_t target_cap, bool keep) {
+void grow_visible(lua_State* L, Aoi* a, int which, uint32_t watcher_cap, uint64_t target_cap, uint32_t id_cap,
+                  bool keep) {
     Visible& old = a->visible[which];
-    Visible v = visible_carve(new_block(L, which == 0 ? kVisibleA : kVisibleB, visible_bytes(watcher_cap, target_cap)),
-                              watcher_cap, target_cap);
+    Visible v = visible_carve(
+        new_block(L, which == 0 ? kVisibleA : kVisibleB, visible_bytes(watcher_cap, target_cap, id_cap)), watcher_cap,
+        target_cap, id_cap);
     if (keep) {
         std::memcpy(v.watcher, old.watcher, old.n * sizeof(int64_t));
         std::memcpy(v.off, old.off, (old.n + 1) * sizeof(uint32_t));
-        std::memcpy(v.target, old.target, old.off[old.n] * sizeof(int64_t));
+        std::memcpy(v.target, old.target, old.off[old.n] * sizeof(uint32_t));
+        std::memcpy(v.ids, old.ids, old.id_count * sizeof(int64_t));
         v.n = old.n;
+        v.id_count = old.id_count;
     }
     old = v;
     lua_pop(L, 1);
@@ -106,8 +111,8 @@ int l_new(lua_State* L) {
     lua_setiuservalue(L, 2, kLayerOf);
     lua_insert(L, 1);  // the aoi at 1, the layer at 2: new_block works on index 1
     a->watchers = watchers_carve(new_block(L, kWatchersBlock, watchers_bytes(16)), 16);
-    a->visible[0] = visible_carve(new_block(L, kVisibleA, visible_bytes(16, 1024)), 16, 1024);
-    a->visible[1] = visible_carve(new_block(L, kVisibleB, visible_bytes(16, 1024)), 16, 1024);
+    a->visible[0] = visible_carve(new_block(L, kVisibleA, visible_bytes(16, 1024, 64)), 16, 1024, 64);
+    a->visible[1] = visible_carve(new_block(L, kVisibleB, visible_bytes(16, 1024, 64)), 16, 1024, 64);
     a->scratch = aoi_scratch_carve(new_block(L, kScratchBlock, aoi_scratch_bytes(64)), 64);
     a->enter = events_carve(new_block(L, kEnterBlock, events_bytes(1024)), 1024);
     a->leave = events_carve(new_block(L, kLeaveBlock, events_bytes(1024)), 1024);
@@ -176,13 +181,16 @@ int l_update(lua_State* L) {
     const int before = a->current, after = 1 - a->current;
     const uint32_t epoch = ++a->epoch;
     // Everything that can be sized up front is, before the update starts.
-    if (a->scratch.cap < n) {
-        uint32_t cap = n + n / 2;
+    // The scratch indexes this update's ranks and the last update's: it holds the larger count.
+    const uint32_t ranks = n > a->visible[before].id_count ? n : a->visible[before].id_count;
+    if (a->scratch.cap < ranks) {
+        uint32_t cap = ranks + ranks / 2;
         a->scratch = aoi_scratch_carve(new_block(L, kScratchBlock, aoi_scratch_bytes(cap)), cap);
         lua_pop(L, 1);
     }
-    if (a->visible[after].watcher_cap < a->watchers.n || a->visible[after].target_cap < a->visible[before].target_cap)
-        grow_visible(L, a, after, a->watchers.cap, a->visible[before].target_cap, false);
+    if (a->visible[after].watcher_cap < a->watchers.n || a->visible[after].target_cap < a->visible[before].target_cap ||
+        a->visible[after].id_cap < n)
+        grow_visible(L, a, after, a->watchers.cap, a->visible[before].target_cap, n + n / 2, false);
     // Growing a buffer below allocates, which may run finalizers. A finalizer that changes the
     // layer does not matter: the update works on this copy, its column block pinned. One that
     // uses this aoi (watch, unwatch, a nested update) makes the rest of this update stale: it
@@ -202,7 +210,7 @@ int l_update(lua_State* L) {
         if (st == AoiStatus::need_targets) {
             uint64_t cap = a->visible[after].target_cap * 2 + need;
             if (cap > 0xffffffffu) return luaL_error(L, "too many visible pairs");
-            grow_visible(L, a, after, a->visible[after].watcher_cap, cap, true);
+            grow_visible(L, a, after, a->visible[after].watcher_cap, cap, a->visible[after].id_cap, true);
         } else if (st == AoiStatus::need_enter) {
             grow_events(L, a->enter, kEnterBlock, a->enter.cap * 2 + need);
         } else {
@@ -240,8 +248,10 @@ int l_visible(lua_State* L) {
     }
     uint32_t k = 0;
     if (lo < v.n && v.watcher[lo] == id) {
+        // Stored as ranks in no order; sorting them in place sorts the ids (order is free).
+        std::sort(v.target + v.off[lo], v.target + v.off[lo + 1]);
         for (uint32_t i = v.off[lo]; i < v.off[lo + 1]; ++i) {
-            lua_pushinteger(L, static_cast<lua_Integer>(v.target[i]));
+            lua_pushinteger(L, static_cast<lua_Integer>(v.ids[v.target[i]]));
             lua_rawseti(L, out, ++k);
         }
     }
