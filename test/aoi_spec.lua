@@ -98,6 +98,92 @@ describe("soageo.aoi", function()
     end)
   end)
 
+  -- Runs `ticks` updates with `step` moving entities in between, checking every tick.
+  local function agrees_every_tick(l, aoi, views, margin, ticks, step)
+    local vis, truth = {}, {}
+    for _ = 1, ticks do
+      local enter, leave, ne, nl = aoi:update()
+      replay(vis, enter, ne, leave, nl)
+      truth = ref.visible(l, views, margin, truth)
+      if not same_sets(vis, truth) then return false end
+      step()
+    end
+    return true
+  end
+
+  describe("when view radii differ by orders of magnitude and some entities are far away", function()
+    it("reproduces brute force for every watcher", function()
+      local g = rng.new(21)
+      local l = soageo.layer()
+      local aoi = soageo.aoi(l, { margin = 0.5 })
+      local views = {}
+      local far = { 1e30, -1e30, 3e38, -3e38, 1e12, 0x1p-120 }
+      for i = 1, 400 do
+        local x, y = g:uniform(0, 100), g:uniform(0, 100)
+        if i % 40 == 0 then x = far[(i // 40) % #far + 1] end
+        if i % 55 == 0 then y = far[(i // 55) % #far + 1] end
+        l:set(i, x, y)
+        if i % 3 == 0 then
+          local v = ({ 0, 0.001, 2, 10, 30, 1e4, 1e20, 1e38 })[g:int(1, 8)]
+          views[i] = v
+          aoi:watch(i, v)
+        end
+      end
+      assert.is_true(agrees_every_tick(l, aoi, views, 0.5, 4, function()
+        for id, x, y in l:each() do
+          if math.abs(x) < 1e3 and math.abs(y) < 1e3 then l:move(id, x + g:uniform(-3, 3), y + g:uniform(-3, 3)) end
+        end
+      end))
+    end)
+  end)
+
+  describe("when entities sit exactly on view circles and cell edges", function()
+    it("counts distance == view as outside and distance < view as inside", function()
+      local l = soageo.layer()
+      local aoi = soageo.aoi(l)
+      local views, id = {}, 0
+      for x = 0, 24 do
+        for y = 0, 24 do
+          id = id + 1
+          l:set(id, x, y)
+          if (x + y) % 7 == 0 then views[id] = ({ 5, 10, 13 })[id % 3 + 1]; aoi:watch(id, views[id]) end
+        end
+      end
+      local shift = 0
+      assert.is_true(agrees_every_tick(l, aoi, views, 0, 3, function()
+        shift = shift + 1  -- whole-lattice moves keep every distance exact
+        for i, x, y in l:each() do l:move(i, x + (shift % 2 == 0 and 1 or -1), y + 0.5) end
+      end))
+      -- Entity 1 started at (0, 0) with view 10; the lattice moved as one.
+      local function at(x, y) return x * 25 + y + 1 end
+      local seen = {}
+      for _, t in ipairs((aoi:visible(1))) do seen[t] = true end
+      assert.are.equal(10, views[1])
+      assert.is_nil(seen[at(6, 8)])      -- distance 10: outside
+      assert.is_true(seen[at(5, 8)])     -- distance sqrt(89): inside
+      assert.is_true(seen[at(0, 9)])     -- distance 9 along a lattice line
+      assert.is_nil(seen[at(0, 10)])
+    end)
+  end)
+
+  describe("when the layer has many more cells than entities", function()
+    it("still finds every pair across bucket collisions", function()
+      local g = rng.new(5)
+      local l = soageo.layer()
+      local aoi = soageo.aoi(l)
+      local views = {}
+      for i = 1, 64 do
+        l:set(i, g:uniform(-5000, 5000), g:uniform(-5000, 5000))
+        views[i] = 3000
+        aoi:watch(i, 3000)
+      end
+      for i = 65, 80 do l:set(i, g:uniform(0, 4), g:uniform(0, 4)); views[i] = 1; aoi:watch(i, 1) end
+      assert.is_true(agrees_every_tick(l, aoi, views, 0, 3, function()
+        for i, x, y in l:each() do l:move(i, x + g:uniform(-40, 40), y + g:uniform(-40, 40)) end
+      end))
+    end)
+  end)
+
   describe("when every entity shares one x", function()
     it("still reproduces brute force", function()
       local g = rng.new(9)

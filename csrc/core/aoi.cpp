@@ -10,93 +10,160 @@
 namespace soageo {
 namespace {
 
-// Monotonic in x, so every entry before bucket[bucket_of(v)] is < v.
-inline uint32_t bucket_of(const AoiScratch& s, double x) noexcept {
-    double b = (x - s.bucket_x0) * s.bucket_scale;
-    return b <= 0 ? 0u : b >= kBuckets - 1 ? kBuckets - 1 : static_cast<uint32_t>(b);
+// Cell coordinates are clamped, so that any finite float (and a tiny cell) maps to a cell;
+// clamping is monotonic, so the far cells merely grow.
+constexpr double kCellClamp = 0x1p40;
+
+inline int64_t cell_of(double v, double inv_cell) noexcept {
+    double c = v * inv_cell;
+    c = c < -kCellClamp ? -kCellClamp : c > kCellClamp ? kCellClamp : c;
+    int64_t t = static_cast<int64_t>(c);  // floor without a libm call (baseline x86-64 has no roundsd)
+    return t - (static_cast<double>(t) > c ? 1 : 0);
 }
 
-void sort_entities(const Store& st, AoiScratch& s) noexcept {
+// Cells are hashed by row: the cells of one row are consecutive buckets, so a run of cells
+// in a row is one window (two when it wraps). A far-flung entity costs nothing: there is no
+// grid to span the world, only buckets for occupied cells.
+inline uint32_t bucket_of(const AoiScratch& s, int64_t cx, int64_t cy) noexcept {
+    uint32_t row = static_cast<uint32_t>((static_cast<uint64_t>(cy) * 0x9E3779B97F4A7C15ull) >> 32);
+    return (row + static_cast<uint32_t>(cx)) & (s.buckets - 1);
+}
+
+// The cell size: half the median reach, from a sample of watchers. Smaller cells test fewer
+// needless candidates but cost more windows per watcher; a watcher whose reach is far from
+// the median still gets every candidate, only less tightly.
+double choose_cell(const Watchers& w, float margin) noexcept {
+    float sample[64];
+    uint32_t k = 0;
+    const uint32_t step = w.n > 64 ? w.n / 64 : 1;
+    for (uint32_t i = 0; i < w.n && k < 64; i += step) sample[k++] = w.view[i] + margin;
+    if (k == 0) return 1.0;
+    std::nth_element(sample, sample + k / 2, sample + k);
+    double cell = double(sample[k / 2]) * kCellPerReach;
+    return cell > 0x1p-100 ? cell : 0x1p-100;
+}
+
+void sort_entities(const Store& st, const Watchers& w, float margin, AoiScratch& s) noexcept {
     const uint32_t n = st.n;
     const Columns& c = st.col;
-    for (uint32_t i = 0; i < n; ++i) {
-        s.keys[i] = float_key(c.x[i]);
-        s.slot[i] = i;
+    // Ids rarely change between updates: the last ranking is kept while every slot's id
+    // still sits at its rank (a radix sort of 64-bit keys was a tenth of an update).
+    uint64_t moved = s.ranked_n == n ? 0 : 1;
+    if (!moved)
+        for (uint32_t i = 0; i < n; ++i) moved |= s.id_keys[s.rank[i]] ^ int_key(c.id[i]);
+    if (moved) {
+        s.ranked_n = kNoSlot;
+        rank_ids(c.id, n, s.id_keys, s.slot_of_rank, s.rank, s.tmp_id_keys, s.tmp_vals);
+        s.ranked_n = n;
     }
-    radix_sort32(s.keys, s.slot, s.tmp_keys, s.tmp_vals, n);
+    // A counting sort by bucket. start[b] ends up as the first position of bucket b.
+    s.cell = choose_cell(w, margin);
+    s.inv_cell = 1.0 / s.cell;
+    uint32_t* start = s.start;
+    std::memset(start, 0, (size_t(s.buckets) + 2) * sizeof(uint32_t));
     for (uint32_t i = 0; i < n; ++i) {
-        s.xs[i] = c.x[s.slot[i]];
-        s.ys[i] = c.y[s.slot[i]];
+        uint32_t b = bucket_of(s, cell_of(c.x[i], s.inv_cell), cell_of(c.y[i], s.inv_cell));
+        s.keys[i] = b;
+        ++start[b + 2];
+    }
+    for (uint32_t b = 2; b <= s.buckets + 1; ++b) start[b] += start[b - 1];
+    for (uint32_t i = 0; i < n; ++i) {
+        uint32_t at = start[s.keys[i] + 1]++;
+        s.xs[at] = c.x[i];
+        s.ys[at] = c.y[i];
+        // Per candidate, only arrays in bucket order and rank order are touched: chasing
+        // slot -> rank -> slot -> id through four arrays cost 40% of an update.
+        s.rank_x[at] = s.rank[i];
     }
     for (uint32_t i = n; i < padded(n + 1) + kMaxWidth; ++i) s.xs[i] = s.ys[i] = 0.0f;
-    rank_ids(c.id, n, s.id_keys, s.slot_of_rank, s.rank, s.tmp_id_keys, s.tmp_vals);
-    // Buckets over the x range, so a window search starts a few entries from its answer.
-    s.bucket_x0 = n ? s.xs[0] : 0.0;
-    double span = n ? double(s.xs[n - 1]) - s.bucket_x0 : 0.0;
-    s.bucket_scale = span > 0 ? kBuckets / span : 0.0;
-    uint32_t i = 0;
-    for (uint32_t b = 0; b <= kBuckets; ++b) {
-        while (i < n && bucket_of(s, s.xs[i]) < b) ++i;
-        s.bucket[b] = i;
-    }
-    // The per-candidate lookups go through arrays in x order and rank order only: the rank
-    // of each x-sorted entity, and (id_keys) the ids in rank order. Chasing slot -> rank ->
-    // slot -> id through four arrays per candidate cost 40% of an update.
-    for (uint32_t i = 0; i < n; ++i) s.rank_x[i] = s.rank[s.slot[i]];
 }
 
 inline int64_t id_of_rank(const AoiScratch& s, uint32_t rank) noexcept {
     return static_cast<int64_t>(s.id_keys[rank] ^ 0x8000000000000000ull);
 }
 
-// First index whose value is >= v in the ascending xs[0..n): the answer lies within v's x
-// bucket [bucket[b], bucket[b + 1]], searched branch-free (a search over all of xs was 20% of
-// an update, std::lower_bound's mispredictions more; buckets keep it short, and a bucket
-// holding everything, all at one x, still costs only log n).
-inline uint32_t first_at_least(const AoiScratch& s, uint32_t n, float v) noexcept {
-    uint32_t b = bucket_of(s, v);
-    uint32_t lo = s.bucket[b], hi = s.bucket[b + 1] < n ? s.bucket[b + 1] : n;
-    const float* base = s.xs + lo;
-    uint32_t len = hi - lo;
-    while (len > 1) {
-        uint32_t half = len / 2;
-        base = base[half - 1] < v ? base + half : base;
-        len -= half;
+// One watcher meeting its candidates. mark[r] == open: it saw r at the last update; == kept:
+// r is within reach now. A candidate met twice (windows overlap when buckets collide) counts
+// once. Branch-free: whether a candidate enters or stays is data, not control flow.
+struct Meeting {
+    uint32_t* mark;
+    uint32_t open, kept;
+    uint32_t* visible;  // the watcher's new visible ranks
+    uint32_t* enters;
+    uint32_t self;
+    uint32_t n_visible = 0, n_enter = 0, met = 0;
+};
+
+void scan_window(const AoiInput& in, AoiScratch& s, uint32_t first, uint32_t last, const Circle& reach,
+                 float enter2, Meeting& m) noexcept {
+    first &= ~uint32_t(kMaxWidth - 1);  // kernels read aligned blocks; extra entries are tested too
+    if (last <= first) return;
+    Points window{s.xs + first, s.ys + first, nullptr, nullptr, last - first};
+    const uint32_t found = in.kernels->in_circle(window, reach, Filter{0, false}, s.hits);
+    // Locals, not m's fields: the stores to mark could alias them, which would keep every
+    // counter in memory.
+    uint32_t* const mark = m.mark;
+    uint32_t* const visible = m.visible;
+    uint32_t* const enters = m.enters;
+    const uint32_t open = m.open, kept = m.kept, self = m.self;
+    uint32_t n_visible = m.n_visible, n_enter = m.n_enter, met = m.met;
+    const uint32_t* const hits = s.hits;
+    const uint32_t* const rank_x = s.rank_x + first;
+    const float* const xs = s.xs + first;
+    const float* const ys = s.ys + first;
+    for (uint32_t i = 0; i < found; ++i) {
+        const uint32_t at = hits[i];
+        const uint32_t r = rank_x[at];
+        const float dx = xs[at] - reach.cx, dy = ys[at] - reach.cy;
+        const uint32_t near = dx * dx + dy * dy < enter2 ? 1u : 0u;
+        const uint32_t before = r == self ? kept : mark[r];  // the watcher itself: as if met
+        const uint32_t was = before == open, fresh = before != kept;
+        mark[r] = kept;
+        met += was;
+        visible[n_visible] = r;
+        n_visible += (was | near) & fresh;
+        enters[n_enter] = r;
+        n_enter += ~was & near & fresh;
     }
-    return static_cast<uint32_t>(base - s.xs) + (len == 1 && *base < v ? 1u : 0u);
+    m.n_visible = n_visible, m.n_enter = n_enter, m.met = met;
 }
 
-// The targets watcher `self_rank` has within reach now, as ranks (rank << 1 | 1 when within
-// view, | 0 when only within view + margin), in x order; returns how many.
-uint32_t candidates(const AoiInput& in, AoiScratch& s, uint32_t self_rank, float view) noexcept {
+// Every entity the watcher at rank m.self has within view + margin, with whether it is
+// within view. The cells scanned are a conservative cover of the circle, row by row; the
+// kernel's circle test decides.
+void meet_candidates(const AoiInput& in, AoiScratch& s, float view, Meeting& m) noexcept {
     const Store& st = *in.layer;
-    const uint32_t slot = s.slot_of_rank[self_rank];
+    const uint32_t slot = s.slot_of_rank[m.self];
     const float wx = st.col.x[slot], wy = st.col.y[slot];
-    const float reach = view + in.margin;
+    const Circle reach{wx, wy, view + in.margin};
     const float enter2 = view * view;
-    // The x window is a conservative pre-filter (the circle test decides): |dx| in float32 can
-    // be a hair below the real distance, so the window is widened by a relative 2^-20.
-    const double half = double(reach) * (1.0 + 0x1p-20) + 0x1p-126;
-    const float lo = std::nextafter(static_cast<float>(double(wx) - half), -HUGE_VALF);
-    const float hi = std::nextafter(static_cast<float>(double(wx) + half), HUGE_VALF);
     const uint32_t n = st.n;
-    uint32_t first = first_at_least(s, n, lo);
-    uint32_t last = first_at_least(s, n, hi);
-    while (last < n && !(s.xs[last] > hi)) ++last;  // equal keys past hi's lower bound
-    first &= ~uint32_t(kMaxWidth - 1);  // kernels read aligned blocks
-    if (last <= first) return 0;
-    Points window{s.xs + first, s.ys + first, nullptr, nullptr, last - first};
-    uint32_t found = in.kernels->in_circle(window, Circle{wx, wy, reach}, Filter{0, false}, s.hits);
-    uint32_t k = 0;
-    for (uint32_t i = 0; i < found; ++i) {
-        uint32_t at = first + s.hits[i];
-        uint32_t rank = s.rank_x[at];
-        if (rank == self_rank) continue;
-        float dx = s.xs[at] - wx, dy = s.ys[at] - wy;
-        bool near = dx * dx + dy * dy < enter2;
-        s.cand[k++] = (rank << 1) | (near ? 1u : 0u);
+    // |dx| and |dy| in float32 can be a hair below the real distance: widen by a relative 2^-20.
+    const double half = double(reach.radius) * (1.0 + 0x1p-20) + 0x1p-126;
+    const double inv = s.inv_cell, cell = s.cell;
+    const int64_t cy_w = cell_of(wy, inv);
+    const int64_t cy_lo = cell_of(wy - half, inv), cy_hi = cell_of(wy + half, inv);
+    const int64_t cx_lo = cell_of(wx - half, inv), cx_hi = cell_of(wx + half, inv);
+    const uint64_t rows = uint64_t(cy_hi - cy_lo) + 1, cols = uint64_t(cx_hi - cx_lo) + 1;
+    if (cols >= s.buckets || rows > 64 + n / 256) {  // cheaper to test everything once
+        scan_window(in, s, 0, n, reach, enter2, m);
+        return;
     }
-    return k;
+    for (int64_t cy = cy_lo; cy <= cy_hi; ++cy) {
+        // The row's nearest y to the watcher bounds |dy| from below, which narrows the row's
+        // x range to the circle's chord there.
+        double near_y = cy > cy_w ? double(cy) * cell - wy : cy < cy_w ? wy - double(cy + 1) * cell : 0.0;
+        near_y -= 0x1p-30 * (std::fabs(double(wy)) + std::fabs(double(cy) * cell) + cell);
+        double hx = near_y > 0 ? std::sqrt(std::max(0.0, half * half - near_y * near_y)) * (1.0 + 0x1p-30) : half;
+        const int64_t lo = cell_of(wx - hx, inv), hi = cell_of(wx + hx, inv);
+        const uint32_t b_lo = bucket_of(s, lo, cy), b_hi = (b_lo + uint32_t(hi - lo)) & (s.buckets - 1);
+        if (b_lo <= b_hi) {
+            scan_window(in, s, s.start[b_lo], s.start[b_hi + 1], reach, enter2, m);
+        } else {  // the row's run wraps around the bucket table
+            scan_window(in, s, s.start[b_lo], n, reach, enter2, m);
+            scan_window(in, s, 0, s.start[b_hi + 1], reach, enter2, m);
+        }
+    }
 }
 
 }  // namespace
@@ -159,9 +226,18 @@ Visible visible_carve(void* block, uint32_t watcher_cap, uint64_t target_cap, ui
     return v;
 }
 
+namespace {
+// Buckets of the cell hash: a power of two, at least one per entity.
+uint32_t buckets_for(uint32_t cap) noexcept {
+    uint32_t b = 16;
+    while (b < cap) b *= 2;
+    return b;
+}
+}  // namespace
+
 size_t aoi_scratch_bytes(uint32_t cap) noexcept {
     size_t c = size_t(padded(cap + 1)) + kMaxWidth;
-    return kAlign * 18 + c * 4 * 14 + c * 8 * 2 + (kBuckets + 1) * 4;
+    return kAlign * 15 + c * 4 * 11 + c * 8 * 2 + (size_t(buckets_for(cap)) + 2) * 4;
 }
 
 AoiScratch aoi_scratch_carve(void* block, uint32_t cap) noexcept {
@@ -170,7 +246,6 @@ AoiScratch aoi_scratch_carve(void* block, uint32_t cap) noexcept {
     AoiScratch s;
     s.xs = k.take<float>(c);
     s.ys = k.take<float>(c);
-    s.slot = k.take<uint32_t>(c);
     s.keys = k.take<uint32_t>(c);
     s.tmp_keys = k.take<uint32_t>(c);
     s.tmp_vals = k.take<uint32_t>(c);
@@ -179,12 +254,13 @@ AoiScratch aoi_scratch_carve(void* block, uint32_t cap) noexcept {
     s.rank = k.take<uint32_t>(c);
     s.slot_of_rank = k.take<uint32_t>(c);
     s.hits = k.take<uint32_t>(c);
-    s.cand = k.take<uint32_t>(c);
     s.rank_x = k.take<uint32_t>(c);
-    s.seen = k.take<uint32_t>(c);
-    s.reach = k.take<uint32_t>(c);
+    s.mark = k.take<uint32_t>(c);
     s.remap = k.take<uint32_t>(c);
-    s.bucket = k.take<uint32_t>(kBuckets + 1);
+    s.buckets = buckets_for(cap);
+    s.start = k.take<uint32_t>(size_t(s.buckets) + 2);
+    s.cell = s.inv_cell = 1.0;
+    s.ranked_n = kNoSlot;
     s.cap = cap;
     return s;
 }
@@ -222,11 +298,15 @@ AoiStatus aoi_update(const AoiInput& in, AoiScratch& s, Visible& after, EventLis
     const Watchers& w = *in.watchers;
     const Visible& before = *in.before;
     if (!p.prepared) {
-        sort_entities(st, s);
-        remap_ranks(before, s, st.n);
-        std::memset(s.seen, 0, st.n * sizeof(uint32_t));
-        std::memset(s.reach, 0, st.n * sizeof(uint32_t));
+        sort_entities(st, w, in.margin, s);
         for (uint32_t i = 0; i < st.n; ++i) after.ids[i] = id_of_rank(s, i);
+        // The same ids as at the last update keep their ranks: no remap needed.
+        uint64_t changed = before.id_count == st.n ? 0 : 1;
+        if (!changed)
+            for (uint32_t i = 0; i < st.n; ++i) changed |= uint64_t(before.ids[i] ^ after.ids[i]);
+        p.same_ranks = changed == 0;
+        if (!p.same_ranks) remap_ranks(before, s, st.n);
+        std::memset(s.mark, 0, st.n * sizeof(uint32_t));
         after.id_count = st.n;
         after.n = 0;
         after.off[0] = 0;
@@ -257,29 +337,35 @@ AoiStatus aoi_update(const AoiInput& in, AoiScratch& s, Visible& after, EventLis
         if (enter.n + st.n > enter.cap) return *need = st.n, AoiStatus::need_enter;
         if (leave.n + old_n > leave.cap) return *need = old_n, AoiStatus::need_leave;
 
-        const uint32_t stamp = ++p.stamp;
-        for (uint32_t o = 0; o < old_n; ++o) {  // what it saw, in this update's ranks
-            uint32_t r = s.remap[old_t[o]];
-            if (r != kNoSlot) s.seen[r] = stamp;
+        // mark[r] == open: seen at the last update; == kept: within reach now (so a
+        // candidate met twice is taken once). Most watchers neither gain nor lose anything
+        // in a tick: when every old target is met again, the leave pass is skipped.
+        const uint32_t open = 2 * ++p.stamp, kept = open + 1;
+        if (p.same_ranks) {
+            for (uint32_t o = 0; o < old_n; ++o) s.mark[old_t[o]] = open;
+        } else {
+            for (uint32_t o = 0; o < old_n; ++o) {
+                uint32_t r = s.remap[old_t[o]];
+                if (r != kNoSlot) s.mark[r] = open;
+            }
         }
-        uint32_t k = 0;
+        Meeting meet{s.mark, open, kept, after.target + used, enter_ranks, kNoSlot};
         if (in_now) {  // watchers and ranks both ascend by id: find the watcher's entity by merging
             const uint64_t key = int_key(wid);
             while (p.rank < st.n && s.id_keys[p.rank] < key) ++p.rank;
-            if (p.rank < st.n && s.id_keys[p.rank] == key) k = candidates(in, s, p.rank, w.view[p.cur]);
+            if (p.rank < st.n && s.id_keys[p.rank] == key) {
+                meet.self = p.rank;
+                meet_candidates(in, s, w.view[p.cur], meet);
+            }
         }
-        uint32_t* out_t = after.target + used;
-        uint32_t m = 0, entering = 0, leaving = 0;
-        for (uint32_t c = 0; c < k; ++c) {
-            uint32_t r = s.cand[c] >> 1;
-            s.reach[r] = stamp;
-            bool seen = s.seen[r] == stamp;
-            if (seen || (s.cand[c] & 1u)) out_t[m++] = r;
-            if (!seen && (s.cand[c] & 1u)) enter_ranks[entering++] = r;
-        }
-        for (uint32_t o = 0; o < old_n; ++o) {  // seen before, now out of reach or gone: leaves
-            uint32_t r = s.remap[old_t[o]];
-            if (r == kNoSlot || s.reach[r] != stamp) leave_ids[leaving++] = before.ids[old_t[o]];
+        const uint32_t m = meet.n_visible, entering = meet.n_enter;
+        uint32_t leaving = 0;
+        if (meet.met != old_n) {  // seen before, now out of reach or gone: leaves
+            for (uint32_t o = 0; o < old_n; ++o) {
+                uint32_t r = p.same_ranks ? old_t[o] : s.remap[old_t[o]];
+                leave_ids[leaving] = before.ids[old_t[o]];  // branch-free: leaves are few and scattered
+                leaving += r == kNoSlot || s.mark[r] != kept;
+            }
         }
         // Events come out sorted: watchers ascend already, targets are sorted here (few).
         std::sort(enter_ranks, enter_ranks + entering);

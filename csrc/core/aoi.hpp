@@ -43,30 +43,30 @@ struct Visible {
 size_t visible_bytes(uint32_t watcher_cap, uint64_t target_cap, uint32_t id_cap) noexcept;
 Visible visible_carve(void* block, uint32_t watcher_cap, uint64_t target_cap, uint32_t id_cap) noexcept;
 
-// Per-update scratch sized for the layer: entities sorted by x, id ranks, candidates.
+// Per-update scratch sized for the layer: entities grouped by grid cell, id ranks, marks.
 struct AoiScratch {
-    float* xs;
+    float* xs;         // positions in bucket order
     float* ys;
-    uint32_t* slot;
-    uint32_t* keys;
+    uint32_t* keys;    // bucket of each slot
     uint32_t* tmp_keys;
     uint32_t* tmp_vals;
-    uint64_t* id_keys;
+    uint64_t* id_keys;  // int_key of the ids, ascending: the id of each rank
     uint64_t* tmp_id_keys;
-    uint32_t* rank;
+    uint32_t* rank;    // slot -> rank
     uint32_t* slot_of_rank;
     uint32_t* hits;
-    uint32_t* cand;
-    uint32_t* rank_x;  // rank of the entity at each x-sorted position
-    uint32_t* seen;    // per rank: the stamp of the watcher that saw it at the last update
-    uint32_t* reach;   // per rank: the stamp of the watcher that has it within reach now
+    uint32_t* rank_x;  // rank of the entity at each bucket-order position
+    uint32_t* mark;    // per rank: 2 * stamp when the watcher saw it, 2 * stamp + 1 once in reach
     uint32_t* remap;   // last update's rank -> this update's rank (kNoSlot: removed)
-    uint32_t* bucket;  // kBuckets + 1 entries: first x-sorted position of each x bucket
-    double bucket_x0, bucket_scale;
-    uint32_t cap;      // entities of this update and of the last one, each at most cap
+    uint32_t* start;   // buckets + 2 entries: start[b] is the first position of bucket b
+    double cell, inv_cell;
+    uint32_t buckets;   // a power of two
+    uint32_t ranked_n;  // entities that rank, slot_of_rank and id_keys describe (kNoSlot: none)
+    uint32_t cap;       // entities of this update and of the last one, each at most cap
 };
 
-constexpr uint32_t kBuckets = 4096;
+// Grid cells are this many times the median watcher's reach (view + margin).
+constexpr double kCellPerReach = 2.0;
 
 size_t aoi_scratch_bytes(uint32_t cap) noexcept;
 AoiScratch aoi_scratch_carve(void* block, uint32_t cap) noexcept;
@@ -87,6 +87,7 @@ struct AoiProgress {
     uint32_t rank = 0;           // merge position of the current watcher among the ids
     uint32_t stamp = 0;          // one per watcher processed
     bool prepared = false;
+    bool same_ranks = false;     // the layer has the ids of the last update: ranks carry over
 };
 
 enum class AoiStatus { done, need_targets, need_enter, need_leave };

@@ -8,17 +8,24 @@ namespace {
 template <class Key>
 void radix_sort(Key* keys, uint32_t* vals, Key* tmp_keys, uint32_t* tmp_vals, size_t n) noexcept {
     constexpr int passes = sizeof(Key);
+    // Only bytes that differ between keys need a pass (ids 1..n, ranks below 2^16 and
+    // coordinates of one region leave most bytes constant); one pass over the keys finds them.
+    Key differ = 0;
+    for (size_t i = 0; i < n; ++i) differ |= keys[i] ^ keys[0];
+    int active[passes], n_active = 0;
+    for (int p = 0; p < passes; ++p)
+        if ((differ >> (8 * p)) & 0xff) active[n_active++] = p;
     size_t count[passes][256];
-    std::memset(count, 0, sizeof count);
+    std::memset(count, 0, sizeof(size_t) * 256 * size_t(n_active));
     for (size_t i = 0; i < n; ++i)
-        for (int p = 0; p < passes; ++p) ++count[p][(keys[i] >> (8 * p)) & 0xff];
+        for (int a = 0; a < n_active; ++a) ++count[a][(keys[i] >> (8 * active[a])) & 0xff];
     Key* src = keys;
     Key* dst = tmp_keys;
     uint32_t* vsrc = vals;
     uint32_t* vdst = tmp_vals;
-    for (int p = 0; p < passes; ++p) {
-        size_t* c = count[p];
-        if (n == 0 || c[(keys[0] >> (8 * p)) & 0xff] == n) continue;  // this byte never differs
+    for (int a = 0; a < n_active; ++a) {
+        const int p = active[a];
+        size_t* c = count[a];
         size_t sum = 0;
         for (int b = 0; b < 256; ++b) {
             size_t v = c[b];

@@ -10,10 +10,10 @@ namespace soageo {
 
 size_t sweep_scratch_bytes(uint32_t cap) noexcept {
     size_t c = size_t(cap) + kMaxWidth;
-    return kAlign * 14 + c * (4 * 4 + 4) + c * 4 * 3 + c * 8 * 2 + c * 4 * 2;
+    return kAlign * 15 + c * (4 * 4 + 4) + c * 4 * 3 + c * 8 * 2 + c * 4 * 2 + 4;
 }
 
-SweepScratch sweep_scratch_carve(void* block, uint32_t cap) noexcept {
+SweepScratch sweep_scratch_carve(void* block, uint32_t cap, bool reuse) noexcept {
     size_t c = size_t(cap) + kMaxWidth;
     Carver k(block);
     SweepScratch s;
@@ -30,6 +30,8 @@ SweepScratch sweep_scratch_carve(void* block, uint32_t cap) noexcept {
     s.tmp_id_keys = k.take<uint64_t>(c);
     s.rank = k.take<uint32_t>(c);
     s.slot_of_rank = k.take<uint32_t>(c);
+    s.ranked_n = k.take<uint32_t>(1);
+    if (!reuse) *s.ranked_n = kNoSlot;
     s.cap = cap;
     return s;
 }
@@ -60,7 +62,15 @@ void sweep_prepare(const Store& st, SweepScratch& s, bool with_ranks) noexcept {
     }
     b.n = n;
     if (!with_ranks) return;
+    // Ids rarely change between sweeps: the last ranking stands while every slot's id is
+    // still the one at its rank.
+    uint64_t moved = *s.ranked_n == n ? 0 : 1;
+    if (!moved)
+        for (uint32_t i = 0; i < n; ++i) moved |= s.id_keys[s.rank[i]] ^ int_key(c.id[i]);
+    if (!moved) return;
+    *s.ranked_n = kNoSlot;
     rank_ids(c.id, n, s.id_keys, s.slot_of_rank, s.rank, s.tmp_id_keys, s.tmp_vals);
+    *s.ranked_n = n;
 }
 
 size_t pair_buffer_bytes(uint64_t cap) noexcept { return kAlign * 5 + cap * (4 + 4 + 8 + 8); }
@@ -77,6 +87,42 @@ PairBuffer pair_buffer_carve(void* block, uint64_t cap) noexcept {
 }
 
 void order_pairs(PairBuffer& buf, uint64_t n, const SweepScratch& sa, const SweepScratch& sb, bool complete) noexcept {
+    // Ranks below 2^16 on both sides (up to 65,536 entities): a 32-bit key sorted by two
+    // counting passes, one per rank (LSD), with counters indexed by rank. Half the bytes and
+    // half the passes of a byte-wise radix sort of the 64-bit key.
+    const uint32_t na = sa.boxes.n, nb = sb.boxes.n;
+    if (na <= 0x10000u && nb <= 0x10000u) {
+        auto* keys = reinterpret_cast<uint32_t*>(buf.keys);
+        auto* tmp = reinterpret_cast<uint32_t*>(buf.tmp);
+        uint32_t* by_lo = sa.tmp_keys;  // free after sweep_prepare; cap + kMaxWidth entries each
+        uint32_t* by_hi = sb.tmp_vals;
+        std::memset(by_lo, 0, (size_t(na) + 1) * sizeof(uint32_t));
+        std::memset(by_hi, 0, (size_t(nb) + 1) * sizeof(uint32_t));
+        for (uint64_t i = 0; i < n; ++i) {
+            uint32_t ra = sa.rank[sa.boxes.slot[buf.a[i]]];
+            uint32_t rb = sb.rank[sb.boxes.slot[buf.b[i]]];
+            if (complete && rb < ra) {
+                uint32_t t = ra;
+                ra = rb;
+                rb = t;
+            }
+            keys[i] = (ra << 16) | rb;
+            ++by_lo[ra + 1];
+            ++by_hi[rb + 1];
+        }
+        for (uint32_t r = 1; r <= na; ++r) by_lo[r] += by_lo[r - 1];
+        for (uint32_t r = 1; r <= nb; ++r) by_hi[r] += by_hi[r - 1];
+        for (uint64_t i = 0; i < n; ++i) tmp[by_hi[keys[i] & 0xffffu]++] = keys[i];
+        for (uint64_t i = 0; i < n; ++i) keys[by_lo[tmp[i] >> 16]++] = tmp[i];
+        auto* bytes = reinterpret_cast<unsigned char*>(buf.keys);
+        for (uint64_t i = n; i-- > 0;) {  // widen in place, from the end: key i moves to 8i >= 4i
+            uint32_t k;
+            std::memcpy(&k, bytes + 4 * i, 4);
+            uint64_t wide = (uint64_t(k >> 16) << 32) | (k & 0xffffu);
+            std::memcpy(bytes + 8 * i, &wide, 8);
+        }
+        return;
+    }
     for (uint64_t i = 0; i < n; ++i) {
         uint64_t ra = sa.rank[sa.boxes.slot[buf.a[i]]];
         uint64_t rb = sb.rank[sb.boxes.slot[buf.b[i]]];

@@ -32,11 +32,13 @@ struct SweepScratch {
     uint64_t* tmp_id_keys;
     uint32_t* rank;          // rank[slot] = position of the slot's id in id order
     uint32_t* slot_of_rank;  // the inverse
+    uint32_t* ranked_n;      // entities the ranks describe (kNoSlot: none); kept in the block
     uint32_t cap;
 };
 
 size_t sweep_scratch_bytes(uint32_t cap) noexcept;
-SweepScratch sweep_scratch_carve(void* block, uint32_t cap) noexcept;
+// `reuse`: the block was carved before with this cap, so its id ranks may still hold.
+SweepScratch sweep_scratch_carve(void* block, uint32_t cap, bool reuse = false) noexcept;
 
 // Fills s.boxes with the layer's boxes sorted by minx (radix sort) and s.rank with id ranks.
 void sweep_prepare(const Store& st, SweepScratch& s, bool with_ranks) noexcept;

@@ -18,7 +18,8 @@ SweepScratch scratch_of(lua_State* L, int idx, uint32_t n) {
     lua_getiuservalue(L, idx, kSweepValue);
     auto* block = static_cast<unsigned char*>(lua_touserdata(L, -1));
     uint32_t cap = block ? *reinterpret_cast<uint32_t*>(block) : 0;
-    if (!block || cap < n) {
+    bool reuse = block && cap >= n;
+    if (!reuse) {
         lua_pop(L, 1);
         cap = n < 64 ? 64 : n + n / 2;
         block = static_cast<unsigned char*>(lua_newuserdatauv(L, kAlign + sweep_scratch_bytes(cap), 0));
@@ -26,7 +27,7 @@ SweepScratch scratch_of(lua_State* L, int idx, uint32_t n) {
         lua_pushvalue(L, -1);
         lua_setiuservalue(L, idx, kSweepValue);
     }
-    return sweep_scratch_carve(block + kAlign, cap);
+    return sweep_scratch_carve(block + kAlign, cap, reuse);
 }
 
 // The pair buffer of the layer at `idx`, holding at least `need` pairs, pinned on the stack.
@@ -52,13 +53,13 @@ Layer* live_layer(lua_State* L, int idx) {
     return layer;
 }
 
-// Pushes the sorted pairs as a flat {a1, b1, a2, b2, ...} (reusing `out` when given). The
-// stores are copies whose column blocks are pinned: finalizers run by the table's growth
-// cannot pull them away. But a finalizer that sweeps one of these layers again reuses the
-// scratch and pair buffer being read: after every store into the table the sweep counters are
-// checked, and false means "start over".
-bool push_pairs(lua_State* L, int out, const PairBuffer& buf, uint64_t n, const Store& sa, const SweepScratch& ra,
-                const Store& sb, const SweepScratch& rb, const Layer* la, const Layer* lb, uint32_t sweeps) {
+// Pushes the sorted pairs as a flat {a1, b1, a2, b2, ...} (reusing `out` when given). Ids
+// come from the scratch (ids in rank order), whose block is pinned: finalizers run by the
+// table's growth cannot free it. But a finalizer that sweeps one of these layers again reuses
+// the scratch and pair buffer being read: after every store into the table the sweep counters
+// are checked, and false means "start over".
+bool push_pairs(lua_State* L, int out, const PairBuffer& buf, uint64_t n, const SweepScratch& ra, const SweepScratch& rb,
+                const Layer* la, const Layer* lb, uint32_t sweeps) {
     auto untouched = [&] { return !la->closed && !lb->closed && la->sweeps + lb->sweeps == sweeps; };
     if (out == 0) {
         lua_createtable(L, n > 0x3fffffff ? 0 : static_cast<int>(2 * n), 0);
@@ -67,8 +68,9 @@ bool push_pairs(lua_State* L, int out, const PairBuffer& buf, uint64_t n, const 
     if (!untouched()) return false;
     for (uint64_t i = 0; i < n; ++i) {
         uint64_t key = buf.keys[i];
-        int64_t b = sb.col.id[rb.slot_of_rank[key & 0xffffffffu]];
-        lua_pushinteger(L, static_cast<lua_Integer>(sa.col.id[ra.slot_of_rank[key >> 32]]));
+        // The ids in rank order are id_keys (one lookup, mostly in order, not slot then id).
+        int64_t b = static_cast<int64_t>(rb.id_keys[key & 0xffffffffu] ^ 0x8000000000000000ull);
+        lua_pushinteger(L, static_cast<lua_Integer>(ra.id_keys[key >> 32] ^ 0x8000000000000000ull));
         lua_rawseti(L, out, static_cast<lua_Integer>(2 * i + 1));
         lua_pushinteger(L, static_cast<lua_Integer>(b));
         lua_rawseti(L, out, static_cast<lua_Integer>(2 * i + 2));
@@ -100,7 +102,7 @@ int l_pairs(lua_State* L) {
         }
         order_pairs(buf, n, s, s, true);
         uint32_t sweeps = 2 * ++layer->sweeps;
-        if (!push_pairs(L, out, buf, n, st, s, st, s, layer, layer, sweeps)) continue;
+        if (!push_pairs(L, out, buf, n, s, s, layer, layer, sweeps)) continue;
         lua_pushinteger(L, static_cast<lua_Integer>(n));
         return 2;
     }
@@ -146,7 +148,7 @@ int l_pairs_between(lua_State* L) {
         }
         order_pairs(buf, n, sa, sb, false);
         uint32_t sweeps = ++a->sweeps + ++b->sweeps;
-        if (!push_pairs(L, out, buf, n, st_a, sa, st_b, sb, a, b, sweeps)) continue;
+        if (!push_pairs(L, out, buf, n, sa, sb, a, b, sweeps)) continue;
         lua_pushinteger(L, static_cast<lua_Integer>(n));
         return 2;
     }
