@@ -74,6 +74,7 @@ void sort_entities(const Store& st, const Watchers& w, float margin, AoiScratch&
         // Per candidate, only arrays in bucket order and rank order are touched: chasing
         // slot -> rank -> slot -> id through four arrays cost 40% of an update.
         s.rank_x[at] = s.rank[i];
+        s.pos_of_rank[s.rank[i]] = at;
     }
     for (uint32_t i = n; i < padded(n + 1) + kMaxWidth; ++i) s.xs[i] = s.ys[i] = 0.0f;
 }
@@ -82,61 +83,31 @@ inline int64_t id_of_rank(const AoiScratch& s, uint32_t rank) noexcept {
     return static_cast<int64_t>(s.id_keys[rank] ^ 0x8000000000000000ull);
 }
 
-// One watcher meeting its candidates. mark[r] == open: it saw r at the last update; == kept:
-// r is within reach now. A candidate met twice (windows overlap when buckets collide) counts
-// once. Branch-free: whether a candidate enters or stays is data, not control flow.
+// One watcher meeting its candidates, window by window (the kernels' aoi_scan).
 struct Meeting {
-    uint32_t* mark;
+    AoiMeet found;   // positions, turned into ranks once all windows are scanned
+    uint32_t self;   // rank of the watcher
     uint32_t open, kept;
-    uint32_t* visible;  // the watcher's new visible ranks
-    uint32_t* enters;
-    uint32_t self;
-    uint32_t n_visible = 0, n_enter = 0, met = 0;
 };
 
-void scan_window(const AoiInput& in, AoiScratch& s, uint32_t first, uint32_t last, const Circle& reach,
-                 float enter2, Meeting& m) noexcept {
+void scan_window(const AoiInput& in, AoiScratch& s, uint32_t first, uint32_t last, const Circle& reach, float view,
+                 Meeting& m) noexcept {
     first &= ~uint32_t(kMaxWidth - 1);  // kernels read aligned blocks; extra entries are tested too
     if (last <= first) return;
-    Points window{s.xs + first, s.ys + first, nullptr, nullptr, last - first};
-    const uint32_t found = in.kernels->in_circle(window, reach, Filter{0, false}, s.hits);
-    // Locals, not m's fields: the stores to mark could alias them, which would keep every
-    // counter in memory.
-    uint32_t* const mark = m.mark;
-    uint32_t* const visible = m.visible;
-    uint32_t* const enters = m.enters;
-    const uint32_t open = m.open, kept = m.kept, self = m.self;
-    uint32_t n_visible = m.n_visible, n_enter = m.n_enter, met = m.met;
-    const uint32_t* const hits = s.hits;
-    const uint32_t* const rank_x = s.rank_x + first;
-    const float* const xs = s.xs + first;
-    const float* const ys = s.ys + first;
-    for (uint32_t i = 0; i < found; ++i) {
-        const uint32_t at = hits[i];
-        const uint32_t r = rank_x[at];
-        const float dx = xs[at] - reach.cx, dy = ys[at] - reach.cy;
-        const uint32_t near = dx * dx + dy * dy < enter2 ? 1u : 0u;
-        const uint32_t before = r == self ? kept : mark[r];  // the watcher itself: as if met
-        const uint32_t was = before == open, fresh = before != kept;
-        mark[r] = kept;
-        met += was;
-        visible[n_visible] = r;
-        n_visible += (was | near) & fresh;
-        enters[n_enter] = r;
-        n_enter += ~was & near & fresh;
-    }
-    m.n_visible = n_visible, m.n_enter = n_enter, m.met = met;
+    AoiWindow window{s.xs + first, s.ys + first, s.mark + first, last - first, first,
+                     reach.cx, reach.cy, view, reach.radius, m.open, m.kept};
+    in.kernels->aoi_scan(window, m.found);
 }
 
 // Every entity the watcher at rank m.self has within view + margin, with whether it is
 // within view. The cells scanned are a conservative cover of the circle, row by row; the
 // kernel's circle test decides.
 void meet_candidates(const AoiInput& in, AoiScratch& s, float view, Meeting& m) noexcept {
+    s.mark[s.pos_of_rank[m.self]] = m.kept;  // the watcher never sees itself
     const Store& st = *in.layer;
     const uint32_t slot = s.slot_of_rank[m.self];
     const float wx = st.col.x[slot], wy = st.col.y[slot];
     const Circle reach{wx, wy, view + in.margin};
-    const float enter2 = view * view;
     const uint32_t n = st.n;
     // |dx| and |dy| in float32 can be a hair below the real distance: widen by a relative 2^-20.
     const double half = double(reach.radius) * (1.0 + 0x1p-20) + 0x1p-126;
@@ -146,7 +117,7 @@ void meet_candidates(const AoiInput& in, AoiScratch& s, float view, Meeting& m) 
     const int64_t cx_lo = cell_of(wx - half, inv), cx_hi = cell_of(wx + half, inv);
     const uint64_t rows = uint64_t(cy_hi - cy_lo) + 1, cols = uint64_t(cx_hi - cx_lo) + 1;
     if (cols >= s.buckets || rows > 64 + n / 256) {  // cheaper to test everything once
-        scan_window(in, s, 0, n, reach, enter2, m);
+        scan_window(in, s, 0, n, reach, view, m);
         return;
     }
     for (int64_t cy = cy_lo; cy <= cy_hi; ++cy) {
@@ -154,14 +125,14 @@ void meet_candidates(const AoiInput& in, AoiScratch& s, float view, Meeting& m) 
         // x range to the circle's chord there.
         double near_y = cy > cy_w ? double(cy) * cell - wy : cy < cy_w ? wy - double(cy + 1) * cell : 0.0;
         near_y -= 0x1p-30 * (std::fabs(double(wy)) + std::fabs(double(cy) * cell) + cell);
-        double hx = near_y > 0 ? std::sqrt(std::max(0.0, half * half - near_y * near_y)) * (1.0 + 0x1p-30) : half;
+        double hx = near_y > 0 && rows > 2 ? std::sqrt(std::max(0.0, half * half - near_y * near_y)) * (1.0 + 0x1p-30) : half;
         const int64_t lo = cell_of(wx - hx, inv), hi = cell_of(wx + hx, inv);
         const uint32_t b_lo = bucket_of(s, lo, cy), b_hi = (b_lo + uint32_t(hi - lo)) & (s.buckets - 1);
         if (b_lo <= b_hi) {
-            scan_window(in, s, s.start[b_lo], s.start[b_hi + 1], reach, enter2, m);
+            scan_window(in, s, s.start[b_lo], s.start[b_hi + 1], reach, view, m);
         } else {  // the row's run wraps around the bucket table
-            scan_window(in, s, s.start[b_lo], n, reach, enter2, m);
-            scan_window(in, s, 0, s.start[b_hi + 1], reach, enter2, m);
+            scan_window(in, s, s.start[b_lo], n, reach, view, m);
+            scan_window(in, s, 0, s.start[b_hi + 1], reach, view, m);
         }
     }
 }
@@ -253,9 +224,9 @@ AoiScratch aoi_scratch_carve(void* block, uint32_t cap) noexcept {
     s.tmp_id_keys = k.take<uint64_t>(c);
     s.rank = k.take<uint32_t>(c);
     s.slot_of_rank = k.take<uint32_t>(c);
-    s.hits = k.take<uint32_t>(c);
     s.rank_x = k.take<uint32_t>(c);
     s.mark = k.take<uint32_t>(c);
+    s.pos_of_rank = k.take<uint32_t>(c);
     s.remap = k.take<uint32_t>(c);
     s.buckets = buckets_for(cap);
     s.start = k.take<uint32_t>(size_t(s.buckets) + 2);
@@ -306,7 +277,7 @@ AoiStatus aoi_update(const AoiInput& in, AoiScratch& s, Visible& after, EventLis
             for (uint32_t i = 0; i < st.n; ++i) changed |= uint64_t(before.ids[i] ^ after.ids[i]);
         p.same_ranks = changed == 0;
         if (!p.same_ranks) remap_ranks(before, s, st.n);
-        std::memset(s.mark, 0, st.n * sizeof(uint32_t));
+        std::memset(s.mark, 0, (size_t(padded(st.n + 1)) + kMaxWidth) * sizeof(uint32_t));
         after.id_count = st.n;
         after.n = 0;
         after.off[0] = 0;
@@ -333,23 +304,25 @@ AoiStatus aoi_update(const AoiInput& in, AoiScratch& s, Visible& after, EventLis
         uint32_t old_n = in_before ? before.off[p.prev + 1] - before.off[p.prev] : 0;
         // Room for the worst case of this watcher: it may see every entity, leave all it saw.
         uint64_t used = after.off[after.n];
-        if (in_now && used + st.n > after.target_cap) return *need = st.n, AoiStatus::need_targets;
+        // Scans write whole blocks past what they keep: kMaxWidth more.
+        if (in_now && used + st.n + kMaxWidth > after.target_cap) return *need = st.n + kMaxWidth, AoiStatus::need_targets;
         if (enter.n + st.n > enter.cap) return *need = st.n, AoiStatus::need_enter;
         if (leave.n + old_n > leave.cap) return *need = old_n, AoiStatus::need_leave;
 
-        // mark[r] == open: seen at the last update; == kept: within reach now (so a
-        // candidate met twice is taken once). Most watchers neither gain nor lose anything
-        // in a tick: when every old target is met again, the leave pass is skipped.
+        // mark[position] == open: seen at the last update; == kept: within reach now (so an
+        // entity met twice is taken once). Most watchers neither gain nor lose anything in a
+        // tick: when every old target is met again, the leave pass is skipped.
         const uint32_t open = 2 * ++p.stamp, kept = open + 1;
         if (p.same_ranks) {
-            for (uint32_t o = 0; o < old_n; ++o) s.mark[old_t[o]] = open;
+            for (uint32_t o = 0; o < old_n; ++o) s.mark[s.pos_of_rank[old_t[o]]] = open;
         } else {
             for (uint32_t o = 0; o < old_n; ++o) {
                 uint32_t r = s.remap[old_t[o]];
-                if (r != kNoSlot) s.mark[r] = open;
+                if (r != kNoSlot) s.mark[s.pos_of_rank[r]] = open;
             }
         }
-        Meeting meet{s.mark, open, kept, after.target + used, enter_ranks, kNoSlot};
+        uint32_t* const out_t = after.target + used;
+        Meeting meet{AoiMeet{out_t, enter_ranks, 0, 0, 0}, kNoSlot, open, kept};
         if (in_now) {  // watchers and ranks both ascend by id: find the watcher's entity by merging
             const uint64_t key = int_key(wid);
             while (p.rank < st.n && s.id_keys[p.rank] < key) ++p.rank;
@@ -358,13 +331,15 @@ AoiStatus aoi_update(const AoiInput& in, AoiScratch& s, Visible& after, EventLis
                 meet_candidates(in, s, w.view[p.cur], meet);
             }
         }
-        const uint32_t m = meet.n_visible, entering = meet.n_enter;
+        const uint32_t m = meet.found.n_visible, entering = meet.found.n_enter;
+        for (uint32_t i = 0; i < m; ++i) out_t[i] = s.rank_x[out_t[i]];  // positions -> ranks
+        for (uint32_t i = 0; i < entering; ++i) enter_ranks[i] = s.rank_x[enter_ranks[i]];
         uint32_t leaving = 0;
-        if (meet.met != old_n) {  // seen before, now out of reach or gone: leaves
+        if (meet.found.met != old_n) {  // seen before, now out of reach or gone: leaves
             for (uint32_t o = 0; o < old_n; ++o) {
                 uint32_t r = p.same_ranks ? old_t[o] : s.remap[old_t[o]];
                 leave_ids[leaving] = before.ids[old_t[o]];  // branch-free: leaves are few and scattered
-                leaving += r == kNoSlot || s.mark[r] != kept;
+                leaving += r == kNoSlot || s.mark[s.pos_of_rank[r]] != kept;
             }
         }
         // Events come out sorted: watchers ascend already, targets are sorted here (few).

@@ -54,9 +54,9 @@ struct AoiScratch {
     uint64_t* tmp_id_keys;
     uint32_t* rank;    // slot -> rank
     uint32_t* slot_of_rank;
-    uint32_t* hits;
     uint32_t* rank_x;  // rank of the entity at each bucket-order position
-    uint32_t* mark;    // per rank: 2 * stamp when the watcher saw it, 2 * stamp + 1 once in reach
+    uint32_t* mark;    // per position: 2 * stamp when the watcher saw it, 2 * stamp + 1 once in reach
+    uint32_t* pos_of_rank;
     uint32_t* remap;   // last update's rank -> this update's rank (kNoSlot: removed)
     uint32_t* start;   // buckets + 2 entries: start[b] is the first position of bucket b
     double cell, inv_cell;

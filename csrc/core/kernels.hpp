@@ -75,6 +75,27 @@ float segment_entry(const Segment& s, float x, float y, float r) noexcept;
 
 struct SweepBoxes;  // sweep.hpp
 
+// One AOI watcher against a window of entities in the AOI's bucket order (aoi.cpp). mark has
+// one entry per position: `open` where the watcher saw the entity at the last update, `kept`
+// once met in this update (so a position is taken once even when windows overlap).
+struct AoiWindow {
+    const float* x;   // the window's first block, aligned
+    const float* y;
+    uint32_t* mark;   // the same indexing as x and y
+    uint32_t n;       // entries in the window
+    uint32_t base;    // position of x[0]
+    float cx, cy, view, reach;
+    uint32_t open, kept;
+};
+
+// What the scans of one watcher found: positions it sees now and positions that entered, with
+// how many marked `open` were met within reach. A scan may write whole blocks past the counts.
+struct AoiMeet {
+    uint32_t* visible;
+    uint32_t* enters;
+    uint32_t n_visible, n_enter, met;
+};
+
 // Kernels write slot numbers to `out`, which must hold padded(n) entries: a kernel may store a
 // whole block of lanes past its last hit (never past the padded end).
 struct KernelTable {
@@ -98,6 +119,8 @@ struct KernelTable {
     // `cap` written, the total returned.
     uint64_t (*sweep_complete)(const SweepBoxes&, uint32_t* out_a, uint32_t* out_b, uint64_t cap) noexcept;
     uint64_t (*sweep_between)(const SweepBoxes&, const SweepBoxes&, uint32_t* out_a, uint32_t* out_b, uint64_t cap) noexcept;
+    // Within reach: d^2 < reach^2; within view: d^2 < view^2 (float32, as in_circle).
+    void (*aoi_scan)(const AoiWindow&, AoiMeet&) noexcept;
 };
 
 // Targets compiled into this build; a pointer is null when this build has no such target.

@@ -98,9 +98,15 @@ void order_pairs(PairBuffer& buf, uint64_t n, const SweepScratch& sa, const Swee
         uint32_t* by_hi = sb.tmp_vals;
         std::memset(by_lo, 0, (size_t(na) + 1) * sizeof(uint32_t));
         std::memset(by_hi, 0, (size_t(nb) + 1) * sizeof(uint32_t));
+        // The rank at each sorted position, so that each pair costs one lookup per side.
+        uint32_t* rank_a = sa.keys;  // free after sweep_prepare too
+        uint32_t* rank_b = sb.keys;
+        for (uint32_t p = 0; p < na; ++p) rank_a[p] = sa.rank[sa.boxes.slot[p]];
+        if (rank_b != rank_a)
+            for (uint32_t p = 0; p < nb; ++p) rank_b[p] = sb.rank[sb.boxes.slot[p]];
         for (uint64_t i = 0; i < n; ++i) {
-            uint32_t ra = sa.rank[sa.boxes.slot[buf.a[i]]];
-            uint32_t rb = sb.rank[sb.boxes.slot[buf.b[i]]];
+            uint32_t ra = rank_a[buf.a[i]];
+            uint32_t rb = rank_b[buf.b[i]];
             if (complete && rb < ra) {
                 uint32_t t = ra;
                 ra = rb;

@@ -8,6 +8,7 @@
 #include "kernel_sector.inl"
 #include "kernel_shapes.inl"
 #include "kernel_sweep.inl"
+#include "kernel_aoi.inl"
 
 #define SOAGEO_PASTE2(a, b) a##b
 #define SOAGEO_PASTE(a, b) SOAGEO_PASTE2(a, b)
@@ -32,6 +33,7 @@ const KernelTable table = {
     cast_segment,
     sweep_complete,
     sweep_between,
+    aoi_scan,
 };
 }  // namespace SOAGEO_TARGET
 

@@ -90,6 +90,14 @@ inline uint32_t emit(uint32_t* out, uint32_t base, uint32_t b) {
     return static_cast<uint32_t>(__builtin_popcount(b));  // every AVX-512 CPU has popcnt
 }
 inline float hsum(wf a) { return _mm512_reduce_add_ps(a.v); }
+// Integer lanes (p aligned): which equal v, and storing v into the lanes of b.
+inline uint32_t eq_bits(const uint32_t* p, uint32_t v) {
+    return _mm512_cmpeq_epi32_mask(_mm512_load_si512(p), _mm512_set1_epi32(static_cast<int>(v)));
+}
+inline void store_where(uint32_t* p, uint32_t b, uint32_t v) {
+    _mm512_mask_store_epi32(p, static_cast<__mmask16>(b), _mm512_set1_epi32(static_cast<int>(v)));
+}
+inline uint32_t count_bits(uint32_t b) { return static_cast<uint32_t>(__builtin_popcount(b)); }
 
 #elif defined(SOAGEO_WIDE_AVX2)
 
@@ -139,6 +147,16 @@ inline float hsum(wf a) {
     s = _mm_add_ss(s, _mm_shuffle_ps(s, s, 1));
     return _mm_cvtss_f32(s);
 }
+inline uint32_t eq_bits(const uint32_t* p, uint32_t v) {
+    __m256i eq = _mm256_cmpeq_epi32(_mm256_load_si256(reinterpret_cast<const __m256i*>(p)),
+                                    _mm256_set1_epi32(static_cast<int>(v)));
+    return static_cast<uint32_t>(_mm256_movemask_ps(_mm256_castsi256_ps(eq)));
+}
+inline void store_where(uint32_t* p, uint32_t b, uint32_t v) {
+    _mm256_maskstore_epi32(reinterpret_cast<int*>(p), _mm256_castps_si256(from_bits(b).v),
+                           _mm256_set1_epi32(static_cast<int>(v)));
+}
+inline uint32_t count_bits(uint32_t b) { return static_cast<uint32_t>(__builtin_popcount(b)); }
 
 #elif defined(SOAGEO_WIDE_SSE2)
 
@@ -186,6 +204,17 @@ inline float hsum(wf a) {
     s = _mm_add_ss(s, _mm_shuffle_ps(s, s, 1));
     return _mm_cvtss_f32(s);
 }
+inline uint32_t eq_bits(const uint32_t* p, uint32_t v) {
+    __m128i eq = _mm_cmpeq_epi32(_mm_load_si128(reinterpret_cast<const __m128i*>(p)), _mm_set1_epi32(static_cast<int>(v)));
+    return static_cast<uint32_t>(_mm_movemask_ps(_mm_castsi128_ps(eq)));
+}
+inline void store_where(uint32_t* p, uint32_t b, uint32_t v) {
+    __m128i m = _mm_castps_si128(from_bits(b).v);
+    __m128i old = _mm_load_si128(reinterpret_cast<const __m128i*>(p));
+    __m128i v4 = _mm_set1_epi32(static_cast<int>(v));
+    _mm_store_si128(reinterpret_cast<__m128i*>(p), _mm_or_si128(_mm_and_si128(m, v4), _mm_andnot_si128(m, old)));
+}
+inline uint32_t count_bits(uint32_t b) { return lane_lists.count[b]; }
 
 #elif defined(SOAGEO_WIDE_NEON)
 
@@ -226,6 +255,11 @@ inline uint32_t emit(uint32_t* out, uint32_t base, uint32_t b) {
     return lane_lists.count[b];
 }
 inline float hsum(wf a) { return vaddvq_f32(a.v); }
+inline uint32_t eq_bits(const uint32_t* p, uint32_t v) { return bits(wm{vceqq_u32(vld1q_u32(p), vdupq_n_u32(v))}); }
+inline void store_where(uint32_t* p, uint32_t b, uint32_t v) {
+    vst1q_u32(p, vbslq_u32(from_bits(b).v, vdupq_n_u32(v), vld1q_u32(p)));
+}
+inline uint32_t count_bits(uint32_t b) { return lane_lists.count[b]; }
 
 #else  // the scalar reference: one lane, plain C++, built with -fno-tree-vectorize
 
@@ -260,6 +294,9 @@ inline uint32_t emit(uint32_t* out, uint32_t base, uint32_t b) {
     return b;
 }
 inline float hsum(wf a) { return a.v; }
+inline uint32_t eq_bits(const uint32_t* p, uint32_t v) { return *p == v ? 1u : 0u; }
+inline void store_where(uint32_t* p, uint32_t b, uint32_t v) { *p = b ? v : *p; }
+inline uint32_t count_bits(uint32_t b) { return b; }
 
 #endif
 

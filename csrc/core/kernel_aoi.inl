@@ -1,0 +1,31 @@
+// The AOI scan (aoi.cpp), written once against wide.hpp: one watcher's circle test over a
+// window of entities and the bookkeeping of what it saw, W lanes at a time. The marks live per
+// position, next to the coordinates, so the bookkeeping is loads and stores of whole blocks
+// instead of a lookup per candidate; only the positions it keeps leave the block.
+
+namespace soageo {
+namespace SOAGEO_TARGET {
+
+inline void aoi_scan(const AoiWindow& window, AoiMeet& meet) noexcept {
+    const AoiWindow w = window;
+    const wf cx = splat(w.cx), cy = splat(w.cy);
+    const wf reach2 = splat(w.reach * w.reach), view2 = splat(w.view * w.view);
+    uint32_t* const visible = meet.visible;
+    uint32_t* const enters = meet.enters;
+    uint32_t n_visible = meet.n_visible, n_enter = meet.n_enter, met = meet.met;
+    for (uint32_t i = 0; i < w.n; i += W) {
+        const wf d2 = squared(load(w.x + i) - cx) + squared(load(w.y + i) - cy);
+        const uint32_t in_reach = bits(lt(d2, reach2)) & live_lanes(w.n - i);
+        const uint32_t near = bits(lt(d2, view2));  // view <= reach, so near lies within reach
+        const uint32_t was = eq_bits(w.mark + i, w.open) & in_reach;
+        const uint32_t fresh = in_reach & ~eq_bits(w.mark + i, w.kept);
+        store_where(w.mark + i, in_reach, w.kept);
+        met += count_bits(was);
+        n_visible += emit(visible + n_visible, w.base + i, fresh & (was | near));
+        n_enter += emit(enters + n_enter, w.base + i, fresh & near & ~was);
+    }
+    meet.n_visible = n_visible, meet.n_enter = n_enter, meet.met = met;
+}
+
+}  // namespace SOAGEO_TARGET
+}  // namespace soageo
