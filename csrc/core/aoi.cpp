@@ -120,13 +120,19 @@ void meet_candidates(const AoiInput& in, AoiScratch& s, float view, Meeting& m) 
         scan_window(in, s, 0, n, reach, view, m);
         return;
     }
+    const bool chords = rows > 2;  // with 2 rows or fewer, a chord rarely drops a cell
     for (int64_t cy = cy_lo; cy <= cy_hi; ++cy) {
-        // The row's nearest y to the watcher bounds |dy| from below, which narrows the row's
-        // x range to the circle's chord there.
-        double near_y = cy > cy_w ? double(cy) * cell - wy : cy < cy_w ? wy - double(cy + 1) * cell : 0.0;
-        near_y -= 0x1p-30 * (std::fabs(double(wy)) + std::fabs(double(cy) * cell) + cell);
-        double hx = near_y > 0 && rows > 2 ? std::sqrt(std::max(0.0, half * half - near_y * near_y)) * (1.0 + 0x1p-30) : half;
-        const int64_t lo = cell_of(wx - hx, inv), hi = cell_of(wx + hx, inv);
+        int64_t lo = cx_lo, hi = cx_hi;
+        if (chords) {
+            // The row's nearest y to the watcher bounds |dy| from below, which narrows the
+            // row's x range to the circle's chord there.
+            double near_y = cy > cy_w ? double(cy) * cell - wy : cy < cy_w ? wy - double(cy + 1) * cell : 0.0;
+            near_y -= 0x1p-30 * (std::fabs(double(wy)) + std::fabs(double(cy) * cell) + cell);
+            if (near_y > 0) {
+                double hx = std::sqrt(std::max(0.0, half * half - near_y * near_y)) * (1.0 + 0x1p-30);
+                lo = cell_of(wx - hx, inv), hi = cell_of(wx + hx, inv);
+            }
+        }
         const uint32_t b_lo = bucket_of(s, lo, cy), b_hi = (b_lo + uint32_t(hi - lo)) & (s.buckets - 1);
         if (b_lo <= b_hi) {
             scan_window(in, s, s.start[b_lo], s.start[b_hi + 1], reach, view, m);
@@ -336,7 +342,9 @@ AoiStatus aoi_update(const AoiInput& in, AoiScratch& s, Visible& after, EventLis
         for (uint32_t i = 0; i < entering; ++i) enter_ranks[i] = s.rank_x[enter_ranks[i]];
         uint32_t leaving = 0;
         if (meet.found.met != old_n) {  // seen before, now out of reach or gone: leaves
-            for (uint32_t o = 0; o < old_n; ++o) {
+            // Every old target not met is a leave, so the pass stops at the last of them.
+            const uint32_t leaves = old_n - meet.found.met;
+            for (uint32_t o = 0; leaving < leaves && o < old_n; ++o) {
                 uint32_t r = p.same_ranks ? old_t[o] : s.remap[old_t[o]];
                 leave_ids[leaving] = before.ids[old_t[o]];  // branch-free: leaves are few and scattered
                 leaving += r == kNoSlot || s.mark[s.pos_of_rank[r]] != kept;
