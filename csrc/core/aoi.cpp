@@ -99,16 +99,26 @@ void scan_window(const AoiInput& in, AoiScratch& s, uint32_t first, uint32_t las
     in.kernels->aoi_scan(window, m.found);
 }
 
-// Every entity the watcher at rank m.self has within view + margin, with whether it is
-// within view. The cells scanned are a conservative cover of the circle, row by row; the
-// kernel's circle test decides.
-void meet_candidates(const AoiInput& in, AoiScratch& s, float view, Meeting& m) noexcept {
-    s.mark[s.pos_of_rank[m.self]] = m.kept;  // the watcher never sees itself
-    const Store& st = *in.layer;
-    const uint32_t slot = s.slot_of_rank[m.self];
-    const float wx = st.col.x[slot], wy = st.col.y[slot];
-    const Circle reach{wx, wy, view + in.margin};
-    const uint32_t n = st.n;
+// The windows a watcher scans: runs of buckets, as ranges of positions. Planned one watcher
+// ahead, so that their memory is being fetched while the watcher before is scanned (watchers
+// go by id, so consecutive ones are far apart: their windows were a third of an update's
+// cache misses).
+struct Plan {
+    static constexpr uint32_t kMaxWindows = 8;
+    uint32_t first[kMaxWindows], last[kMaxWindows];
+    uint32_t n = 0;
+    uint32_t self = kNoSlot;  // the watcher's rank (kNoSlot: nothing planned)
+    bool rows = false;        // too many windows to list: meet_candidates goes row by row
+    Circle reach;
+};
+
+// Every entity the watcher at rank `self` has within view + margin is in the windows (or the
+// rows) planned: a conservative cover of the circle, row by row; the kernel's test decides.
+// `visit(first, last)` receives each window, in order; returns false to stop listing.
+template <class Visit>
+void cover_circle(const AoiInput& in, const AoiScratch& s, const Circle& reach, Visit visit) noexcept {
+    const uint32_t n = in.layer->n;
+    const float wx = reach.cx, wy = reach.cy;
     // |dx| and |dy| in float32 can be a hair below the real distance: widen by a relative 2^-20.
     const double half = double(reach.radius) * (1.0 + 0x1p-20) + 0x1p-126;
     const double inv = s.inv_cell, cell = s.cell;
@@ -117,7 +127,7 @@ void meet_candidates(const AoiInput& in, AoiScratch& s, float view, Meeting& m) 
     const int64_t cx_lo = cell_of(wx - half, inv), cx_hi = cell_of(wx + half, inv);
     const uint64_t rows = uint64_t(cy_hi - cy_lo) + 1, cols = uint64_t(cx_hi - cx_lo) + 1;
     if (cols >= s.buckets || rows > 64 + n / 256) {  // cheaper to test everything once
-        scan_window(in, s, 0, n, reach, view, m);
+        visit(0, n);
         return;
     }
     const bool chords = rows > 2;  // with 2 rows or fewer, a chord rarely drops a cell
@@ -135,12 +145,49 @@ void meet_candidates(const AoiInput& in, AoiScratch& s, float view, Meeting& m) 
         }
         const uint32_t b_lo = bucket_of(s, lo, cy), b_hi = (b_lo + uint32_t(hi - lo)) & (s.buckets - 1);
         if (b_lo <= b_hi) {
-            scan_window(in, s, s.start[b_lo], s.start[b_hi + 1], reach, view, m);
+            if (!visit(s.start[b_lo], s.start[b_hi + 1])) return;
         } else {  // the row's run wraps around the bucket table
-            scan_window(in, s, s.start[b_lo], n, reach, view, m);
-            scan_window(in, s, 0, s.start[b_hi + 1], reach, view, m);
+            if (!visit(s.start[b_lo], n) || !visit(0, s.start[b_hi + 1])) return;
         }
     }
+}
+
+void plan_windows(const AoiInput& in, const AoiScratch& s, uint32_t self, float view, Plan& plan) noexcept {
+    const uint32_t slot = s.slot_of_rank[self];
+    plan.self = self;
+    plan.reach = Circle{in.layer->col.x[slot], in.layer->col.y[slot], view + in.margin};
+    plan.n = 0;
+    plan.rows = false;
+    cover_circle(in, s, plan.reach, [&](uint32_t first, uint32_t last) {
+        if (plan.n == Plan::kMaxWindows) return plan.rows = true, false;
+        plan.first[plan.n] = first, plan.last[plan.n] = last;
+        ++plan.n;
+        return true;
+    });
+}
+
+// Asks for the first blocks of every planned window (coordinates and marks).
+void prefetch_plan(const AoiScratch& s, const Plan& plan) noexcept {
+    for (uint32_t k = 0; k < plan.n; ++k) {
+        uint32_t first = plan.first[k] & ~uint32_t(kMaxWidth - 1), blocks = 0;
+        for (uint32_t b = first; b < plan.last[k] && blocks < 8; b += kMaxWidth, ++blocks) {
+            __builtin_prefetch(s.xs + b);
+            __builtin_prefetch(s.ys + b);
+            __builtin_prefetch(s.mark + b);
+        }
+    }
+}
+
+void meet_candidates(const AoiInput& in, AoiScratch& s, const Plan& plan, float view, Meeting& m) noexcept {
+    s.mark[s.pos_of_rank[plan.self]] = m.kept;  // the watcher never sees itself
+    if (!plan.rows) {
+        for (uint32_t k = 0; k < plan.n; ++k) scan_window(in, s, plan.first[k], plan.last[k], plan.reach, view, m);
+        return;
+    }
+    cover_circle(in, s, plan.reach, [&](uint32_t first, uint32_t last) {
+        scan_window(in, s, first, last, plan.reach, view, m);
+        return true;
+    });
 }
 
 }  // namespace
@@ -293,6 +340,8 @@ AoiStatus aoi_update(const AoiInput& in, AoiScratch& s, Visible& after, EventLis
     }
     uint32_t* enter_ranks = s.tmp_keys;    // free after sort_entities: this watcher's enters
     int64_t* leave_ids = reinterpret_cast<int64_t*>(s.tmp_id_keys);  // and leaves
+    Plan plans[2];  // this watcher's windows and the next one's
+    int current_plan = 0;
     while (p.cur < w.n || p.prev < before.n) {
         int64_t wid;
         bool in_now, in_before;
@@ -333,8 +382,23 @@ AoiStatus aoi_update(const AoiInput& in, AoiScratch& s, Visible& after, EventLis
             const uint64_t key = int_key(wid);
             while (p.rank < st.n && s.id_keys[p.rank] < key) ++p.rank;
             if (p.rank < st.n && s.id_keys[p.rank] == key) {
+                Plan& plan = plans[current_plan];
+                if (plan.self != p.rank) plan_windows(in, s, p.rank, w.view[p.cur], plan);
+                // Plan the next watcher now, and fetch its windows while this one is scanned.
+                Plan& next = plans[1 - current_plan];
+                next.self = kNoSlot;
+                if (p.cur + 1 < w.n) {
+                    const uint64_t next_key = int_key(w.id[p.cur + 1]);
+                    uint32_t r = p.rank;
+                    while (r < st.n && s.id_keys[r] < next_key) ++r;
+                    if (r < st.n && s.id_keys[r] == next_key) {
+                        plan_windows(in, s, r, w.view[p.cur + 1], next);
+                        prefetch_plan(s, next);
+                    }
+                }
                 meet.self = p.rank;
-                meet_candidates(in, s, w.view[p.cur], meet);
+                meet_candidates(in, s, plan, w.view[p.cur], meet);
+                current_plan = 1 - current_plan;
             }
         }
         const uint32_t m = meet.found.n_visible, entering = meet.found.n_enter;
