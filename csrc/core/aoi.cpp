@@ -231,7 +231,7 @@ void watchers_copy(Watchers& to, const Watchers& from) noexcept {
 }
 
 size_t visible_bytes(uint32_t watcher_cap, uint64_t target_cap, uint32_t id_cap) noexcept {
-    return kAlign * 5 + size_t(watcher_cap) * 8 + (size_t(watcher_cap) + 1) * 4 + target_cap * 4 + size_t(id_cap) * 8;
+    return kAlign * 6 + size_t(watcher_cap) * 8 + (size_t(watcher_cap) + 1) * 4 + target_cap * 4 + size_t(id_cap) * 12;
 }
 
 Visible visible_carve(void* block, uint32_t watcher_cap, uint64_t target_cap, uint32_t id_cap) noexcept {
@@ -241,6 +241,7 @@ Visible visible_carve(void* block, uint32_t watcher_cap, uint64_t target_cap, ui
     v.off = k.take<uint32_t>(size_t(watcher_cap) + 1);
     v.target = k.take<uint32_t>(target_cap);
     v.ids = k.take<int64_t>(id_cap);
+    v.rank_at = k.take<uint32_t>(id_cap);
     v.n = 0;
     v.off[0] = 0;
     v.watcher_cap = watcher_cap;
@@ -261,7 +262,7 @@ uint32_t buckets_for(uint32_t cap) noexcept {
 
 size_t aoi_scratch_bytes(uint32_t cap) noexcept {
     size_t c = size_t(padded(cap + 1)) + kMaxWidth;
-    return kAlign * 15 + c * 4 * 11 + c * 8 * 2 + (size_t(buckets_for(cap)) + 2) * 4;
+    return kAlign * 16 + c * 4 * 12 + c * 8 * 2 + (size_t(buckets_for(cap)) + 2) * 4;
 }
 
 AoiScratch aoi_scratch_carve(void* block, uint32_t cap) noexcept {
@@ -281,6 +282,7 @@ AoiScratch aoi_scratch_carve(void* block, uint32_t cap) noexcept {
     s.mark = k.take<uint32_t>(c);
     s.pos_of_rank = k.take<uint32_t>(c);
     s.remap = k.take<uint32_t>(c);
+    s.moved = k.take<uint32_t>(c);
     s.buckets = buckets_for(cap);
     s.start = k.take<uint32_t>(size_t(s.buckets) + 2);
     s.cell = s.inv_cell = 1.0;
@@ -330,6 +332,11 @@ AoiStatus aoi_update(const AoiInput& in, AoiScratch& s, Visible& after, EventLis
             for (uint32_t i = 0; i < st.n; ++i) changed |= uint64_t(before.ids[i] ^ after.ids[i]);
         p.same_ranks = changed == 0;
         if (!p.same_ranks) remap_ranks(before, s, st.n);
+        for (uint32_t q = 0; q < before.id_count; ++q) {  // old position -> new position
+            const uint32_t r = p.same_ranks ? before.rank_at[q] : s.remap[before.rank_at[q]];
+            s.moved[q] = r == kNoSlot ? kNoSlot : s.pos_of_rank[r];
+        }
+        std::memcpy(after.rank_at, s.rank_x, st.n * sizeof(uint32_t));
         std::memset(s.mark, 0, (size_t(padded(st.n + 1)) + kMaxWidth) * sizeof(uint32_t));
         after.id_count = st.n;
         after.n = 0;
@@ -369,11 +376,11 @@ AoiStatus aoi_update(const AoiInput& in, AoiScratch& s, Visible& after, EventLis
         // tick: when every old target is met again, the leave pass is skipped.
         const uint32_t open = 2 * ++p.stamp, kept = open + 1;
         if (p.same_ranks) {
-            for (uint32_t o = 0; o < old_n; ++o) s.mark[s.pos_of_rank[old_t[o]]] = open;
+            for (uint32_t o = 0; o < old_n; ++o) s.mark[s.moved[old_t[o]]] = open;
         } else {
             for (uint32_t o = 0; o < old_n; ++o) {
-                uint32_t r = s.remap[old_t[o]];
-                if (r != kNoSlot) s.mark[s.pos_of_rank[r]] = open;
+                uint32_t at = s.moved[old_t[o]];
+                if (at != kNoSlot) s.mark[at] = open;
             }
         }
         uint32_t* const out_t = after.target + used;
@@ -402,16 +409,15 @@ AoiStatus aoi_update(const AoiInput& in, AoiScratch& s, Visible& after, EventLis
             }
         }
         const uint32_t m = meet.found.n_visible, entering = meet.found.n_enter;
-        for (uint32_t i = 0; i < m; ++i) out_t[i] = s.rank_x[out_t[i]];  // positions -> ranks
-        for (uint32_t i = 0; i < entering; ++i) enter_ranks[i] = s.rank_x[enter_ranks[i]];
+        for (uint32_t i = 0; i < entering; ++i) enter_ranks[i] = s.rank_x[enter_ranks[i]];  // positions -> ranks
         uint32_t leaving = 0;
         if (meet.found.met != old_n) {  // seen before, now out of reach or gone: leaves
             // Every old target not met is a leave, so the pass stops at the last of them.
             const uint32_t leaves = old_n - meet.found.met;
             for (uint32_t o = 0; leaving < leaves && o < old_n; ++o) {
-                uint32_t r = p.same_ranks ? old_t[o] : s.remap[old_t[o]];
-                leave_ids[leaving] = before.ids[old_t[o]];  // branch-free: leaves are few and scattered
-                leaving += r == kNoSlot || s.mark[s.pos_of_rank[r]] != kept;
+                const uint32_t at = s.moved[old_t[o]];
+                leave_ids[leaving] = before.ids[before.rank_at[old_t[o]]];  // branch-free: leaves are few
+                leaving += at == kNoSlot || s.mark[at] != kept;
             }
         }
         // Events come out sorted: watchers ascend already, targets are sorted here (few).

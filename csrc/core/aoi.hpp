@@ -28,14 +28,16 @@ void watchers_erase(Watchers& w, uint32_t at) noexcept;
 void watchers_copy(Watchers& to, const Watchers& from) noexcept;
 
 // The visible sets after an update: for watcher k (ids ascending), target[off[k] .. off[k+1])
-// holds the ranks (positions in `ids`, the layer's ids ascending at that update) of what it
-// sees, in no particular order. Ranks, not ids, so that the next update finds a target's
-// entry with one array index instead of a search or a sort.
+// holds the positions (in that update's bucket order) of what it sees, in no particular
+// order. Positions, not ids: the next update maps each old position to its new one with one
+// array index, and a watcher's targets sit near each other in bucket order, so that mapping
+// and the marks it leads to stay in a few cache lines.
 struct Visible {
     int64_t* watcher;  // the watcher ids, ascending
     uint32_t* off;     // n + 1 offsets
-    uint32_t* target;  // ranks
-    int64_t* ids;      // the layer's ids, ascending, at that update
+    uint32_t* target;  // positions
+    int64_t* ids;      // the layer's ids, ascending, at that update (ids[rank])
+    uint32_t* rank_at; // rank of the entity at each position
     uint32_t n, watcher_cap, id_count, id_cap;
     uint64_t target_cap;
 };
@@ -58,6 +60,7 @@ struct AoiScratch {
     uint32_t* mark;    // per position: 2 * stamp when the watcher saw it, 2 * stamp + 1 once in reach
     uint32_t* pos_of_rank;
     uint32_t* remap;   // last update's rank -> this update's rank (kNoSlot: removed)
+    uint32_t* moved;   // last update's position -> this update's position (kNoSlot: removed)
     uint32_t* start;   // buckets + 2 entries: start[b] is the first position of bucket b
     double cell, inv_cell;
     uint32_t buckets;   // a power of two

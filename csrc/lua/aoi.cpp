@@ -61,6 +61,7 @@ void grow_visible(lua_State* L, Aoi* a, int which, uint32_t watcher_cap, uint64_
         std::memcpy(v.off, old.off, (old.n + 1) * sizeof(uint32_t));
         std::memcpy(v.target, old.target, old.off[old.n] * sizeof(uint32_t));
         std::memcpy(v.ids, old.ids, old.id_count * sizeof(int64_t));
+        std::memcpy(v.rank_at, old.rank_at, old.id_count * sizeof(uint32_t));
         v.n = old.n;
         v.id_count = old.id_count;
     }
@@ -248,10 +249,13 @@ int l_visible(lua_State* L) {
     }
     uint32_t k = 0;
     if (lo < v.n && v.watcher[lo] == id) {
-        // Stored as ranks in no order; sorting them in place sorts the ids (order is free).
-        std::sort(v.target + v.off[lo], v.target + v.off[lo + 1]);
+        // Stored as positions in no order; sorted in place by rank, they come out by id (the
+        // order of a list is free to change).
+        const uint32_t* rank_at = v.rank_at;
+        std::sort(v.target + v.off[lo], v.target + v.off[lo + 1],
+                  [rank_at](uint32_t a, uint32_t b) { return rank_at[a] < rank_at[b]; });
         for (uint32_t i = v.off[lo]; i < v.off[lo + 1]; ++i) {
-            lua_pushinteger(L, static_cast<lua_Integer>(v.ids[v.target[i]]));
+            lua_pushinteger(L, static_cast<lua_Integer>(v.ids[v.rank_at[v.target[i]]]));
             lua_rawseti(L, out, ++k);
         }
     }
