@@ -22,7 +22,8 @@ inline void aoi_scan(const AoiWindow& window, AoiMeet& meet) noexcept {
         store_where(w.mark + i, in_reach, w.kept);
         met += count_bits(was);
         n_visible += emit(visible + n_visible, w.base + i, fresh & (was | near));
-        n_enter += emit(enters + n_enter, w.base + i, fresh & near & ~was);
+        const uint32_t entering = fresh & near & ~was;
+        if (entering) n_enter += emit(enters + n_enter, w.base + i, entering);  // rare: a tick changes little
     }
     meet.n_visible = n_visible, meet.n_enter = n_enter, meet.met = met;
 }
