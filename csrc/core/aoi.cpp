@@ -29,17 +29,17 @@ inline uint32_t bucket_of(const AoiScratch& s, int64_t cx, int64_t cy) noexcept 
     return (row + static_cast<uint32_t>(cx)) & (s.buckets - 1);
 }
 
-// The cell size: half the median reach, from a sample of watchers. Smaller cells test fewer
-// needless candidates but cost more windows per watcher; a watcher whose reach is far from
-// the median still gets every candidate, only less tightly.
-double choose_cell(const Watchers& w, float margin) noexcept {
+// The median reach, from a sample of watchers, scaled by `per_reach`: the cell sizes follow
+// it. A watcher whose reach is far from the median still gets every candidate, only less
+// tightly.
+double choose_cell(const Watchers& w, float margin, double per_reach) noexcept {
     float sample[64];
     uint32_t k = 0;
     const uint32_t step = w.n > 64 ? w.n / 64 : 1;
     for (uint32_t i = 0; i < w.n && k < 64; i += step) sample[k++] = w.view[i] + margin;
     if (k == 0) return 1.0;
     std::nth_element(sample, sample + k / 2, sample + k);
-    double cell = double(sample[k / 2]) * kCellPerReach;
+    double cell = double(sample[k / 2]) * per_reach;
     return cell > 0x1p-100 ? cell : 0x1p-100;
 }
 
@@ -57,12 +57,13 @@ void sort_entities(const Store& st, const Watchers& w, float margin, AoiScratch&
         s.ranked_n = n;
     }
     // A counting sort by bucket. start[b] ends up as the first position of bucket b.
-    s.cell = choose_cell(w, margin);
+    s.cell = choose_cell(w, margin, kCellHeightPerReach);
     s.inv_cell = 1.0 / s.cell;
+    s.inv_cell_x = 1.0 / choose_cell(w, margin, kCellWidthPerReach);
     uint32_t* start = s.start;
     std::memset(start, 0, (size_t(s.buckets) + 2) * sizeof(uint32_t));
     for (uint32_t i = 0; i < n; ++i) {
-        uint32_t b = bucket_of(s, cell_of(c.x[i], s.inv_cell), cell_of(c.y[i], s.inv_cell));
+        uint32_t b = bucket_of(s, cell_of(c.x[i], s.inv_cell_x), cell_of(c.y[i], s.inv_cell));
         s.keys[i] = b;
         ++start[b + 2];
     }
@@ -121,16 +122,16 @@ void cover_circle(const AoiInput& in, const AoiScratch& s, const Circle& reach, 
     const float wx = reach.cx, wy = reach.cy;
     // |dx| and |dy| in float32 can be a hair below the real distance: widen by a relative 2^-20.
     const double half = double(reach.radius) * (1.0 + 0x1p-20) + 0x1p-126;
-    const double inv = s.inv_cell, cell = s.cell;
-    const int64_t cy_w = cell_of(wy, inv);
+    const double inv = s.inv_cell, inv_x = s.inv_cell_x, cell = s.cell;
     const int64_t cy_lo = cell_of(wy - half, inv), cy_hi = cell_of(wy + half, inv);
-    const int64_t cx_lo = cell_of(wx - half, inv), cx_hi = cell_of(wx + half, inv);
+    const int64_t cx_lo = cell_of(wx - half, inv_x), cx_hi = cell_of(wx + half, inv_x);
     const uint64_t rows = uint64_t(cy_hi - cy_lo) + 1, cols = uint64_t(cx_hi - cx_lo) + 1;
     if (cols >= s.buckets || rows > 64 + n / 256) {  // cheaper to test everything once
         visit(0, n);
         return;
     }
     const bool chords = rows > 2;  // with 2 rows or fewer, a chord rarely drops a cell
+    const int64_t cy_w = chords ? cell_of(wy, inv) : 0;
     for (int64_t cy = cy_lo; cy <= cy_hi; ++cy) {
         int64_t lo = cx_lo, hi = cx_hi;
         if (chords) {
@@ -140,7 +141,7 @@ void cover_circle(const AoiInput& in, const AoiScratch& s, const Circle& reach, 
             near_y -= 0x1p-30 * (std::fabs(double(wy)) + std::fabs(double(cy) * cell) + cell);
             if (near_y > 0) {
                 double hx = std::sqrt(std::max(0.0, half * half - near_y * near_y)) * (1.0 + 0x1p-30);
-                lo = cell_of(wx - hx, inv), hi = cell_of(wx + hx, inv);
+                lo = cell_of(wx - hx, inv_x), hi = cell_of(wx + hx, inv_x);
             }
         }
         const uint32_t b_lo = bucket_of(s, lo, cy), b_hi = (b_lo + uint32_t(hi - lo)) & (s.buckets - 1);
@@ -285,7 +286,7 @@ AoiScratch aoi_scratch_carve(void* block, uint32_t cap) noexcept {
     s.moved = k.take<uint32_t>(c);
     s.buckets = buckets_for(cap);
     s.start = k.take<uint32_t>(size_t(s.buckets) + 2);
-    s.cell = s.inv_cell = 1.0;
+    s.cell = s.inv_cell = s.inv_cell_x = 1.0;
     s.ranked_n = kNoSlot;
     s.cap = cap;
     return s;

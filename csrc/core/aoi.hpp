@@ -62,14 +62,18 @@ struct AoiScratch {
     uint32_t* remap;   // last update's rank -> this update's rank (kNoSlot: removed)
     uint32_t* moved;   // last update's position -> this update's position (kNoSlot: removed)
     uint32_t* start;   // buckets + 2 entries: start[b] is the first position of bucket b
-    double cell, inv_cell;
+    double cell, inv_cell;  // rows: cell height
+    double inv_cell_x;      // cells within a row
     uint32_t buckets;   // a power of two
     uint32_t ranked_n;  // entities that rank, slot_of_rank and id_keys describe (kNoSlot: none)
     uint32_t cap;       // entities of this update and of the last one, each at most cap
 };
 
-// Grid cells are this many times the median watcher's reach (view + margin).
-constexpr double kCellPerReach = 2.0;
+// Grid cells are this many times the median watcher's reach (view + margin): tall rows, so
+// that a watcher scans few of them (one window each, its cells being consecutive buckets),
+// and narrow cells, so that a window holds little beyond the reach.
+constexpr double kCellHeightPerReach = 2.0;
+constexpr double kCellWidthPerReach = 0.25;
 
 size_t aoi_scratch_bytes(uint32_t cap) noexcept;
 AoiScratch aoi_scratch_carve(void* block, uint32_t cap) noexcept;
