@@ -17,7 +17,12 @@ inline bool sweep_block(const SweepBoxes& b, uint32_t i, uint32_t j, wf hix, wf 
     wm hit = mand(inx, mand(le(Aligned ? load(b.miny + j) : loadu(b.miny + j), hiy),
                             le(loy, Aligned ? load(b.maxy + j) : loadu(b.maxy + j))));
     uint32_t bits_hit = bits(hit) & keep;
-    while (bits_hit) {
+    if (k + W <= cap) {  // branch-free: hits are few and scattered, a per-hit loop mispredicts
+        store_splat(out_a + k, i);
+        k += emit(out_b + k, j, bits_hit);
+        return bits(inx) == live_lanes(W);
+    }
+    while (bits_hit) {  // near the end of the buffer: count everything, store what fits
         uint32_t lane = static_cast<uint32_t>(__builtin_ctz(bits_hit));
         bits_hit &= bits_hit - 1;
         if (k < cap) {

@@ -98,6 +98,7 @@ inline void store_where(uint32_t* p, uint32_t b, uint32_t v) {
     _mm512_mask_store_epi32(p, static_cast<__mmask16>(b), _mm512_set1_epi32(static_cast<int>(v)));
 }
 inline uint32_t count_bits(uint32_t b) { return static_cast<uint32_t>(__builtin_popcount(b)); }
+inline void store_splat(uint32_t* out, uint32_t v) { _mm512_storeu_si512(out, _mm512_set1_epi32(static_cast<int>(v))); }
 
 #elif defined(SOAGEO_WIDE_AVX2)
 
@@ -157,6 +158,9 @@ inline void store_where(uint32_t* p, uint32_t b, uint32_t v) {
                            _mm256_set1_epi32(static_cast<int>(v)));
 }
 inline uint32_t count_bits(uint32_t b) { return static_cast<uint32_t>(__builtin_popcount(b)); }
+inline void store_splat(uint32_t* out, uint32_t v) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm256_set1_epi32(static_cast<int>(v)));
+}
 
 #elif defined(SOAGEO_WIDE_SSE2)
 
@@ -215,6 +219,9 @@ inline void store_where(uint32_t* p, uint32_t b, uint32_t v) {
     _mm_store_si128(reinterpret_cast<__m128i*>(p), _mm_or_si128(_mm_and_si128(m, v4), _mm_andnot_si128(m, old)));
 }
 inline uint32_t count_bits(uint32_t b) { return lane_lists.count[b]; }
+inline void store_splat(uint32_t* out, uint32_t v) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm_set1_epi32(static_cast<int>(v)));
+}
 
 #elif defined(SOAGEO_WIDE_NEON)
 
@@ -260,6 +267,7 @@ inline void store_where(uint32_t* p, uint32_t b, uint32_t v) {
     vst1q_u32(p, vbslq_u32(from_bits(b).v, vdupq_n_u32(v), vld1q_u32(p)));
 }
 inline uint32_t count_bits(uint32_t b) { return lane_lists.count[b]; }
+inline void store_splat(uint32_t* out, uint32_t v) { vst1q_u32(out, vdupq_n_u32(v)); }
 
 #else  // the scalar reference: one lane, plain C++, built with -fno-tree-vectorize
 
@@ -297,6 +305,7 @@ inline float hsum(wf a) { return a.v; }
 inline uint32_t eq_bits(const uint32_t* p, uint32_t v) { return *p == v ? 1u : 0u; }
 inline void store_where(uint32_t* p, uint32_t b, uint32_t v) { *p = b ? v : *p; }
 inline uint32_t count_bits(uint32_t b) { return b; }
+inline void store_splat(uint32_t* out, uint32_t v) { *out = v; }
 
 #endif
 
