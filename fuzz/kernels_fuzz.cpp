@@ -41,6 +41,27 @@ void same(uint32_t (*KernelTable::*which)(const Points&, const Shape&, Filter, u
     }
 }
 
+// The AOI scan over the whole cloud with marks from the input: positions, counts and marks
+// left behind must all match.
+void same_aoi_scan(const fixture::Cloud& c, const uint32_t* marks, float cx, float cy, float view, float reach) {
+    auto run = [&](const KernelTable* k, std::vector<uint32_t>& mark, std::vector<uint32_t>& out) {
+        mark.assign(marks, marks + c.cap + kMaxWidth);
+        out.assign(2 * (c.cap + kMaxWidth), 0);
+        AoiMeet meet{out.data(), out.data() + c.cap + kMaxWidth, 0, 0, 0};
+        k->aoi_scan(AoiWindow{c.x, c.y, mark.data(), c.n, 0, cx, cy, view, reach, 2, 3}, meet);
+        return meet;
+    };
+    std::vector<uint32_t> want_mark, want_out, got_mark, got_out;
+    const AoiMeet want = run(fixture::reference(), want_mark, want_out);
+    for (const KernelTable* k : fixture::targets()) {
+        const AoiMeet got = run(k, got_mark, got_out);
+        if (got.n_visible != want.n_visible || got.n_enter != want.n_enter || got.met != want.met) std::abort();
+        if (std::memcmp(got.visible, want.visible, want.n_visible * 4) || std::memcmp(got.enters, want.enters, want.n_enter * 4))
+            std::abort();
+        if (std::memcmp(got_mark.data(), want_mark.data(), c.n * 4)) std::abort();
+    }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -71,5 +92,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     same(&KernelTable::touch_triangle, c, t, f);
     Segment seg{in.f(), in.f(), in.f(), in.f()};
     same(&KernelTable::cast_segment, c, seg, f);
+    std::vector<uint32_t> marks(c.cap + kMaxWidth, 0);
+    for (uint32_t i = 0; i < count; ++i) marks[i] = in.byte() % 5;  // 2 open, 3 kept, others
+    same_aoi_scan(c, marks.data(), in.f(), in.f(), in.f(), in.f());
     return 0;
 }
