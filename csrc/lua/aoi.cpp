@@ -33,29 +33,44 @@ Aoi* check_aoi(lua_State* L, int idx) {
     return a;
 }
 
-// A new block of `bytes` stored as user value `uv` of the aoi at 1; returns its first
-// aligned address. The previous block stays alive until the caller has copied from it: it is
-// left on the stack.
-void* new_block(lua_State* L, int uv, size_t bytes) {
-    lua_getiuservalue(L, 1, uv);  // keeps the old block alive while we copy from it
+// Raises when a finalizer run by an allocation closed the aoi or used it (watch, unwatch,
+// update): what the caller computed before allocating is stale. Nothing has been changed yet.
+void check_unchanged(lua_State* L, const Aoi* a, uint32_t epoch) {
+    if (a->closed || a->epoch != epoch) luaL_error(L, "aoi changed by a finalizer during this call");
+}
+
+// A new block of `bytes` for user value `uv` of the aoi at 1; returns it (unaligned). The
+// allocation may run finalizers: the block is installed only once check_unchanged passes, so a
+// refused call leaves the aoi on its old blocks. The old block stays on the stack, alive
+// while the caller copies from it; the caller pops it.
+void* new_block(lua_State* L, const Aoi* a, uint32_t epoch, int uv, size_t bytes) {
+    void* b = lua_newuserdatauv(L, bytes + kAlign, 0);
+    check_unchanged(L, a, epoch);
+    lua_getiuservalue(L, 1, uv);
+    lua_insert(L, -2);
+    lua_setiuservalue(L, 1, uv);
+    return b;
+}
+
+// While a new aoi is built nothing else can reach it: no check needed.
+void* first_block(lua_State* L, int uv, size_t bytes) {
     void* b = lua_newuserdatauv(L, bytes + kAlign, 0);
     lua_setiuservalue(L, 1, uv);
     return b;
 }
 
-void grow_watchers(lua_State* L, Aoi* a, uint32_t cap) {
-    Watchers w = watchers_carve(new_block(L, kWatchersBlock, watchers_bytes(cap)), cap);
+void grow_watchers(lua_State* L, Aoi* a, uint32_t epoch, uint32_t cap) {
+    Watchers w = watchers_carve(new_block(L, a, epoch, kWatchersBlock, watchers_bytes(cap)), cap);
     watchers_copy(w, a->watchers);
     a->watchers = w;
     lua_pop(L, 1);
 }
 
-void grow_visible(lua_State* L, Aoi* a, int which, uint32_t watcher_cap, uint64_t target_cap, uint32_t id_cap,
-                  bool keep) {
+void grow_visible(lua_State* L, Aoi* a, uint32_t epoch, int which, uint32_t watcher_cap, uint64_t target_cap,
+                  uint32_t id_cap, bool keep) {
+    void* block = new_block(L, a, epoch, which == 0 ? kVisibleA : kVisibleB, visible_bytes(watcher_cap, target_cap, id_cap));
     Visible& old = a->visible[which];
-    Visible v = visible_carve(
-        new_block(L, which == 0 ? kVisibleA : kVisibleB, visible_bytes(watcher_cap, target_cap, id_cap)), watcher_cap,
-        target_cap, id_cap);
+    Visible v = visible_carve(block, watcher_cap, target_cap, id_cap);
     if (keep) {
         std::memcpy(v.watcher, old.watcher, old.n * sizeof(int64_t));
         std::memcpy(v.off, old.off, (old.n + 1) * sizeof(uint32_t));
@@ -69,8 +84,8 @@ void grow_visible(lua_State* L, Aoi* a, int which, uint32_t watcher_cap, uint64_
     lua_pop(L, 1);
 }
 
-void grow_events(lua_State* L, EventList& e, int uv, uint64_t cap) {
-    EventList g = events_carve(new_block(L, uv, events_bytes(cap)), cap);
+void grow_events(lua_State* L, Aoi* a, uint32_t epoch, EventList& e, int uv, uint64_t cap) {
+    EventList g = events_carve(new_block(L, a, epoch, uv, events_bytes(cap)), cap);
     std::memcpy(g.pair, e.pair, e.n * 2 * sizeof(int64_t));
     g.n = e.n;
     e = g;
@@ -111,12 +126,12 @@ int l_new(lua_State* L) {
     lua_pushvalue(L, 1);
     lua_setiuservalue(L, 2, kLayerOf);
     lua_insert(L, 1);  // the aoi at 1, the layer at 2: new_block works on index 1
-    a->watchers = watchers_carve(new_block(L, kWatchersBlock, watchers_bytes(16)), 16);
-    a->visible[0] = visible_carve(new_block(L, kVisibleA, visible_bytes(16, 1024, 64)), 16, 1024, 64);
-    a->visible[1] = visible_carve(new_block(L, kVisibleB, visible_bytes(16, 1024, 64)), 16, 1024, 64);
-    a->scratch = aoi_scratch_carve(new_block(L, kScratchBlock, aoi_scratch_bytes(64)), 64);
-    a->enter = events_carve(new_block(L, kEnterBlock, events_bytes(1024)), 1024);
-    a->leave = events_carve(new_block(L, kLeaveBlock, events_bytes(1024)), 1024);
+    a->watchers = watchers_carve(first_block(L, kWatchersBlock, watchers_bytes(16)), 16);
+    a->visible[0] = visible_carve(first_block(L, kVisibleA, visible_bytes(16, 1024, 64)), 16, 1024, 64);
+    a->visible[1] = visible_carve(first_block(L, kVisibleB, visible_bytes(16, 1024, 64)), 16, 1024, 64);
+    a->scratch = aoi_scratch_carve(first_block(L, kScratchBlock, aoi_scratch_bytes(64)), 64);
+    a->enter = events_carve(first_block(L, kEnterBlock, events_bytes(1024)), 1024);
+    a->leave = events_carve(first_block(L, kLeaveBlock, events_bytes(1024)), 1024);
     a->closed = false;
     lua_settop(L, 1);
     return 1;
@@ -129,14 +144,14 @@ int l_watch(lua_State* L) {
     float view = check_radius(L, 3, "view_radius");
     bool found;
     uint32_t at = watchers_find(a->watchers, id, &found);
-    ++a->epoch;
+    const uint32_t epoch = ++a->epoch;
     if (found) {
         a->watchers.view[at] = view;
         return 0;
     }
     if (a->watchers.n == a->watchers.cap) {
         if (a->watchers.cap >= kMaxEntities) return luaL_error(L, "too many watchers");
-        grow_watchers(L, a, a->watchers.cap * 2);
+        grow_watchers(L, a, epoch, a->watchers.cap * 2);  // raises if a finalizer moved `at`
     }
     watchers_insert(a->watchers, at, id, view);
     return 0;
@@ -153,7 +168,9 @@ int l_unwatch(lua_State* L) {
     return 1;
 }
 
-void push_events(lua_State* L, int out, const EventList& e) {
+// By value: a finalizer run while the table grows may update or close the aoi; this copy and
+// the pinned block keep what this update found.
+void push_events(lua_State* L, int out, const EventList e) {
     for (uint64_t i = 0; i < 2 * e.n; ++i) {
         lua_pushinteger(L, static_cast<lua_Integer>(e.pair[i]));
         lua_rawseti(L, out, static_cast<lua_Integer>(i) + 1);
@@ -186,18 +203,18 @@ int l_update(lua_State* L) {
     const uint32_t ranks = n > a->visible[before].id_count ? n : a->visible[before].id_count;
     if (a->scratch.cap < ranks) {
         uint32_t cap = ranks + ranks / 2;
-        a->scratch = aoi_scratch_carve(new_block(L, kScratchBlock, aoi_scratch_bytes(cap)), cap);
+        a->scratch = aoi_scratch_carve(new_block(L, a, epoch, kScratchBlock, aoi_scratch_bytes(cap)), cap);
         lua_pop(L, 1);
     }
     if (a->visible[after].watcher_cap < a->watchers.n || a->visible[after].target_cap < a->visible[before].target_cap ||
         a->visible[after].id_cap < n)
-        grow_visible(L, a, after, a->watchers.cap, a->visible[before].target_cap, n + n / 2, false);
-    // Growing a buffer below allocates, which may run finalizers. A finalizer that changes the
-    // layer does not matter: the update works on this copy, its column block pinned. One that
-    // uses this aoi (watch, unwatch, a nested update) makes the rest of this update stale: it
-    // raises, and the aoi keeps what the nested call left, which is consistent.
+        grow_visible(L, a, epoch, after, a->watchers.cap, a->visible[before].target_cap, n + n / 2, false);
+    // Every allocation here may run finalizers. One that changes the layer does not matter:
+    // the update works on this copy, its column block pinned. One that uses this aoi (watch,
+    // unwatch, close, a nested update) makes this update stale: new_block raises before it
+    // installs anything, and the aoi keeps what the nested call left, which is consistent.
     layer = layer_of(L, 1);
-    if (layer->s.n != n || a->epoch != epoch) return luaL_error(L, "aoi or layer changed by a finalizer during update");
+    if (layer->s.n != n) return luaL_error(L, "aoi or layer changed by a finalizer during update");
     lua_getiuservalue(L, 1, kLayerOf);
     lua_getiuservalue(L, -1, kColumnsValue);
     const Store snapshot = layer->s;
@@ -211,13 +228,12 @@ int l_update(lua_State* L) {
         if (st == AoiStatus::need_targets) {
             uint64_t cap = a->visible[after].target_cap * 2 + need;
             if (cap > 0xffffffffu) return luaL_error(L, "too many visible pairs");
-            grow_visible(L, a, after, a->visible[after].watcher_cap, cap, a->visible[after].id_cap, true);
+            grow_visible(L, a, epoch, after, a->visible[after].watcher_cap, cap, a->visible[after].id_cap, true);
         } else if (st == AoiStatus::need_enter) {
-            grow_events(L, a->enter, kEnterBlock, a->enter.cap * 2 + need);
+            grow_events(L, a, epoch, a->enter, kEnterBlock, a->enter.cap * 2 + need);
         } else {
-            grow_events(L, a->leave, kLeaveBlock, a->leave.cap * 2 + need);
+            grow_events(L, a, epoch, a->leave, kLeaveBlock, a->leave.cap * 2 + need);
         }
-        if (a->closed || a->epoch != epoch) return luaL_error(L, "aoi changed by a finalizer during update");
     }
     a->current = after;
     // Pinned while the result tables grow (a finalizer could update this aoi and regrow them).
