@@ -28,7 +28,12 @@ local function arrays(layer)
 end
 
 print(string.format("pairs and AOI from Lua (%s, SIMD target %s), best of several runs:", _VERSION, soageo.arch()))
-for _, case in ipairs({ { "uniform 10,000 in 2000x2000", 10000, 2000 }, { "clustered 10,000 in 200x200", 10000, 200 } }) do
+local pair_cases = {
+  { "uniform 10,000 in 2000x2000", 10000, 2000 },
+  { "uniform 100,000 in 6325x6325", 100000, 6325 },  -- the same density
+  { "clustered 10,000 in 200x200", 10000, 200 },
+}
+for _, case in ipairs(pair_cases) do
   local n, span = case[2], case[3]
   math.randomseed(n + span)
   local layer = soageo.layer(n)

@@ -49,6 +49,68 @@ function ref.pairs_between(as, bs)
   return sort_pairs(list)
 end
 
+-- The same pairs by a plain sort and sweep (O(n log n + k)), for scenes too large for the
+-- O(n^2) loops above; those loops check it at smaller sizes (pairs_spec).
+local function boxes(es)
+  local bs = {}
+  for i, e in ipairs(es) do
+    local x0, x1, y0, y1 = box(e)
+    bs[i] = { x0, x1, y0, y1, e[1] }
+  end
+  table.sort(bs, function(p, q) return p[1] < q[1] end)
+  return bs
+end
+
+-- Every b whose min-x lies in [a's min-x, a's max-x] and overlaps a in y, for each a.
+local function sweep(as, bs, emit)
+  local start = 1
+  for _, p in ipairs(as) do
+    while start <= #bs and bs[start][1] < p[1] do start = start + 1 end
+    local k = start
+    while k <= #bs and bs[k][1] <= p[2] do
+      local q = bs[k]
+      if q[3] <= p[4] and p[3] <= q[4] then emit(p, q) end
+      k = k + 1
+    end
+  end
+end
+
+function ref.pairs_sweep(es)
+  local bs, list = boxes(es), {}
+  -- Within one sorted list: each pair once, from the box whose min-x comes first (equal min-x:
+  -- the earlier one in the list), so the scan starts just past the box itself.
+  for i, p in ipairs(bs) do
+    local k = i + 1
+    while k <= #bs and bs[k][1] <= p[2] do
+      local q = bs[k]
+      if q[3] <= p[4] and p[3] <= q[4] then
+        local a, b = p[5], q[5]
+        if b < a then a, b = b, a end
+        list[#list + 1] = { a, b }
+      end
+      k = k + 1
+    end
+  end
+  return sort_pairs(list)
+end
+
+function ref.pairs_between_sweep(as, bs)
+  local sa, sb, list = boxes(as), boxes(bs), {}
+  sweep(sa, sb, function(p, q) list[#list + 1] = { p[5], q[5] } end)
+  -- From the b side, b's min-x strictly first, so that equal min-x is counted once.
+  local start = 1
+  for _, q in ipairs(sb) do
+    while start <= #sa and sa[start][1] <= q[1] do start = start + 1 end
+    local k = start
+    while k <= #sa and sa[k][1] <= q[2] do
+      local p = sa[k]
+      if q[3] <= p[4] and p[3] <= q[4] then list[#list + 1] = { p[5], q[5] } end
+      k = k + 1
+    end
+  end
+  return sort_pairs(list)
+end
+
 -- The visible sets after an update, given the ones before: { [watcher] = { [target] = true } }.
 function ref.visible(layer, views, margin, before)
   local after = {}

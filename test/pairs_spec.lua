@@ -71,13 +71,55 @@ describe("layer:pairs", function()
       assert.are.same(want, out)
     end)
 
-    it("counts the pairs of 20,000 entities consistently", function()
+    it("agrees with the plain Lua sweep, which agrees with brute force, at 2,000 entities", function()
+      local g = rng.new(11)
+      for _, span in ipairs({ 40, 400 }) do
+        local es = ref.entities(scene(g, 2000, span, 6))
+        assert.are.same(ref.pairs(es), ref.pairs_sweep(es))
+        local half = #es // 2
+        local as, bs = table.move(es, 1, half, 1, {}), table.move(es, half + 1, #es, 1, {})
+        assert.are.same(ref.pairs_between(as, bs), ref.pairs_between_sweep(as, bs))
+      end
+    end)
+
+    it("returns every pair of 20,000 entities, uniform and clustered, as the plain sweep does", function()
       local g = rng.new(12)
-      local l = scene(g, quick(20000, 2000), 2000, 15)
-      local out, n = l:pairs()
-      assert.are.equal(n, l:pair_count())
-      assert.are.equal(2 * n, #out)
-      for i = 1, n do assert.is_true(out[2 * i - 1] < out[2 * i]) end
+      for _, span in ipairs({ 2000, 250 }) do
+        local l = scene(g, quick(20000, 2000), span, 15)
+        local want = ref.pairs_sweep(ref.entities(l))
+        local out, n = l:pairs()
+        assert.are.equal(#want // 2, n)
+        assert.are.equal(n, l:pair_count())
+        assert.is_true(n > 1000)
+        assert.are.same(want, out)
+      end
+    end)
+
+    it("orders pairs by id beyond 65,536 entities, with negative and huge ids", function()
+      local g = rng.new(13)
+      local n = quick(70000, 3000)
+      local l = soageo.layer(n)
+      for i = 1, n do
+        local id = (i * 2654435761) % 4294967291 * (i % 2 == 0 and -1 or 1) * 1000003
+        l:set(id, g:uniform(0, 5300), g:uniform(0, 5300), g:uniform(0, 15))
+      end
+      l:set(math.maxinteger, 1, 1, 5)
+      l:set(math.mininteger, 2, 2, 5)
+      local want = ref.pairs_sweep(ref.entities(l))
+      local out, count = l:pairs()
+      assert.are.equal(#want // 2, count)
+      assert.are.same(want, out)
+    end)
+
+    it("returns every pair between two layers of 10,000, as the plain sweep does", function()
+      local g = rng.new(14)
+      local a = scene(g, quick(10000, 1000), 1500, 12)
+      local b = scene(g, quick(10000, 1000), 1500, 12, 500000)
+      local want = ref.pairs_between_sweep(ref.entities(a), ref.entities(b))
+      local out, n = soageo.pairs_between(a, b)
+      assert.are.equal(#want // 2, n)
+      assert.is_true(n > 500)
+      assert.are.same(want, out)
     end)
   end)
 

@@ -37,7 +37,8 @@ SweepScratch sweep_scratch_carve(void* block, uint32_t cap, bool reuse) noexcept
 }
 
 // A radix sort from scratch every call: an insertion sort of last call's order, after a tick
-// of moves of up to 2 units, measured 1.5x slower at 10,000 and 100,000 boxes (bench_pairs).
+// of moves of up to 2 units, measured no faster at 10,000 boxes and 1.2-1.5x slower at
+// 100,000, timing only its keys (bench_pairs), and it degrades without bound when much moves.
 void sweep_prepare(const Store& st, SweepScratch& s, bool with_ranks) noexcept {
     const uint32_t n = st.n;
     const Columns& c = st.col;
