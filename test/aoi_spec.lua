@@ -53,9 +53,12 @@ for _, arch in ipairs(soageo.archs()) do
           for id, x, y in l:each() do l:move(id, x + g:uniform(-3, 3), y + g:uniform(-3, 3)) end
           for _ = 1, 3 do l:remove(g:int(1, next_id)) end                       -- removed entities leave views
           for _ = 1, 3 do l:set(next_id, g:uniform(0, 250), g:uniform(0, 250)); next_id = next_id + 1 end
-          local w = g:int(1, next_id)
-          if views[w] then views[w] = nil; aoi:unwatch(w)                        -- a watcher goes away
-          elseif l:has(w) then views[w] = g:uniform(5, 30); aoi:watch(w, views[w]) end
+          l:set(g:int(1, next_id - 1), g:uniform(0, 250), g:uniform(0, 250))  -- a removed id comes back, or one jumps
+          for _ = 1, 3 do
+            local w = g:int(1, next_id)
+            if views[w] and g:int(1, 2) == 1 then views[w] = nil; aoi:unwatch(w)  -- a watcher goes away
+            elseif l:has(w) then views[w] = g:uniform(5, 30); aoi:watch(w, views[w]) end  -- a new one, or a new radius
+          end
           local ne, nl
           enter, leave, ne, nl = aoi:update(enter, leave)
           assert.is_true(sorted_flat(enter, ne) and sorted_flat(leave, nl))
@@ -209,7 +212,7 @@ describe("soageo.aoi", function()
     local l = soageo.layer()
     local aoi = soageo.aoi(l)
     it("raises clear errors", function()
-      assert.has_error(function() soageo.aoi({}) end)
+      assert.has_error(function() soageo.aoi({}) end, "bad argument #1 to 'aoi' (soageo.layer expected, got table)")
       assert.has_error(function() soageo.aoi(l, { margin = -1 }) end, "bad argument #2 to 'aoi' (margin must be finite and >= 0)")
       assert.has_error(function() aoi:watch(1.5, 10) end, "bad argument #1 to 'watch' (id must be an integer)")
       assert.has_error(function() aoi:watch(1, -1) end, "bad argument #2 to 'watch' (view_radius must be finite and >= 0)")
