@@ -27,7 +27,8 @@ local function arrays(layer)
   return e
 end
 
-print(string.format("pairs and AOI from Lua (%s, SIMD target %s), best of several runs:", _VERSION, soageo.arch()))
+print(string.format("pairs and AOI from Lua (%s, SIMD target %s); pairs: best of several calls, AOI: median tick:",
+  _VERSION, soageo.arch()))
 local pair_cases = {
   { "uniform 10,000 in 2000x2000", 10000, 2000 },
   { "uniform 100,000 in 6325x6325", 100000, 6325 },  -- the same density
@@ -45,6 +46,18 @@ for _, case in ipairs(pair_cases) do
   local t_pure = best(2, function() out2, nq = pure.pairs(e, out2) end)
   print(string.format("pairs %-28s %7d pairs (pure Lua %7d)  soageo %8.2f ms  pure Lua %9.2f ms  ratio %6.1fx",
     case[1], np, nq, t_native * 1e3, t_pure * 1e3, t_pure / t_native))
+end
+
+local function median(t)
+  local s = table.move(t, 1, #t, 1, {})
+  table.sort(s)
+  return #s % 2 == 1 and s[(#s + 1) // 2] or (s[#s // 2] + s[#s // 2 + 1]) / 2
+end
+
+local function mean(t)
+  local sum = 0
+  for i = 1, #t do sum = sum + t[i] end
+  return sum / #t
 end
 
 local function aoi_bench(name, n, span, view, ticks)
@@ -79,16 +92,6 @@ local function aoi_bench(name, n, span, view, ticks)
       t_native[tick], t_pure[tick] = t1 - t0, t2 - t1
       events, pure_events = events + ne + nl, pure_events + (#pe + #pl) // 2
     end
-  end
-  local function median(t)
-    local s = table.move(t, 1, #t, 1, {})
-    table.sort(s)
-    return #s % 2 == 1 and s[(#s + 1) // 2] or (s[#s // 2] + s[#s // 2 + 1]) / 2
-  end
-  local function mean(t)
-    local sum = 0
-    for i = 1, #t do sum = sum + t[i] end
-    return sum / #t
   end
   local mn, mp = median(t_native), median(t_pure)
   print(string.format("aoi   %-28s %d watchers  %6d events/tick (grid %6d)  soageo %6.2f ms  grid Lua %7.2f ms  ratio %5.1fx  (means %.2f / %.2f ms: %.1fx)",

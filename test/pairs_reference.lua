@@ -61,52 +61,44 @@ local function boxes(es)
   return bs
 end
 
--- Every b whose min-x lies in [a's min-x, a's max-x] and overlaps a in y, for each a.
-local function sweep(as, bs, emit)
-  local start = 1
-  for _, p in ipairs(as) do
-    while start <= #bs and bs[start][1] < p[1] do start = start + 1 end
-    local k = start
-    while k <= #bs and bs[k][1] <= p[2] do
-      local q = bs[k]
-      if q[3] <= p[4] and p[3] <= q[4] then emit(p, q) end
-      k = k + 1
-    end
+-- Calls emit(p, q) for each q of the sorted list bs, from index k on, whose min-x is within
+-- p's x extent and which overlaps p in y.
+local function scan(bs, k, p, emit)
+  while k <= #bs and bs[k][1] <= p[2] do
+    local q = bs[k]
+    if q[3] <= p[4] and p[3] <= q[4] then emit(p, q) end
+    k = k + 1
   end
 end
 
 function ref.pairs_sweep(es)
   local bs, list = boxes(es), {}
-  -- Within one sorted list: each pair once, from the box whose min-x comes first (equal min-x:
-  -- the earlier one in the list), so the scan starts just past the box itself.
-  for i, p in ipairs(bs) do
-    local k = i + 1
-    while k <= #bs and bs[k][1] <= p[2] do
-      local q = bs[k]
-      if q[3] <= p[4] and p[3] <= q[4] then
-        local a, b = p[5], q[5]
-        if b < a then a, b = b, a end
-        list[#list + 1] = { a, b }
-      end
-      k = k + 1
-    end
+  local function add(p, q)
+    local a, b = p[5], q[5]
+    if b < a then a, b = b, a end
+    list[#list + 1] = { a, b }
   end
+  -- Each pair once, from the box that comes first in min-x order (equal min-x: the earlier
+  -- one in the list), so each scan starts just past the box itself.
+  for i, p in ipairs(bs) do scan(bs, i + 1, p, add) end
   return sort_pairs(list)
 end
 
 function ref.pairs_between_sweep(as, bs)
   local sa, sb, list = boxes(as), boxes(bs), {}
-  sweep(sa, sb, function(p, q) list[#list + 1] = { p[5], q[5] } end)
-  -- From the b side, b's min-x strictly first, so that equal min-x is counted once.
+  local function add(p, q) list[#list + 1] = { p[5], q[5] } end
+  local function add_swapped(q, p) add(p, q) end
+  -- From the a side every b with min-x >= a's; from the b side every a with min-x strictly
+  -- greater than b's, so that equal min-x is counted once.
   local start = 1
+  for _, p in ipairs(sa) do
+    while start <= #sb and sb[start][1] < p[1] do start = start + 1 end
+    scan(sb, start, p, add)
+  end
+  start = 1
   for _, q in ipairs(sb) do
     while start <= #sa and sa[start][1] <= q[1] do start = start + 1 end
-    local k = start
-    while k <= #sa and sa[k][1] <= q[2] do
-      local p = sa[k]
-      if q[3] <= p[4] and p[3] <= q[4] then list[#list + 1] = { p[5], q[5] } end
-      k = k + 1
-    end
+    scan(sa, start, q, add_swapped)
   end
   return sort_pairs(list)
 end
