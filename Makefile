@@ -157,7 +157,7 @@ valgrind: $(MODULE)
 # libFuzzer (clang): fuzz/<name>_fuzz.cpp, corpora in fuzz/corpus/<name>/ (new finds are
 # added there). `make fuzz` runs each for FUZZ_SECONDS; CI runs `make fuzz-short`.
 FUZZ_CXX     ?= clang++
-FUZZ_TARGETS := kernels load api
+FUZZ_TARGETS := kernels load api merge
 FUZZ_CFLAGS  := -O1 -g -fPIC -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
 $(BUILD)/fuzz_%: fuzz/%_fuzz.cpp $(CORE_OBJ) $(LUA_OBJ)
 	$(CXX) $(CFLAGS) $(SOAGEO_FLAGS) $(HAVE_FLAGS) -fsanitize=fuzzer -Icsrc -I$(LUA_INCDIR) -o $@ $< \

@@ -76,14 +76,39 @@ uint64_t snapshot_checksum(const unsigned char* data, size_t size) noexcept {
     return h ^ (h >> 32);
 }
 
-void snapshot_write(const Store& s, unsigned char* out) noexcept {
-    const uint32_t n = s.n;
+namespace {
+
+void write_header(unsigned char* out, uint32_t n) noexcept {
     std::memcpy(out, kMagic, 4);
     out[4] = kSnapshotVersion & 0xff;
     out[5] = kSnapshotVersion >> 8;
     out[6] = out[7] = 0;
     store32(out + 8, n);
     store32(out + 12, 0);
+}
+
+void seal(unsigned char* out, uint32_t n) noexcept {
+    size_t body = snapshot_bytes(n) - kSnapshotTrailer;
+    store64(out + body, snapshot_checksum(out, body));
+}
+
+float as_float(uint32_t bits) noexcept {
+    float f;
+    std::memcpy(&f, &bits, 4);
+    return f;
+}
+
+uint32_t bits_of(float f) noexcept {
+    uint32_t b;
+    std::memcpy(&b, &f, 4);
+    return b;
+}
+
+}  // namespace
+
+void snapshot_write(const Store& s, unsigned char* out) noexcept {
+    const uint32_t n = s.n;
+    write_header(out, n);
     unsigned char* p = out + kSnapshotHeader;
     if (little_endian()) {
         std::memcpy(p, s.col.id, size_t(n) * 8);
@@ -95,8 +120,56 @@ void snapshot_write(const Store& s, unsigned char* out) noexcept {
     put_column32(p + size_t(n) * 4, s.col.y, n);
     put_column32(p + size_t(n) * 8, s.col.r, n);
     put_column32(p + size_t(n) * 12, s.col.mask, n);
-    size_t body = snapshot_bytes(n) - kSnapshotTrailer;
-    store64(out + body, snapshot_checksum(out, body));
+    seal(out, n);
+}
+
+void snapshot_write_slots(const Store& s, const uint32_t* slots, uint32_t k, unsigned char* out) noexcept {
+    write_header(out, k);
+    unsigned char* p = out + kSnapshotHeader;
+    unsigned char* px = p + size_t(k) * 8;
+    unsigned char* py = px + size_t(k) * 4;
+    unsigned char* pr = py + size_t(k) * 4;
+    unsigned char* pm = pr + size_t(k) * 4;
+    for (uint32_t i = 0; i < k; ++i) {
+        uint32_t j = slots[i];
+        store64(p + 8 * size_t(i), static_cast<uint64_t>(s.col.id[j]));
+        store32(px + 4 * size_t(i), bits_of(s.col.x[j]));
+        store32(py + 4 * size_t(i), bits_of(s.col.y[j]));
+        store32(pr + 4 * size_t(i), bits_of(s.col.r[j]));
+        store32(pm + 4 * size_t(i), s.col.mask[j]);
+    }
+    seal(out, k);
+}
+
+SnapshotEntity snapshot_entity(const unsigned char* data, uint32_t n, uint32_t i) noexcept {
+    const unsigned char* p = data + kSnapshotHeader;
+    const unsigned char* px = p + size_t(n) * 8 + 4 * size_t(i);
+    SnapshotEntity e;
+    e.id = static_cast<int64_t>(load64(p + 8 * size_t(i)));
+    e.x = as_float(load32(px));
+    e.y = as_float(load32(px + size_t(n) * 4));
+    e.r = as_float(load32(px + size_t(n) * 8));
+    e.mask = load32(px + size_t(n) * 12);
+    return e;
+}
+
+namespace {
+
+const char* check_values(float x, float y, float r) noexcept {
+    if (!std::isfinite(x) || !std::isfinite(y)) return "snapshot holds a non-finite position";
+    if (!std::isfinite(r) || !(r >= 0.0f)) return "snapshot holds a bad radius";
+    return nullptr;
+}
+
+}  // namespace
+
+const char* snapshot_check_content(const unsigned char* data, uint32_t n, IdMap& scratch) noexcept {
+    for (uint32_t i = 0; i < n; ++i) {
+        SnapshotEntity e = snapshot_entity(data, n, i);
+        if (const char* why = check_values(e.x, e.y, e.r)) return why;
+        if (!idmap_insert_new(scratch, e.id, i)) return "snapshot holds a duplicate id";
+    }
+    return nullptr;
 }
 
 const char* snapshot_check(const unsigned char* data, size_t size, uint32_t* n) noexcept {
@@ -130,8 +203,7 @@ const char* snapshot_read(const unsigned char* data, uint32_t n, Store& s) noexc
     // a million entities about 2x faster.
     for (uint32_t i = 0; i < n; ++i) {
         if (i + 16 < n) idmap_prefetch(s.map, s.col.id[i + 16]);
-        if (!std::isfinite(s.col.x[i]) || !std::isfinite(s.col.y[i])) return "snapshot holds a non-finite position";
-        if (!std::isfinite(s.col.r[i]) || !(s.col.r[i] >= 0.0f)) return "snapshot holds a bad radius";
+        if (const char* why = check_values(s.col.x[i], s.col.y[i], s.col.r[i])) return why;
         if (!idmap_insert_new(s.map, s.col.id[i], i)) return "snapshot holds a duplicate id";
         s.n = i + 1;
     }

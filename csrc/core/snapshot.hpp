@@ -36,6 +36,22 @@ const char* snapshot_check(const unsigned char* data, size_t size, uint32_t* n) 
 // then half-filled and must be discarded by the caller.
 const char* snapshot_read(const unsigned char* data, uint32_t n, Store& s) noexcept;
 
+// Writes the snapshot of the entities at `slots[0..k)` (in that order) into `out`
+// (snapshot_bytes(k) bytes): a partial snapshot, loadable and mergeable like a whole one.
+void snapshot_write_slots(const Store& s, const uint32_t* slots, uint32_t k, unsigned char* out) noexcept;
+
+// One entity of a checked snapshot holding n entities.
+struct SnapshotEntity {
+    int64_t id;
+    float x, y, r;
+    uint32_t mask;
+};
+SnapshotEntity snapshot_entity(const unsigned char* data, uint32_t n, uint32_t i) noexcept;
+
+// The content checks of snapshot_read without a store: values, and duplicate ids found with
+// `scratch`, an empty map of idmap_cap_for(n) entries. Null when the snapshot can be merged.
+const char* snapshot_check_content(const unsigned char* data, uint32_t n, IdMap& scratch) noexcept;
+
 // The checksum: four independent multiply-rotate lanes over 64-bit words, so it runs near
 // memory speed (a byte-wise FNV-1a was 8x slower than memcpy on 1M entities).
 uint64_t snapshot_checksum(const unsigned char* data, size_t size) noexcept;

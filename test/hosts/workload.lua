@@ -48,6 +48,15 @@ function W.run(size, seed)
   W.layers[#W.layers + 1] = b
   for i = 1, size, 4 do b:move(size + i, r(0, 200), r(0, 200)) end
   out, n = soageo.pairs_between(a, b, out); h = digest_of(h, out, 2 * n)
+  out, n = a:in_box(0, 0, 60, 200, out)  -- a border strip, mirrored into c as ghosts
+  local c = soageo.layer()
+  W.layers[#W.layers + 1] = c
+  for i = 1, size, 3 do c:set(i, r(0, 200), r(0, 200)) end
+  local strip = {}
+  for i = 1, n do strip[i] = out[i] end
+  h = (h * 13 + c:merge(a:dump(strip), 0x80000000)) % 1000000007
+  h = (h * 13 + c:remove_many(strip)) % 1000000007
+  h = (h * 13 + #c) % 1000000007
   local aoi = soageo.aoi(a, { margin = 2 })
   W.aois[#W.aois + 1] = aoi
   for i = 2, size, 2 do if a:has(i) then aoi:watch(i, 25) end end
