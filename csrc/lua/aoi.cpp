@@ -1,7 +1,6 @@
 // soageo.aoi(layer [, {margin = m}]): watchers, and enter/leave events on every update.
 // The class follows liolib's pattern; all memory lives in user values (Lua-allocated).
 #include <algorithm>
-#include <cmath>
 #include <cstring>
 
 #include "../core/aoi.hpp"
@@ -110,8 +109,7 @@ int l_new(lua_State* L) {
         if (!lua_isnil(L, -1)) {
             int isnum = 0;
             lua_Number m = lua_tonumberx(L, -1, &isnum);
-            if (!isnum || !std::isfinite(m) || m < 0 || !std::isfinite(static_cast<float>(m)))
-                luaL_argerror(L, 2, "margin must be finite and >= 0");
+            if (!isnum || !valid_radius(m)) luaL_argerror(L, 2, "margin must be finite and >= 0");
             margin = static_cast<float>(m);
         }
         lua_pop(L, 1);

@@ -1,5 +1,5 @@
 // Shared by the binding's files: the export macro, the per-state context, the layer userdata,
-// and the argument checks every function starts with.
+// and how a query runs (argument checks: check.hpp).
 //
 // Error discipline (Lua is built as C: lua_error longjmps over C++ frames): every function
 // checks all its arguments and allocates all Lua memory it needs before it touches a layer,
@@ -14,6 +14,7 @@
 
 #include "../core/kernels.hpp"
 #include "../core/store.hpp"
+#include "check.hpp"
 
 #define SOAGEO_EXPORT extern "C" __attribute__((visibility("default")))
 
@@ -54,14 +55,6 @@ Layer* check_layer(lua_State* L, int idx);
 // kMaxEntities without changing the layer. The layer must be at stack index `idx`.
 void reserve(lua_State* L, int idx, Layer* layer, uint64_t need);
 
-// A finite number that stays finite as float32.
-float check_float(lua_State* L, int arg, const char* what);
-float check_radius(lua_State* L, int arg, const char* what);  // finite and >= 0
-int64_t check_id(lua_State* L, int arg);
-uint32_t check_mask(lua_State* L, int arg);
-Filter opt_filter(lua_State* L, int arg);  // absent or nil: no filter
-// `out` at arg: nil/absent gives 0, a table gives its index; anything else raises.
-int opt_out(lua_State* L, int arg);
 // Clears out[from], out[from + 1], ... up to the first nil: the stale tail of a reused result.
 void clear_tail(lua_State* L, int out, lua_Integer from);
 // Writes the ids of `slots[0..k)` into the table at `out` (or a new one when out is 0),
@@ -69,6 +62,36 @@ void clear_tail(lua_State* L, int out, lua_Integer from);
 // the columns of the layer at `layer_idx`: that block stays pinned on the stack meanwhile, since
 // a table allocation may run a finalizer that grows the layer and drops its old block.
 void push_ids(lua_State* L, int layer_idx, int out, const int64_t* ids, const uint32_t* slots, uint32_t k);
+
+template <class Shape>
+using Kernel = uint32_t (*)(const Points&, const Shape&, Filter, uint32_t* out) noexcept;
+
+inline const KernelTable* kernels(lua_State* L) { return context(L)->kernels; }
+
+// Runs kernel `which` of table k. A capsule whose ends coincide runs as its end disk.
+template <class Shape>
+uint32_t run_kernel(const KernelTable* k, Kernel<Shape> KernelTable::*which, const Points& p, const Shape& s, Filter f,
+                    uint32_t* out) {
+    return (k->*which)(p, s, f, out);
+}
+inline uint32_t run_kernel(const KernelTable* k, Kernel<Capsule> KernelTable::*which, const Points& p, const Capsule& c,
+                           Filter f, uint32_t* out) {
+    if (c.len2 == 0.0f) return k->touch_circle(p, end_disk(c), f, out);
+    return (k->*which)(p, c, f, out);
+}
+
+// The one way a single-shape query runs, once the layer (at 1) and the shape are checked: reads
+// `out` at out_arg and the mask after it, runs the kernel, pushes `out, n`.
+template <class Shape>
+int query(lua_State* L, Layer* layer, Kernel<Shape> KernelTable::*which, const Shape& shape, int out_arg) {
+    int out = opt_out(L, out_arg);
+    Filter f = opt_filter(L, out_arg + 1);
+    const Store& st = layer->s;
+    uint32_t k = run_kernel(kernels(L), which, points_of(st), shape, f, st.col.hits);
+    push_ids(L, 1, out, st.col.id, st.col.hits, k);
+    lua_pushinteger(L, k);
+    return 2;
+}
 
 // Where each file registers its functions (absolute stack indices while luaopen runs).
 struct Tables {

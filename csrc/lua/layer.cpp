@@ -1,6 +1,5 @@
 // The layer class (liolib.c's pattern): a named metatable, methods as __index, one idempotent
-// close serving __gc and __close. Also the argument checks shared by every binding file.
-#include <cmath>
+// close serving __gc and __close.
 #include <cstring>
 
 #include "binding.hpp"
@@ -12,54 +11,6 @@ Layer* check_layer(lua_State* L, int idx) {
     auto* layer = static_cast<Layer*>(luaL_checkudata(L, idx, kLayerClass));
     luaL_argcheck(L, !layer->closed, idx, "layer is closed");
     return layer;
-}
-
-float check_float(lua_State* L, int arg, const char* what) {
-    lua_Number v = luaL_checknumber(L, arg);
-    float f = static_cast<float>(v);
-    if (!std::isfinite(v) || !std::isfinite(f)) luaL_argerror(L, arg, lua_pushfstring(L, "%s must be finite", what));
-    return f;
-}
-
-float check_radius(lua_State* L, int arg, const char* what) {
-    lua_Number v = luaL_checknumber(L, arg);
-    float f = static_cast<float>(v);
-    if (!std::isfinite(v) || !std::isfinite(f) || v < 0)
-        luaL_argerror(L, arg, lua_pushfstring(L, "%s must be finite and >= 0", what));
-    return f;
-}
-
-int64_t check_id(lua_State* L, int arg) {
-    if (!lua_isinteger(L, arg)) {
-        if (lua_type(L, arg) == LUA_TNUMBER) luaL_argerror(L, arg, "id must be an integer");
-        luaL_typeerror(L, arg, "integer");
-    }
-    return static_cast<int64_t>(lua_tointeger(L, arg));
-}
-
-static bool to_mask(lua_State* L, int idx, uint32_t* out) {
-    if (!lua_isinteger(L, idx)) return false;
-    lua_Integer v = lua_tointeger(L, idx);
-    if (v < 0 || v > 0xffffffff) return false;
-    *out = static_cast<uint32_t>(v);
-    return true;
-}
-
-uint32_t check_mask(lua_State* L, int arg) {
-    uint32_t m = 0;
-    if (!to_mask(L, arg, &m)) luaL_argerror(L, arg, "mask must be an integer in [0, 0xffffffff]");
-    return m;
-}
-
-Filter opt_filter(lua_State* L, int arg) {
-    if (lua_isnoneornil(L, arg)) return {0, false};
-    return {check_mask(L, arg), true};
-}
-
-int opt_out(lua_State* L, int arg) {
-    if (lua_isnoneornil(L, arg)) return 0;
-    luaL_argexpected(L, lua_type(L, arg) == LUA_TTABLE, arg, "table or nil");
-    return lua_absindex(L, arg);
 }
 
 void push_ids(lua_State* L, int layer_idx, int out, const int64_t* ids, const uint32_t* slots, uint32_t k) {
@@ -204,22 +155,15 @@ int l_each(lua_State* L) {
     return 3;
 }
 
-int array_len(lua_State* L, int arg, const char* what) {
-    luaL_argexpected(L, lua_type(L, arg) == LUA_TTABLE, arg, "table");
-    lua_Unsigned n = lua_rawlen(L, arg);
-    if (n > kMaxEntities) luaL_argerror(L, arg, lua_pushfstring(L, "%s has too many elements", what));
-    return static_cast<int>(n);
-}
-
 // All arrays are read and checked before the layer changes, so a bad element anywhere (NaN,
 // a float id, a missing value) leaves the layer as it was.
 int l_set_many(lua_State* L) {
     Layer* layer = check_layer(L, 1);
-    int n = array_len(L, 2, "ids");
+    int n = check_array(L, 2, "ids");
     const char* names[] = {"ids", "xs", "ys", "rs", "masks"};
     for (int a = 3; a <= 6; ++a) {
         if (a >= 5 && lua_isnoneornil(L, a)) continue;
-        if (array_len(L, a, names[a - 2]) != n)
+        if (check_array(L, a, names[a - 2]) != n)
             luaL_argerror(L, a, lua_pushfstring(L, "%s must have as many elements as ids", names[a - 2]));
     }
     bool has_r = !lua_isnoneornil(L, 5), has_mask = !lua_isnoneornil(L, 6);
@@ -237,10 +181,8 @@ int l_set_many(lua_State* L) {
                 uint32_t m;
                 ok = to_mask(L, -1, &m);
             } else {
-                int isnum = 0;
-                lua_Number v = lua_tonumberx(L, -1, &isnum);
-                float f = static_cast<float>(v);
-                ok = isnum && lua_type(L, -1) == LUA_TNUMBER && std::isfinite(v) && std::isfinite(f) && !(a == 5 && v < 0);
+                lua_Number v = lua_tonumber(L, -1);
+                ok = lua_type(L, -1) == LUA_TNUMBER && (a == 5 ? valid_radius(v) : finite32(v));
             }
             lua_pop(L, 1);
             if (!ok) {

@@ -6,16 +6,10 @@ namespace soageo {
 namespace lua {
 namespace {
 
-Segment check_segment(lua_State* L) {
-    float x0 = check_float(L, 2, "x0"), y0 = check_float(L, 3, "y0");
-    float x1 = check_float(L, 4, "x1"), y1 = check_float(L, 5, "y1");
-    return {x0, y0, x1 - x0, y1 - y0};
-}
-
 // (self, x0, y0, x1, y1 [, out_ids [, out_t [, mask]]]) -> ids, ts, n
 int l_cast_segment(lua_State* L) {
     Layer* layer = check_layer(L, 1);
-    Segment s = check_segment(L);
+    Segment s = check_segment(L, 2);
     int ids_out = opt_out(L, 6);
     int ts_out = opt_out(L, 7);
     Filter f = opt_filter(L, 8);
@@ -30,7 +24,7 @@ int l_cast_segment(lua_State* L) {
     }
     lua_getiuservalue(L, 1, kColumnsValue);  // pinned while results are written (see push_ids)
     const Columns& col = layer->s.col;
-    uint32_t k = context(L)->kernels->cast_segment(points_of(layer->s), s, f, col.hits);
+    uint32_t k = kernels(L)->cast_segment(points_of(layer->s), s, f, col.hits);
     order_segment_hits(col, s, k);
     const uint64_t* keys = col.order;
     const int64_t* ids = col.id;
@@ -51,10 +45,10 @@ int l_cast_segment(lua_State* L) {
 // (self, x0, y0, x1, y1 [, mask]) -> id, t of the nearest hit, or nil
 int l_cast_segment_first(lua_State* L) {
     Layer* layer = check_layer(L, 1);
-    Segment s = check_segment(L);
+    Segment s = check_segment(L, 2);
     Filter f = opt_filter(L, 6);
     const Columns& col = layer->s.col;
-    uint32_t k = context(L)->kernels->cast_segment(points_of(layer->s), s, f, col.hits);
+    uint32_t k = kernels(L)->cast_segment(points_of(layer->s), s, f, col.hits);
     uint32_t slot;
     float t;
     if (!first_segment_hit(col, s, k, &slot, &t)) {

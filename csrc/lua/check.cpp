@@ -1,0 +1,154 @@
+// The argument checkers of check.hpp. The wording of each refusal is part of the API (the specs
+// assert it): single arguments say "<name> must ...", rows of a batch say "shape <i> has ...".
+#include "check.hpp"
+
+#include "binding.hpp"
+
+namespace soageo {
+namespace lua {
+
+bool to_mask(lua_State* L, int idx, uint32_t* out) {
+    if (!lua_isinteger(L, idx)) return false;
+    lua_Integer v = lua_tointeger(L, idx);
+    if (v < 0 || v > 0xffffffff) return false;
+    *out = static_cast<uint32_t>(v);
+    return true;
+}
+
+Circle circle_of(float x, float y, float radius) { return {x, y, radius}; }
+
+Box box_of(float minx, float miny, float maxx, float maxy) { return {minx, miny, maxx, maxy}; }
+
+Capsule capsule_of(float x0, float y0, float x1, float y1, float radius) {
+    Capsule c{x0, y0, x1 - x0, y1 - y0, 0.0f, radius};
+    c.len2 = c.dx * c.dx + c.dy * c.dy;
+    return c;
+}
+
+float check_float(lua_State* L, int arg, const char* what) {
+    lua_Number v = luaL_checknumber(L, arg);
+    if (!finite32(v)) luaL_argerror(L, arg, lua_pushfstring(L, "%s must be finite", what));
+    return static_cast<float>(v);
+}
+
+float check_radius(lua_State* L, int arg, const char* what) {
+    lua_Number v = luaL_checknumber(L, arg);
+    if (!valid_radius(v)) luaL_argerror(L, arg, lua_pushfstring(L, "%s must be finite and >= 0", what));
+    return static_cast<float>(v);
+}
+
+int64_t check_id(lua_State* L, int arg) {
+    if (!lua_isinteger(L, arg)) {
+        if (lua_type(L, arg) == LUA_TNUMBER) luaL_argerror(L, arg, "id must be an integer");
+        luaL_typeerror(L, arg, "integer");
+    }
+    return static_cast<int64_t>(lua_tointeger(L, arg));
+}
+
+uint32_t check_mask(lua_State* L, int arg) {
+    uint32_t m = 0;
+    if (!to_mask(L, arg, &m)) luaL_argerror(L, arg, "mask must be an integer in [0, 0xffffffff]");
+    return m;
+}
+
+Filter opt_filter(lua_State* L, int arg) {
+    if (lua_isnoneornil(L, arg)) return {0, false};
+    return {check_mask(L, arg), true};
+}
+
+int opt_out(lua_State* L, int arg) {
+    if (lua_isnoneornil(L, arg)) return 0;
+    luaL_argexpected(L, lua_type(L, arg) == LUA_TTABLE, arg, "table or nil");
+    return lua_absindex(L, arg);
+}
+
+int check_array(lua_State* L, int arg, const char* what) {
+    luaL_argexpected(L, lua_type(L, arg) == LUA_TTABLE, arg, "table");
+    lua_Unsigned n = lua_rawlen(L, arg);
+    if (n > kMaxEntities) luaL_argerror(L, arg, lua_pushfstring(L, "%s has too many elements", what));
+    return static_cast<int>(n);
+}
+
+// The order of the checks fixes which error a call with several bad arguments gets: kept as
+// the specs know it (types of dx and dy first, then their values).
+Sector check_sector(lua_State* L, int arg) {
+    float x = check_float(L, arg, "x");
+    float y = check_float(L, arg + 1, "y");
+    lua_Number dx = luaL_checknumber(L, arg + 2);
+    lua_Number dy = luaL_checknumber(L, arg + 3);
+    luaL_argcheck(L, std::isfinite(dx), arg + 2, "dx must be finite");
+    luaL_argcheck(L, std::isfinite(dy), arg + 3, "dy must be finite");
+    luaL_argcheck(L, valid_direction(dx, dy), arg + 2, "direction (dx, dy) must not be zero");
+    float radius = check_radius(L, arg + 4, "radius");
+    lua_Number half = luaL_checknumber(L, arg + 5);
+    luaL_argcheck(L, valid_half_angle(half), arg + 5, "half_angle must be in (0, pi]");
+    return make_sector(x, y, dx, dy, radius, half);
+}
+
+Circle check_circle(lua_State* L, int arg) {
+    float x = check_float(L, arg, "x");
+    float y = check_float(L, arg + 1, "y");
+    return circle_of(x, y, check_radius(L, arg + 2, "radius"));
+}
+
+Box check_box(lua_State* L, int arg) {
+    float minx = check_float(L, arg, "minx"), miny = check_float(L, arg + 1, "miny");
+    float maxx = check_float(L, arg + 2, "maxx"), maxy = check_float(L, arg + 3, "maxy");
+    luaL_argcheck(L, valid_span(minx, maxx), arg + 2, "maxx must be >= minx");
+    luaL_argcheck(L, valid_span(miny, maxy), arg + 3, "maxy must be >= miny");
+    return box_of(minx, miny, maxx, maxy);
+}
+
+Capsule check_capsule(lua_State* L, int arg) {
+    float x0 = check_float(L, arg, "x0"), y0 = check_float(L, arg + 1, "y0");
+    float x1 = check_float(L, arg + 2, "x1"), y1 = check_float(L, arg + 3, "y1");
+    return capsule_of(x0, y0, x1, y1, check_radius(L, arg + 4, "radius"));
+}
+
+Triangle check_triangle(lua_State* L, int arg) {
+    float ax = check_float(L, arg, "ax"), ay = check_float(L, arg + 1, "ay");
+    float bx = check_float(L, arg + 2, "bx"), by = check_float(L, arg + 3, "by");
+    float cx = check_float(L, arg + 4, "cx"), cy = check_float(L, arg + 5, "cy");
+    return {ax, ay, bx, by, cx, cy};
+}
+
+Segment check_segment(lua_State* L, int arg) {
+    float x0 = check_float(L, arg, "x0"), y0 = check_float(L, arg + 1, "y0");
+    float x1 = check_float(L, arg + 2, "x1"), y1 = check_float(L, arg + 3, "y1");
+    return {x0, y0, x1 - x0, y1 - y0};
+}
+
+const char* read_row(lua_State* L, int params, int row, int count, double* v) {
+    for (int j = 0; j < count; ++j) {
+        lua_rawgeti(L, params, static_cast<lua_Integer>(row - 1) * count + j + 1);
+        int isnum = 0;
+        v[j] = lua_tonumberx(L, -1, &isnum);
+        bool number = lua_type(L, -1) == LUA_TNUMBER;  // not a numeric string
+        lua_pop(L, 1);
+        if (!isnum || !number || !finite32(v[j])) return "must be finite numbers";
+    }
+    return nullptr;
+}
+
+namespace {
+constexpr const char* kNegativeRadius = "has a negative radius";
+float f32(double v) { return static_cast<float>(v); }
+}  // namespace
+
+const char* sector_fault(const double* v) {
+    if (!valid_direction(v[2], v[3])) return "has a zero direction";
+    if (!valid_radius(v[4])) return kNegativeRadius;
+    if (!valid_half_angle(v[5])) return "has a half_angle outside (0, pi]";
+    return nullptr;
+}
+
+const char* circle_fault(const double* v) { return valid_radius(v[2]) ? nullptr : kNegativeRadius; }
+
+const char* box_fault(const double* v) {
+    return valid_span(f32(v[0]), f32(v[2])) && valid_span(f32(v[1]), f32(v[3])) ? nullptr : "has min > max";
+}
+
+const char* capsule_fault(const double* v) { return valid_radius(v[4]) ? nullptr : kNegativeRadius; }
+
+}  // namespace lua
+}  // namespace soageo
