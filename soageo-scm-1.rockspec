@@ -5,17 +5,31 @@ source = {
    url = "git+https://github.com/soageo/soageo.git",
 }
 description = {
-   summary = "Geometry queries for game servers: SIMD sector/shape queries over a native SoA entity store",
+   summary = "Spatial queries, pairs and area of interest for Lua game servers, on a SIMD C++ core",
    detailed = [[
-A Lua 5.4/5.5 module with a C++17 core for skynet-style game servers: a struct-of-arrays
-entity layer, attack-cone (sector) queries with exact boundary rules, SIMD kernels
-(SSE2, AVX2, AVX-512, NEON) bit-identical to a scalar reference, and layer snapshots.
+soageo keeps a scene's entities (integer id, x, y, radius, 32 mask bits) in a native
+struct-of-arrays layer and answers, from Lua 5.4 or 5.5 (skynet), the questions a game
+server asks every tick:
+- shape queries with exact, documented edge rules: sector (attack cone, reflex and full
+  sectors included), circle, axis-aligned box, capsule (blade sweep), triangle (decided
+  exactly), and segment casts (all hits ordered by entry, or the first one), each as a point
+  test or a disk-overlap test, filtered by mask, results into a reused table;
+- batches: many shapes of one kind against a layer in one call;
+- pairs: every overlapping pair of a layer, or between two layers, by sort and sweep, sorted;
+- area of interest: per-watcher view radius with hysteresis margin, enter and leave events
+  per update, and each watcher's visible set;
+- snapshots: a layer as a checksummed string (dump/load) to cross skynet services and
+  cluster nodes.
+SIMD kernels (SSE2, AVX2, AVX-512, NEON) are bit-identical to a scalar reference; memory comes
+from the Lua allocator; every bad argument is a clear Lua error. Ships LuaLS/EmmyLua type
+definitions (library/soageo.lua).
 ]],
    homepage = "https://github.com/soageo/soageo",
    license = "MIT",
+   labels = { "geometry", "spatial", "simd", "gamedev", "skynet" },
 }
 dependencies = {
-   "lua >= 5.4",
+   "lua >= 5.4, < 5.6",
 }
 build = {
    type = "make",
@@ -28,5 +42,11 @@ build = {
       INST_LIBDIR = "$(LIBDIR)",
       INST_LUADIR = "$(LUADIR)",
    },
-   copy_directories = {},
+   copy_directories = { "doc", "library" },
+}
+-- Offline: the C++ core tests, the embedded-Lua hosts and the busted specs from the source
+-- tree (busted and the Lua 5.4 headers and library from the system, nothing downloaded).
+test = {
+   type = "command",
+   command = "make test-run",
 }

@@ -14,16 +14,19 @@ print(string.format("scene: %d entities in %dx%d, view %d + margin %d, %d ticks,
   entities, world.size, world.size, world.view, world.margin, ticks, require("soageo").arch()))
 print(" tick  entities  casts   hits  deaths  enter  leave      ms   (every 10th tick shown)")
 local total = { casts = 0, hits = 0, enter = 0, leave = 0, ms = 0 }
+-- A "tick N/M" counter rewritten in place with \r only when stderr is a terminal: in a log
+-- the \r would glue every tick onto one line.
+local progress = os.execute("[ -t 2 ]") == true
 for t = 1, ticks do
   local s = world:tick()
   for k in pairs(total) do total[k] = total[k] + s[k] end
-  io.stderr:write(string.format("\rtick %d/%d", t, ticks))
+  if progress then io.stderr:write(string.format("\rtick %d/%d", t, ticks)) end
   if t <= 3 or t % 10 == 0 or t == ticks then
-    io.stderr:write("\r")
+    if progress then io.stderr:write("\r") end
     print(string.format("%5d %9d %6d %6d %7d %6d %6d %7.2f", s.tick, s.entities, s.casts, s.hits, s.deaths, s.enter, s.leave, s.ms))
   end
 end
-io.stderr:write("\r")
+if progress then io.stderr:write("\r") end
 print(string.format("total: %d casts, %d hits, %d enter, %d leave; %.2f ms per tick on average",
   total.casts, total.hits, total.enter, total.leave, total.ms / ticks))
 os.execute("mkdir -p examples/out")

@@ -35,7 +35,7 @@ local skills = {
 
 local out = {}                          -- one table reused by every cast
 local hit_colour = {}
-print(string.format("%s, SIMD target %s, %d entities", soageo._VERSION, soageo.arch(), #scene))
+print(string.format("soageo %s, SIMD target %s, %d entities", soageo._VERSION, soageo.arch(), #scene))
 for _, s in ipairs(skills) do
   local a = s.args
   local _, n = scene[s.query](scene, a[1], a[2], a[3], a[4], a[5], a[6], out, s.mask)

@@ -4,7 +4,7 @@
 local core = require "soageo.core"
 
 local soageo = {
-  _VERSION = "soageo 0.1.0",
+  _VERSION = "0.2.0",       -- equal to the rockspec version (test/version_spec.lua)
   layer = core.layer,        -- soageo.layer([capacity]) -> layer
   arch = core.arch,          -- SIMD target this Lua state uses
   archs = core.archs,        -- targets this CPU runs, scalar first

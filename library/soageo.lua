@@ -1,0 +1,349 @@
+---@meta soageo
+-- LuaLS / EmmyLua definitions of soageo (types only: nothing here runs). Point your editor
+-- at this directory, e.g. in .luarc.json: { "workspace.library": ["<path>/library"] }.
+-- The full reference is doc/manual.md; test/types_spec.lua keeps this file and the module
+-- in step (every function exported at run time is defined here, and nothing more).
+
+---Geometry queries, pairs and area of interest over a native struct-of-arrays entity store.
+---@class soageo
+---@field _VERSION string the module's version, equal to the rockspec's ("0.2.0")
+local soageo = {}
+
+---A reusable result table: ids (or flat pairs) in `[1..n]`, entries after `n` cleared.
+---@alias soageo.out integer[]
+
+---A new empty layer; it grows by doubling past `capacity`.
+---@param capacity? integer initial slots, in [0, 2^28] (default 0)
+---@return soageo.layer
+function soageo.layer(capacity) end
+
+---The SIMD target this Lua state uses ("scalar", "sse2", "avx2", "avx512" or "neon").
+---@return string
+function soageo.arch() end
+
+---The targets this CPU runs, scalar first.
+---@return string[]
+function soageo.archs() end
+
+---Switches this Lua state (only) to another SIMD target; for tests.
+---@param name string a name from soageo.archs()
+---@return string previous the target used until now
+function soageo.use_arch(name) end
+
+---Rebuilds a layer from a `layer:dump()` string (same ids, values and order).
+---@param snapshot string
+---@return soageo.layer
+function soageo.load(snapshot) end
+
+---An area of interest over a layer's entities; it keeps the layer alive.
+---@param layer soageo.layer
+---@param options? {margin?: number} margin: hysteresis distance added before a leave (default 0)
+---@return soageo.aoi
+function soageo.aoi(layer, options) end
+
+---Every pair (id in a, id in b) whose boxes (centre +- r) overlap, touching counts; sorted.
+---@param layer_a soageo.layer
+---@param layer_b soageo.layer must be another layer than layer_a
+---@param out? soageo.out flat {a1, b1, a2, b2, ...}
+---@return soageo.out out
+---@return integer n number of pairs
+function soageo.pairs_between(layer_a, layer_b, out) end
+
+---A dense struct-of-arrays store of entities: integer id, x, y, radius, 32 mask bits.
+---`#layer` is the entity count; `<close>` and the garbage collector call `close`.
+---@class soageo.layer
+---@operator len: integer
+local layer = {}
+
+---Inserts or updates an entity (x, y, r stored as float32).
+---@param id integer any 64-bit integer (floats such as 2.0 are rejected)
+---@param x number
+---@param y number
+---@param r? number radius >= 0 (default 0)
+---@param mask? integer filter bits in [0, 0xffffffff] (default 1)
+function layer:set(id, x, y, r, mask) end
+
+---Moves a known entity; an error if the id is unknown.
+---@param id integer
+---@param x number
+---@param y number
+function layer:move(id, x, y) end
+
+---Removes an entity (swap-remove, O(1)).
+---@param id integer
+---@return boolean removed true if it was there
+function layer:remove(id) end
+
+---An entity's stored (float32-rounded) values, or nil.
+---@param id integer
+---@return number? x
+---@return number? y
+---@return number? r
+---@return integer? mask
+function layer:get(id) end
+
+---Whether the layer holds this id.
+---@param id integer
+---@return boolean
+function layer:has(id) end
+
+---Removes every entity, keeps the memory.
+function layer:clear() end
+
+---Batch `set` from Lua arrays of equal length; all-or-nothing.
+---@param ids integer[]
+---@param xs number[]
+---@param ys number[]
+---@param rs? number[]
+---@param masks? integer[]
+function layer:set_many(ids, xs, ys, rs, masks) end
+
+---Slots allocated.
+---@return integer
+function layer:capacity() end
+
+---Frees the columns now; idempotent (also `__gc` and `__close`).
+function layer:close() end
+
+---Iterates every entity: `for id, x, y, r, mask in layer:each() do`.
+---@return fun(): integer, number, number, number, integer
+function layer:each() end
+
+---The layer as a compact checksummed string (see soageo.load).
+---@return string
+function layer:dump() end
+
+---Ids whose centre is strictly inside the sector (apex, direction, radius, half-angle).
+---@param x number apex
+---@param y number apex
+---@param dx number direction (any non-zero vector)
+---@param dy number direction
+---@param radius number >= 0
+---@param half_angle number radians in (0, pi]; > pi/2 is reflex, pi the full disk
+---@param out? soageo.out
+---@param mask? integer keep entities with entity_mask & mask ~= 0
+---@return soageo.out out
+---@return integer n
+function layer:in_sector(x, y, dx, dy, radius, half_angle, out, mask) end
+
+---Ids whose disk touches the sector (closed: tangent counts).
+---@param x number
+---@param y number
+---@param dx number
+---@param dy number
+---@param radius number
+---@param half_angle number
+---@param out? soageo.out
+---@param mask? integer
+---@return soageo.out out
+---@return integer n
+function layer:touch_sector(x, y, dx, dy, radius, half_angle, out, mask) end
+
+---Ids whose centre is strictly inside the circle.
+---@param x number
+---@param y number
+---@param radius number
+---@param out? soageo.out
+---@param mask? integer
+---@return soageo.out out
+---@return integer n
+function layer:in_circle(x, y, radius, out, mask) end
+
+---Ids whose disk touches the circle (closed).
+---@param x number
+---@param y number
+---@param radius number
+---@param out? soageo.out
+---@param mask? integer
+---@return soageo.out out
+---@return integer n
+function layer:touch_circle(x, y, radius, out, mask) end
+
+---Ids whose centre is in the axis-aligned box (closed: edges inside).
+---@param minx number
+---@param miny number
+---@param maxx number >= minx
+---@param maxy number >= miny
+---@param out? soageo.out
+---@param mask? integer
+---@return soageo.out out
+---@return integer n
+function layer:in_box(minx, miny, maxx, maxy, out, mask) end
+
+---Ids whose disk touches the axis-aligned box (closed).
+---@param minx number
+---@param miny number
+---@param maxx number
+---@param maxy number
+---@param out? soageo.out
+---@param mask? integer
+---@return soageo.out out
+---@return integer n
+function layer:touch_box(minx, miny, maxx, maxy, out, mask) end
+
+---Ids whose disk comes within `radius` of the segment (a blade sweep; closed).
+---@param x0 number
+---@param y0 number
+---@param x1 number
+---@param y1 number
+---@param radius number
+---@param out? soageo.out
+---@param mask? integer
+---@return soageo.out out
+---@return integer n
+function layer:touch_capsule(x0, y0, x1, y1, radius, out, mask) end
+
+---Ids whose centre is in the triangle (closed, either winding, decided exactly).
+---@param ax number
+---@param ay number
+---@param bx number
+---@param by number
+---@param cx number
+---@param cy number
+---@param out? soageo.out
+---@param mask? integer
+---@return soageo.out out
+---@return integer n
+function layer:in_triangle(ax, ay, bx, by, cx, cy, out, mask) end
+
+---Ids whose disk touches the triangle (closed).
+---@param ax number
+---@param ay number
+---@param bx number
+---@param by number
+---@param cx number
+---@param cy number
+---@param out? soageo.out
+---@param mask? integer
+---@return soageo.out out
+---@return integer n
+function layer:touch_triangle(ax, ay, bx, by, cx, cy, out, mask) end
+
+---Every entity box (centre +- r) the segment touches, ordered by entry parameter t, then id.
+---@param x0 number
+---@param y0 number
+---@param x1 number
+---@param y1 number
+---@param ids? integer[] reused id table
+---@param ts? number[] reused t table (another table than ids)
+---@param mask? integer
+---@return integer[] ids
+---@return number[] ts entry parameters in [0, 1]
+---@return integer n
+function layer:cast_segment(x0, y0, x1, y1, ids, ts, mask) end
+
+---The nearest box the segment touches: its id and entry parameter t, or nil.
+---@param x0 number
+---@param y0 number
+---@param x1 number
+---@param y1 number
+---@param mask? integer
+---@return integer? id
+---@return number? t
+function layer:cast_segment_first(x0, y0, x1, y1, mask) end
+
+---Many sectors (6 numbers each, flat) in one call: flat (shape_index, id) pairs, shape by shape.
+---@param params number[] {x, y, dx, dy, radius, half_angle, ...}
+---@param out? soageo.out
+---@param mask? integer
+---@return soageo.out out
+---@return integer n number of (shape, id) pairs
+function layer:in_sector_batch(params, out, mask) end
+
+---Many sectors, disk-overlap test (6 numbers each).
+---@param params number[]
+---@param out? soageo.out
+---@param mask? integer
+---@return soageo.out out
+---@return integer n
+function layer:touch_sector_batch(params, out, mask) end
+
+---Many circles, point test (3 numbers each: x, y, radius).
+---@param params number[]
+---@param out? soageo.out
+---@param mask? integer
+---@return soageo.out out
+---@return integer n
+function layer:in_circle_batch(params, out, mask) end
+
+---Many circles, disk-overlap test (3 numbers each).
+---@param params number[]
+---@param out? soageo.out
+---@param mask? integer
+---@return soageo.out out
+---@return integer n
+function layer:touch_circle_batch(params, out, mask) end
+
+---Many boxes, point test (4 numbers each: minx, miny, maxx, maxy).
+---@param params number[]
+---@param out? soageo.out
+---@param mask? integer
+---@return soageo.out out
+---@return integer n
+function layer:in_box_batch(params, out, mask) end
+
+---Many boxes, disk-overlap test (4 numbers each).
+---@param params number[]
+---@param out? soageo.out
+---@param mask? integer
+---@return soageo.out out
+---@return integer n
+function layer:touch_box_batch(params, out, mask) end
+
+---Many capsules (5 numbers each: x0, y0, x1, y1, radius).
+---@param params number[]
+---@param out? soageo.out
+---@param mask? integer
+---@return soageo.out out
+---@return integer n
+function layer:touch_capsule_batch(params, out, mask) end
+
+---Every pair of entities whose boxes (centre +- r) overlap, touching counts; a < b, sorted.
+---@param out? soageo.out flat {a1, b1, a2, b2, ...}
+---@return soageo.out out
+---@return integer n number of pairs
+function layer:pairs(out) end
+
+---The number of overlapping pairs, without building the list.
+---@return integer
+function layer:pair_count() end
+
+---Area of interest: watchers with a view radius, enter/leave events per update.
+---`<close>` and the garbage collector call `close`.
+---@class soageo.aoi
+local aoi = {}
+
+---Adds a watcher (an entity id of the layer) or changes its view radius.
+---@param id integer
+---@param view_radius number >= 0
+function aoi:watch(id, view_radius) end
+
+---Removes a watcher.
+---@param id integer
+---@return boolean was_watcher
+function aoi:unwatch(id) end
+
+---Everything that changed since the last update, as flat sorted (watcher, target) pairs.
+---@param enter? soageo.out
+---@param leave? soageo.out another table than enter
+---@return soageo.out enter
+---@return soageo.out leave
+---@return integer n_enter
+---@return integer n_leave
+function aoi:update(enter, leave) end
+
+---What watcher `id` saw at the last update, ids ascending.
+---@param id integer
+---@param out? soageo.out
+---@return soageo.out out
+---@return integer n
+function aoi:visible(id, out) end
+
+---The number of watchers.
+---@return integer
+function aoi:watchers() end
+
+---Frees the aoi now; idempotent (also `__gc` and `__close`).
+function aoi:close() end
+
+return soageo
