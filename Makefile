@@ -103,8 +103,9 @@ scene: deps
 scene-run: $(MODULE)
 	$(LUA) examples/scene_sim.lua $(ENTITIES) $(TICKS)
 
+# bench also writes doc/benchmarks.md from what the programs print (bench/report.lua).
 bench: deps
-	@$(MAKE) --no-print-directory bench-run
+	@CXX="$(CXX)" LUA="$(LUA)" $(LUA) bench/report.lua "$(MAKE) --no-print-directory bench-run" doc/benchmarks.md
 bench-run: $(MODULE) $(BUILD)/bench_kernels $(BUILD)/bench_shapes $(BUILD)/bench_pairs $(BUILD)/bench_snapshot
 	$(BUILD)/bench_kernels
 	$(LUA) bench/bench_lua.lua
