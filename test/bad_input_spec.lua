@@ -24,6 +24,11 @@ describe("a rejected call", function()
     { "touch_triangle", { 0, 0, 1, 1, 2, 2, "out" } }, { "cast_segment", { 0, 0, nan, 0 } },
     { "cast_segment_first", { 0, 0, 1, 1, 0.5 } }, { "in_sector_batch", { { 0, 0, 1, 0, 1 } } },
     { "touch_circle_batch", { { 0, 0, 1, 0, 0, -1 } } }, { "in_box_batch", { { 0, 0, -1, 1 } } },
+    { "in_rect", { 0, 0, 0, 0, 1, 1 } }, { "touch_rect", { 0, 0, 1, 0, -1, 1 } }, { "in_ring", { 0, 0, 2, 1 } },
+    { "touch_ring", { 0, 0, nan, 1 } }, { "in_polygon", { { 0, 0, 2, 0, 2, 2, 1, 1, 0, 2 } } },
+    { "touch_polygon", { { 0, 0, 1, 0 } } }, { "in_polygon_batch", { { { 0, 0, 1, 0, 1, 1 }, 7 } } },
+    { "touch_polygon_batch", { { { 0, 0, 1, 0, 1, inf } } } }, { "in_rect_batch", { { 0, 0, 1, 0, 1 } } },
+    { "touch_ring_batch", { { 0, 0, 3, 2 } } }, { "touch_triangle_batch", { { 0, 0, 1, 0, 1, nan } } },
     { "pairs", { 3 } },
   }
   for _, c in ipairs(calls) do

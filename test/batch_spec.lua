@@ -13,6 +13,9 @@ describe("shape batches", function()
     { "circle", 3, function() return { g:uniform(0, 500), g:uniform(0, 500), g:uniform(0, 40) } end },
     { "box", 4, function() local x, y = g:uniform(0, 500), g:uniform(0, 500) return { x, y, x + g:uniform(0, 60), y + g:uniform(0, 60) } end },
     { "capsule", 5, function() return { g:uniform(0, 500), g:uniform(0, 500), g:uniform(0, 500), g:uniform(0, 500), g:uniform(0, 10) } end },
+    { "triangle", 6, function() local x, y = g:uniform(0, 500), g:uniform(0, 500) return { x, y, x + g:uniform(-60, 60), y + g:uniform(-60, 60), x + g:uniform(-60, 60), y + g:uniform(-60, 60) } end },
+    { "rect", 6, function() return { g:uniform(0, 500), g:uniform(0, 500), g:uniform(-1, 1), g:uniform(-1, 1), g:uniform(0, 80), g:uniform(0, 20) } end },
+    { "ring", 4, function() local outer = g:uniform(0, 60) return { g:uniform(0, 500), g:uniform(0, 500), g:uniform(0, outer), outer } end },
   }
   for _, kind in ipairs(kinds) do
     local name, arity, make = kind[1], kind[2], kind[3]

@@ -65,11 +65,60 @@ struct Segment {
     float x0, y0, dx, dy;
 };
 
+// An oriented rectangle: from (ax, ay), `length` along the unit direction (ux, uy) and
+// `half_width` to each side of it. A point is in it when, in float32 with p = P - A,
+// along = p.x*ux + p.y*uy and across = p.y*ux - p.x*uy (each product rounded, then the sum),
+// 0 <= along <= length and -half_width <= across <= half_width.
+struct Rect {
+    float ax, ay, ux, uy, length, half_width;
+};
+
+// Builds the kernel form: (dx, dy) non-zero and finite, normalised in double the way
+// make_sector does it (scaled by its largest component first), then rounded to float32.
+Rect make_rect(double x, double y, double dx, double dy, double length, double half_width) noexcept;
+
+// An annulus: in_ring keeps inner^2 <= d2 < outer^2 (d2 as in_circle computes it).
+struct Ring {
+    float cx, cy, inner, outer;  // 0 <= inner <= outer
+};
+
+// A convex polygon with positive area, counter-clockwise, no repeated consecutive vertex;
+// collinear vertices allowed. Edge k runs from vertex k to vertex k + 1 (mod n); its float32
+// differences (ex, ey) and len2 = ex*ex + ey*ey in float32 are what the kernels use.
+constexpr uint32_t kMaxPolygon = 64;
+struct Polygon {
+    uint32_t n;
+    float x[kMaxPolygon], y[kMaxPolygon];
+    float ex[kMaxPolygon], ey[kMaxPolygon], len2[kMaxPolygon];
+};
+
+enum class PolygonError : uint8_t {
+    ok,
+    count,         // fewer than 3 or more than kMaxPolygon vertices
+    too_few,       // fewer than 3 distinct vertices once repeated consecutive ones are dropped
+    reflex,        // a turn against the polygon's winding
+    turns_back,    // a 180-degree turn: three collinear vertices going back (zero-area spike)
+    winds_twice,   // every turn the same way, but it winds around more than once (a star)
+};
+
+// Validates n finite float32 vertices (either winding) exactly, and on success fills `out`.
+// On failure `*vertex` is the 0-based index, in the caller's list, of the offending vertex.
+PolygonError make_polygon(const float* xs, const float* ys, uint32_t n, Polygon& out, uint32_t* vertex) noexcept;
+
+// Bounds of what a query can find, for routing through a spatial index: every entity of
+// radius <= reach that the shape's in_ (reach 0) or touch_ kernel accepts has its centre in the
+// box. The box is padded for the kernels' float32 rounding.
+Box rect_bounds(const Rect& r, float reach) noexcept;
+Box ring_bounds(const Ring& r, float reach) noexcept;
+Box polygon_bounds(const Polygon& p, float reach) noexcept;
+
 // Exact predicates, compiled once (orient.cpp) and shared by every target's fallback path.
 // Sign of the orientation of (a, b, p), exactly, for any finite float32 inputs.
 int orient_exact(float ax, float ay, float bx, float by, float px, float py) noexcept;
 // Point in the closed triangle, exactly; a degenerate triangle holds its segment hull.
 bool in_triangle_exact(const Triangle& t, float px, float py) noexcept;
+// Point in the closed convex polygon, exactly.
+bool in_polygon_exact(const Polygon& p, float px, float py) noexcept;
 // Entry parameter of a hit found by cast_segment (the same float32 steps as the kernels).
 float segment_entry(const Segment& s, float x, float y, float r) noexcept;
 
@@ -114,6 +163,12 @@ struct KernelTable {
     uint32_t (*touch_capsule)(const Points&, const Capsule&, Filter, uint32_t* out) noexcept; // closed
     uint32_t (*in_triangle)(const Points&, const Triangle&, Filter, uint32_t* out) noexcept;  // closed, exact
     uint32_t (*touch_triangle)(const Points&, const Triangle&, Filter, uint32_t* out) noexcept;
+    uint32_t (*in_rect)(const Points&, const Rect&, Filter, uint32_t* out) noexcept;          // closed
+    uint32_t (*touch_rect)(const Points&, const Rect&, Filter, uint32_t* out) noexcept;       // closed
+    uint32_t (*in_ring)(const Points&, const Ring&, Filter, uint32_t* out) noexcept;          // inner closed, outer open
+    uint32_t (*touch_ring)(const Points&, const Ring&, Filter, uint32_t* out) noexcept;       // closed
+    uint32_t (*in_polygon)(const Points&, const Polygon&, Filter, uint32_t* out) noexcept;    // closed, exact
+    uint32_t (*touch_polygon)(const Points&, const Polygon&, Filter, uint32_t* out) noexcept;
     uint32_t (*cast_segment)(const Points&, const Segment&, Filter, uint32_t* out) noexcept;  // touching counts
     // Sweeps over boxes sorted by min-x (sweep.hpp): positions of overlapping pairs; at most
     // `cap` written, the total returned.

@@ -7,6 +7,8 @@
 #include "kernel_scan.inl"
 #include "kernel_sector.inl"
 #include "kernel_shapes.inl"
+#include "kernel_rect_ring.inl"
+#include "kernel_polygon.inl"
 #include "kernel_sweep.inl"
 #include "kernel_aoi.inl"
 
@@ -30,6 +32,12 @@ const KernelTable table = {
     touch_capsule,
     in_triangle,
     touch_triangle,
+    in_rect,
+    touch_rect,
+    in_ring,
+    touch_ring,
+    in_polygon,
+    touch_polygon,
     cast_segment,
     sweep_complete,
     sweep_between,

@@ -25,6 +25,8 @@ Capsule capsule_of(float x0, float y0, float x1, float y1, float radius) {
     return c;
 }
 
+Ring ring_of(float x, float y, float inner, float outer) { return {x, y, inner, outer}; }
+
 float check_float(lua_State* L, int arg, const char* what) {
     lua_Number v = luaL_checknumber(L, arg);
     if (!finite32(v)) luaL_argerror(L, arg, lua_pushfstring(L, "%s must be finite", what));
@@ -118,6 +120,69 @@ Segment check_segment(lua_State* L, int arg) {
     return {x0, y0, x1 - x0, y1 - y0};
 }
 
+// A rectangle's direction follows the sector's rules (finite in double, normalised in double).
+Rect check_rect(lua_State* L, int arg) {
+    float x = check_float(L, arg, "x");
+    float y = check_float(L, arg + 1, "y");
+    lua_Number dx = luaL_checknumber(L, arg + 2);
+    lua_Number dy = luaL_checknumber(L, arg + 3);
+    luaL_argcheck(L, std::isfinite(dx), arg + 2, "dx must be finite");
+    luaL_argcheck(L, std::isfinite(dy), arg + 3, "dy must be finite");
+    luaL_argcheck(L, valid_direction(dx, dy), arg + 2, "direction (dx, dy) must not be zero");
+    float length = check_radius(L, arg + 4, "length");
+    float half_width = check_radius(L, arg + 5, "half_width");
+    return make_rect(x, y, dx, dy, length, half_width);
+}
+
+Ring check_ring(lua_State* L, int arg) {
+    float x = check_float(L, arg, "x"), y = check_float(L, arg + 1, "y");
+    float inner = check_radius(L, arg + 2, "inner"), outer = check_radius(L, arg + 3, "outer");
+    luaL_argcheck(L, valid_span(inner, outer), arg + 3, "outer must be >= inner");
+    return ring_of(x, y, inner, outer);
+}
+
+const char* polygon_fault(lua_State* L, int idx, const char* prefix, Polygon& g) {
+    lua_Unsigned len = lua_rawlen(L, idx);
+    if (len % 2 != 0)
+        return lua_pushfstring(L, "%scoords must hold x, y pairs (got %I numbers)", prefix, static_cast<lua_Integer>(len));
+    if (len < 6 || len > 2 * kMaxPolygon)
+        return lua_pushfstring(L, "%scoords must hold 3 to %d vertices (got %I)", prefix, static_cast<int>(kMaxPolygon),
+                               static_cast<lua_Integer>(len / 2));
+    const uint32_t n = static_cast<uint32_t>(len / 2);
+    float xs[kMaxPolygon], ys[kMaxPolygon];
+    for (uint32_t i = 0; i < n; ++i) {
+        for (int j = 0; j < 2; ++j) {
+            lua_rawgeti(L, idx, static_cast<lua_Integer>(2 * i + j + 1));
+            bool number = lua_type(L, -1) == LUA_TNUMBER;  // not a numeric string
+            lua_Number v = lua_tonumber(L, -1);
+            lua_pop(L, 1);
+            if (!number || !finite32(v))
+                return lua_pushfstring(L, "%svertex %d must be two finite numbers", prefix, static_cast<int>(i + 1));
+            (j ? ys : xs)[i] = static_cast<float>(v);
+        }
+    }
+    uint32_t at = 0;
+    switch (make_polygon(xs, ys, n, g, &at)) {
+    case PolygonError::ok: return nullptr;
+    case PolygonError::count: break;  // ruled out above
+    case PolygonError::too_few:
+        return lua_pushfstring(L, "%spolygon needs 3 distinct vertices (vertex %d repeats its neighbour)", prefix,
+                               static_cast<int>(at) + 1);
+    case PolygonError::reflex:
+        return lua_pushfstring(L, "%spolygon is not convex at vertex %d", prefix, static_cast<int>(at) + 1);
+    case PolygonError::turns_back:
+        return lua_pushfstring(L, "%spolygon is not convex at vertex %d (it turns back)", prefix, static_cast<int>(at) + 1);
+    case PolygonError::winds_twice:
+        return lua_pushfstring(L, "%spolygon is not convex (it winds around more than once)", prefix);
+    }
+    return lua_pushfstring(L, "%scoords must hold 3 to %d vertices", prefix, static_cast<int>(kMaxPolygon));
+}
+
+void check_polygon(lua_State* L, int arg, Polygon& g) {
+    luaL_checktype(L, arg, LUA_TTABLE);
+    if (const char* why = polygon_fault(L, arg, "", g)) luaL_argerror(L, arg, why);
+}
+
 const char* read_row(lua_State* L, int params, int row, int count, double* v) {
     for (int j = 0; j < count; ++j) {
         lua_rawgeti(L, params, static_cast<lua_Integer>(row - 1) * count + j + 1);
@@ -149,6 +214,20 @@ const char* box_fault(const double* v) {
 }
 
 const char* capsule_fault(const double* v) { return valid_radius(v[4]) ? nullptr : kNegativeRadius; }
+
+const char* triangle_fault(const double*) { return nullptr; }  // any finite corners make a triangle
+
+const char* rect_fault(const double* v) {
+    if (!valid_direction(v[2], v[3])) return "has a zero direction";
+    if (!valid_radius(v[4])) return "has a negative length";
+    if (!valid_radius(v[5])) return "has a negative half_width";
+    return nullptr;
+}
+
+const char* ring_fault(const double* v) {
+    if (!valid_radius(v[2])) return "has a negative inner radius";
+    return valid_span(f32(v[2]), f32(v[3])) ? nullptr : "has inner > outer";
+}
 
 }  // namespace lua
 }  // namespace soageo

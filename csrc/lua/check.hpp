@@ -34,6 +34,7 @@ Box box_of(float minx, float miny, float maxx, float maxy);
 // len2 = 0 when the ends coincide: query it as its end disk (Capsule's contract is len2 > 0).
 Capsule capsule_of(float x0, float y0, float x1, float y1, float radius);
 inline Circle end_disk(const Capsule& c) { return {c.x0, c.y0, c.radius}; }
+Ring ring_of(float x, float y, float inner, float outer);
 
 // --- One argument on the stack: raise with the contract as the message -----------------------
 
@@ -56,6 +57,13 @@ Box check_box(lua_State* L, int arg);            // minx, miny, maxx, maxy
 Capsule check_capsule(lua_State* L, int arg);    // x0, y0, x1, y1, radius
 Triangle check_triangle(lua_State* L, int arg);  // ax, ay, bx, by, cx, cy
 Segment check_segment(lua_State* L, int arg);    // x0, y0, x1, y1
+Rect check_rect(lua_State* L, int arg);          // x, y, dx, dy, length, half_width
+Ring check_ring(lua_State* L, int arg);          // x, y, inner, outer
+// A flat {x1, y1, x2, y2, ...} table at `idx` (the caller checked it is a table) read into `g`:
+// nullptr, or the reason pushed as a string and prefixed with `prefix` ("vertex 3 must be two
+// finite numbers", "polygon is not convex at vertex 4"). Raises only on out-of-memory.
+const char* polygon_fault(lua_State* L, int idx, const char* prefix, Polygon& g);
+void check_polygon(lua_State* L, int arg, Polygon& g);  // coords, read into g
 
 // --- Shapes from a row of numbers (batches) ---------------------------------------------------
 // The same rules, worded for a row: nullptr when `v` makes a valid shape, else what is wrong
@@ -68,6 +76,9 @@ const char* sector_fault(const double* v);
 const char* circle_fault(const double* v);
 const char* box_fault(const double* v);
 const char* capsule_fault(const double* v);
+const char* triangle_fault(const double* v);
+const char* rect_fault(const double* v);
+const char* ring_fault(const double* v);
 
 }  // namespace lua
 }  // namespace soageo

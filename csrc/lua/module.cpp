@@ -80,6 +80,8 @@ SOAGEO_EXPORT int luaopen_soageo_core(lua_State* L) {
     open_sector(L, t);
     open_snapshot(L, t);
     open_shapes(L, t);
+    open_rect_ring(L, t);
+    open_polygon(L, t);
     open_segment(L, t);
     open_batch(L, t);
     open_pairs(L, t);

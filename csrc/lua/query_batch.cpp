@@ -28,6 +28,14 @@ const Rows<Box> boxes{4, "minx, miny, maxx, maxy", box_fault,
 const Rows<Capsule> capsules{5, "x0, y0, x1, y1, radius", capsule_fault, [](const double* v) {
                                  return capsule_of(f32(v[0]), f32(v[1]), f32(v[2]), f32(v[3]), f32(v[4]));
                              }};
+const Rows<Triangle> triangles{6, "ax, ay, bx, by, cx, cy", triangle_fault, [](const double* v) {
+                                   return Triangle{f32(v[0]), f32(v[1]), f32(v[2]), f32(v[3]), f32(v[4]), f32(v[5])};
+                               }};
+const Rows<Rect> rects{6, "x, y, dx, dy, length, half_width", rect_fault, [](const double* v) {
+                           return make_rect(f32(v[0]), f32(v[1]), v[2], v[3], f32(v[4]), f32(v[5]));
+                       }};
+const Rows<Ring> rings{4, "x, y, inner, outer", ring_fault,
+                       [](const double* v) { return ring_of(f32(v[0]), f32(v[1]), f32(v[2]), f32(v[3])); }};
 
 // (self, params [, out [, mask]]) -> out, n   with out = {shape1, id1, shape2, id2, ...}
 template <class Shape>
@@ -79,6 +87,12 @@ int l_touch_circle_batch(lua_State* L) { return query_batch(L, circles, &KernelT
 int l_in_box_batch(lua_State* L) { return query_batch(L, boxes, &KernelTable::in_box); }
 int l_touch_box_batch(lua_State* L) { return query_batch(L, boxes, &KernelTable::touch_box); }
 int l_touch_capsule_batch(lua_State* L) { return query_batch(L, capsules, &KernelTable::touch_capsule); }
+int l_in_triangle_batch(lua_State* L) { return query_batch(L, triangles, &KernelTable::in_triangle); }
+int l_touch_triangle_batch(lua_State* L) { return query_batch(L, triangles, &KernelTable::touch_triangle); }
+int l_in_rect_batch(lua_State* L) { return query_batch(L, rects, &KernelTable::in_rect); }
+int l_touch_rect_batch(lua_State* L) { return query_batch(L, rects, &KernelTable::touch_rect); }
+int l_in_ring_batch(lua_State* L) { return query_batch(L, rings, &KernelTable::in_ring); }
+int l_touch_ring_batch(lua_State* L) { return query_batch(L, rings, &KernelTable::touch_ring); }
 
 const luaL_Reg methods[] = {
     {"in_sector_batch", l_in_sector_batch},
@@ -88,6 +102,12 @@ const luaL_Reg methods[] = {
     {"in_box_batch", l_in_box_batch},
     {"touch_box_batch", l_touch_box_batch},
     {"touch_capsule_batch", l_touch_capsule_batch},
+    {"in_triangle_batch", l_in_triangle_batch},
+    {"touch_triangle_batch", l_touch_triangle_batch},
+    {"in_rect_batch", l_in_rect_batch},
+    {"touch_rect_batch", l_touch_rect_batch},
+    {"in_ring_batch", l_in_ring_batch},
+    {"touch_ring_batch", l_touch_ring_batch},
     {nullptr, nullptr},
 };
 
