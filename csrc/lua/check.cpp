@@ -142,6 +142,7 @@ Ring check_ring(lua_State* L, int arg) {
 }
 
 const char* polygon_fault(lua_State* L, int idx, const char* prefix, Polygon& g) {
+    idx = lua_absindex(L, idx);
     lua_Unsigned len = lua_rawlen(L, idx);
     if (len % 2 != 0)
         return lua_pushfstring(L, "%scoords must hold x, y pairs (got %I numbers)", prefix, static_cast<lua_Integer>(len));
