@@ -101,3 +101,93 @@ end
 
 aoi_bench("uniform 10,000 in 2000x2000", 10000, 2000, 50, 16)
 aoi_bench("crowded 2,000 in 200x200", 2000, 200, 50, 16)
+
+-- Who sees me, filters and partial movement: several aois over copies of one scene, ticked
+-- side by side (each tick times every variant once, in turn), medians compared.
+local function scene_copies(n, span, copies, mask_of)
+  math.randomseed(n + 7)
+  local layers = {}
+  for c = 1, copies do layers[c] = soageo.layer(n) end
+  for i = 1, n do
+    local x, y = math.random() * span, math.random() * span
+    for c = 1, copies do layers[c]:set(i, x, y, 0, mask_of and mask_of(i) or 1) end
+  end
+  return layers
+end
+
+local function step(layer, span, fraction)
+  for id, x, y in layer:each() do
+    if fraction >= 1 or math.random() < fraction then
+      local nx, ny = x + math.random() * 4 - 2, y + math.random() * 4 - 2
+      layer:move(id, math.min(span, math.max(0, nx)), math.min(span, math.max(0, ny)))
+    end
+  end
+end
+
+-- variants: { name, fraction moving, watcher mask function or nil, after_update(aoi) or nil }
+local function side_by_side(title, n, span, view, ticks, variants, mask_of)
+  local layers = scene_copies(n, span, #variants, mask_of)
+  local aois, times = {}, {}
+  for v, var in ipairs(variants) do
+    aois[v] = soageo.aoi(layers[v], { margin = 0 })
+    for i = 1, n do
+      if var[3] then aois[v]:watch(i, view, var[3](i)) else aois[v]:watch(i, view) end
+    end
+    aois[v]:update({}, {})
+    times[v] = {}
+  end
+  local enter, leave = {}, {}
+  for tick = 0, ticks do
+    for v, var in ipairs(variants) do
+      step(layers[v], span, var[2])
+      local t0 = clock()
+      enter, leave = aois[v]:update(enter, leave)
+      if var[4] then var[4](aois[v]) end
+      local t1 = clock()
+      if tick > 0 then times[v][tick] = t1 - t0 end
+    end
+  end
+  local base = median(times[1])
+  local parts = {}
+  for v, var in ipairs(variants) do
+    local m = median(times[v])
+    parts[#parts + 1] = string.format("%s %.3f ms (%.2fx)", var[1], m * 1e3, m / base)
+  end
+  print(string.format("aoi   %-28s %s", title, table.concat(parts, ", ")))
+  return aois, layers
+end
+
+-- watchers_of: 10,000 uniform watchers, view 50. The update, then the update plus the first
+-- watchers_of call (which inverts the visible lists), then every id asked once.
+do
+  local out = {}
+  local aois = side_by_side("uniform 10,000: who sees me", 10000, 2000, 50, 16, {
+    { "update", 1 },
+    { "update + inversion", 1, nil, function(a) a:watchers_of(1, out) end },
+  })
+  local a, total, calls = aois[2], 0, 0
+  local t = {}
+  for rep = 1, 5 do
+    local t0 = clock()
+    for id = 1, 10000 do local _, k = a:watchers_of(id, out); total = total + k end
+    t[rep] = (clock() - t0) / 10000
+    calls = calls + 10000
+  end
+  print(string.format("aoi   %-28s watchers_of %.3f us per call (median of 5 rounds of 10,000 ids), %.1f watchers each",
+    "uniform 10,000: who sees me", median(t) * 1e6, total / calls))
+end
+
+-- Filters: half the entities (mask 1) are invisible to half the watchers (mask 2); the rest
+-- (mask 3) are seen by all.
+side_by_side("uniform 10,000: masks", 10000, 2000, 50, 16, {
+  { "unfiltered", 1 },
+  { "masks", 1, function(i) return i % 2 == 0 and 2 or 0xffffffff end },
+}, function(i) return i % 4 < 2 and 1 or 3 end)
+side_by_side("crowded 2,000: masks", 2000, 200, 50, 16, {
+  { "unfiltered", 1 },
+  { "masks", 1, function(i) return i % 2 == 0 and 2 or 0xffffffff end },
+}, function(i) return i % 4 < 2 and 1 or 3 end)
+
+-- 10% moving (up to 2 units per axis) against all moving.
+side_by_side("uniform 10,000: 10% moving", 10000, 2000, 50, 16, { { "all moving", 1 }, { "10% moving", 0.1 } })
+side_by_side("crowded 2,000: 10% moving", 2000, 200, 50, 16, { { "all moving", 1 }, { "10% moving", 0.1 } })

@@ -74,6 +74,62 @@ for _, arch in ipairs(soageo.archs()) do
           end
         end
       end)
+
+      it("reproduces brute force with masks, and watchers_of inverts every visible list", function()
+        local g = rng.new(300 + margin)
+        local l = soageo.layer()
+        local aoi = soageo.aoi(l, { margin = margin })
+        local views, wmasks, next_id = {}, {}, 1
+        local masks = { 0, 1, 2, 3, 4, 0xffffffff }  -- 0: seen by nobody, yet it may watch
+        local function watch(id)
+          views[id] = g:uniform(5, 30)
+          if g:int(1, 3) == 1 then wmasks[id] = nil; aoi:watch(id, views[id])
+          else wmasks[id] = masks[g:int(1, #masks)]; aoi:watch(id, views[id], wmasks[id]) end
+        end
+        for _ = 1, 250 do
+          l:set(next_id, g:uniform(0, 250), g:uniform(0, 250), 0, masks[g:int(1, #masks)])
+          if g:int(1, 3) == 1 then watch(next_id) end
+          next_id = next_id + 1
+        end
+        local vis, truth, enter, leave, out = {}, {}, {}, {}, {}
+        for tick = 1, 25 do
+          for id, x, y in l:each() do l:move(id, x + g:uniform(-3, 3), y + g:uniform(-3, 3)) end
+          for _ = 1, 3 do l:remove(g:int(1, next_id)) end
+          for _ = 1, 3 do
+            l:set(next_id, g:uniform(0, 250), g:uniform(0, 250), 0, masks[g:int(1, #masks)]); next_id = next_id + 1
+          end
+          for _ = 1, 6 do  -- an entity changes its mask in place: enters and leaves follow
+            local id = g:int(1, next_id - 1)
+            local x, y = l:get(id)
+            if x then l:set(id, x, y, 0, masks[g:int(1, #masks)]) end
+          end
+          for _ = 1, 4 do
+            local w = g:int(1, next_id)
+            if views[w] and g:int(1, 3) == 1 then views[w], wmasks[w] = nil, nil; aoi:unwatch(w)
+            elseif l:has(w) then watch(w) end  -- a new watcher, or a new radius or filter
+          end
+          local ne, nl
+          enter, leave, ne, nl = aoi:update(enter, leave)
+          assert.is_true(sorted_flat(enter, ne) and sorted_flat(leave, nl))
+          replay(vis, enter, ne, leave, nl)
+          truth = ref.visible(l, views, margin, truth, wmasks)
+          assert.is_true(same_sets(vis, truth), "tick " .. tick)
+          -- Who sees whom, inverted from the brute-force sets, against watchers_of for every
+          -- entity, every removed id and one never used.
+          local seers = {}
+          for w, set in pairs(truth) do
+            for t in pairs(set) do seers[t] = seers[t] or {}; table.insert(seers[t], w) end
+          end
+          for id = 1, next_id do
+            local want = seers[id] or {}
+            table.sort(want)
+            local n
+            out, n = aoi:watchers_of(id, out)
+            assert.are.equal(#want, n)
+            assert.are.same(want, out)
+          end
+        end
+      end)
     end)
   end
 end
@@ -208,6 +264,42 @@ describe("soageo.aoi", function()
     end)
   end)
 
+  describe("when a burst of events is over", function()
+    it("gives the event buffers back, keeping room for a steady tick", function()
+      local g = rng.new(11)
+      local l = soageo.layer()
+      for i = 1, 1500 do l:set(i, g:uniform(0, 100), g:uniform(0, 100)) end
+      local aoi = soageo.aoi(l)
+      for i = 1, 1500 do aoi:watch(i, 20) end
+      local _, _, ne = aoi:update()  -- the join: every visible pair enters at once
+      collectgarbage(); collectgarbage()
+      local after_join = collectgarbage("count")
+      local enter, leave = {}, {}
+      for _ = 1, 40 do enter, leave = aoi:update(enter, leave) end  -- nothing moves
+      collectgarbage(); collectgarbage()
+      local steady = collectgarbage("count")
+      -- The join's enter buffer held ne pairs of two 8-byte ids.
+      assert.is_true(ne > 200000)
+      assert.is_true(after_join - steady > 0.75 * ne * 16 / 1024, (after_join - steady) .. " KB given back")
+      -- Steady ticks with movement still reproduce brute force after the shrink.
+      local vis, views = {}, {}
+      for i = 1, 1500 do views[i] = 20 end
+      for _, w in ipairs({ 1, 2, 3 }) do for _, t in ipairs((aoi:visible(w))) do vis[w] = vis[w] or {}; vis[w][t] = true end end
+      for _ = 1, 3 do
+        for id, x, y in l:each() do l:move(id, x + g:uniform(-1, 1), y + g:uniform(-1, 1)) end
+        aoi:update(enter, leave)
+      end
+      local truth = ref.visible(l, views, 0, {})
+      for _, w in ipairs({ 1, 2, 3 }) do
+        local list, n = aoi:visible(w)
+        local count = 0
+        for _ in pairs(truth[w]) do count = count + 1 end
+        assert.are.equal(count, n)
+        for i = 1, n do assert.is_true(truth[w][list[i]]) end
+      end
+    end)
+  end)
+
   describe("when given bad input", function()
     local l = soageo.layer()
     local aoi = soageo.aoi(l)
@@ -217,9 +309,29 @@ describe("soageo.aoi", function()
       assert.has_error(function() aoi:watch(1.5, 10) end, "bad argument #1 to 'watch' (id must be an integer)")
       assert.has_error(function() aoi:watch(1, -1) end, "bad argument #2 to 'watch' (view_radius must be finite and >= 0)")
       assert.has_error(function() aoi:watch(1, 0 / 0) end, "bad argument #2 to 'watch' (view_radius must be finite and >= 0)")
+      assert.has_error(function() aoi:watch(1, 10, -1) end, "bad argument #3 to 'watch' (mask must be an integer in [0, 0xffffffff])")
+      assert.has_error(function() aoi:watch(1, 10, 0x100000000) end, "bad argument #3 to 'watch' (mask must be an integer in [0, 0xffffffff])")
+      assert.has_error(function() aoi:watch(1, 10, 1.5) end, "bad argument #3 to 'watch' (mask must be an integer in [0, 0xffffffff])")
+      assert.has_error(function() aoi:watchers_of(1.5) end, "bad argument #1 to 'watchers_of' (id must be an integer)")
+      assert.has_error(function() aoi:watchers_of("x") end, "bad argument #1 to 'watchers_of' (integer expected, got string)")
+      assert.has_error(function() aoi:watchers_of(1, 5) end, "bad argument #2 to 'watchers_of' (table or nil expected, got number)")
       assert.has_error(function() aoi:update(5) end, "bad argument #1 to 'update' (table or nil expected, got number)")
       local t = {}
       assert.has_error(function() aoi:update(t, t) end, "bad argument #2 to 'update' (leave must be another table than enter)")
+    end)
+    it("answers watchers_of before the first update, and for unknown ids, with nothing", function()
+      local m = soageo.layer()
+      local a = soageo.aoi(m)
+      local out = { 7, 8 }
+      local got, n = a:watchers_of(1, out)
+      assert.are.equal(out, got)
+      assert.are.equal(0, n)
+      assert.is_nil(out[1])
+      m:set(1, 0, 0); m:set(2, 1, 0); a:watch(2, 5)
+      a:update()
+      assert.are.same({ 2 }, (a:watchers_of(1)))
+      assert.are.same({}, (a:watchers_of(99)))
+      assert.are.same({}, (a:watchers_of(math.mininteger)))
     end)
     it("refuses use after close, and after its layer is closed", function()
       local m = soageo.layer()
@@ -229,6 +341,8 @@ describe("soageo.aoi", function()
       a:close()
       a:close()
       assert.has_error(function() a:update() end, "calling 'update' on bad self (aoi is closed)")
+      assert.has_error(function() a:watchers_of(1) end, "calling 'watchers_of' on bad self (aoi is closed)")
+      assert.has_error(function() a:watch(1, 5, 1) end, "calling 'watch' on bad self (aoi is closed)")
     end)
   end)
 end)

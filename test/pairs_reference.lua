@@ -3,10 +3,10 @@ local f32 = require("float32").f32
 
 local ref = {}
 
--- Entities as stored: { id, x, y, r } with float32 values read back from the layer.
+-- Entities as stored: { id, x, y, r, mask } with float32 values read back from the layer.
 function ref.entities(layer)
   local t = {}
-  for id, x, y, r in layer:each() do t[#t + 1] = { id, x, y, r } end
+  for id, x, y, r, m in layer:each() do t[#t + 1] = { id, x, y, r, m } end
   return t
 end
 
@@ -104,18 +104,20 @@ function ref.pairs_between_sweep(as, bs)
 end
 
 -- The visible sets after an update, given the ones before: { [watcher] = { [target] = true } }.
-function ref.visible(layer, views, margin, before)
+-- `wmasks` (optional): a watcher's filter; it sees only targets whose layer mask shares a bit.
+function ref.visible(layer, views, margin, before, wmasks)
   local after = {}
   local es = ref.entities(layer)
   for w, view in pairs(views) do
     if layer:has(w) then
+      local filter = wmasks and wmasks[w] or 0xffffffff
       local wx, wy = layer:get(w)
       local v = f32(view)
       local enter2, reach = f32(v * v), f32(v + f32(margin))
       local stay2 = f32(reach * reach)
       local seen, was = {}, before[w] or {}
       for _, e in ipairs(es) do
-        if e[1] ~= w then
+        if e[1] ~= w and e[5] & filter ~= 0 then
           local dx, dy = f32(e[2] - wx), f32(e[3] - wy)
           local d2 = f32(f32(dx * dx) + f32(dy * dy))
           if d2 < enter2 or (was[e[1]] and d2 < stay2) then seen[e[1]] = true end

@@ -85,7 +85,9 @@ describe("when finalizers watch, unwatch, update or close an aoi inside its own 
       cur, action = aoi, actions[round % #actions + 1]
       local ok1, e1 = pcall(aoi.watch, aoi, 1000, 10)  -- grows the watcher block
       local ok2, e2 = pcall(aoi.update, aoi)           -- grows scratch, lists and events
+      local ok3, e3 = pcall(aoi.watchers_of, aoi, 3)   -- inverts the lists into a new block
       cur, action = nil, nil
+      if not ok3 then assert.is_truthy(e3:find("by a finalizer during this call", 1, true) or e3:find("aoi is closed", 1, true)) end
       if not ok1 then assert.matches("changed by a finalizer during this call", e1) end
       if not ok2 then assert.matches("changed by a finalizer during this call", e2) end
       if not tostring(aoi):find("closed", 1, true) then
@@ -95,6 +97,9 @@ describe("when finalizers watch, unwatch, update or close an aoi inside its own 
           local seen = aoi:visible(i)
           assert.are.same(brute(i), seen)
         end
+        local seers = {}  -- watchers 1..16 see 3 exactly when 3 sees them (same view)
+        for _, t in ipairs(brute(3)) do if t <= 16 then seers[#seers + 1] = t end end
+        assert.are.same(seers, (aoi:watchers_of(3)))
       end
     end
     collectgarbage("incremental", 200, 100)

@@ -62,6 +62,9 @@ void sort_entities(const Store& st, const Watchers& w, float margin, AoiScratch&
     s.inv_cell_x = 1.0 / choose_cell(w, margin, kCellWidthPerReach);
     uint32_t* start = s.start;
     std::memset(start, 0, (size_t(s.buckets) + 2) * sizeof(uint32_t));
+    uint32_t zero = 0;
+    for (uint32_t i = 0; i < n; ++i) zero |= c.mask[i] == 0;
+    s.zero_masks = zero != 0;
     for (uint32_t i = 0; i < n; ++i) {
         uint32_t b = bucket_of(s, cell_of(c.x[i], s.inv_cell_x), cell_of(c.y[i], s.inv_cell));
         s.keys[i] = b;
@@ -72,12 +75,13 @@ void sort_entities(const Store& st, const Watchers& w, float margin, AoiScratch&
         uint32_t at = start[s.keys[i] + 1]++;
         s.xs[at] = c.x[i];
         s.ys[at] = c.y[i];
+        s.ms[at] = c.mask[i];
         // Per candidate, only arrays in bucket order and rank order are touched: chasing
         // slot -> rank -> slot -> id through four arrays cost 40% of an update.
         s.rank_x[at] = s.rank[i];
         s.pos_of_rank[s.rank[i]] = at;
     }
-    for (uint32_t i = n; i < padded(n + 1) + kMaxWidth; ++i) s.xs[i] = s.ys[i] = 0.0f;
+    for (uint32_t i = n; i < padded(n + 1) + kMaxWidth; ++i) s.xs[i] = s.ys[i] = 0.0f, s.ms[i] = 0;
 }
 
 inline int64_t id_of_rank(const AoiScratch& s, uint32_t rank) noexcept {
@@ -89,6 +93,8 @@ struct Meeting {
     AoiMeet found;   // positions, turned into ranks once all windows are scanned
     uint32_t self;   // rank of the watcher
     uint32_t open, kept;
+    const uint32_t* m;  // the masks in bucket order, or null when the watcher filters nothing
+    uint32_t filter;
 };
 
 void scan_window(const AoiInput& in, AoiScratch& s, uint32_t first, uint32_t last, const Circle& reach, float view,
@@ -96,7 +102,8 @@ void scan_window(const AoiInput& in, AoiScratch& s, uint32_t first, uint32_t las
     first &= ~uint32_t(kMaxWidth - 1);  // kernels read aligned blocks; extra entries are tested too
     if (last <= first) return;
     AoiWindow window{s.xs + first, s.ys + first, s.mark + first, last - first, first,
-                     reach.cx, reach.cy, view, reach.radius, m.open, m.kept};
+                     reach.cx, reach.cy, view, reach.radius, m.open, m.kept,
+                     m.m ? m.m + first : nullptr, m.filter};
     in.kernels->aoi_scan(window, m.found);
 }
 
@@ -193,13 +200,14 @@ void meet_candidates(const AoiInput& in, AoiScratch& s, const Plan& plan, float 
 
 }  // namespace
 
-size_t watchers_bytes(uint32_t cap) noexcept { return kAlign * 2 + size_t(cap) * 12; }
+size_t watchers_bytes(uint32_t cap) noexcept { return kAlign * 3 + size_t(cap) * 16; }
 
 Watchers watchers_carve(void* block, uint32_t cap) noexcept {
     Carver k(block);
     Watchers w;
     w.id = k.take<int64_t>(cap);
     w.view = k.take<float>(cap);
+    w.mask = k.take<uint32_t>(cap);
     w.n = 0;
     w.cap = cap;
     return w;
@@ -211,23 +219,27 @@ uint32_t watchers_find(const Watchers& w, int64_t id, bool* found) noexcept {
     return at;
 }
 
-void watchers_insert(Watchers& w, uint32_t at, int64_t id, float view) noexcept {
+void watchers_insert(Watchers& w, uint32_t at, int64_t id, float view, uint32_t mask) noexcept {
     std::memmove(w.id + at + 1, w.id + at, (w.n - at) * sizeof(int64_t));
     std::memmove(w.view + at + 1, w.view + at, (w.n - at) * sizeof(float));
+    std::memmove(w.mask + at + 1, w.mask + at, (w.n - at) * sizeof(uint32_t));
     w.id[at] = id;
     w.view[at] = view;
+    w.mask[at] = mask;
     ++w.n;
 }
 
 void watchers_erase(Watchers& w, uint32_t at) noexcept {
     std::memmove(w.id + at, w.id + at + 1, (w.n - at - 1) * sizeof(int64_t));
     std::memmove(w.view + at, w.view + at + 1, (w.n - at - 1) * sizeof(float));
+    std::memmove(w.mask + at, w.mask + at + 1, (w.n - at - 1) * sizeof(uint32_t));
     --w.n;
 }
 
 void watchers_copy(Watchers& to, const Watchers& from) noexcept {
     std::memcpy(to.id, from.id, from.n * sizeof(int64_t));
     std::memcpy(to.view, from.view, from.n * sizeof(float));
+    std::memcpy(to.mask, from.mask, from.n * sizeof(uint32_t));
     to.n = from.n;
 }
 
@@ -252,6 +264,43 @@ Visible visible_carve(void* block, uint32_t watcher_cap, uint64_t target_cap, ui
     return v;
 }
 
+size_t observers_bytes(uint32_t id_cap, uint64_t pair_cap) noexcept {
+    return kAlign * 3 + (size_t(id_cap) + 2) * 4 + size_t(id_cap) * 4 + pair_cap * 4;
+}
+
+Observers observers_carve(void* block, uint32_t id_cap, uint64_t pair_cap) noexcept {
+    Carver k(block);
+    Observers o;
+    o.off = k.take<uint32_t>(size_t(id_cap) + 2);
+    o.who = k.take<uint32_t>(pair_cap);
+    o.pos_of_rank = k.take<uint32_t>(id_cap);
+    o.id_cap = id_cap;
+    o.pair_cap = pair_cap;
+    return o;
+}
+
+// A counting sort of the (watcher, target) pairs by target position, watchers in ascending
+// order, so each target's watchers come out ascending with no sort. Measured at 10,000
+// uniform watchers seeing 19 each: 0.06 ms counting, 0.2-0.3 ms filling (a fill that went
+// through the watchers in position order, to keep the writes near each other, took 0.36 ms:
+// neighbours increment the same counters one after another).
+void observers_build(const Visible& v, Observers& o) noexcept {
+    // Local copies: stores into who and off would otherwise make the compiler reload every
+    // pointer and bound from memory in the inner loop.
+    uint32_t* const off = o.off;
+    uint32_t* const who = o.who;
+    const uint32_t* const target = v.target;
+    const uint32_t* const list = v.off;
+    const uint32_t watchers = v.n, ids = v.id_count, pairs = list[watchers];
+    std::memset(off, 0, (size_t(ids) + 2) * sizeof(uint32_t));
+    for (uint32_t i = 0; i < pairs; ++i) ++off[target[i] + 2];
+    for (uint32_t p = 2; p <= ids + 1; ++p) off[p] += off[p - 1];
+    uint32_t* const next = off + 1;
+    for (uint32_t k = 0, i = 0; k < watchers; ++k)
+        for (const uint32_t end = list[k + 1]; i < end; ++i) who[next[target[i]]++] = k;
+    for (uint32_t p = 0; p < ids; ++p) o.pos_of_rank[v.rank_at[p]] = p;
+}
+
 namespace {
 // Buckets of the cell hash: a power of two, at least one per entity.
 uint32_t buckets_for(uint32_t cap) noexcept {
@@ -263,7 +312,7 @@ uint32_t buckets_for(uint32_t cap) noexcept {
 
 size_t aoi_scratch_bytes(uint32_t cap) noexcept {
     size_t c = size_t(padded(cap + 1)) + kMaxWidth;
-    return kAlign * 16 + c * 4 * 12 + c * 8 * 2 + (size_t(buckets_for(cap)) + 2) * 4;
+    return kAlign * 17 + c * 4 * 13 + c * 8 * 2 + (size_t(buckets_for(cap)) + 2) * 4;
 }
 
 AoiScratch aoi_scratch_carve(void* block, uint32_t cap) noexcept {
@@ -272,6 +321,7 @@ AoiScratch aoi_scratch_carve(void* block, uint32_t cap) noexcept {
     AoiScratch s;
     s.xs = k.take<float>(c);
     s.ys = k.take<float>(c);
+    s.ms = k.take<uint32_t>(c);
     s.keys = k.take<uint32_t>(c);
     s.tmp_keys = k.take<uint32_t>(c);
     s.tmp_vals = k.take<uint32_t>(c);
@@ -288,6 +338,7 @@ AoiScratch aoi_scratch_carve(void* block, uint32_t cap) noexcept {
     s.start = k.take<uint32_t>(size_t(s.buckets) + 2);
     s.cell = s.inv_cell = s.inv_cell_x = 1.0;
     s.ranked_n = kNoSlot;
+    s.zero_masks = false;
     s.cap = cap;
     return s;
 }
@@ -385,7 +436,7 @@ AoiStatus aoi_update(const AoiInput& in, AoiScratch& s, Visible& after, EventLis
             }
         }
         uint32_t* const out_t = after.target + used;
-        Meeting meet{AoiMeet{out_t, enter_ranks, 0, 0, 0}, kNoSlot, open, kept};
+        Meeting meet{AoiMeet{out_t, enter_ranks, 0, 0, 0}, kNoSlot, open, kept, nullptr, 0};
         if (in_now) {  // watchers and ranks both ascend by id: find the watcher's entity by merging
             const uint64_t key = int_key(wid);
             while (p.rank < st.n && s.id_keys[p.rank] < key) ++p.rank;
@@ -405,6 +456,8 @@ AoiStatus aoi_update(const AoiInput& in, AoiScratch& s, Visible& after, EventLis
                     }
                 }
                 meet.self = p.rank;
+                meet.filter = w.mask[p.cur];
+                meet.m = meet.filter != ~0u || s.zero_masks ? s.ms : nullptr;
                 meet_candidates(in, s, plan, w.view[p.cur], meet);
                 current_plan = 1 - current_plan;
             }

@@ -12,10 +12,12 @@
 
 namespace soageo {
 
-// Watchers, sorted by id, with their view radius.
+// Watchers, sorted by id, with their view radius and filter: a watcher sees only entities
+// whose layer mask shares a bit with its own (an entity with mask 0 is seen by nobody).
 struct Watchers {
     int64_t* id;
     float* view;
+    uint32_t* mask;
     uint32_t n, cap;
 };
 
@@ -23,7 +25,7 @@ size_t watchers_bytes(uint32_t cap) noexcept;
 Watchers watchers_carve(void* block, uint32_t cap) noexcept;
 // Position of `id` in w (or where it would go); *found says whether it is there.
 uint32_t watchers_find(const Watchers& w, int64_t id, bool* found) noexcept;
-void watchers_insert(Watchers& w, uint32_t at, int64_t id, float view) noexcept;  // needs n < cap
+void watchers_insert(Watchers& w, uint32_t at, int64_t id, float view, uint32_t mask) noexcept;  // needs n < cap
 void watchers_erase(Watchers& w, uint32_t at) noexcept;
 void watchers_copy(Watchers& to, const Watchers& from) noexcept;
 
@@ -45,10 +47,28 @@ struct Visible {
 size_t visible_bytes(uint32_t watcher_cap, uint64_t target_cap, uint32_t id_cap) noexcept;
 Visible visible_carve(void* block, uint32_t watcher_cap, uint64_t target_cap, uint32_t id_cap) noexcept;
 
+// Who sees whom, inverted: the watchers (indices into Visible::watcher, ascending) that see
+// the entity at position p are who[off[p] .. off[p+1]). Built from a Visible on demand, so an
+// update that nobody asks "who sees me" of pays nothing for it. By position, not rank: a
+// watcher's targets are near each other in bucket order, so the counting sort stays in cache.
+struct Observers {
+    uint32_t* off;  // id_count + 2 entries (one spare for the counting sort)
+    uint32_t* who;
+    uint32_t* pos_of_rank;
+    uint32_t id_cap;
+    uint64_t pair_cap;
+};
+
+size_t observers_bytes(uint32_t id_cap, uint64_t pair_cap) noexcept;
+Observers observers_carve(void* block, uint32_t id_cap, uint64_t pair_cap) noexcept;
+// Needs id_cap >= v.id_count and pair_cap >= v.off[v.n].
+void observers_build(const Visible& v, Observers& o) noexcept;
+
 // Per-update scratch sized for the layer: entities grouped by grid cell, id ranks, marks.
 struct AoiScratch {
     float* xs;         // positions in bucket order
     float* ys;
+    uint32_t* ms;      // layer masks in bucket order
     uint32_t* keys;    // bucket of each slot
     uint32_t* tmp_keys;
     uint32_t* tmp_vals;
@@ -66,6 +86,7 @@ struct AoiScratch {
     double inv_cell_x;      // cells within a row
     uint32_t buckets;   // a power of two
     uint32_t ranked_n;  // entities that rank, slot_of_rank and id_keys describe (kNoSlot: none)
+    bool zero_masks;    // some entity has mask 0: even a watcher of every bit filters
     uint32_t cap;       // entities of this update and of the last one, each at most cap
 };
 

@@ -6,7 +6,8 @@
 namespace soageo {
 namespace SOAGEO_TARGET {
 
-inline void aoi_scan(const AoiWindow& window, AoiMeet& meet) noexcept {
+template <bool Filtered>
+inline void aoi_scan_with(const AoiWindow& window, AoiMeet& meet) noexcept {
     const AoiWindow w = window;
     const wf cx = splat(w.cx), cy = splat(w.cy);
     const wf reach2 = splat(w.reach * w.reach), view2 = splat(w.view * w.view);
@@ -15,8 +16,12 @@ inline void aoi_scan(const AoiWindow& window, AoiMeet& meet) noexcept {
     uint32_t n_visible = meet.n_visible, n_enter = meet.n_enter, met = meet.met;
     for (uint32_t i = 0; i < w.n; i += W) {
         const wf d2 = squared(load(w.x + i) - cx) + squared(load(w.y + i) - cy);
-        const uint32_t in_reach = bits(lt(d2, reach2)) & live_lanes(w.n - i);
-        const uint32_t near = bits(lt(d2, view2));  // view <= reach, so near lies within reach
+        uint32_t in_reach = bits(lt(d2, reach2)) & live_lanes(w.n - i);
+        uint32_t near = bits(lt(d2, view2));  // view <= reach, so near lies within reach
+        if (Filtered) {  // filtered out: never within reach, so one seen before leaves
+            const uint32_t pass = bits(mask_any(w.m + i, w.filter));
+            in_reach &= pass, near &= pass;
+        }
         const uint32_t was = eq_bits(w.mark + i, w.open) & in_reach;
         const uint32_t fresh = in_reach & ~eq_bits(w.mark + i, w.kept);
         store_where(w.mark + i, in_reach, w.kept);
@@ -26,6 +31,14 @@ inline void aoi_scan(const AoiWindow& window, AoiMeet& meet) noexcept {
         if (entering) n_enter += emit(enters + n_enter, w.base + i, entering);  // rare: a tick changes little
     }
     meet.n_visible = n_visible, meet.n_enter = n_enter, meet.met = met;
+}
+
+// A window either filters every block or none: the unfiltered scan keeps its old cost.
+inline void aoi_scan(const AoiWindow& window, AoiMeet& meet) noexcept {
+    if (window.m)
+        aoi_scan_with<true>(window, meet);
+    else
+        aoi_scan_with<false>(window, meet);
 }
 
 }  // namespace SOAGEO_TARGET

@@ -135,6 +135,10 @@ struct AoiWindow {
     uint32_t base;    // position of x[0]
     float cx, cy, view, reach;
     uint32_t open, kept;
+    // The watcher's filter: an entity counts only when (m[i] & filter) != 0. m is indexed as x
+    // (masks in bucket order); null when nothing can fail the filter, so the scan skips it.
+    const uint32_t* m = nullptr;
+    uint32_t filter = 0;
 };
 
 // What the scans of one watcher found: positions it sees now and positions that entered, with

@@ -13,7 +13,13 @@ namespace {
 constexpr const char* kAoiClass = "soageo.aoi";
 
 // User values of an aoi object.
-enum : int { kLayerOf = 1, kWatchersBlock, kVisibleA, kVisibleB, kScratchBlock, kEnterBlock, kLeaveBlock, kAoiValues = kLeaveBlock };
+enum : int {
+    kLayerOf = 1, kWatchersBlock, kVisibleA, kVisibleB, kScratchBlock, kEnterBlock, kLeaveBlock, kObserversBlock,
+    kAoiValues = kObserversBlock
+};
+
+// Event buffers start at this many pairs and never shrink below it.
+constexpr uint64_t kEventsFloor = 1024;
 
 struct Aoi {
     Watchers watchers;
@@ -21,8 +27,12 @@ struct Aoi {
     int current;
     AoiScratch scratch;
     EventList enter, leave;
+    Observers observers;     // visible[current] inverted, for watchers_of; built on demand
+    uint64_t enter_recent, leave_recent;  // decaying peaks of the event counts (shrinking)
     float margin;
-    uint32_t epoch;  // bumped by every watch, unwatch and update (see l_update)
+    uint32_t epoch;          // bumped by every watch, unwatch and update (see l_update)
+    uint32_t generation;     // bumped by every update: which visible lists are current
+    uint32_t observers_of;   // the generation `observers` describes (0: none)
     bool closed;
 };
 
@@ -91,6 +101,24 @@ void grow_events(lua_State* L, Aoi* a, uint32_t epoch, EventList& e, int uv, uin
     lua_pop(L, 1);
 }
 
+// A peak that remembers the largest recent count and forgets it by an eighth per update.
+uint64_t decayed_peak(uint64_t peak, uint64_t n) {
+    peak -= peak / 8;
+    return n > peak ? n : peak;
+}
+
+// Gives back an event buffer grown by a burst (the first update, where every visible pair
+// enters, is the usual one) once the recent peak has fallen far below it. What stays: twice
+// the recent peak plus the room the core asks for beyond it (one watcher may add n entities),
+// so a steady tick never regrows it. Called before the update touches anything: a failed
+// allocation leaves the aoi as it was.
+void shrink_events(lua_State* L, Aoi* a, uint32_t epoch, EventList& e, int uv, uint64_t recent, uint32_t n) {
+    const uint64_t keep = 2 * recent + n + kEventsFloor;
+    if (e.cap <= 4 * keep) return;
+    e.n = 0;
+    grow_events(L, a, epoch, e, uv, keep);  // a smaller block: same path, nothing to copy
+}
+
 Layer* layer_of(lua_State* L, int aoi_idx) {
     lua_getiuservalue(L, aoi_idx, kLayerOf);
     Layer* layer = static_cast<Layer*>(luaL_testudata(L, -1, kLayerClass));
@@ -130,28 +158,31 @@ int l_new(lua_State* L) {
     a->scratch = aoi_scratch_carve(first_block(L, kScratchBlock, aoi_scratch_bytes(64)), 64);
     a->enter = events_carve(first_block(L, kEnterBlock, events_bytes(1024)), 1024);
     a->leave = events_carve(first_block(L, kLeaveBlock, events_bytes(1024)), 1024);
+    a->generation = 1;
     a->closed = false;
     lua_settop(L, 1);
     return 1;
 }
 
-// aoi:watch(id, view_radius): starts or updates a watcher.
+// aoi:watch(id, view_radius [, mask]): starts or updates a watcher.
 int l_watch(lua_State* L) {
     Aoi* a = check_aoi(L, 1);
     int64_t id = check_id(L, 2);
     float view = check_radius(L, 3, "view_radius");
+    uint32_t mask = lua_isnoneornil(L, 4) ? 0xffffffffu : check_mask(L, 4);
     bool found;
     uint32_t at = watchers_find(a->watchers, id, &found);
     const uint32_t epoch = ++a->epoch;
     if (found) {
         a->watchers.view[at] = view;
+        a->watchers.mask[at] = mask;
         return 0;
     }
     if (a->watchers.n == a->watchers.cap) {
         if (a->watchers.cap >= kMaxEntities) return luaL_error(L, "too many watchers");
         grow_watchers(L, a, epoch, a->watchers.cap * 2);  // raises if a finalizer moved `at`
     }
-    watchers_insert(a->watchers, at, id, view);
+    watchers_insert(a->watchers, at, id, view, mask);
     return 0;
 }
 
@@ -204,6 +235,8 @@ int l_update(lua_State* L) {
         a->scratch = aoi_scratch_carve(new_block(L, a, epoch, kScratchBlock, aoi_scratch_bytes(cap)), cap);
         lua_pop(L, 1);
     }
+    shrink_events(L, a, epoch, a->enter, kEnterBlock, a->enter_recent, n);
+    shrink_events(L, a, epoch, a->leave, kLeaveBlock, a->leave_recent, n);
     if (a->visible[after].watcher_cap < a->watchers.n || a->visible[after].target_cap < a->visible[before].target_cap ||
         a->visible[after].id_cap < n)
         grow_visible(L, a, epoch, after, a->watchers.cap, a->visible[before].target_cap, n + n / 2, false);
@@ -234,6 +267,9 @@ int l_update(lua_State* L) {
         }
     }
     a->current = after;
+    ++a->generation;
+    a->enter_recent = decayed_peak(a->enter_recent, a->enter.n);
+    a->leave_recent = decayed_peak(a->leave_recent, a->leave.n);
     // Pinned while the result tables grow (a finalizer could update this aoi and regrow them).
     lua_getiuservalue(L, 1, kEnterBlock);
     lua_getiuservalue(L, 1, kLeaveBlock);
@@ -279,6 +315,64 @@ int l_visible(lua_State* L) {
     return 2;
 }
 
+// aoi:watchers_of(id [, out]) -> out, n: the watchers that saw `id` at the last update,
+// ascending. The first call after an update inverts the visible lists (a counting sort,
+// O(pairs)); every call then costs what it returns plus a binary search.
+int l_watchers_of(lua_State* L) {
+    Aoi* a = check_aoi(L, 1);
+    int64_t id = check_id(L, 2);
+    opt_out(L, 3);
+    lua_settop(L, 3);
+    if (lua_isnil(L, 3)) {
+        lua_newtable(L);
+        lua_replace(L, 3);
+    }
+    for (;;) {
+        // Allocations below may run finalizers that update or close this aoi: a closed one
+        // raises, an updated one starts over (its lists changed), reusing `out`.
+        if (a->closed) return luaL_error(L, "aoi closed by a finalizer during this call");
+        const uint32_t generation = a->generation;
+        const Visible& v = a->visible[a->current];
+        if (a->observers_of != generation) {
+            const uint64_t pairs = v.off[v.n];
+            if (!a->observers.off || a->observers.id_cap < v.id_count || a->observers.pair_cap < pairs) {
+                const uint32_t id_cap = v.id_count + v.id_count / 2 + 16;
+                const uint64_t pair_cap = pairs + pairs / 2 + 64;
+                void* block = lua_newuserdatauv(L, observers_bytes(id_cap, pair_cap) + kAlign, 0);
+                if (a->closed || a->generation != generation) {
+                    lua_settop(L, 3);
+                    continue;
+                }
+                lua_setiuservalue(L, 1, kObserversBlock);
+                a->observers = observers_carve(block, id_cap, pair_cap);
+            }
+            observers_build(v, a->observers);
+            a->observers_of = generation;
+        }
+        lua_getiuservalue(L, 1, kObserversBlock);  // pinned while `out` grows
+        lua_getiuservalue(L, 1, a->current == 0 ? kVisibleA : kVisibleB);
+        const Visible vis = v;
+        const Observers o = a->observers;
+        const int64_t* found = std::lower_bound(vis.ids, vis.ids + vis.id_count, id);
+        uint32_t k = 0;
+        if (found != vis.ids + vis.id_count && *found == id) {
+            const uint32_t p = o.pos_of_rank[found - vis.ids];
+            for (uint32_t i = o.off[p]; i < o.off[p + 1]; ++i) {
+                lua_pushinteger(L, static_cast<lua_Integer>(vis.watcher[o.who[i]]));
+                lua_rawseti(L, 3, ++k);
+            }
+        }
+        if (a->closed || a->generation != generation) {
+            lua_settop(L, 3);
+            continue;
+        }
+        clear_tail(L, 3, static_cast<lua_Integer>(k) + 1);
+        lua_pushvalue(L, 3);
+        lua_pushinteger(L, k);
+        return 2;
+    }
+}
+
 int l_watchers(lua_State* L) {
     lua_pushinteger(L, check_aoi(L, 1)->watchers.n);
     return 1;
@@ -308,6 +402,7 @@ const luaL_Reg methods[] = {
     {"unwatch", l_unwatch},
     {"update", l_update},
     {"visible", l_visible},
+    {"watchers_of", l_watchers_of},
     {"watchers", l_watchers},
     {"close", l_close},
     {nullptr, nullptr},

@@ -22,13 +22,14 @@ constexpr uint32_t kOpen = 6, kKept = 7;
 
 // Runs one scan over positions [first, first + n) of the cloud; marks start as `marks`.
 ScanResult scan(const KernelTable* k, const fixture::Cloud& c, std::vector<uint32_t> marks, uint32_t first, uint32_t n,
-                float cx, float cy, float view, float reach) {
+                float cx, float cy, float view, float reach, bool filtered = false, uint32_t filter = 0) {
     // Aligned mark storage with the padding the kernels may read.
     uint32_t* mark = static_cast<uint32_t*>(std::aligned_alloc(kAlign, ((c.cap + kMaxWidth) * 4 + 63) / 64 * 64));
     std::memcpy(mark, marks.data(), marks.size() * 4);
     std::vector<uint32_t> visible(c.cap + kMaxWidth), enters(c.cap + kMaxWidth);
     AoiMeet meet{visible.data(), enters.data(), 0, 0, 0};
-    AoiWindow w{c.x + first, c.y + first, mark + first, n, first, cx, cy, view, reach, kOpen, kKept};
+    AoiWindow w{c.x + first, c.y + first, mark + first, n, first, cx, cy, view, reach, kOpen, kKept,
+                filtered ? c.mask + first : nullptr, filter};
     k->aoi_scan(w, meet);
     ScanResult r;
     r.visible.assign(visible.begin(), visible.begin() + meet.n_visible);
@@ -81,5 +82,35 @@ TEST_CASE(aoi_scan_takes_each_position_once_and_counts_what_it_saw) {
         CHECK_MSG(r.met == 1, "%s", k->name);
         for (uint32_t i = 0; i <= 5; ++i) CHECK_MSG(r.mark[i] == kKept, "%s mark %u", k->name, i);
         CHECK_MSG(r.mark[20] == kOpen && r.mark[6] == 0, "%s", k->name);
+    }
+}
+
+TEST_CASE(aoi_scan_with_masks_matches_scalar_and_filters) {
+    fixture::Rng rng(78);
+    const uint32_t sizes[] = {1, 3, 4, 5, 8, 9, 16, 17, 100, 1000};
+    const uint32_t filters[] = {0xffffffffu, 1, 2, 6, 0x80000000u, 0};
+    for (uint32_t n : sizes) {
+        for (int round = 0; round < 12; ++round) {
+            const uint32_t lead = 16 * rng.below(3);
+            fixture::Cloud c(lead + n + 16);
+            for (uint32_t i = 0; i < c.n; ++i) {
+                c.x[i] = static_cast<float>(static_cast<int>(rng.below(41)) - 20);
+                c.y[i] = static_cast<float>(static_cast<int>(rng.below(41)) - 20);
+                c.mask[i] = rng.below(4) == 0 ? 0 : 1u << rng.below(32);
+            }
+            std::vector<uint32_t> marks(c.n);
+            const uint32_t values[] = {0, kOpen, kKept, 5};
+            for (auto& m : marks) m = values[rng.below(4)];
+            const uint32_t filter = filters[rng.below(6)];
+            const float view = static_cast<float>(rng.below(15)), reach = view + static_cast<float>(rng.below(4));
+            const ScanResult want = scan(fixture::reference(), c, marks, lead, n, 0, 0, view, reach, true, filter);
+            for (const KernelTable* k : fixture::targets())
+                CHECK_MSG(scan(k, c, marks, lead, n, 0, 0, view, reach, true, filter) == want, "%s n=%u round %d", k->name, n,
+                          round);
+            // The reference itself: nothing filtered out is kept, met or entered.
+            for (uint32_t p : want.visible) CHECK_MSG((c.mask[p] & filter) != 0, "visible position %u filtered out", p);
+            for (uint32_t i = lead; i < lead + n; ++i)
+                if ((c.mask[i] & filter) == 0) CHECK_MSG(want.mark[i] == marks[i], "mark of filtered position %u changed", i);
+        }
     }
 }
