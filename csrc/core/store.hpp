@@ -61,10 +61,16 @@ bool idmap_insert_new(IdMap& m, int64_t id, uint32_t slot) noexcept;
 
 // The whole layer as the core sees it. Every mutation below assumes the caller has already
 // validated its arguments and made room: none of them can fail.
+// What changed since the spatial index (grid.hpp) was last built: the index is brought up to
+// date lazily, so every mutation only sets a bit here.
+constexpr uint8_t kStaleMoved = 1;  // positions
+constexpr uint8_t kStaleAll = 2;    // membership, slots, radii or masks
+
 struct Store {
     Columns col;
     IdMap map;
     uint32_t n;
+    uint8_t stale;
 };
 
 inline Points points_of(const Store& s) noexcept { return {s.col.x, s.col.y, s.col.r, s.col.mask, s.n}; }

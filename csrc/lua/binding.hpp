@@ -12,6 +12,7 @@
 
 #include <cstdint>
 
+#include "../core/grid.hpp"
 #include "../core/kernels.hpp"
 #include "../core/store.hpp"
 #include "check.hpp"
@@ -39,16 +40,22 @@ inline Context* context(lua_State* L) {
 
 // The layer userdata. Its memory lives in user values (1: columns, 2: id map), so skynet's
 // allocator accounts for every byte and the GC frees it.
+enum class IndexMode : uint8_t { automatic, scan, index };
+
 struct Layer {
     Store s;
+    Grid grid;        // the spatial index (index.cpp), block in kIndexValue
+    double debt;      // scan work the index would have saved since the layer last changed
     uint32_t sweeps;  // bumped by every sweep: a pairs() call restarts if a finalizer swept meanwhile
+    IndexMode mode;
     bool closed;
 };
 constexpr int kColumnsValue = 1;
 constexpr int kMapValue = 2;
 constexpr int kSweepValue = 3;  // sort-and-sweep scratch, made on first use (pairs.cpp)
 constexpr int kPairsValue = 4;  // pair buffer, grown on demand (pairs.cpp)
-constexpr int kLayerValues = 4;
+constexpr int kIndexValue = 5;  // the spatial index's block, made when first worth it (index.cpp)
+constexpr int kLayerValues = 5;
 
 Layer* check_layer(lua_State* L, int idx);
 // Makes room for `need` entities, growing by doubling; raises on out-of-memory or past
@@ -62,6 +69,34 @@ void clear_tail(lua_State* L, int out, lua_Integer from);
 // the columns of the layer at `layer_idx`: that block stays pinned on the stack meanwhile, since
 // a table allocation may run a finalizer that grows the layer and drops its old block.
 void push_ids(lua_State* L, int layer_idx, int out, const int64_t* ids, const uint32_t* slots, uint32_t k);
+
+// The spatial index (index.cpp). A query first estimates what the index would save over the
+// scan (`estimate_saving`), lets `consider_index` bring the index up to date when the
+// accumulated savings since the last change pay for a rebuild (ski rental: a layer queried
+// once after every entity moved keeps the scan), then asks `fresh_plan` for the runs to
+// visit, null meaning "scan". consider_index may raise (out of memory) with the layer and its
+// old index unchanged, so it runs before anything is written.
+bool index_fresh(const Layer* layer);
+template <class AreaFn>
+double estimate_saving(Layer* layer, AreaFn area) {
+    if (index_fresh(layer) || layer->mode == IndexMode::scan) return 0;
+    const Grid& g = layer->grid;
+    double scan = layer->s.n;
+    if (!g.built || g.cap != layer->s.col.cap) return scan;  // unknown: assume a small query
+    Plan p;
+    grid_plan(g, area(g), p);
+    return p.ok ? scan - plan_cost(p) : 0;
+}
+void consider_index(lua_State* L, int idx, Layer* layer, double saved);
+const Grid* fresh_plan(const Layer* layer, const Area& a, Plan& p);
+// The first two for one shape; `touch`: entities count by their disk.
+template <class Shape>
+void consider_shape(lua_State* L, int idx, Layer* layer, const Shape& shape, bool touch) {
+    auto area = [&](const Grid& g) { return area_of(shape, touch ? double(g.reach) : 0.0); };
+    if (!index_fresh(layer)) consider_index(L, idx, layer, estimate_saving(layer, area));
+}
+// push_ids for slots that may be held in the index's scratch: pins its block too.
+void push_index_ids(lua_State* L, int layer_idx, int out, const Layer* layer, const uint32_t* slots, uint32_t k);
 
 template <class Shape>
 using Kernel = uint32_t (*)(const Points&, const Shape&, Filter, uint32_t* out) noexcept;
@@ -80,15 +115,42 @@ inline uint32_t run_kernel(const KernelTable* k, Kernel<Capsule> KernelTable::*w
     return (k->*which)(p, c, f, out);
 }
 
+// Whether kernel `which` tests entity disks (the index then widens its search by the largest
+// radius in its cells). A shape without an overload here is searched as a disk test: always
+// correct, a little wider for centre tests.
+template <class Shape>
+bool touches(Kernel<Shape> KernelTable::*) { return true; }
+inline bool touches(Kernel<Circle> KernelTable::*w) { return w == &KernelTable::touch_circle; }
+inline bool touches(Kernel<Box> KernelTable::*w) { return w == &KernelTable::touch_box; }
+inline bool touches(Kernel<Sector> KernelTable::*w) { return w == &KernelTable::touch_sector; }
+inline bool touches(Kernel<Triangle> KernelTable::*w) { return w == &KernelTable::touch_triangle; }
+
+// The slots `shape` hits, ascending (the result order of every path): through the layer's
+// index when it is fresh and cheaper (`index` is set to it), else by the scan (index null).
+// The index must have been considered first (plan_shape or consider_index).
+template <class Shape>
+uint32_t run_query(const KernelTable* k, const Layer* layer, Kernel<Shape> KernelTable::*which, const Shape& shape,
+                   Filter f, const uint32_t** slots) {
+    Plan p;
+    if (const Grid* g = fresh_plan(layer, area_of(shape, touches(which) ? double(layer->grid.reach) : 0.0), p)) {
+        *slots = g->hits;
+        return grid_collect(*g, p, [&](const Points& pts, uint32_t* o) { return run_kernel(k, which, pts, shape, f, o); });
+    }
+    *slots = layer->s.col.hits;
+    return run_kernel(k, which, points_of(layer->s), shape, f, layer->s.col.hits);
+}
+
 // The one way a single-shape query runs, once the layer (at 1) and the shape are checked: reads
-// `out` at out_arg and the mask after it, runs the kernel, pushes `out, n`.
+// `out` at out_arg and the mask after it, runs the kernel (over the index's runs or the whole
+// layer), pushes `out, n`.
 template <class Shape>
 int query(lua_State* L, Layer* layer, Kernel<Shape> KernelTable::*which, const Shape& shape, int out_arg) {
     int out = opt_out(L, out_arg);
     Filter f = opt_filter(L, out_arg + 1);
-    const Store& st = layer->s;
-    uint32_t k = run_kernel(kernels(L), which, points_of(st), shape, f, st.col.hits);
-    push_ids(L, 1, out, st.col.id, st.col.hits, k);
+    consider_shape(L, 1, layer, shape, touches(which));
+    const uint32_t* slots;
+    uint32_t k = run_query(kernels(L), layer, which, shape, f, &slots);
+    push_index_ids(L, 1, out, layer, slots, k);
     lua_pushinteger(L, k);
     return 2;
 }
@@ -112,6 +174,7 @@ void open_segment(lua_State* L, const Tables& t);
 void open_batch(lua_State* L, const Tables& t);
 void open_pairs(lua_State* L, const Tables& t);
 void open_aoi(lua_State* L, const Tables& t);
+void open_index(lua_State* L, const Tables& t);
 
 }  // namespace lua
 }  // namespace soageo

@@ -89,6 +89,7 @@ int l_move(lua_State* L) {
     if (slot == kNoSlot) return luaL_argerror(L, 2, "no entity with this id");
     layer->s.col.x[slot] = x;
     layer->s.col.y[slot] = y;
+    layer->s.stale |= kStaleMoved;
     return 0;
 }
 
@@ -228,6 +229,7 @@ int l_close(lua_State* L) {
     auto* layer = static_cast<Layer*>(luaL_checkudata(L, 1, kLayerClass));
     if (!layer->closed) {
         std::memset(&layer->s, 0, sizeof layer->s);
+        std::memset(&layer->grid, 0, sizeof layer->grid);
         layer->closed = true;
         lua_pushnil(L);
         lua_setiuservalue(L, 1, kColumnsValue);

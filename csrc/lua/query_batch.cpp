@@ -54,27 +54,40 @@ int query_batch(lua_State* L, const Rows<Shape>& rows, Kernel<Shape> KernelTable
     }
     int out = opt_out(L, 3);
     Filter f = opt_filter(L, 4);
+    const KernelTable* k = kernels(L);
+    // The index is brought up to date (or not) once for the whole batch, before any output.
+    if (!index_fresh(layer) && layer->mode != IndexMode::scan) {
+        double saved = 0;
+        for (int i = 1; i <= shapes; ++i) {
+            read_row(L, 2, i, rows.arity, v);
+            Shape sh = rows.build(v);
+            double s = estimate_saving(layer, [&](const Grid& g) { return area_of(sh, touches(which) ? double(g.reach) : 0.0); });
+            saved += s > 0 ? s : 0;
+        }
+        consider_index(L, 1, layer, saved);
+    }
     if (out == 0) {
         lua_newtable(L);
         out = lua_gettop(L);
     }
     lua_getiuservalue(L, 1, kColumnsValue);  // pinned while results are written (see push_ids)
-    const KernelTable* k = kernels(L);
-    const Columns& col = layer->s.col;
+    lua_getiuservalue(L, 1, kIndexValue);    // and the index's, which may hold the hits
     lua_Integer n = 0;
     for (int i = 1; i <= shapes; ++i) {
         read_row(L, 2, i, rows.arity, v);
-        uint32_t hits = run_kernel(k, which, points_of(layer->s), rows.build(v), f, col.hits);
+        const uint32_t* slots;
+        uint32_t hits = run_query(k, layer, which, rows.build(v), f, &slots);
+        const int64_t* ids = layer->s.col.id;
         for (uint32_t h = 0; h < hits; ++h) {
             lua_pushinteger(L, i);
             lua_rawseti(L, out, 2 * n + 1);
-            lua_pushinteger(L, static_cast<lua_Integer>(col.id[col.hits[h]]));
+            lua_pushinteger(L, static_cast<lua_Integer>(ids[slots[h]]));
             lua_rawseti(L, out, 2 * n + 2);
             ++n;
         }
     }
     clear_tail(L, out, 2 * n + 1);
-    lua_pop(L, 1);  // the pinned block
+    lua_pop(L, 2);  // the pinned blocks
     lua_pushvalue(L, out);
     lua_pushinteger(L, n);
     return 2;

@@ -1,4 +1,7 @@
 // layer:cast_segment and layer:cast_segment_first: projectiles and lines of sight.
+#include <algorithm>
+#include <cmath>
+
 #include "../core/segment.hpp"
 #include "binding.hpp"
 
@@ -22,9 +25,13 @@ int l_cast_segment(lua_State* L) {
         lua_newtable(L);
         ts_out = lua_gettop(L);
     }
+    consider_shape(L, 1, layer, s, true);
     lua_getiuservalue(L, 1, kColumnsValue);  // pinned while results are written (see push_ids)
     const Columns& col = layer->s.col;
-    uint32_t k = kernels(L)->cast_segment(points_of(layer->s), s, f, col.hits);
+    const uint32_t* slots;
+    uint32_t k = run_query(kernels(L), layer, &KernelTable::cast_segment, s, f, &slots);
+    if (slots != col.hits)
+        for (uint32_t i = 0; i < k; ++i) col.hits[i] = slots[i];  // where order_segment_hits reads them
     order_segment_hits(col, s, k);
     const uint64_t* keys = col.order;
     const int64_t* ids = col.id;
@@ -47,11 +54,25 @@ int l_cast_segment_first(lua_State* L) {
     Layer* layer = check_layer(L, 1);
     Segment s = check_segment(L, 2);
     Filter f = opt_filter(L, 6);
+    // The index is worth it when the first piece of its walk (two cells) is a small query.
+    auto area = [&](const Grid& g) {
+        double len = std::sqrt(double(s.dx) * s.dx + double(s.dy) * s.dy);
+        double step = len > 0 ? std::min(1.0, 2.0 * g.cell / len) : 1.0;
+        return area_of(Segment{s.x0, s.y0, static_cast<float>(s.dx * step), static_cast<float>(s.dy * step)}, g.reach);
+    };
+    if (!index_fresh(layer)) consider_index(L, 1, layer, estimate_saving(layer, area));
+    Plan p;
     const Columns& col = layer->s.col;
-    uint32_t k = kernels(L)->cast_segment(points_of(layer->s), s, f, col.hits);
     uint32_t slot;
     float t;
-    if (!first_segment_hit(col, s, k, &slot, &t)) {
+    bool hit;
+    if (fresh_plan(layer, area(layer->grid), p)) {
+        hit = grid_cast_first(layer->grid, layer->s, *kernels(L), s, f, &slot, &t);
+    } else {
+        uint32_t k = kernels(L)->cast_segment(points_of(layer->s), s, f, col.hits);
+        hit = first_segment_hit(col, s, k, &slot, &t);
+    }
+    if (!hit) {
         lua_pushnil(L);
         return 1;
     }

@@ -9,7 +9,7 @@ using namespace soageo;
 TEST_CASE(store_matches_a_model_under_random_operations) {
     const uint32_t cap = 4096;
     std::vector<unsigned char> col_block(columns_bytes(cap)), map_block(idmap_bytes(idmap_cap_for(cap)));
-    Store s{columns_carve(col_block.data(), cap), idmap_init(map_block.data(), idmap_cap_for(cap)), 0};
+    Store s{columns_carve(col_block.data(), cap), idmap_init(map_block.data(), idmap_cap_for(cap)), 0, 0};
     std::unordered_map<int64_t, float> model;
     fixture::Rng g(3);
     for (int step = 0; step < 200000; ++step) {

@@ -20,7 +20,7 @@ struct Owned {
     SweepScratch sw;
     explicit Owned(uint32_t cap)
         : col(columns_bytes(cap)), map(idmap_bytes(idmap_cap_for(cap))), scratch(sweep_scratch_bytes(cap) + kAlign) {
-        s = Store{columns_carve(col.data(), cap), idmap_init(map.data(), idmap_cap_for(cap)), 0};
+        s = Store{columns_carve(col.data(), cap), idmap_init(map.data(), idmap_cap_for(cap)), 0, 0};
         sw = sweep_scratch_carve(scratch.data(), cap);
     }
 };

@@ -1,0 +1,532 @@
+#include "grid.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "carve.hpp"
+
+namespace soageo {
+namespace {
+
+// Cell coordinates are clamped, so that any finite float (and a tiny cell) maps to a cell;
+// clamping is monotonic, so the far cells merely grow.
+constexpr double kCellClamp = 0x1p40;
+
+inline int64_t cell_of(double v, double inv_cell) noexcept {
+    double c = v * inv_cell;
+    c = c < -kCellClamp ? -kCellClamp : c > kCellClamp ? kCellClamp : c;
+    int64_t t = static_cast<int64_t>(c);  // floor without a libm call (baseline x86-64 has no roundsd)
+    return t - (static_cast<double>(t) > c ? 1 : 0);
+}
+
+inline uint32_t bucket_of(uint32_t buckets, int64_t cx, int64_t cy) noexcept {
+    uint32_t row = static_cast<uint32_t>((static_cast<uint64_t>(cy) * 0x9E3779B97F4A7C15ull) >> 32);
+    return (row + static_cast<uint32_t>(cx)) & (buckets - 1);
+}
+
+uint32_t buckets_for(uint32_t cap) noexcept {
+    uint32_t b = 16;
+    while (b < cap) b *= 2;
+    return b;
+}
+
+// Entities per cell the cell size aims at. Measured with 50x50 boxes at the density of 10,000
+// in 2000x2000 (bench/bench_index_lua.lua): 2 per cell made 3-4 runs per query, 8 tested twice
+// the candidates; 4 was the fastest at 100,000 and 1,000,000 entities.
+constexpr double kPerCell = 4.0;
+
+// The cell side from the density an entity sees around it, estimated on a sample: a coarse
+// 16x16 histogram over the sample's bounds; the density around an entity of coarse cell i is
+// n * f_i / area, weighted by f_i. Clustered worlds get small cells where the entities are,
+// and the empty space between clusters costs nothing (cells are hashed).
+double choose_cell(const Store& s) noexcept {
+    const uint32_t n = s.n;
+    constexpr uint32_t kSample = 1024, kSide = 16;
+    const uint32_t step = n > kSample ? n / kSample : 1;
+    double minx = HUGE_VAL, miny = HUGE_VAL, maxx = -HUGE_VAL, maxy = -HUGE_VAL;
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < n && m < kSample; i += step, ++m) {
+        minx = std::min(minx, double(s.col.x[i]));
+        maxx = std::max(maxx, double(s.col.x[i]));
+        miny = std::min(miny, double(s.col.y[i]));
+        maxy = std::max(maxy, double(s.col.y[i]));
+    }
+    if (m == 0) return 1.0;
+    double w = maxx - minx, h = maxy - miny;
+    double extent = std::max(w, h);
+    if (!(extent > 0)) return 1.0;  // every sampled entity at one point: any cell will do
+    // A flat world (a line) is given a thickness of one coarse cell of its length.
+    w = std::max(w, extent / kSide);
+    h = std::max(h, extent / kSide);
+    uint32_t hist[kSide * kSide] = {};
+    double sx = kSide / w, sy = kSide / h;
+    for (uint32_t i = 0, k = 0; i < n && k < m; i += step, ++k) {
+        uint32_t cx = std::min(kSide - 1, static_cast<uint32_t>((double(s.col.x[i]) - minx) * sx));
+        uint32_t cy = std::min(kSide - 1, static_cast<uint32_t>((double(s.col.y[i]) - miny) * sy));
+        ++hist[cy * kSide + cx];
+    }
+    double sum_f2 = 0;
+    for (uint32_t c : hist) sum_f2 += double(c) * double(c);
+    sum_f2 /= double(m) * double(m);
+    double coarse_area = (w / kSide) * (h / kSide);
+    double density = double(n) * sum_f2 / coarse_area;
+    double cell = std::sqrt(kPerCell / density);
+    // Not so small that the far end of the world leaves the clamped cell range.
+    double floor_cell = std::max({std::fabs(minx), std::fabs(maxx), std::fabs(miny), std::fabs(maxy), extent}) * 0x1p-36;
+    return std::max(cell, floor_cell);
+}
+
+inline double pad_of(double magnitude) noexcept { return magnitude * 0x1p-16 + 0x1p-100; }
+
+// The x range of the points within `reach` of a segment, for y in [y0, y1] (conservative).
+void segment_xrange(const Area& a, double y0, double y1, double* out0, double* out1) noexcept {
+    struct {
+        double x0, y0, x1, y1, reach;
+    } s{a.sx0, a.sy0, a.sx1, a.sy1, a.sreach};
+    double lo = y0 - s.reach, hi = y1 + s.reach;
+    double ta, tb;
+    double dy = s.y1 - s.y0;
+    if (dy == 0) {
+        if (s.y0 < lo || s.y0 > hi) {
+            *out0 = 1;
+            *out1 = 0;
+            return;
+        }
+        ta = 0;
+        tb = 1;
+    } else {
+        ta = (lo - s.y0) / dy;
+        tb = (hi - s.y0) / dy;
+        if (ta > tb) std::swap(ta, tb);
+        ta = std::max(ta, 0.0);
+        tb = std::min(tb, 1.0);
+        if (ta > tb) {
+            *out0 = 1;
+            *out1 = 0;
+            return;
+        }
+    }
+    double xa = s.x0 + ta * (s.x1 - s.x0), xb = s.x0 + tb * (s.x1 - s.x0);
+    double pad = s.reach + std::fabs(s.x1 - s.x0) * 0x1p-20;
+    *out0 = std::max(*out0, std::min(xa, xb) - pad);
+    *out1 = std::min(*out1, std::max(xa, xb) + pad);
+}
+
+
+}  // namespace
+
+size_t grid_bytes(uint32_t cap) noexcept {
+    size_t c = size_t(padded(cap)) + kMaxWidth;
+    size_t words = (size_t(cap) + 31) / 32 + 1;
+    return kAlign * 20 + c * 4 * 13 + (size_t(cap) + kHitSlack) * 4 + (size_t(buckets_for(cap)) + 3) * 4 + words * 4;
+}
+
+Grid grid_carve(void* block, uint32_t cap) noexcept {
+    size_t c = size_t(padded(cap)) + kMaxWidth;
+    Carver k(block);
+    Grid g;
+    std::memset(&g, 0, sizeof g);
+    g.x = k.take<float>(c);
+    g.y = k.take<float>(c);
+    g.r = k.take<float>(c);
+    g.mask = k.take<uint32_t>(c);
+    g.slot = k.take<uint32_t>(c);
+    g.x2 = k.take<float>(c);
+    g.y2 = k.take<float>(c);
+    g.r2 = k.take<float>(c);
+    g.mask2 = k.take<uint32_t>(c);
+    g.slot2 = k.take<uint32_t>(c);
+    g.tx = k.take<float>(c);
+    g.ty = k.take<float>(c);
+    g.key = k.take<uint32_t>(c);
+    g.hits = k.take<uint32_t>(size_t(cap) + kHitSlack);
+    g.buckets = buckets_for(cap);
+    g.start = k.take<uint32_t>(size_t(g.buckets) + 3);
+    g.bitmap = k.take<uint32_t>((size_t(cap) + 31) / 32 + 1);
+    // Kernels read whole blocks: lanes past the last entity are masked off, but must be
+    // initialised memory.
+    std::memset(g.x, 0, c * 4 * 10);
+    g.cap = cap;
+    g.cell = 1.0f;
+    g.inv_cell = 1.0;
+    return g;
+}
+
+void grid_build(Grid& g, const Store& s, bool moves_only) noexcept {
+    const uint32_t n = s.n;
+    const bool reuse = moves_only && g.built && g.n == n;
+    const double cell = choose_cell(s);
+    const double inv = 1.0 / cell;
+    const float fcell = static_cast<float>(cell);
+    const uint32_t B = g.buckets;
+    uint32_t* start = g.start;
+    std::memset(start, 0, (size_t(B) + 3) * 4);
+    const float* X = s.col.x;
+    const float* Y = s.col.y;
+    // Source order: the last cell order when only positions changed (most entities keep their
+    // cell, so the writes below go nearly in order), else slot order.
+    const float* src_r = reuse ? g.r : s.col.r;
+    const uint32_t* src_mask = reuse ? g.mask : s.col.mask;
+    const uint32_t* src_slot = reuse ? g.slot : nullptr;
+    float reach = 0.0f;
+    for (uint32_t p = 0; p < n; ++p) {
+        uint32_t slot = p;
+        if (src_slot) {
+            if (p + 16 < n) {
+                __builtin_prefetch(X + src_slot[p + 16]);
+                __builtin_prefetch(Y + src_slot[p + 16]);
+            }
+            slot = src_slot[p];
+        }
+        float x = X[slot], y = Y[slot], r = src_r[p];
+        uint32_t key;
+        if (r > fcell) {
+            key = B;  // the big entities' run
+        } else {
+            key = bucket_of(B, cell_of(x, inv), cell_of(y, inv));
+            reach = r > reach ? r : reach;
+        }
+        g.key[p] = key;
+        g.tx[p] = x;
+        g.ty[p] = y;
+        ++start[key + 2];
+    }
+    for (uint32_t b = 2; b < B + 3; ++b) start[b] += start[b - 1];
+    for (uint32_t p = 0; p < n; ++p) {
+        uint32_t q = start[g.key[p] + 1]++;
+        g.x2[q] = g.tx[p];
+        g.y2[q] = g.ty[p];
+        g.r2[q] = src_r[p];
+        g.mask2[q] = src_mask[p];
+        g.slot2[q] = src_slot ? src_slot[p] : p;
+    }
+    std::swap(g.x, g.x2);
+    std::swap(g.y, g.y2);
+    std::swap(g.r, g.r2);
+    std::swap(g.mask, g.mask2);
+    std::swap(g.slot, g.slot2);
+    g.n = n;
+    g.n_small = start[B];
+    g.cell = fcell;
+    g.inv_cell = inv;
+    g.reach = reach;
+    g.built = true;
+}
+
+void grid_plan(const Grid& g, const Area& a, Plan& p) noexcept {
+    p.n = 0;
+    p.candidates = 0;
+    p.ok = true;
+    Run tmp[kMaxRuns + 2];
+    uint32_t m = 0;
+    const uint32_t B = g.buckets;
+    const double inv = g.inv_cell;
+    if (g.n_small > 0) {
+        const int64_t cy0 = cell_of(a.miny, inv), cy1 = cell_of(a.maxy, inv);
+        if (cy1 - cy0 >= int64_t(kMaxRuns / 2)) {
+            p.ok = false;
+            return;
+        }
+        const int64_t cx0a = cell_of(a.minx, inv), cx1a = cell_of(a.maxx, inv);
+        const double band_pad = 1.0 / inv * 0x1p-10;
+        for (int64_t cy = cy0; cy <= cy1; ++cy) {
+            int64_t cx0 = cx0a, cx1 = cx1a;
+            if (a.narrow && cy > -kCellClamp + 1 && cy < kCellClamp - 1) {
+                double y0 = std::max(a.miny, double(cy) / inv - band_pad);
+                double y1 = std::min(a.maxy, double(cy + 1) / inv + band_pad);
+                double x0 = a.minx, x1 = a.maxx;
+                segment_xrange(a, y0, y1, &x0, &x1);
+                if (!(x0 <= x1)) continue;
+                cx0 = std::max(cx0a, cell_of(x0, inv));
+                cx1 = std::min(cx1a, cell_of(x1, inv));
+                if (cx0 > cx1) continue;
+            }
+            uint64_t cols = uint64_t(cx1 - cx0) + 1;
+            if (cols >= B) {  // the row wraps the whole table: every cell entity
+                m = 0;
+                tmp[m++] = {0, g.n_small};
+                break;
+            }
+            uint32_t b0 = bucket_of(B, cx0, cy);
+            uint64_t b1 = uint64_t(b0) + cols;
+            if (b1 <= B) {
+                tmp[m++] = {g.start[b0], g.start[b1]};
+            } else {
+                tmp[m++] = {g.start[b0], g.start[B]};
+                tmp[m++] = {0, g.start[b1 - B]};
+            }
+        }
+    }
+    if (g.n > g.n_small) tmp[m++] = {g.n_small, g.n};
+    // In order of position, overlapping or touching runs merged: no position twice.
+    for (uint32_t i = 1; i < m; ++i) {
+        Run v = tmp[i];
+        uint32_t j = i;
+        for (; j > 0 && tmp[j - 1].begin > v.begin; --j) tmp[j] = tmp[j - 1];
+        tmp[j] = v;
+    }
+    for (uint32_t i = 0; i < m; ++i) {
+        if (tmp[i].begin >= tmp[i].end) continue;
+        if (p.n > 0 && tmp[i].begin <= p.run[p.n - 1].end) {
+            p.run[p.n - 1].end = std::max(p.run[p.n - 1].end, tmp[i].end);
+        } else {
+            p.run[p.n++] = tmp[i];
+        }
+    }
+    for (uint32_t i = 0; i < p.n; ++i) p.candidates += p.run[i].end - p.run[i].begin;
+}
+
+// A run costs a kernel call and a partial block or two; a candidate costs about what the scan
+// pays per entity, plus its share of ordering the hits.
+double plan_cost(const Plan& p) noexcept { return 40.0 * p.n + 1.5 * double(p.candidates) + 30.0; }
+
+uint32_t sort_slots(uint32_t* slots, uint32_t k, uint32_t n, uint32_t* bitmap) noexcept {
+    if (k <= 1) return k;
+    if (k >= 64 && k >= n / 32) {  // many hits: one bit per slot, read back in order
+        const uint32_t words = (n + 31) / 32;
+        std::memset(bitmap, 0, size_t(words) * 4);
+        for (uint32_t i = 0; i < k; ++i) bitmap[slots[i] >> 5] |= 1u << (slots[i] & 31);
+        uint32_t w = 0;
+        for (uint32_t i = 0; i < words; ++i)
+            for (uint32_t b = bitmap[i]; b; b &= b - 1) slots[w++] = (i << 5) | uint32_t(__builtin_ctz(b));
+        return w;
+    }
+    if (k <= 32) {
+        for (uint32_t i = 1; i < k; ++i) {
+            uint32_t v = slots[i], j = i;
+            for (; j > 0 && slots[j - 1] > v; --j) slots[j] = slots[j - 1];
+            slots[j] = v;
+        }
+    } else {
+        std::sort(slots, slots + k);
+    }
+    uint32_t w = 1;
+    for (uint32_t i = 1; i < k; ++i)
+        if (slots[i] != slots[w - 1]) slots[w++] = slots[i];
+    return w;
+}
+
+Area box_area(double minx, double miny, double maxx, double maxy, double reach) noexcept {
+    double mag = std::max({std::fabs(minx), std::fabs(maxx), std::fabs(miny), std::fabs(maxy), maxx - minx, maxy - miny});
+    double pad = pad_of(mag + reach) + reach;
+    return Area{minx - pad, miny - pad, maxx + pad, maxy + pad, false, 0, 0, 0, 0, 0};
+}
+
+Area area_of(const Circle& c, double reach) noexcept {
+    return box_area(double(c.cx) - c.radius, double(c.cy) - c.radius, double(c.cx) + c.radius, double(c.cy) + c.radius, reach);
+}
+
+Area area_of(const Box& b, double reach) noexcept { return box_area(b.minx, b.miny, b.maxx, b.maxy, reach); }
+
+Area area_of(const Sector& s, double reach) noexcept {
+    double r = s.radius;
+    if (s.wedge != Wedge::convex)
+        return box_area(double(s.cx) - r, double(s.cy) - r, double(s.cx) + r, double(s.cy) + r, reach);
+    // A convex wedge: the apex, both edge ends, and each axis extreme the wedge contains.
+    double minx = s.cx, maxx = s.cx, miny = s.cy, maxy = s.cy;
+    auto add = [&](double ux, double uy) {
+        minx = std::min(minx, s.cx + r * ux);
+        maxx = std::max(maxx, s.cx + r * ux);
+        miny = std::min(miny, s.cy + r * uy);
+        maxy = std::max(maxy, s.cy + r * uy);
+    };
+    add(s.lx, s.ly);
+    add(s.rx, s.ry);
+    // Direction u lies in the convex wedge when it is left of the right edge and right of the left one.
+    auto inside = [&](double ux, double uy) {
+        return double(s.rx) * uy - double(s.ry) * ux >= 0 && double(s.lx) * uy - double(s.ly) * ux <= 0;
+    };
+    if (inside(1, 0)) add(1, 0);
+    if (inside(-1, 0)) add(-1, 0);
+    if (inside(0, 1)) add(0, 1);
+    if (inside(0, -1)) add(0, -1);
+    // The edge vectors are float32 roundings of unit vectors: pad by a little of the radius.
+    double slack = r * 0x1p-12;
+    return box_area(minx - slack, miny - slack, maxx + slack, maxy + slack, reach);
+}
+
+Area area_of(const Capsule& c, double reach) noexcept {
+    double x1 = double(c.x0) + c.dx, y1 = double(c.y0) + c.dy;
+    Area a = box_area(std::min(double(c.x0), x1) - c.radius, std::min(double(c.y0), y1) - c.radius,
+                      std::max(double(c.x0), x1) + c.radius, std::max(double(c.y0), y1) + c.radius, reach);
+    double pad = a.maxx - std::max(double(c.x0), x1);  // radius, reach and rounding
+    return Area{a.minx, a.miny, a.maxx, a.maxy, true, c.x0, c.y0, x1, y1, std::max(pad, a.maxy - std::max(double(c.y0), y1))};
+}
+
+Area area_of(const Triangle& t, double reach) noexcept {
+    return box_area(std::min({t.ax, t.bx, t.cx}), std::min({t.ay, t.by, t.cy}), std::max({t.ax, t.bx, t.cx}),
+                    std::max({t.ay, t.by, t.cy}), reach);
+}
+
+Area area_of(const Segment& s, double reach) noexcept {
+    double x1 = double(s.x0) + s.dx, y1 = double(s.y0) + s.dy;
+    Area a = box_area(std::min(double(s.x0), x1), std::min(double(s.y0), y1), std::max(double(s.x0), x1),
+                      std::max(double(s.y0), y1), reach);
+    double pad = std::max(a.maxx - std::max(double(s.x0), x1), a.maxy - std::max(double(s.y0), y1));
+    return Area{a.minx, a.miny, a.maxx, a.maxy, true, s.x0, s.y0, x1, y1, pad};
+}
+
+namespace {
+
+struct Nearer {  // (d2, id) order over slots
+    const Store* s;
+    float cx, cy;
+    float d2(uint32_t slot) const noexcept {
+        float dx = s->col.x[slot] - cx, dy = s->col.y[slot] - cy;
+        return dx * dx + dy * dy;
+    }
+    bool operator()(uint32_t a, uint32_t b) const noexcept {
+        float da = d2(a), db = d2(b);
+        return da < db || (da == db && s->col.id[a] < s->col.id[b]);
+    }
+};
+
+// Keeps the k nearest of cand[0..m) in a max-heap built in place over the array's prefix (an
+// entry is read before its position can be written), then sorts them nearest first.
+uint32_t select_nearest(const Store& s, float cx, float cy, uint32_t* cand, uint32_t m, uint32_t k) noexcept {
+    Nearer less{&s, cx, cy};
+    uint32_t h = 0;
+    for (uint32_t i = 0; i < m; ++i) {
+        uint32_t v = cand[i];
+        if (h < k) {
+            cand[h++] = v;
+            std::push_heap(cand, cand + h, less);
+        } else if (less(v, cand[0])) {
+            std::pop_heap(cand, cand + h, less);
+            cand[h - 1] = v;
+            std::push_heap(cand, cand + h, less);
+        }
+    }
+    std::sort_heap(cand, cand + h, less);
+    return h;
+}
+
+// The nearest of the hits slots[0..m): smallest entry t, then smallest id.
+bool first_hit_of(const Store& s, const Segment& seg, const uint32_t* slots, uint32_t m, uint32_t* slot,
+                  float* t) noexcept {
+    if (m == 0) return false;
+    uint32_t best = slots[0];
+    float best_t = segment_entry(seg, s.col.x[best], s.col.y[best], s.col.r[best]);
+    for (uint32_t i = 1; i < m; ++i) {
+        uint32_t at = slots[i];
+        float ti = segment_entry(seg, s.col.x[at], s.col.y[at], s.col.r[at]);
+        if (ti < best_t || (ti == best_t && s.col.id[at] < s.col.id[best])) {
+            best = at;
+            best_t = ti;
+        }
+    }
+    *slot = best;
+    *t = best_t;
+    return true;
+}
+
+}  // namespace
+
+uint32_t scan_nearest(const Store& s, float cx, float cy, uint32_t k, bool has_max, float max_r, Filter f,
+                      uint32_t* out) noexcept {
+    if (k == 0) return 0;
+    const float lim = max_r * max_r;
+    Nearer less{&s, cx, cy};
+    uint32_t h = 0;
+    float worst = 0;
+    int64_t worst_id = 0;
+    for (uint32_t i = 0; i < s.n; ++i) {
+        if (f.on && !(s.col.mask[i] & f.bits)) continue;
+        float dx = s.col.x[i] - cx, dy = s.col.y[i] - cy;
+        float d2 = dx * dx + dy * dy;
+        if (has_max && !(d2 < lim)) continue;
+        if (h < k) {
+            out[h++] = i;
+            std::push_heap(out, out + h, less);
+        } else {
+            if (d2 > worst || (d2 == worst && s.col.id[i] > worst_id)) continue;
+            std::pop_heap(out, out + h, less);
+            out[h - 1] = i;
+            std::push_heap(out, out + h, less);
+        }
+        worst = less.d2(out[0]);
+        worst_id = s.col.id[out[0]];
+    }
+    std::sort_heap(out, out + h, less);
+    return h;
+}
+
+uint32_t grid_nearest(const Grid& g, const Store& s, const KernelTable& kt, float cx, float cy, uint32_t k,
+                      bool has_max, float max_r, Filter f) noexcept {
+    if (k == 0 || g.n == 0) return 0;
+    // A first radius that holds about k entities at the density the cells were sized for.
+    double R = double(g.cell) * std::sqrt(double(k) / kPerCell + 1.0);
+    for (;;) {
+        float Rf = static_cast<float>(R);
+        bool last = false;
+        if (has_max && !(Rf < max_r)) {
+            Rf = max_r;
+            last = true;
+        }
+        Circle c{cx, cy, Rf};
+        Plan p;
+        grid_plan(g, area_of(c, 0.0), p);
+        if (!p.ok || (!last && p.candidates >= g.n)) break;  // the circle reaches everything: scan
+        uint32_t m = grid_query(g, p, kt.in_circle, c, f);
+        if (m >= k || last) return select_nearest(s, cx, cy, g.hits, m, k);
+        // Grow with the shortfall: the area needed scales with k over what was found.
+        double grow = m ? std::sqrt(double(k) / double(m)) * 1.25 : 2.0;
+        R *= std::min(std::max(grow, 1.5), 8.0);
+        if (!std::isfinite(static_cast<float>(R))) break;
+    }
+    return scan_nearest(s, cx, cy, k, has_max, max_r, f, g.hits);
+}
+
+bool grid_cast_first(const Grid& g, const Store& s, const KernelTable& kt, const Segment& seg, Filter f,
+                     uint32_t* slot, float* t) noexcept {
+    const double x0 = seg.x0, y0 = seg.y0, x1 = double(seg.x0) + seg.dx, y1 = double(seg.y0) + seg.dy;
+    const double len = std::sqrt(double(seg.dx) * seg.dx + double(seg.dy) * seg.dy);
+    // Pieces start two cells long and double: a hit near the start costs a few cells, a long
+    // miss a logarithmic number of plans.
+    double step = len > 0 ? 2.0 * g.cell / len : 1.0;
+    double t0 = 0;
+    bool found = false;
+    uint32_t best = 0;
+    float best_t = 0;
+    const double reach = g.reach;
+    // Entry parameters are float32: a hit counts as "before the end of the pieces" with margin.
+    const double t_slack = 0x1p-16;
+    while (t0 < 1.0) {
+        double t1 = step >= 1.0 ? 1.0 : std::min(1.0, t0 + step);
+        double ax = x0 + (x1 - x0) * t0, ay = y0 + (y1 - y0) * t0;
+        double bx = x0 + (x1 - x0) * t1, by = y0 + (y1 - y0) * t1;
+        Area a = box_area(std::min(ax, bx), std::min(ay, by), std::max(ax, bx), std::max(ay, by), reach);
+        double widen = len * t_slack * 2;
+        a.minx -= widen;
+        a.miny -= widen;
+        a.maxx += widen;
+        a.maxy += widen;
+        Plan p;
+        grid_plan(g, a, p);
+        if (!p.ok) {  // a piece too long to list: scan everything once
+            uint32_t m = kt.cast_segment(points_of(s), seg, f, g.hits);
+            return first_hit_of(s, seg, g.hits, m, slot, t);
+        }
+        uint32_t m = grid_query(g, p, kt.cast_segment, seg, f);
+        uint32_t b;
+        float bt;
+        if (first_hit_of(s, seg, g.hits, m, &b, &bt) &&
+            (!found || bt < best_t || (bt == best_t && s.col.id[b] < s.col.id[best]))) {
+            found = true;
+            best = b;
+            best_t = bt;
+        }
+        if (found && double(best_t) + t_slack <= t1) break;
+        if (t1 >= 1.0) break;
+        t0 = t1;
+        step *= 2;
+    }
+    if (found) {
+        *slot = best;
+        *t = best_t;
+    }
+    return found;
+}
+
+}  // namespace soageo

@@ -1,0 +1,140 @@
+// The layer's spatial index: a copy of its entities in cell order, so that a query visits the
+// few runs of entities its shape can reach and runs the same kernels over them.
+//
+// Cells are squares hashed by row into a power-of-two number of buckets (at least one per
+// entity): the cells of one row are consecutive buckets, so the cells an axis-aligned box
+// covers in a row are one run of positions (two when the row wraps around the table). Memory
+// is O(entities) however large or sparse the world: only buckets, no grid spanning the world.
+// Entities whose radius exceeds a cell sit in one more run that every query visits, so a big
+// disk far away is still found by touch_* queries.
+//
+// No Lua here: the binding owns the block (a Lua userdata) and decides when to build.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels.hpp"
+#include "store.hpp"
+
+namespace soageo {
+
+struct Grid {
+    // Cell order: positions [0, n_small) grouped by bucket, [n_small, n) the big entities.
+    float *x, *y, *r;
+    uint32_t *mask, *slot;
+    // The other half of a rebuild (swapped with the above after each build).
+    float *x2, *y2, *r2;
+    uint32_t *mask2, *slot2;
+    float *tx, *ty;        // build scratch: positions in source order
+    uint32_t* key;         // build scratch: bucket of each source position
+    uint32_t* start;       // buckets + 2 entries: bucket b holds positions [start[b], start[b + 1])
+    uint32_t* hits;        // query scratch: cap + kHitSlack entries
+    uint32_t* bitmap;      // query scratch: one bit per slot, for ordering many hits
+    double inv_cell;
+    float cell;
+    float reach;           // largest radius among the entities in cells (<= cell)
+    uint32_t cap;          // entities the block holds (the layer's column capacity)
+    uint32_t buckets;      // a power of two
+    uint32_t n, n_small;
+    bool built;
+};
+
+// Room past the candidates for kernels that store whole blocks, per run.
+constexpr uint32_t kMaxRuns = 96;
+constexpr uint32_t kHitSlack = (kMaxRuns + 2) * kMaxWidth;
+
+size_t grid_bytes(uint32_t cap) noexcept;
+Grid grid_carve(void* block, uint32_t cap) noexcept;  // empty, not built
+
+// Brings the grid up to date with the store (s.n <= g.cap). When only positions changed since
+// the last build (`moves_only`), the last cell order is the starting point: entities that kept
+// their cell are written in place, in order.
+void grid_build(Grid& g, const Store& s, bool moves_only) noexcept;
+
+// The runs of cell-order positions a query visits: the cells an area covers (rows and, within
+// a row, columns), the big entities, merged so that no position appears twice.
+struct Run {
+    uint32_t begin, end;
+};
+struct Plan {
+    Run run[kMaxRuns + 2];
+    uint32_t n;
+    uint64_t candidates;  // positions in all runs
+    bool ok;              // false: too many runs to list, the caller scans
+};
+
+// An area to search, in double, padded for float32 rounding and (disk tests) by g.reach:
+// the box [minx, maxx] x [miny, maxy], narrowed row by row to the points within `sreach` of
+// the segment (sx0, sy0)-(sx1, sy1) when `narrow` (capsules and casts, often long and
+// diagonal, would otherwise search their whole bounding box).
+struct Area {
+    double minx, miny, maxx, maxy;
+    bool narrow;
+    double sx0, sy0, sx1, sy1, sreach;
+};
+// A box area (new shapes: their bounding box, then grid_plan).
+Area box_area(double minx, double miny, double maxx, double maxy, double reach) noexcept;
+
+void grid_plan(const Grid& g, const Area& a, Plan& p) noexcept;
+
+// Work of a query in "entities tested by the scan" units, to compare plans.
+double plan_cost(const Plan& p) noexcept;
+constexpr double kRebuildCostPerEntity = 24.0;  // a rebuild, in the same units (measured)
+
+// Sorts slots ascending and drops duplicates; `bitmap` holds one bit per slot below `n`.
+uint32_t sort_slots(uint32_t* slots, uint32_t k, uint32_t n, uint32_t* bitmap) noexcept;
+
+// Runs `test(points, out) -> hits` (a shape kernel bound to its shape and filter: kernels of
+// any shape fit, they test the same columns) over the plan's runs; writes the slots hit,
+// ascending, to g.hits; returns how many.
+template <class Test>
+uint32_t grid_collect(const Grid& g, const Plan& p, Test test) noexcept {
+    uint32_t* out = g.hits;
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < p.n; ++i) {
+        const uint32_t begin = p.run[i].begin, end = p.run[i].end;
+        // Kernels need aligned columns: start at the block holding `begin`, drop what precedes it.
+        const uint32_t a0 = begin & ~uint32_t(kMaxWidth - 1);
+        Points pts{g.x + a0, g.y + a0, g.r + a0, g.mask + a0, end - a0};
+        uint32_t m = test(pts, out + k);
+        uint32_t w = k;
+        for (uint32_t j = 0; j < m; ++j) {
+            uint32_t pos = a0 + out[k + j];
+            if (pos >= begin) out[w++] = g.slot[pos];
+        }
+        k = w;
+    }
+    return sort_slots(out, k, g.n, g.bitmap);
+}
+
+template <class Shape>
+uint32_t grid_query(const Grid& g, const Plan& p, uint32_t (*kernel)(const Points&, const Shape&, Filter, uint32_t*) noexcept,
+                    const Shape& shape, Filter f) noexcept {
+    return grid_collect(g, p, [&](const Points& pts, uint32_t* out) { return kernel(pts, shape, f, out); });
+}
+
+
+// Padded query areas of the shapes (entity centres; add g.reach for disk tests).
+Area area_of(const Circle& c, double reach) noexcept;
+Area area_of(const Box& b, double reach) noexcept;
+Area area_of(const Sector& s, double reach) noexcept;
+Area area_of(const Capsule& c, double reach) noexcept;   // narrowed row by row
+Area area_of(const Triangle& t, double reach) noexcept;
+Area area_of(const Segment& s, double reach) noexcept;   // narrowed row by row
+
+// The k entities nearest to (cx, cy) by float32 d2 = dx*dx + dy*dy, then by id; only d2 <
+// max_r * max_r (float32) when has_max. Writes slots, nearest first, to `out` (g.hits when
+// indexed); returns how many. The scan form needs `out` with room for s.n + kHitSlack.
+uint32_t grid_nearest(const Grid& g, const Store& s, const KernelTable& kt, float cx, float cy, uint32_t k,
+                      bool has_max, float max_r, Filter f) noexcept;
+uint32_t scan_nearest(const Store& s, float cx, float cy, uint32_t k, bool has_max, float max_r, Filter f,
+                      uint32_t* out) noexcept;
+
+// The first hit of a segment cast (smallest entry t, then smallest id) through the grid:
+// walks the segment in pieces of growing length and stops once a hit lies before the end of
+// the pieces searched. False when nothing is hit.
+bool grid_cast_first(const Grid& g, const Store& s, const KernelTable& kt, const Segment& seg, Filter f,
+                     uint32_t* slot, float* t) noexcept;
+
+}  // namespace soageo

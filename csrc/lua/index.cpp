@@ -1,0 +1,133 @@
+// The layer's spatial index as the binding drives it: when to build it (lazily, when it pays),
+// where its memory lives (a Lua userdata, user value kIndexValue), and layer:nearest,
+// layer:reindex, layer:index_mode.
+#include <cmath>
+#include <cstring>
+
+#include "binding.hpp"
+
+namespace soageo {
+namespace lua {
+
+bool index_fresh(const Layer* layer) {
+    return layer->grid.built && layer->s.stale == 0 && layer->grid.cap == layer->s.col.cap;
+}
+
+// Makes the index fresh. The block is allocated first (it may raise, and a finalizer run by
+// the allocation may change the layer), then installed and filled without raising: an error
+// leaves the layer and its old index as they were.
+static void rebuild(lua_State* L, int idx, Layer* layer) {
+    idx = lua_absindex(L, idx);
+    for (;;) {
+        const uint32_t cap = layer->s.col.cap;
+        if (layer->grid.cap == cap && layer->grid.x) break;
+        void* block = lua_newuserdatauv(L, grid_bytes(cap), 0);
+        if (layer->closed) luaL_error(L, "layer closed by a finalizer during a query");
+        if (layer->s.col.cap != cap) {  // grown meanwhile: size the block again
+            lua_pop(L, 1);
+            continue;
+        }
+        layer->grid = grid_carve(block, cap);
+        lua_setiuservalue(L, idx, kIndexValue);
+        layer->s.stale |= kStaleAll;
+        break;
+    }
+    grid_build(layer->grid, layer->s, layer->s.stale == kStaleMoved);
+    layer->s.stale = 0;
+    layer->debt = 0;
+}
+
+void consider_index(lua_State* L, int idx, Layer* layer, double saved) {
+    if (index_fresh(layer) || layer->mode == IndexMode::scan) return;
+    if (layer->mode == IndexMode::automatic) {
+        if (!(saved > 0)) return;
+        layer->debt += saved;
+        // Ski rental: scan while the savings forgone since the last change are below the
+        // cost of a rebuild, then rebuild. A layer queried once per change keeps the scan;
+        // one queried many times pays at most about twice the best of the two.
+        if (layer->debt < kRebuildCostPerEntity * layer->s.n) return;
+    }
+    rebuild(L, idx, layer);
+}
+
+const Grid* fresh_plan(const Layer* layer, const Area& a, Plan& p) {
+    if (layer->mode == IndexMode::scan || !index_fresh(layer)) return nullptr;
+    grid_plan(layer->grid, a, p);
+    if (!p.ok) return nullptr;
+    if (layer->mode == IndexMode::automatic && plan_cost(p) >= double(layer->s.n)) return nullptr;
+    return &layer->grid;
+}
+
+void push_index_ids(lua_State* L, int layer_idx, int out, const Layer* layer, const uint32_t* slots, uint32_t k) {
+    lua_getiuservalue(L, layer_idx, kIndexValue);  // holds `slots`: a finalizer may replace it
+    int pin = lua_gettop(L);
+    push_ids(L, layer_idx, out, layer->s.col.id, slots, k);
+    lua_remove(L, pin);
+}
+
+namespace {
+
+// (self, x, y, k [, max_dist [, out [, mask]]]) -> out, n
+int l_nearest(lua_State* L) {
+    Layer* layer = check_layer(L, 1);
+    float x = check_float(L, 2, "x"), y = check_float(L, 3, "y");
+    if (!lua_isinteger(L, 4) || lua_tointeger(L, 4) < 0) {
+        if (lua_type(L, 4) != LUA_TNUMBER) luaL_typeerror(L, 4, "integer");
+        luaL_argerror(L, 4, "k must be an integer >= 0");
+    }
+    lua_Integer kk = lua_tointeger(L, 4);
+    bool has_max = !lua_isnoneornil(L, 5);
+    float max_r = has_max ? check_radius(L, 5, "max_dist") : 0.0f;
+    int out = opt_out(L, 6);
+    Filter f = opt_filter(L, 7);
+    uint32_t k = static_cast<uint32_t>(kk > lua_Integer(layer->s.n) ? layer->s.n : kk);
+    auto area = [&](const Grid& g) {
+        double R = double(g.cell) * std::sqrt(double(k) / 4.0 + 1.0);
+        if (has_max && max_r < R) R = max_r;
+        return area_of(Circle{x, y, static_cast<float>(R)}, 0.0);
+    };
+    if (k > 0 && !index_fresh(layer)) consider_index(L, 1, layer, estimate_saving(layer, area));
+    Plan p;
+    uint32_t n;
+    if (k > 0 && fresh_plan(layer, area(layer->grid), p)) {
+        n = grid_nearest(layer->grid, layer->s, *context(L)->kernels, x, y, k, has_max, max_r, f);
+        push_index_ids(L, 1, out, layer, layer->grid.hits, n);
+    } else {
+        n = scan_nearest(layer->s, x, y, k, has_max, max_r, f, layer->s.col.hits);
+        push_ids(L, 1, out, layer->s.col.id, layer->s.col.hits, n);
+    }
+    lua_pushinteger(L, n);
+    return 2;
+}
+
+// Brings the index up to date now (a hint: queries do it themselves when it pays).
+int l_reindex(lua_State* L) {
+    Layer* layer = check_layer(L, 1);
+    if (!index_fresh(layer)) rebuild(L, 1, layer);
+    return 0;
+}
+
+// "auto" (default): each query picks the index or the scan by cost; "scan": never the index;
+// "index": the index whenever it can serve (tests and benchmarks compare the paths with it).
+int l_index_mode(lua_State* L) {
+    Layer* layer = check_layer(L, 1);
+    static const char* const names[] = {"auto", "scan", "index", nullptr};
+    const char* before = names[static_cast<int>(layer->mode)];
+    if (!lua_isnoneornil(L, 2)) layer->mode = static_cast<IndexMode>(luaL_checkoption(L, 2, nullptr, names));
+    lua_pushstring(L, before);
+    return 1;
+}
+
+const luaL_Reg methods[] = {
+    {"nearest", l_nearest},
+    {"reindex", l_reindex},
+    {"index_mode", l_index_mode},
+    {nullptr, nullptr},
+};
+
+}  // namespace
+
+void open_index(lua_State* L, const Tables& t) { add_functions(L, t, t.methods, methods); }
+
+}  // namespace lua
+}  // namespace soageo

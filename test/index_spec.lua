@@ -1,0 +1,333 @@
+-- The spatial index (layer:index_mode, layer:reindex, layer:nearest): every query through the
+-- index returns exactly what the scan returns (the same ids in the same order), and both match
+-- brute-force references, on every SIMD target, whatever the world looks like, with the index
+-- fresh, stale or rebuilt after moves, adds and removes.
+local soageo = require "soageo"
+local rng = require "rng"
+local f32 = require("float32").f32
+
+local function same(a, na, b, nb, what)
+  if na ~= nb then error(string.format("%s: %d results vs %d", what, na, nb), 2) end
+  for i = 1, na do
+    if a[i] ~= b[i] then error(string.format("%s: result %d is %s vs %s", what, i, tostring(a[i]), tostring(b[i])), 2) end
+  end
+  if a[na + 1] ~= nil or b[nb + 1] ~= nil then error(what .. ": stale entries after the results", 2) end
+end
+
+-- Worlds: positions and radii for n entities.
+local worlds = {
+  uniform = function(g, i) return g:uniform(0, 2000), g:uniform(0, 2000), g:uniform(0, 3) end,
+  clustered = function(g, i) return 500 + g:uniform(0, 1), 500 + g:uniform(0, 1), g:uniform(0, 0.1) end,
+  sparse = function(g, i)  -- a few far-apart clusters in a world of +-1e7
+    local c = i % 4
+    local cx, cy = ({ -1e7, 1e7, -1e7, 9.99e6 })[c + 1], ({ -1e7, -1e7, 1e7, 9.99e6 })[c + 1]
+    return cx + g:uniform(0, 300), cy + g:uniform(0, 300), g:uniform(0, 2)
+  end,
+  radii = function(g, i)  -- mixed radii from 0 to 1000: big disks far away must be found
+    local r = (i % 10 == 0) and g:uniform(0, 1000) or g:uniform(0, 4)
+    return g:uniform(0, 4000), g:uniform(0, 4000), r
+  end,
+  point = function(g, i) return 7.5, -3.25, 0 end,
+}
+
+local function fill(l, kind, n, g, ids)
+  for i = 1, n do
+    local x, y, r = worlds[kind](g, i)
+    local id = (i * 7919) % 1000003 - 500000  -- ids in no order, some negative
+    l:set(id, x, y, r, 1 << (i % 3))
+    ids[#ids + 1] = id
+  end
+end
+
+-- A random query somewhere near the entities: small mostly, sometimes the whole world.
+local function random_query(g, l, kind)
+  local ids = {}
+  for id in l:each() do ids[#ids + 1] = id; if #ids > 50 then break end end
+  local cx, cy = 0, 0
+  if #ids > 0 then cx, cy = l:get(ids[g:int(1, #ids)]) end
+  local big = g:int(1, 8) == 1
+  local s = big and 1e7 or ({ 0, 1, 10, 30, 60, 200 })[g:int(1, 6)]
+  cx, cy = cx + g:uniform(-s, s), cy + g:uniform(-s, s)
+  return cx, cy, s, g:uniform(-1, 1), g:uniform(-1, 1)
+end
+
+local queries = {
+  function(l, g, q, out, mask) local cx, cy, s = q(); return l:in_box(cx - s, cy - s * 0.5, cx + s, cy + s, out, mask) end,
+  function(l, g, q, out, mask) local cx, cy, s = q(); return l:touch_box(cx - s, cy - s, cx + s * 0.3, cy + s, out, mask) end,
+  function(l, g, q, out, mask) local cx, cy, s = q(); return l:in_circle(cx, cy, s, out, mask) end,
+  function(l, g, q, out, mask) local cx, cy, s = q(); return l:touch_circle(cx, cy, s, out, mask) end,
+  function(l, g, q, out, mask)
+    local cx, cy, s, dx, dy = q(); if dx == 0 and dy == 0 then dx = 1 end
+    return l:in_sector(cx, cy, dx, dy, s, g:uniform(0.05, math.pi), out, mask)
+  end,
+  function(l, g, q, out, mask)
+    local cx, cy, s, dx, dy = q(); if dx == 0 and dy == 0 then dx = 1 end
+    return l:touch_sector(cx, cy, dx, dy, s, g:uniform(0.05, math.pi), out, mask)
+  end,
+  function(l, g, q, out, mask)
+    local cx, cy, s, dx, dy = q(); return l:touch_capsule(cx, cy, cx + dx * s * 3, cy + dy * s * 3, s * 0.2, out, mask)
+  end,
+  function(l, g, q, out, mask)
+    local cx, cy, s, dx, dy = q(); return l:in_triangle(cx, cy, cx + s, cy + dy * s, cx + dx * s, cy + s, out, mask)
+  end,
+  function(l, g, q, out, mask)
+    local cx, cy, s, dx, dy = q(); return l:touch_triangle(cx, cy, cx + s, cy + dy * s, cx + dx * s, cy + s, out, mask)
+  end,
+  function(l, g, q, out, mask)
+    local cx, cy, s, dx, dy = q()
+    local ids, ts, n = l:cast_segment(cx, cy, cx + dx * s * 4, cy + dy * s * 4, out, nil, mask)
+    return ids, n
+  end,
+  function(l, g, q, out, mask)
+    local cx, cy, s, dx, dy = q()
+    local id, t = l:cast_segment_first(cx, cy, cx + dx * s * 4, cy + dy * s * 4, mask)
+    for i = #out, 1, -1 do out[i] = nil end
+    if id then out[1] = id; out[2] = t; return out, 2 end
+    return out, 0
+  end,
+  function(l, g, q, out, mask)
+    local cx, cy, s = q()
+    local res, n = l:in_circle_batch({ cx, cy, s, cx + s, cy, s * 0.5, cx, cy - s, 3 }, out, mask)
+    return res, 2 * n  -- flat (shape, id) pairs
+  end,
+  function(l, g, q, out, mask)
+    local cx, cy, s, dx = q()
+    local res, n = l:touch_sector_batch({ cx, cy, 1, dx, s, 1.0, cx, cy, -1, 0.5, s * 0.3, 3.0 }, out, mask)
+    return res, 2 * n
+  end,
+  function(l, g, q, out, mask)
+    local cx, cy, s = q()
+    local k = g:int(0, 12)
+    local max = (g:int(1, 3) == 1) and s or nil
+    return l:nearest(cx, cy, k, max, out, mask)
+  end,
+}
+
+-- Every query with the index ("index" mode, fresh) against the scan ("scan" mode).
+local function compare(l, g, kind, rounds, what)
+  for round = 1, rounds do
+    local qi = g:int(1, #queries)
+    local seed = g:next()
+    local mask = (g:int(1, 3) == 1) and g:int(1, 7) or nil
+    local function run(mode)
+      l:index_mode(mode)
+      local qg = rng.new(seed)
+      local out = { "stale", "stale", "stale" }
+      local res, n = queries[qi](l, qg, function() return random_query(qg, l, kind) end, out, mask)
+      assert(res == out)
+      return res, n
+    end
+    local a, na = run("scan")
+    local b, nb = run("index")
+    same(a, na, b, nb, string.format("%s: query %d round %d", what, qi, round))
+  end
+  l:index_mode("auto")
+end
+
+-- Brute force in Lua over l:each() (slot order, which is the documented result order).
+local function brute_box(l, minx, miny, maxx, maxy)
+  local out = {}
+  for id, x, y in l:each() do
+    if x >= minx and x <= maxx and y >= miny and y <= maxy then out[#out + 1] = id end
+  end
+  return out
+end
+
+local function d2_of(x, y, cx, cy)
+  local dx, dy = f32(x - cx), f32(y - cy)
+  return f32(f32(dx * dx) + f32(dy * dy))
+end
+
+local function brute_circle(l, cx, cy, r)
+  local out, r2 = {}, f32(r * r)
+  for id, x, y in l:each() do
+    if d2_of(x, y, cx, cy) < r2 then out[#out + 1] = id end
+  end
+  return out
+end
+
+local function brute_nearest(l, cx, cy, k, max, mask)
+  local all = {}
+  local lim = max and f32(f32(max) * f32(max))
+  for id, x, y, _, m in l:each() do
+    local d2 = d2_of(x, y, cx, cy)
+    if (not mask or (m & mask) ~= 0) and (not lim or d2 < lim) then all[#all + 1] = { d2, id } end
+  end
+  table.sort(all, function(a, b) return a[1] < b[1] or (a[1] == b[1] and a[2] < b[2]) end)
+  local out = {}
+  for i = 1, math.min(k, #all) do out[i] = all[i][2] end
+  return out
+end
+
+local function check_brute(l, g, what)
+  for _ = 1, 8 do
+    local cx, cy, s = random_query(g, l, nil)
+    local cxf, cyf, sf = f32(cx), f32(cy), f32(s)
+    for _, mode in ipairs({ "scan", "index" }) do
+      l:index_mode(mode)
+      local a, na = l:in_box(cxf - sf, cyf - sf, cxf + sf, cyf + sf)
+      local ref = brute_box(l, cxf - sf, cyf - sf, cxf + sf, cyf + sf)
+      same(a, na, ref, #ref, what .. " in_box " .. mode)
+      a, na = l:in_circle(cxf, cyf, sf)
+      ref = brute_circle(l, cxf, cyf, sf)
+      same(a, na, ref, #ref, what .. " in_circle " .. mode)
+      local k = g:int(0, 10)
+      a, na = l:nearest(cxf, cyf, k)
+      ref = brute_nearest(l, cxf, cyf, k)
+      same(a, na, ref, #ref, what .. " nearest " .. mode)
+    end
+  end
+  l:index_mode("auto")
+end
+
+for _, arch in ipairs(soageo.archs()) do
+  describe("when the index serves queries on target " .. arch, function()
+    local previous
+    setup(function() previous = soageo.use_arch(arch) end)
+    teardown(function() soageo.use_arch(previous) end)
+
+    for _, kind in ipairs({ "uniform", "clustered", "sparse", "radii", "point" }) do
+      it("returns what the scan and brute force return on a " .. kind .. " world", function()
+        local g = rng.new(#kind * 1000 + #arch)
+        for _, n in ipairs({ 0, 1, 5, 100, 2000 }) do
+          local l = soageo.layer()
+          local ids = {}
+          fill(l, kind, n, g, ids)
+          local what = string.format("%s %s n=%d", arch, kind, n)
+          compare(l, g, kind, 60, what)
+          check_brute(l, g, what)
+          -- Moves (the index rebuilt from its last order), then adds and removes.
+          if n > 0 then
+            for _ = 1, n // 3 + 1 do
+              local id = ids[g:int(1, #ids)]
+              local x, y = l:get(id)
+              l:move(id, x + g:uniform(-2, 2), y + g:uniform(-2, 2))
+            end
+            compare(l, g, kind, 30, what .. " after moves")
+            for _ = 1, n // 10 + 1 do
+              local id = ids[g:int(1, #ids)]
+              l:move(id, g:uniform(-50, 2050), g:uniform(-50, 2050))  -- some jump far
+            end
+            compare(l, g, kind, 20, what .. " after jumps")
+            for i = 1, n // 5 + 1 do
+              if i % 2 == 0 then l:remove(ids[g:int(1, #ids)]) else
+                local x, y, r = worlds[kind](g, i)
+                l:set(10000000 + i, x, y, r, 3)
+              end
+            end
+            compare(l, g, kind, 30, what .. " after adds and removes")
+            check_brute(l, g, what .. " after adds and removes")
+          end
+        end
+      end)
+    end
+  end)
+end
+
+describe("when the index is stale, fresh or rebuilt in auto mode", function()
+  it("answers the same at every step of a tick loop", function()
+    local g = rng.new(99)
+    local l = soageo.layer()
+    local ids = {}
+    fill(l, "uniform", 5000, g, ids)
+    local ref = soageo.layer()
+    for id, x, y, r, m in l:each() do ref:set(id, x, y, r, m) end
+    ref:index_mode("scan")
+    for tick = 1, 6 do
+      for i = 1, #ids, tick do
+        local x, y = l:get(ids[i])
+        local nx, ny = x + g:uniform(-2, 2), y + g:uniform(-2, 2)
+        l:move(ids[i], nx, ny)
+        ref:move(ids[i], nx, ny)
+      end
+      -- 1 query per tick first (the scan), then many (the index gets built mid-way).
+      for q = 1, (tick == 1 and 1 or 200) do
+        local cx, cy = g:uniform(0, 2000), g:uniform(0, 2000)
+        local a, na = l:touch_box(cx - 25, cy - 25, cx + 25, cy + 25)
+        local b, nb = ref:touch_box(cx - 25, cy - 25, cx + 25, cy + 25)
+        same(a, na, b, nb, "tick " .. tick .. " query " .. q)
+        a, na = l:nearest(cx, cy, 5)
+        b, nb = ref:nearest(cx, cy, 5)
+        same(a, na, b, nb, "nearest tick " .. tick .. " query " .. q)
+      end
+    end
+    l:reindex()
+    local a, na = l:in_box(0, 0, 2000, 2000)
+    local b, nb = ref:in_box(0, 0, 2000, 2000)
+    same(a, na, b, nb, "whole world after reindex")
+  end)
+end)
+
+describe("when nearest is asked", function()
+  it("orders by float32 distance then id, honours k, mask and a strict max_dist", function()
+    local l = soageo.layer()
+    -- Ties: four entities at distance 5 (3-4-5), ids out of order; one exactly at max_dist.
+    l:set(40, 3, 4); l:set(10, -3, 4); l:set(30, 3, -4); l:set(20, -4, 3, 0, 2)
+    l:set(50, 1, 0); l:set(60, 100, 0)
+    for _, mode in ipairs({ "scan", "index" }) do
+      l:index_mode(mode)
+      local out, n = l:nearest(0, 0, 3)
+      same(out, n, { 50, 10, 20 }, 3, mode .. " ties by id")
+      out, n = l:nearest(0, 0, 100)
+      same(out, n, { 50, 10, 20, 30, 40, 60 }, 6, mode .. " k larger than the layer")
+      out, n = l:nearest(0, 0, 100, 5)
+      same(out, n, { 50 }, 1, mode .. " max_dist is strict")
+      out, n = l:nearest(0, 0, 100, 5.0001)
+      same(out, n, { 50, 10, 20, 30, 40 }, 5, mode .. " just past max_dist")
+      out, n = l:nearest(0, 0, 10, nil, nil, 2)
+      same(out, n, { 20 }, 1, mode .. " mask")
+      out, n = l:nearest(0, 0, 0)
+      same(out, n, {}, 0, mode .. " k = 0")
+      local reuse = { 1, 2, 3, 4, 5, 6, 7, 8 }
+      out, n = l:nearest(0, 0, 2, nil, reuse)
+      assert.are.equal(reuse, out)
+      same(out, n, { 50, 10 }, 2, mode .. " reused table")
+    end
+  end)
+
+  it("rejects bad arguments with the layer unchanged", function()
+    local l = soageo.layer()
+    l:set(1, 0, 0)
+    local function err(pat, ...)
+      local args = table.pack(...)
+      local ok, msg = pcall(function() return l:nearest(table.unpack(args, 1, args.n)) end)
+      assert.is_false(ok)
+      assert.matches(pat, msg)
+    end
+    err("bad argument #3 to 'nearest' %(k must be an integer >= 0%)", 0, 0, -1)
+    err("bad argument #3 to 'nearest' %(k must be an integer >= 0%)", 0, 0, 1.5)
+    err("bad argument #3 to 'nearest' %(integer expected, got no value%)", 0, 0)
+    err("bad argument #1 to 'nearest' %(x must be finite%)", 0 / 0, 0, 1)
+    err("bad argument #2 to 'nearest' %(y must be finite%)", 0, math.huge, 1)
+    err("bad argument #4 to 'nearest' %(max_dist must be finite and >= 0%)", 0, 0, 1, -1)
+    err("bad argument #4 to 'nearest' %(max_dist must be finite and >= 0%)", 0, 0, 1, 0 / 0)
+    err("bad argument #5 to 'nearest' %(table or nil expected", 0, 0, 1, nil, 5)
+    err("bad argument #6 to 'nearest' %(mask must be", 0, 0, 1, nil, nil, -1)
+    assert.are.equal(1, #l)
+    local out, n = l:nearest(0, 0, 1)
+    same(out, n, { 1 }, 1, "still answers")
+  end)
+end)
+
+describe("when the index_mode is set", function()
+  it("takes auto, scan or index and returns the previous one", function()
+    local l = soageo.layer()
+    assert.are.equal("auto", l:index_mode())
+    assert.are.equal("auto", l:index_mode("scan"))
+    assert.are.equal("scan", l:index_mode("index"))
+    assert.are.equal("index", l:index_mode())
+    assert.has_error(function() l:index_mode("fast") end)
+  end)
+end)
+
+describe("when a layer holds a million entities", function()
+  it("answers small queries through the index as the scan does", function()
+    local g = rng.new(2026)
+    local l = soageo.layer(1000000)
+    local ids, xs, ys = {}, {}, {}
+    for i = 1, 1000000 do ids[i] = i * 3 - 1500000; xs[i] = g:uniform(0, 20000); ys[i] = g:uniform(0, 20000) end
+    l:set_many(ids, xs, ys)
+    l:reindex()
+    compare(l, g, "uniform", 40, "1M")
+  end)
+end)
