@@ -1,0 +1,93 @@
+-- The documentation runs: every ```lua block of README.md and doc/manual.md is executed as
+-- it is written, on its own (a block must be self-contained: it requires soageo and builds
+-- what it uses). A block that is meant to fail carries the marked comment
+--     -- fails with: <the error message, word for word>
+-- and must raise exactly that message (without the "chunk:line:" position Lua puts first).
+-- print is silenced while a block runs.
+local DOCS = { "README.md" }
+local MARK = "%-%-%s*fails with:%s*(.-)%s*$"
+
+local function read(path)
+  local f = io.open(path, "r")
+  if not f then return nil end
+  local s = f:read("a")
+  f:close()
+  return s
+end
+
+-- Every ```lua block: { file, line (of its first code line), code, fails (expected message or nil) }
+local function lua_blocks(path, text)
+  local blocks, current = {}, nil
+  local n = 0
+  for line in (text .. "\n"):gmatch("(.-)\r?\n") do
+    n = n + 1
+    if current then
+      if line:match("^%s*```%s*$") then
+        current.code = table.concat(current.lines, "\n")
+        blocks[#blocks + 1] = current
+        current = nil
+      else
+        current.lines[#current.lines + 1] = line
+        current.fails = current.fails or line:match(MARK)
+      end
+    elseif line:match("^%s*```lua%s*$") then
+      current = { file = path, line = n + 1, lines = {} }
+    end
+  end
+  assert(not current, path .. ": a ```lua block opened at line " .. (current and current.line - 1 or 0) .. " is never closed")
+  return blocks
+end
+
+local function run(block)
+  local env = setmetatable({ print = function() end }, { __index = _G })
+  local chunk, err = load(block.code, "=" .. block.file .. ":" .. block.line, "t", env)
+  if not chunk then return false, err end
+  return pcall(chunk)
+end
+
+local function strip_position(msg)
+  return (tostring(msg):gsub("^[^\n]-:%d+: ", "", 1))
+end
+
+for _, path in ipairs(DOCS) do
+  describe("when the ```lua blocks of " .. path .. " run as written", function()
+    local text = read(path)
+
+    it("finds the file and at least one block", function()
+      assert.is_truthy(text)
+      assert.is_true(#lua_blocks(path, text) > 0)
+    end)
+
+    for _, b in ipairs(text and lua_blocks(path, text) or {}) do
+      it(("runs the block at %s:%d"):format(path, b.line), function()
+        local ok, err = run(b)
+        if b.fails then
+          assert.is_false(ok, ("%s:%d is marked to fail but ran"):format(path, b.line))
+          assert.are.equal(b.fails, strip_position(err))
+        elseif not ok then
+          error(("%s:%d does not run as written: %s (a block must be self-contained; one meant to fail says"
+            .. " so with a comment '-- fails with: <message>')"):format(path, b.line, tostring(err)), 0)
+        end
+      end)
+    end
+  end)
+end
+
+describe("when the block checker reads a document", function()
+  it("takes the code between ```lua and ```, with its first line number and fail mark", function()
+    local b = lua_blocks("x.md", "text\n```lua\nlocal a = 1\n-- fails with: boom (here)\n```\n```sh\nls\n```\n")
+    assert.are.equal(1, #b)
+    assert.are.equal(3, b[1].line)
+    assert.are.equal("boom (here)", b[1].fails)
+    assert.are.equal("local a = 1\n-- fails with: boom (here)", b[1].code)
+  end)
+
+  it("fails a block that does not run and one that fails with another message", function()
+    local bad = lua_blocks("x.md", "```lua\nlocal t = nil + 1\n```\n```lua\nerror('a')\n-- fails with: b\n```\n")
+    local ok1 = run(bad[1])
+    local ok2, err2 = run(bad[2])
+    assert.is_false(ok1)
+    assert.is_false(ok2)
+    assert.are_not.equal(bad[2].fails, strip_position(err2))
+  end)
+end)
