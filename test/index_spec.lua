@@ -96,6 +96,33 @@ local queries = {
     return res, 2 * n
   end,
   function(l, g, q, out, mask)
+    local cx, cy, s, dx, dy = q(); if dx == 0 and dy == 0 then dx = 1 end
+    return l:in_rect(cx, cy, dx, dy, s * 2, s * 0.3, out, mask)
+  end,
+  function(l, g, q, out, mask)
+    local cx, cy, s, dx, dy = q(); if dx == 0 and dy == 0 then dy = 1 end
+    return l:touch_rect(cx, cy, dx, dy, s, s * 0.1, out, mask)
+  end,
+  function(l, g, q, out, mask) local cx, cy, s = q(); return l:in_ring(cx, cy, s * 0.5, s, out, mask) end,
+  function(l, g, q, out, mask) local cx, cy, s = q(); return l:touch_ring(cx, cy, s * 0.8, s, out, mask) end,
+  function(l, g, q, out, mask)
+    local cx, cy, s = q()
+    local hex = {}
+    for k = 0, 5 do hex[#hex + 1] = cx + s * math.cos(k * math.pi / 3); hex[#hex + 1] = cy + s * 0.6 * math.sin(k * math.pi / 3) end
+    if s == 0 then hex = { cx, cy, cx + 1, cy, cx, cy + 1 } end
+    return (g:int(0, 1) == 0 and l.in_polygon or l.touch_polygon)(l, hex, out, mask)
+  end,
+  function(l, g, q, out, mask)
+    local cx, cy, s = q()
+    local res, n = l:touch_polygon_batch({ { cx, cy, cx + s + 1, cy, cx, cy + s + 1 }, { cx - s - 1, cy, cx, cy - s - 1, cx, cy } }, out, mask)
+    return res, 2 * n
+  end,
+  function(l, g, q, out, mask)
+    local cx, cy, s = q()
+    local res, n = l:in_ring_batch({ cx, cy, 0, s, cx + s, cy, s * 0.5, s * 2 }, out, mask)
+    return res, 2 * n
+  end,
+  function(l, g, q, out, mask)
     local cx, cy, s = q()
     local k = g:int(0, 12)
     local max = (g:int(1, 3) == 1) and s or nil

@@ -367,6 +367,23 @@ Area area_of(const Segment& s, double reach) noexcept {
     return Area{a.minx, a.miny, a.maxx, a.maxy, true, s.x0, s.y0, x1, y1, pad};
 }
 
+// The skill shapes' bounds (rect.cpp, polygon.cpp) are already padded for their kernels'
+// float32 steps and for `reach`, with an absolute margin for squared distances that underflow.
+Area area_of(const Rect& r, double reach) noexcept {
+    Box b = rect_bounds(r, static_cast<float>(reach));
+    return box_area(b.minx, b.miny, b.maxx, b.maxy, 0.0);
+}
+
+Area area_of(const Ring& r, double reach) noexcept {
+    Box b = ring_bounds(r, static_cast<float>(reach));
+    return box_area(b.minx, b.miny, b.maxx, b.maxy, 0.0);
+}
+
+Area area_of(const Polygon& p, double reach) noexcept {
+    Box b = polygon_bounds(p, static_cast<float>(reach));
+    return box_area(b.minx, b.miny, b.maxx, b.maxy, 0.0);
+}
+
 namespace {
 
 struct Nearer {  // (d2, id) order over slots

@@ -122,6 +122,9 @@ Area area_of(const Sector& s, double reach) noexcept;
 Area area_of(const Capsule& c, double reach) noexcept;   // narrowed row by row
 Area area_of(const Triangle& t, double reach) noexcept;
 Area area_of(const Segment& s, double reach) noexcept;   // narrowed row by row
+Area area_of(const Rect& r, double reach) noexcept;
+Area area_of(const Ring& r, double reach) noexcept;
+Area area_of(const Polygon& p, double reach) noexcept;
 
 // The k entities nearest to (cx, cy) by float32 d2 = dx*dx + dy*dy, then by id; only d2 <
 // max_r * max_r (float32) when has_max. Writes slots, nearest first, to `out` (g.hits when

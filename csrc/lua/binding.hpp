@@ -124,6 +124,9 @@ inline bool touches(Kernel<Circle> KernelTable::*w) { return w == &KernelTable::
 inline bool touches(Kernel<Box> KernelTable::*w) { return w == &KernelTable::touch_box; }
 inline bool touches(Kernel<Sector> KernelTable::*w) { return w == &KernelTable::touch_sector; }
 inline bool touches(Kernel<Triangle> KernelTable::*w) { return w == &KernelTable::touch_triangle; }
+inline bool touches(Kernel<Rect> KernelTable::*w) { return w == &KernelTable::touch_rect; }
+inline bool touches(Kernel<Ring> KernelTable::*w) { return w == &KernelTable::touch_ring; }
+inline bool touches(Kernel<Polygon> KernelTable::*w) { return w == &KernelTable::touch_polygon; }
 
 // The slots `shape` hits, ascending (the result order of every path): through the layer's
 // index when it is fresh and cheaper (`index` is set to it), else by the scan (index null).

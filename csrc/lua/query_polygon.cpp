@@ -33,11 +33,24 @@ int query_polygon_batch(lua_State* L, PolygonKernel KernelTable::*which) {
     }
     int out = opt_out(L, 3);
     Filter f = opt_filter(L, 4);
+    const bool touch = touches(which);
+    // The index is brought up to date (or not) once for the whole batch, before any output.
+    if (!index_fresh(layer) && layer->mode != IndexMode::scan) {
+        double saved = 0;
+        for (lua_Unsigned i = 1; i <= count; ++i) {
+            lua_rawgeti(L, 2, static_cast<lua_Integer>(i));
+            polygon_fault(L, -1, "", g);  // checked above: cannot fail
+            lua_pop(L, 1);
+            double s = estimate_saving(layer, [&](const Grid& grid) { return area_of(g, touch ? double(grid.reach) : 0.0); });
+            saved += s > 0 ? s : 0;
+        }
+        consider_index(L, 1, layer, saved);
+    }
     if (out == 0) {
         lua_newtable(L);
         out = lua_gettop(L);
     }
-    const PolygonKernel kernel = kernels(L)->*which;
+    const KernelTable* k = kernels(L);
     lua_Integer n = 0;
     for (lua_Unsigned i = 1; i <= count; ++i) {
         lua_rawgeti(L, 2, static_cast<lua_Integer>(i));
@@ -45,19 +58,21 @@ int query_polygon_batch(lua_State* L, PolygonKernel KernelTable::*which) {
         if (lua_type(L, -1) != LUA_TTABLE) luaL_argerror(L, 2, "polygons changed during the call");
         if (const char* why = polygon_fault(L, -1, "changed during the call: ", g)) luaL_argerror(L, 2, why);
         lua_pop(L, 1);
-        // The columns block is pinned while this polygon's results are written: a table write
-        // may run a finalizer that grows the layer and drops the block (see push_ids).
+        // This polygon's blocks are pinned while its results are written: a table write may
+        // run a finalizer that grows the layer or rebuilds its index (see push_ids).
         lua_getiuservalue(L, 1, kColumnsValue);
-        const Columns col = layer->s.col;
-        uint32_t hits = kernel(points_of(layer->s), g, f, col.hits);
+        lua_getiuservalue(L, 1, kIndexValue);
+        const uint32_t* slots;
+        uint32_t hits = run_query(k, layer, which, g, f, &slots);
+        const int64_t* ids = layer->s.col.id;
         for (uint32_t h = 0; h < hits; ++h) {
             lua_pushinteger(L, static_cast<lua_Integer>(i));
             lua_rawseti(L, out, 2 * n + 1);
-            lua_pushinteger(L, static_cast<lua_Integer>(col.id[col.hits[h]]));
+            lua_pushinteger(L, static_cast<lua_Integer>(ids[slots[h]]));
             lua_rawseti(L, out, 2 * n + 2);
             ++n;
         }
-        lua_pop(L, 1);
+        lua_pop(L, 2);
     }
     clear_tail(L, out, 2 * n + 1);
     lua_pushvalue(L, out);
