@@ -125,4 +125,86 @@ function pure.cast_segment(e, out, x0, y0, x1, y1)
   return out, k
 end
 
+-- Oriented rectangle: the direction normalised once, then the frame test per entity.
+local function unit(dx, dy)
+  local len = math.sqrt(dx * dx + dy * dy)
+  return dx / len, dy / len
+end
+
+function pure.in_rect(e, out, x, y, dx, dy, length, hw)
+  local xs, ys, ids, k = e.xs, e.ys, e.ids, 0
+  local ux, uy = unit(dx, dy)
+  for i = 1, e.n do
+    local px, py = xs[i] - x, ys[i] - y
+    local along, across = px * ux + py * uy, py * ux - px * uy
+    if along >= 0 and along <= length and across >= -hw and across <= hw then k = k + 1; out[k] = ids[i] end
+  end
+  return finish(out, k)
+end
+
+function pure.touch_rect(e, out, x, y, dx, dy, length, hw)
+  local xs, ys, rs, ids, k = e.xs, e.ys, e.rs, e.ids, 0
+  local ux, uy = unit(dx, dy)
+  for i = 1, e.n do
+    local px, py, r = xs[i] - x, ys[i] - y, rs[i]
+    local along, across = px * ux + py * uy, py * ux - px * uy
+    local ex = along < 0 and -along or (along > length and along - length or 0)
+    local ey = across < -hw and -hw - across or (across > hw and across - hw or 0)
+    if ex * ex + ey * ey <= r * r then k = k + 1; out[k] = ids[i] end
+  end
+  return finish(out, k)
+end
+
+function pure.in_ring(e, out, cx, cy, inner, outer)
+  local xs, ys, ids, k = e.xs, e.ys, e.ids, 0
+  local in2, out2 = inner * inner, outer * outer
+  for i = 1, e.n do
+    local dx, dy = xs[i] - cx, ys[i] - cy
+    local d2 = dx * dx + dy * dy
+    if d2 >= in2 and d2 < out2 then k = k + 1; out[k] = ids[i] end
+  end
+  return finish(out, k)
+end
+
+function pure.touch_ring(e, out, cx, cy, inner, outer)
+  local xs, ys, rs, ids, k = e.xs, e.ys, e.rs, e.ids, 0
+  for i = 1, e.n do
+    local dx, dy, r = xs[i] - cx, ys[i] - cy, rs[i]
+    local d2, reach, gap = dx * dx + dy * dy, outer + r, inner - r
+    if d2 <= reach * reach and (gap <= 0 or d2 >= gap * gap) then k = k + 1; out[k] = ids[i] end
+  end
+  return finish(out, k)
+end
+
+-- Convex polygon {x1, y1, ...}, counter-clockwise: left of (or on) every edge, in double.
+function pure.in_polygon(e, out, coords)
+  local xs, ys, ids, k, m = e.xs, e.ys, e.ids, 0, #coords
+  for i = 1, e.n do
+    local x, y, inside = xs[i], ys[i], true
+    for j = 1, m, 2 do
+      local ax, ay = coords[j], coords[j + 1]
+      local bx, by = coords[(j + 1) % m + 1], coords[(j + 2) % m + 1]
+      if (bx - ax) * (y - ay) - (by - ay) * (x - ax) < 0 then inside = false; break end
+    end
+    if inside then k = k + 1; out[k] = ids[i] end
+  end
+  return finish(out, k)
+end
+
+function pure.touch_polygon(e, out, coords)
+  local xs, ys, rs, ids, k, m = e.xs, e.ys, e.rs, e.ids, 0, #coords
+  for i = 1, e.n do
+    local x, y, r, inside, near = xs[i], ys[i], rs[i], true, false
+    local r2 = r * r
+    for j = 1, m, 2 do
+      local ax, ay = coords[j], coords[j + 1]
+      local bx, by = coords[(j + 1) % m + 1], coords[(j + 2) % m + 1]
+      if (bx - ax) * (y - ay) - (by - ay) * (x - ax) < 0 then inside = false end
+      if segment_d2(x, y, ax, ay, bx, by) <= r2 then near = true; break end
+    end
+    if inside or near then k = k + 1; out[k] = ids[i] end
+  end
+  return finish(out, k)
+end
+
 return pure

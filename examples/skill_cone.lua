@@ -1,6 +1,7 @@
--- Cone skills on a small scene: lua5.4 examples/skill_cone.lua (or `make demo`).
+-- Skills on a small scene: lua5.4 examples/skill_cone.lua (or `make demo`).
 -- Casts four cones with in_sector (entity centres, strict) and touch_sector (entity disks,
--- closed), prints the hits, and draws everything to examples/out/skill_cone.svg.
+-- closed), a charge with touch_rect (an oriented rectangle) and a shockwave with in_ring (a
+-- donut), prints the hits, and draws everything to examples/out/skill_cone.svg.
 package.path = "lualib/?.lua;" .. package.path
 package.cpath = "./?.so;" .. package.cpath
 
@@ -31,6 +32,10 @@ local skills = {
     args = { 640, 150, -1, 0, 90, 3 * math.pi / 4 } },
   { name = "holy cone (monsters only, in_sector mask)", query = "in_sector", colour = "#9467bd",
     args = { 300, 250, 1, 1, 160, math.pi / 5 }, mask = MONSTER },
+  { name = "charge (oriented rectangle, touch_rect)", query = "touch_rect", colour = "#ff7f0e",
+    args = { 520, 460, 2, -1, 230, 18 } },
+  { name = "shockwave (ring, in_ring)", query = "in_ring", colour = "#8c564b",
+    args = { 170, 390, 45, 85 } },
 }
 
 local out = {}                          -- one table reused by every cast
@@ -38,7 +43,9 @@ local hit_colour = {}
 print(string.format("soageo %s, SIMD target %s, %d entities", soageo._VERSION, soageo.arch(), #scene))
 for _, s in ipairs(skills) do
   local a = s.args
-  local _, n = scene[s.query](scene, a[1], a[2], a[3], a[4], a[5], a[6], out, s.mask)
+  local call = { table.unpack(a) }
+  call[#a + 1], call[#a + 2] = out, s.mask
+  local _, n = scene[s.query](scene, table.unpack(call, 1, #a + 2))
   s.hits = {}
   for i = 1, n do
     s.hits[i] = out[i]
@@ -59,12 +66,32 @@ local function sector_path(x, y, dx, dy, r, half)
   return string.format("M%.1f,%.1f L%.1f,%.1f A%.1f,%.1f 0 %d 1 %.1f,%.1f Z", x, y, x1, y1, r, r, half > math.pi / 2 and 1 or 0, x2, y2)
 end
 
+-- The rectangle's corners: from (x, y) along the unit direction d, half_width along n = (-d.y, d.x).
+local function rect_path(x, y, dx, dy, length, hw)
+  local len = math.sqrt(dx * dx + dy * dy)
+  local ux, uy = dx / len, dy / len
+  local nx, ny = -uy, ux
+  return string.format("M%.1f,%.1f L%.1f,%.1f L%.1f,%.1f L%.1f,%.1f Z", x + hw * nx, y + hw * ny,
+    x + length * ux + hw * nx, y + length * uy + hw * ny, x + length * ux - hw * nx, y + length * uy - hw * ny,
+    x - hw * nx, y - hw * ny)
+end
+
+-- Two circles drawn with the even-odd rule leave the hole empty.
+local function ring_path(x, y, inner, outer)
+  local circle = function(r)
+    return string.format("M%.1f,%.1f m-%.1f,0 a%.1f,%.1f 0 1 0 %.1f,0 a%.1f,%.1f 0 1 0 -%.1f,0 ", x, y, r, r, r, 2 * r, r, r, 2 * r)
+  end
+  return circle(outer) .. circle(inner)
+end
+
+local paths = { in_sector = sector_path, touch_sector = sector_path, touch_rect = rect_path, in_ring = ring_path }
+
 local svg = {
-  string.format('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif">', W, H + 90, W, H + 90),
+  string.format('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif">', W, H + 135, W, H + 135),
   string.format('<rect width="%d" height="%d" fill="#fcfcf7" stroke="#ccc"/>', W, H),
 }
 for _, s in ipairs(skills) do
-  svg[#svg + 1] = string.format('<path d="%s" fill="%s" fill-opacity="0.15" stroke="%s" stroke-width="1.5"/>', sector_path(table.unpack(s.args)), s.colour, s.colour)
+  svg[#svg + 1] = string.format('<path d="%s" fill="%s" fill-opacity="0.15" fill-rule="evenodd" stroke="%s" stroke-width="1.5"/>', paths[s.query](table.unpack(s.args)), s.colour, s.colour)
 end
 for id, x, y, r, mask in scene:each() do
   local col = hit_colour[id]

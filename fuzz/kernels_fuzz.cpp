@@ -1,5 +1,6 @@
 // libFuzzer: every kernel of every target on arbitrary floats (NaN, inf, denormals, huge) must
 // return exactly what the scalar reference returns. Aborts on the first difference.
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -90,6 +91,29 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     Triangle t{in.f(), in.f(), in.f(), in.f(), in.f(), in.f()};
     same(&KernelTable::in_triangle, c, t, f);
     same(&KernelTable::touch_triangle, c, t, f);
+    // Rectangles and rings as raw kernel forms: any floats, NaN and inf included.
+    Rect rect{in.f(), in.f(), in.f(), in.f(), in.f(), in.f()};
+    same(&KernelTable::in_rect, c, rect, f);
+    same(&KernelTable::touch_rect, c, rect, f);
+    Ring ring{in.f(), in.f(), in.f(), in.f()};
+    same(&KernelTable::in_ring, c, ring, f);
+    same(&KernelTable::touch_ring, c, ring, f);
+    // Polygons as the binding makes them: finite vertices that make_polygon accepts.
+    {
+        uint32_t m = 3 + in.byte() % 10;
+        float xs[16], ys[16];
+        for (uint32_t k = 0; k < m; ++k) {
+            xs[k] = in.f(), ys[k] = in.f();
+            if (!std::isfinite(xs[k])) xs[k] = static_cast<float>(k);
+            if (!std::isfinite(ys[k])) ys[k] = static_cast<float>(k * k % 7);
+        }
+        Polygon poly;
+        uint32_t at;
+        if (make_polygon(xs, ys, m, poly, &at) == PolygonError::ok) {
+            same(&KernelTable::in_polygon, c, poly, f);
+            same(&KernelTable::touch_polygon, c, poly, f);
+        }
+    }
     Segment seg{in.f(), in.f(), in.f(), in.f()};
     same(&KernelTable::cast_segment, c, seg, f);
     std::vector<uint32_t> marks(c.cap + kMaxWidth, 0);

@@ -219,6 +219,71 @@ function layer:in_triangle(ax, ay, bx, by, cx, cy, out, mask) end
 ---@return integer n
 function layer:touch_triangle(ax, ay, bx, by, cx, cy, out, mask) end
 
+---Ids whose centre is in the oriented rectangle: from (x, y), `length` along (dx, dy) (any
+---non-zero direction, normalised for you) and `half_width` to each side (closed).
+---@param x number
+---@param y number
+---@param dx number
+---@param dy number
+---@param length number >= 0
+---@param half_width number >= 0
+---@param out? soageo.out
+---@param mask? integer
+---@return soageo.out out
+---@return integer n
+function layer:in_rect(x, y, dx, dy, length, half_width, out, mask) end
+
+---Ids whose disk touches the oriented rectangle (closed).
+---@param x number
+---@param y number
+---@param dx number
+---@param dy number
+---@param length number >= 0
+---@param half_width number >= 0
+---@param out? soageo.out
+---@param mask? integer
+---@return soageo.out out
+---@return integer n
+function layer:touch_rect(x, y, dx, dy, length, half_width, out, mask) end
+
+---Ids whose centre is in the ring: inner^2 <= d^2 < outer^2 (inner edge in, outer edge out).
+---@param x number
+---@param y number
+---@param inner number >= 0
+---@param outer number >= inner
+---@param out? soageo.out
+---@param mask? integer
+---@return soageo.out out
+---@return integer n
+function layer:in_ring(x, y, inner, outer, out, mask) end
+
+---Ids whose disk overlaps the closed annulus.
+---@param x number
+---@param y number
+---@param inner number >= 0
+---@param outer number >= inner
+---@param out? soageo.out
+---@param mask? integer
+---@return soageo.out out
+---@return integer n
+function layer:touch_ring(x, y, inner, outer, out, mask) end
+
+---Ids whose centre is in the convex polygon (closed, either winding, decided exactly).
+---@param coords number[] {x1, y1, x2, y2, ...}: 3 to 64 vertices
+---@param out? soageo.out
+---@param mask? integer
+---@return soageo.out out
+---@return integer n
+function layer:in_polygon(coords, out, mask) end
+
+---Ids whose disk touches the convex polygon (closed).
+---@param coords number[] {x1, y1, x2, y2, ...}: 3 to 64 vertices
+---@param out? soageo.out
+---@param mask? integer
+---@return soageo.out out
+---@return integer n
+function layer:touch_polygon(coords, out, mask) end
+
 ---Every entity box (centre +- r) the segment touches, ordered by entry parameter t, then id.
 ---@param x0 number
 ---@param y0 number
@@ -297,6 +362,70 @@ function layer:touch_box_batch(params, out, mask) end
 ---@return soageo.out out
 ---@return integer n
 function layer:touch_capsule_batch(params, out, mask) end
+
+---Many triangles, point test (6 numbers each: ax, ay, bx, by, cx, cy).
+---@param params number[]
+---@param out? soageo.out
+---@param mask? integer
+---@return soageo.out out
+---@return integer n
+function layer:in_triangle_batch(params, out, mask) end
+
+---Many triangles, disk-overlap test (6 numbers each).
+---@param params number[]
+---@param out? soageo.out
+---@param mask? integer
+---@return soageo.out out
+---@return integer n
+function layer:touch_triangle_batch(params, out, mask) end
+
+---Many oriented rectangles, point test (6 numbers each: x, y, dx, dy, length, half_width).
+---@param params number[]
+---@param out? soageo.out
+---@param mask? integer
+---@return soageo.out out
+---@return integer n
+function layer:in_rect_batch(params, out, mask) end
+
+---Many oriented rectangles, disk-overlap test (6 numbers each).
+---@param params number[]
+---@param out? soageo.out
+---@param mask? integer
+---@return soageo.out out
+---@return integer n
+function layer:touch_rect_batch(params, out, mask) end
+
+---Many rings, point test (4 numbers each: x, y, inner, outer).
+---@param params number[]
+---@param out? soageo.out
+---@param mask? integer
+---@return soageo.out out
+---@return integer n
+function layer:in_ring_batch(params, out, mask) end
+
+---Many rings, disk-overlap test (4 numbers each).
+---@param params number[]
+---@param out? soageo.out
+---@param mask? integer
+---@return soageo.out out
+---@return integer n
+function layer:touch_ring_batch(params, out, mask) end
+
+---Many convex polygons, point test: a table of coordinate tables.
+---@param polygons number[][] {{x1, y1, ...}, {x1, y1, ...}, ...}
+---@param out? soageo.out
+---@param mask? integer
+---@return soageo.out out
+---@return integer n
+function layer:in_polygon_batch(polygons, out, mask) end
+
+---Many convex polygons, disk-overlap test.
+---@param polygons number[][] {{x1, y1, ...}, {x1, y1, ...}, ...}
+---@param out? soageo.out
+---@param mask? integer
+---@return soageo.out out
+---@return integer n
+function layer:touch_polygon_batch(polygons, out, mask) end
 
 ---Every pair of entities whose boxes (centre +- r) overlap, touching counts; a < b, sorted.
 ---@param out? soageo.out flat {a1, b1, a2, b2, ...}
