@@ -109,9 +109,41 @@ function layer:close() end
 ---@return fun(): integer, number, number, number, integer
 function layer:each() end
 
----The layer as a compact checksummed string (see soageo.load).
+---The layer (or only the listed ids, in list order) as a compact checksummed string.
+---@param ids? integer[] ids of the layer, each once
 ---@return string
-function layer:dump() end
+function layer:dump(ids) end
+
+---Inserts or updates every entity of a snapshot, all or nothing; mask = (mask & ~clear) | set.
+---@param snapshot string a layer:dump() string
+---@param set? integer mask bits set on every merged entity (default 0)
+---@param clear? integer mask bits cleared on every merged entity (default 0)
+---@return integer new how many ids were not in the layer
+function layer:merge(snapshot, set, clear) end
+
+---Removes the listed ids (unknown ones are skipped); all ids are checked first.
+---@param ids integer[]
+---@return integer removed how many were there
+function layer:remove_many(ids) end
+
+---Brings the spatial index up to date now (optional: queries do it when it pays).
+function layer:reindex() end
+
+---Forces the scan or the index, or returns to choosing by cost; with no argument, reads it.
+---@param mode? "auto"|"scan"|"index"
+---@return "auto"|"scan"|"index" previous
+function layer:index_mode(mode) end
+
+---The k entities whose centres are closest, nearest first, ties by ascending id.
+---@param x number
+---@param y number
+---@param k integer >= 0
+---@param max_dist? number only centres with d2 < max_dist^2
+---@param out? soageo.out
+---@param mask? integer
+---@return soageo.out out
+---@return integer n
+function layer:nearest(x, y, k, max_dist, out, mask) end
 
 ---Ids whose centre is strictly inside the sector (apex, direction, radius, half-angle).
 ---@param x number apex
@@ -442,10 +474,11 @@ function layer:pair_count() end
 ---@class soageo.aoi
 local aoi = {}
 
----Adds a watcher (an entity id of the layer) or changes its view radius.
+---Adds a watcher (an entity id of the layer) or changes its view radius and filter.
 ---@param id integer
 ---@param view_radius number >= 0
-function aoi:watch(id, view_radius) end
+---@param mask? integer sees only targets whose layer mask shares a bit (default: every bit)
+function aoi:watch(id, view_radius, mask) end
 
 ---Removes a watcher.
 ---@param id integer
@@ -467,6 +500,13 @@ function aoi:update(enter, leave) end
 ---@return soageo.out out
 ---@return integer n
 function aoi:visible(id, out) end
+
+---The watchers that saw `id` at the last update, ascending ("who sees me").
+---@param id integer
+---@param out? soageo.out
+---@return soageo.out out
+---@return integer n
+function aoi:watchers_of(id, out) end
 
 ---The number of watchers.
 ---@return integer
