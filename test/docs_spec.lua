@@ -4,7 +4,7 @@
 --     -- fails with: <the error message, word for word>
 -- and must raise exactly that message (without the "chunk:line:" position Lua puts first).
 -- print is silenced while a block runs.
-local DOCS = { "README.md" }
+local DOCS = { "README.md", "doc/manual.md" }
 local MARK = "%-%-%s*fails with:%s*(.-)%s*$"
 
 local function read(path)
@@ -89,5 +89,38 @@ describe("when the block checker reads a document", function()
     assert.is_false(ok1)
     assert.is_false(ok2)
     assert.are_not.equal(bad[2].fails, strip_position(err2))
+  end)
+end)
+
+-- The functions found at run time (module table, and the methods of every metatable the binding
+-- registered under a "soageo." name), as "name" strings.
+local function runtime_functions()
+  local soageo = require "soageo"
+  local names = {}
+  for k, v in pairs(soageo) do
+    if type(v) == "function" then names[#names + 1] = "soageo." .. k end
+  end
+  for class, mt in pairs(debug.getregistry()) do
+    if type(class) == "string" and class:match("^soageo%.") and type(mt) == "table" and type(rawget(mt, "__index")) == "table" then
+      for k, v in pairs(mt.__index) do
+        if type(v) == "function" then names[#names + 1] = k end
+      end
+    end
+  end
+  table.sort(names)
+  return names
+end
+
+describe("when doc/manual.md is searched for every function the module exports", function()
+  it("names each one in code (`name(` or `:name(` or `.name(`)", function()
+    local text = read("doc/manual.md")
+    local missing = {}
+    for _, name in ipairs(runtime_functions()) do
+      local short = name:gsub("^soageo%.", "")
+      if not (text:find("[%.:`]" .. short .. "%(") or text:find("`" .. short .. "`", 1, true)) then
+        missing[#missing + 1] = name
+      end
+    end
+    assert.are.same({}, missing)
   end)
 end)
