@@ -11,18 +11,21 @@ soageo keeps a scene's entities (integer id, x, y, radius, 32 mask bits) in a na
 struct-of-arrays layer and answers, from Lua 5.4 or 5.5 (skynet), the questions a game
 server asks every tick:
 - shape queries with exact, documented edge rules: sector (attack cone, reflex and full
-  sectors included), circle, axis-aligned box, capsule (blade sweep), triangle (decided
-  exactly), and segment casts (all hits ordered by entry, or the first one), each as a point
-  test or a disk-overlap test, filtered by mask, results into a reused table;
+  sectors included), circle, axis-aligned box, capsule (blade sweep), triangle and convex
+  polygon (decided exactly), oriented rectangle, ring, each as a point test or a disk-overlap
+  test, filtered by mask, results into a reused table in a documented order;
+- segment casts (every hit ordered by entry, or the first one) and k-nearest queries;
+- a spatial index kept inside every layer, built lazily, so a query costs about what it
+  finds, with the full scan taken where it is cheaper;
 - batches: many shapes of one kind against a layer in one call;
 - pairs: every overlapping pair of a layer, or between two layers, by sort and sweep, sorted;
-- area of interest: per-watcher view radius with hysteresis margin, enter and leave events
-  per update, and each watcher's visible set;
-- snapshots: a layer as a checksummed string (dump/load) to cross skynet services and
-  cluster nodes.
+- area of interest: per-watcher view radius and mask filter, hysteresis margin, enter and
+  leave events per update, each watcher's visible set and "who sees me";
+- snapshots: a layer, or the listed entities, as a checksummed string (dump/load/merge) to
+  cross skynet services and cluster nodes.
 SIMD kernels (SSE2, AVX2, AVX-512, NEON) are bit-identical to a scalar reference; memory comes
 from the Lua allocator; every bad argument is a clear Lua error. Ships LuaLS/EmmyLua type
-definitions (library/soageo.lua).
+definitions (library/soageo.lua) and its manual (doc/).
 ]],
    homepage = "https://github.com/soageo/soageo",
    license = "MIT",
