@@ -191,3 +191,65 @@ side_by_side("crowded 2,000: masks", 2000, 200, 50, 16, {
 -- 10% moving (up to 2 units per axis) against all moving.
 side_by_side("uniform 10,000: 10% moving", 10000, 2000, 50, 16, { { "all moving", 1 }, { "10% moving", 0.1 } })
 side_by_side("crowded 2,000: 10% moving", 2000, 200, 50, 16, { { "all moving", 1 }, { "10% moving", 0.1 } })
+
+-- Contact events: contacts:update against layer:pairs() on the same tick, and against the
+-- plain-Lua way, diffing two successive sorted pair lists from layer:pairs(). Entities move up
+-- to 2 units per axis a tick (all of them, or 10%).
+local function lua_diff(old, no, new, nn, began, ended)
+  local i, j, nb, ne = 1, 1, 0, 0
+  while i <= no and j <= nn do
+    local a1, b1, a2, b2 = old[2 * i - 1], old[2 * i], new[2 * j - 1], new[2 * j]
+    if a1 == a2 and b1 == b2 then
+      i, j = i + 1, j + 1
+    elseif a1 < a2 or (a1 == a2 and b1 < b2) then
+      ne = ne + 1; ended[2 * ne - 1], ended[2 * ne] = a1, b1; i = i + 1
+    else
+      nb = nb + 1; began[2 * nb - 1], began[2 * nb] = a2, b2; j = j + 1
+    end
+  end
+  for k = i, no do ne = ne + 1; ended[2 * ne - 1], ended[2 * ne] = old[2 * k - 1], old[2 * k] end
+  for k = j, nn do nb = nb + 1; began[2 * nb - 1], began[2 * nb] = new[2 * k - 1], new[2 * k] end
+  for k = 2 * nb + 1, #began do began[k] = nil end
+  for k = 2 * ne + 1, #ended do ended[k] = nil end
+  return nb, ne
+end
+
+local function contacts_bench(name, n, span, fraction, ticks)
+  math.randomseed(n + 11)
+  local layer = soageo.layer(n)
+  for i = 1, n do layer:set(i, math.random() * span, math.random() * span, 2.5 + math.random() * 12.5) end
+  local c = soageo.contacts(layer)
+  local b, e, lb, le = {}, {}, {}, {}
+  local lists = { {}, {} }
+  local prev, np_prev = lists[1], 0
+  prev, np_prev = layer:pairs(prev)
+  c:update(b, e)
+  c:update(b, e)  -- both frames grown, event buffers at their steady size
+  local tp, tc, tl, events, agree = {}, {}, {}, 0, true
+  for tick = 0, ticks do
+    step(layer, span, fraction)
+    local cur = lists[tick % 2 + 1] == prev and lists[(tick + 1) % 2 + 1] or lists[tick % 2 + 1]
+    local t0 = clock()
+    local _, np = layer:pairs(cur)
+    local t1 = clock()
+    local nb, ne
+    b, e, nb, ne = c:update(b, e)
+    local t2 = clock()
+    local lnb, lne = lua_diff(prev, np_prev, cur, np, lb, le)
+    local t3 = clock()
+    agree = agree and lnb == nb and lne == ne
+    prev, np_prev = cur, np
+    if tick > 0 then
+      tp[tick], tc[tick], tl[tick] = t1 - t0, t2 - t1, t3 - t2
+      events = events + nb + ne
+    end
+  end
+  local mp, mc, ml = median(tp), median(tc), median(tl)
+  print(string.format("contacts %-36s %6d events/tick%s  layer:pairs() %6.3f ms  contacts:update %6.3f ms (%.2fx pairs)  Lua diff %7.3f ms (%.1fx contacts; pairs() + Lua diff %.1fx)",
+    name, events // ticks, agree and "" or " (DISAGREE)", mp * 1e3, mc * 1e3, mc / mp, ml * 1e3, ml / mc, (ml + mp) / mc))
+end
+
+contacts_bench("uniform 10,000 in 2000x2000, all move", 10000, 2000, 1, 16)
+contacts_bench("uniform 10,000 in 2000x2000, 10% move", 10000, 2000, 0.1, 16)
+contacts_bench("uniform 100,000 in 6325x6325, all move", 100000, 6325, 1, 8)
+contacts_bench("uniform 100,000 in 6325x6325, 10% move", 100000, 6325, 0.1, 8)

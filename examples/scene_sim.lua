@@ -12,8 +12,8 @@ local ticks = tonumber(arg[2]) or 100
 local world = scene.new({ entities = entities, seed = 7 })
 print(string.format("scene: %d entities in %dx%d, view %d + margin %d, %d ticks, SIMD target %s",
   entities, world.size, world.size, world.view, world.margin, ticks, require("soageo").arch()))
-print(" tick  entities  casts   hits  deaths  enter  leave      ms   (every 10th tick shown)")
-local total = { casts = 0, hits = 0, enter = 0, leave = 0, ms = 0 }
+print(" tick  entities  casts   hits  deaths  enter  leave  traps  heard      ms   (every 10th tick shown)")
+local total = { casts = 0, hits = 0, enter = 0, leave = 0, strikes = 0, notices = 0, ms = 0 }
 -- A "tick N/M" counter rewritten in place with \r only when stderr is a terminal: in a log
 -- the \r would glue every tick onto one line.
 local progress = os.execute("[ -t 2 ]") == true
@@ -23,12 +23,13 @@ for t = 1, ticks do
   if progress then io.stderr:write(string.format("\rtick %d/%d", t, ticks)) end
   if t <= 3 or t % 10 == 0 or t == ticks then
     if progress then io.stderr:write("\r") end
-    print(string.format("%5d %9d %6d %6d %7d %6d %6d %7.2f", s.tick, s.entities, s.casts, s.hits, s.deaths, s.enter, s.leave, s.ms))
+    print(string.format("%5d %9d %6d %6d %7d %6d %6d %6d %6d %7.2f", s.tick, s.entities, s.casts, s.hits, s.deaths,
+      s.enter, s.leave, s.strikes, s.notices, s.ms))
   end
 end
 if progress then io.stderr:write("\r") end
-print(string.format("total: %d casts, %d hits, %d enter, %d leave; %.2f ms per tick on average",
-  total.casts, total.hits, total.enter, total.leave, total.ms / ticks))
+print(string.format("total: %d casts, %d hits (%d notices to watchers of the casters), %d trap strikes, %d enter, %d leave; %.2f ms per tick on average",
+  total.casts, total.hits, total.notices, total.strikes, total.enter, total.leave, total.ms / ticks))
 os.execute("mkdir -p examples/out")
 local watcher
 for id in world.layer:each() do

@@ -11,6 +11,7 @@ local soageo = {
   use_arch = core.use_arch,  -- switch this Lua state's target (tests); returns the previous name
   load = core.load,          -- soageo.load(snapshot) -> layer (see layer:dump())
   aoi = core.aoi,            -- soageo.aoi(layer [, {margin = m}]) -> aoi
+  contacts = core.contacts,  -- soageo.contacts(layer) -> contacts: began/ended overlaps per update
   pairs_between = core.pairs_between,  -- (layer_a, layer_b [, out]) -> out, n: overlapping (id in a, id in b)
 }
 

@@ -107,3 +107,74 @@ describe("when finalizers watch, unwatch, update or close an aoi inside its own 
     assert.are.equal(40, fired)  -- the finalizers did run inside those calls, each action ten times
   end)
 end)
+
+describe("when finalizers update, close or grow a contacts object inside its own calls", function()
+  it("raises a clear error, never crashes, and the events still replay onto layer:pairs()", function()
+    local l = soageo.layer()
+    for i = 1, 300 do l:set(i, (i * 37) % 100, (i * 91) % 100, 2) end
+    local cur, action, fired = nil, nil, 0
+    local mt = { __gc = function()
+      if cur and action then
+        local act = action
+        action = nil
+        fired = fired + 1
+        act(cur)
+      end
+    end }
+    local next_id = 10000
+    local actions = {
+      function(c) pcall(c.update, c) end,                     -- a nested update
+      function(c) c:close() end,                              -- frees every block
+      function(c) pcall(c.touching, c, 5) end,                -- builds the neighbour lists
+      function()                                              -- grows the layer under the sweep
+        for _ = 1, 40 do next_id = next_id + 1; l:set(next_id, next_id % 100, (next_id * 7) % 100, 2) end
+      end,
+    }
+    local function set_of(list, n)
+      local s = {}
+      for i = 1, n do s[list[2 * i - 1] .. " " .. list[2 * i]] = true end
+      return s
+    end
+    collectgarbage()  -- a small heap: each collection cycle is short, so finalizers run often
+    local pause55 = select(2, pcall(collectgarbage, "param", "pause", 0))
+    collectgarbage("incremental", 0, 100)
+    local round = 0
+    while fired < 40 and round < 4000 do
+      round = round + 1
+      for _ = 1, 200 do setmetatable({}, mt) end
+      local c = soageo.contacts(l)
+      local fired_before = fired
+      cur, action = c, actions[round % #actions + 1]
+      local ok1, e1 = pcall(c.update, c)          -- grows scratch, frames and events
+      local ok2, e2 = pcall(c.touching, c, 3)     -- builds the neighbour lists in a new block
+      cur, action = nil, nil
+      if not ok1 then assert.is_truthy(e1:find("by a finalizer during this call", 1, true) or e1:find("contacts is closed", 1, true)) end
+      if not ok2 then assert.is_truthy(e2:find("by a finalizer during this call", 1, true) or e2:find("contacts is closed", 1, true)) end
+      -- The checks allocate much: only after a round where a finalizer acted (or now and then),
+      -- so that most collections, and the finalizers, fall inside the calls above.
+      if (fired > fired_before or round % 100 == 0) and not tostring(c):find("closed", 1, true) then
+        -- Whatever happened, the next update brings the object to exactly the layer's pairs
+        -- (a fresh object's first update, where every pair begins, is the reference).
+        local _, ended, _, ne = c:update()
+        local want, np = l:pairs()
+        local fresh = soageo.contacts(l)
+        local fb, _, fnb = fresh:update()
+        assert.are.same(set_of(want, np), set_of(fb, fnb))
+        assert.is_true(#ended == 2 * ne)
+        local _, _, nb2, ne2 = c:update()  -- nothing changed since: nothing happens
+        assert.are.equal(0, nb2 + ne2)
+        local t = c:touching(3)
+        local expect = {}
+        for i = 1, np do
+          if want[2 * i - 1] == 3 then expect[#expect + 1] = want[2 * i] end
+          if want[2 * i] == 3 then expect[#expect + 1] = want[2 * i - 1] end
+        end
+        table.sort(expect)
+        assert.are.same(expect, t)
+      end
+    end
+    collectgarbage("incremental", 200, 100)
+    if math.type(pause55) == "integer" then collectgarbage("param", "pause", pause55) end
+    assert.are.equal(40, fired, "rounds " .. round)
+  end)
+end)

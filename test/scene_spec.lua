@@ -35,10 +35,43 @@ describe("the example scene", function()
       local casts, hits = 0, 0
       local shapes_seen = {}
       -- The update before the first tick: everyone's first view.
+      local strikes, notices = 0, 0
+      local function key(a, b) return a .. " " .. b end
       for tick = 1, 15 do
         local before_factions = {}
         for id, f in pairs(world.faction) do before_factions[id] = f end
+        local before_hp = {}
+        for id, hp in pairs(world.hp) do before_hp[id] = hp end
         local stats = world:tick()
+        -- Hit notifications go to exactly the watchers that saw the caster at the last update.
+        for _, note in ipairs(world.notices) do
+          local want = {}
+          for w, set in pairs(vis) do if set[note.caster] then want[#want + 1] = w end end
+          table.sort(want)
+          assert.are.same(want, note.seers)
+          notices = notices + #note.seers
+        end
+        -- A trap strikes each living entity once, when their boxes begin to touch: exactly the
+        -- (trap, entity) pairs among the contact events that began this tick (whose replay
+        -- onto the last pairs contacts_spec checks against layer:pairs()).
+        local began, nb = world.began, #world.began // 2
+        local want = {}
+        for i = 1, nb do
+          local a, b = began[2 * i - 1], began[2 * i]
+          local trap, victim = a, b
+          if world.traps[b] then trap, victim = b, a end
+          if world.traps[trap] and not world.traps[victim] then want[#want + 1] = { trap, victim } end
+        end
+        local struck = {}
+        for _, st in ipairs(world.trap_strikes) do struck[key(st[1], st[2])] = true end
+        for _, p in ipairs(want) do
+          local alive = before_hp[p[2]] and before_hp[p[2]] > 0
+          -- struck, unless it was already dead, or another trap this tick finished it first
+          assert.is_true(struck[key(p[1], p[2])] or not alive or (world.hp[p[2]] or 0) <= 0, "not struck: " .. key(p[1], p[2]))
+          struck[key(p[1], p[2])] = nil
+        end
+        assert.is_nil(next(struck), "a strike without a contact that began")
+        strikes = strikes + #world.trap_strikes
         for _, c in ipairs(world.casts) do
           casts = casts + 1
           shapes_seen[c.skill.name] = true
@@ -65,6 +98,7 @@ describe("the example scene", function()
         for w, set in pairs(vis) do for t in pairs(set) do assert.is_true(truth[w] ~= nil and truth[w][t] == true) end end
       end
       assert.is_true(casts > 50 and hits > 20)
+      assert.is_true(strikes > 0 and notices > 0, strikes .. " strikes, " .. notices .. " notices")
       for _, s in ipairs(scene.skills) do assert.is_true(shapes_seen[s.name], s.name .. " never cast") end
     end)
   end)

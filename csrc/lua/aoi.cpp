@@ -266,15 +266,20 @@ int l_update(lua_State* L) {
             grow_events(L, a, epoch, a->leave, kLeaveBlock, a->leave.cap * 2 + need);
         }
     }
-    a->current = after;
-    ++a->generation;
-    a->enter_recent = decayed_peak(a->enter_recent, a->enter.n);
-    a->leave_recent = decayed_peak(a->leave_recent, a->leave.n);
-    // Pinned while the result tables grow (a finalizer could update this aoi and regrow them).
+    // The events go into the tables before the update is committed: growing a table may run
+    // out of memory, and the aoi must then still be at the last update, whose events the
+    // caller has (else this update's would be lost). Pinned while the tables grow; a finalizer
+    // that uses this aoi meanwhile refills those blocks, so that raises (the aoi is consistent:
+    // the nested call left it so).
     lua_getiuservalue(L, 1, kEnterBlock);
     lua_getiuservalue(L, 1, kLeaveBlock);
     push_events(L, 2, a->enter);
     push_events(L, 3, a->leave);
+    check_unchanged(L, a, epoch);
+    a->current = after;
+    ++a->generation;
+    a->enter_recent = decayed_peak(a->enter_recent, a->enter.n);
+    a->leave_recent = decayed_peak(a->leave_recent, a->leave.n);
     lua_settop(L, 3);  // drop the pins: enter and leave are at 2 and 3
     lua_pushinteger(L, static_cast<lua_Integer>(a->enter.n));
     lua_pushinteger(L, static_cast<lua_Integer>(a->leave.n));

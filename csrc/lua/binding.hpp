@@ -177,6 +177,7 @@ void open_segment(lua_State* L, const Tables& t);
 void open_batch(lua_State* L, const Tables& t);
 void open_pairs(lua_State* L, const Tables& t);
 void open_aoi(lua_State* L, const Tables& t);
+void open_contacts(lua_State* L, const Tables& t);
 void open_index(lua_State* L, const Tables& t);
 
 }  // namespace lua

@@ -86,6 +86,7 @@ SOAGEO_EXPORT int luaopen_soageo_core(lua_State* L) {
     open_batch(L, t);
     open_pairs(L, t);
     open_aoi(L, t);
+    open_contacts(L, t);
     open_index(L, t);
 
     lua_pushvalue(L, methods);

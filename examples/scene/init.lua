@@ -1,5 +1,7 @@
 -- A game scene on soageo, independent of skynet: players and monsters on one layer, AOI with
--- a view radius and margin, skills of every shape filtered by faction masks, damage, deaths.
+-- a view radius and margin, skills of every shape filtered by faction masks, damage, deaths;
+-- hit notifications to whoever sees the caster (aoi:watchers_of), and traps that strike what
+-- steps on them (contact events).
 -- examples/scene_sim.lua drives it on plain Lua; examples/skynet/ wraps it in a service.
 local soageo = require "soageo"
 
@@ -8,10 +10,12 @@ local World = {}
 World.__index = World
 
 local PLAYER, MONSTER = 1, 2          -- faction bits, used as entity masks
+local TRAP = 4                        -- traps: no faction, so no skill hits them
+local TRAP_DAMAGE = 15
 local ENEMY = { [PLAYER] = MONSTER, [MONSTER] = PLAYER }
 local pi, cos, sin = math.pi, math.cos, math.sin
 
-scene.PLAYER, scene.MONSTER = PLAYER, MONSTER
+scene.PLAYER, scene.MONSTER, scene.TRAP = PLAYER, MONSTER, TRAP
 
 -- Skills: one per shape. `reach` is how far from the caster the shape extends.
 scene.skills = {
@@ -23,7 +27,7 @@ scene.skills = {
   { name = "arrow", damage = 50 },      -- cast_segment: the first target on a line
 }
 
--- opts: entities, size (side of the square world), view (AOI radius), margin, seed
+-- opts: entities, size (side of the square world), view (AOI radius), margin, seed, traps
 function scene.new(opts)
   opts = opts or {}
   local w = setmetatable({
@@ -38,10 +42,20 @@ function scene.new(opts)
     casts = {},                  -- this tick's casts: { skill, shape args..., hits = {ids} }
     out = {}, out_t = {},        -- reused result tables: no garbage per query
     enter = {}, leave = {},
+    traps = {},                  -- trap ids (negative): traps[id] = true
+    began = {}, ended = {},      -- contact events, reused
+    trap_strikes = {},           -- this tick's { trap, victim }
+    notices = {},                -- this tick's hit notifications: { caster, target, seers = {ids} }
+    seers = {},
   }, World)
   w.rng = opts.rng or scene.rng(w.seed)
   w.aoi = soageo.aoi(w.layer, { margin = w.margin })
+  w.contacts = soageo.contacts(w.layer)
   for _ = 1, opts.entities or 5000 do w:spawn() end
+  for i = 1, opts.traps or 20 do  -- static boxes of half-size 6 on the same layer
+    w.layer:set(-i, w.rng(0, w.size), w.rng(0, w.size), 6, TRAP)
+    w.traps[-i] = true
+  end
   return w
 end
 
@@ -81,10 +95,32 @@ local function clamp(v, lo, hi) return v < lo and lo or (v > hi and hi or v) end
 function World:move_all()
   local rnd, layer, size, heading = self.rng, self.layer, self.size, self.heading
   for id, x, y in layer:each() do
+    if heading[id] == nil then goto trap end  -- traps stay put
     local h = heading[id] + rnd(-0.3, 0.3)
     heading[id] = h
     layer:move(id, clamp(x + 2 * cos(h), 0, size), clamp(y + 2 * sin(h), 0, size))
+    ::trap::
   end
+end
+
+-- Traps strike whoever began touching them since the last tick: one contacts:update gives
+-- exactly the pairs that began (or stopped) overlapping, so standing on a trap hurts once.
+function World:spring_traps(dead)
+  local began, ended, n = self.contacts:update(self.began, self.ended)
+  self.began, self.ended = began, ended
+  local strikes, traps, hp = {}, self.traps, self.hp
+  for i = 1, n do
+    local a, b = began[2 * i - 1], began[2 * i]
+    local trap, victim = a, b
+    if traps[b] then trap, victim = b, a end
+    if traps[trap] and not traps[victim] and hp[victim] and hp[victim] > 0 then
+      strikes[#strikes + 1] = { trap, victim }
+      hp[victim] = hp[victim] - TRAP_DAMAGE
+      if hp[victim] <= 0 then dead[#dead + 1] = victim end
+    end
+  end
+  self.trap_strikes = strikes
+  return #strikes
 end
 
 -- Casts one skill from (x, y) facing h; returns the cast record with its hit ids.
@@ -136,6 +172,8 @@ function World:tick()
     if rnd() < self.cast_chance then casters[#casters + 1] = id end
   end
   local hits, dead = 0, {}
+  local strikes = self:spring_traps(dead)
+  local notices, aoi = {}, self.aoi
   for _, id in ipairs(casters) do
     if self.hp[id] then
       local x, y = layer:get(id)
@@ -145,6 +183,9 @@ function World:tick()
         local hp = self.hp[target]
         if hp and hp > 0 then
           hits = hits + 1
+          -- Everyone who saw the caster at the last update hears of the hit.
+          local seers, k = aoi:watchers_of(id, self.seers)
+          notices[#notices + 1] = { caster = id, target = target, seers = table.move(seers, 1, k, 1, {}) }
           hp = hp - skill.damage
           self.hp[target] = hp
           if hp <= 0 then dead[#dead + 1] = target end
@@ -156,9 +197,12 @@ function World:tick()
   for _ = 1, #dead do self:spawn() end   -- keep the population steady
   local enter, leave, n_enter, n_leave = self.aoi:update(self.enter, self.leave)
   self.enter, self.leave = enter, leave
+  self.notices = notices
+  local heard = 0
+  for _, n in ipairs(notices) do heard = heard + #n.seers end
   return {
     tick = self.tick_no, entities = #layer, casts = #casters, hits = hits, deaths = #dead,
-    enter = n_enter, leave = n_leave, ms = (os.clock() - clock) * 1000,
+    enter = n_enter, leave = n_leave, strikes = strikes, notices = heard, ms = (os.clock() - clock) * 1000,
   }
 end
 

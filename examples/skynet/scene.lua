@@ -29,7 +29,7 @@ end
 function command.adopt(snapshot, factions)
   local incoming = soageo.load(snapshot)
   for id, x, y in incoming:each() do
-    world:spawn(factions[id], x, y)
+    if factions[id] then world:spawn(factions[id], x, y) end  -- traps stay with their region
   end
   return #world.layer
 end

@@ -3,7 +3,22 @@
 -- and aoi the workload touched is consistent and usable (after an out-of-memory error too).
 local soageo = require "soageo"
 
-local W = { layers = {}, aois = {} }
+local W = { layers = {}, aois = {}, contacts = {} }
+
+-- Replays flat (a, b) events onto a set of "a b" keys; false on an impossible event.
+local function replay(set, adds, n_add, drops, n_drop)
+  for i = 1, n_drop do
+    local k = drops[2 * i - 1] .. " " .. drops[2 * i]
+    if not set[k] then return false end
+    set[k] = nil
+  end
+  for i = 1, n_add do
+    local k = adds[2 * i - 1] .. " " .. adds[2 * i]
+    if set[k] then return false end
+    set[k] = true
+  end
+  return true
+end
 
 local function rng(seed)
   local s = seed
@@ -58,15 +73,36 @@ function W.run(size, seed)
   h = (h * 13 + c:remove_many(strip)) % 1000000007
   h = (h * 13 + #c) % 1000000007
   local aoi = soageo.aoi(a, { margin = 2 })
-  W.aois[#W.aois + 1] = aoi
-  for i = 2, size, 2 do if a:has(i) then aoi:watch(i, 25) end end
-  local enter, leave = {}, {}
-  for _ = 1, 3 do
+  -- What the events said so far: only updates that returned count (one that ran out of
+  -- memory must have left the aoi as it was, so the next events still apply to this).
+  -- `synced` is false only between an update that returned and the end of its replay (the
+  -- replay allocates: running out of memory there is the workload's loss, not the aoi's).
+  local wa = { aoi = aoi, seen = {}, synced = true }
+  W.aois[#W.aois + 1] = wa
+  for i = 2, size, 2 do if a:has(i) then aoi:watch(i, 25, i % 6 == 0 and 2 or nil) end end  -- some filter
+  local cs = soageo.contacts(a)
+  local wc = { c = cs, layer = a, touching = {}, synced = true }
+  W.contacts[#W.contacts + 1] = wc
+  local enter, leave, began, ended = {}, {}, {}, {}
+  for tick = 1, 3 do
     for id, x, y in a:each() do a:move(id, x + r(-2, 2), y + r(-2, 2)) end
+    if tick == 2 then a:set(3 * size, 1, 1, 1, 0) end  -- an entity nobody sees
     local ne, nl
     enter, leave, ne, nl = aoi:update(enter, leave)
+    wa.synced = false
+    assert(replay(wa.seen, enter, ne, leave, nl), "aoi events do not apply")
+    wa.synced = true
     h = digest_of(h, enter, 2 * ne)
     h = digest_of(h, leave, 2 * nl)
+    out, n = aoi:watchers_of(5, out); h = digest_of(h, out, n)
+    local nb, nd
+    began, ended, nb, nd = cs:update(began, ended)
+    wc.synced = false
+    assert(replay(wc.touching, began, nb, ended, nd), "contact events do not apply")
+    wc.synced = true
+    h = digest_of(h, began, 2 * nb)
+    h = digest_of(h, ended, 2 * nd)
+    out, n = cs:touching(7, out); h = digest_of(h, out, n)
   end
   return tostring(h)
 end
@@ -89,7 +125,46 @@ function W.check()
     assert(l:get(-1) == 1.0)
     assert(l:remove(-1))
   end
-  for _, a in ipairs(W.aois) do a:update() end
+  -- Every aoi and contacts object: its next events apply to what its last successful
+  -- update said, and the result is what it reports now (visible lists, watchers_of,
+  -- touching) and, for contacts, exactly layer:pairs().
+  for _, w in ipairs(W.aois) do
+    local enter, leave, ne, nl = w.aoi:update()
+    -- Unsynced: the workload lost what the aoi said last, so only usability is checked.
+    if w.synced then assert(replay(w.seen, enter, ne, leave, nl), "aoi events do not apply after a failure") end
+    local count = 0
+    for _ in pairs(w.seen) do count = count + 1 end
+    local listed = 0
+    for k in pairs(w.synced and w.seen or {}) do
+      local wid, t = k:match("(%S+) (%S+)")
+      wid, t = math.tointeger(tonumber(wid)), math.tointeger(tonumber(t))
+      local found = false
+      for _, v in ipairs((w.aoi:visible(wid))) do found = found or v == t end
+      assert(found, "visible disagrees with the events")
+      found = false
+      for _, v in ipairs((w.aoi:watchers_of(t))) do found = found or v == wid end
+      assert(found, "watchers_of disagrees with the events")
+      listed = listed + 1
+    end
+    assert(listed == count or not w.synced)
+  end
+  for _, w in ipairs(W.contacts) do
+    local began, ended, nb, nd = w.c:update()
+    local want, np = w.layer:pairs()
+    if w.synced then
+      assert(replay(w.touching, began, nb, ended, nd), "contact events do not apply after a failure")
+      local count = 0
+      for _ in pairs(w.touching) do count = count + 1 end
+      assert(count == np, "contact events disagree with layer:pairs()")
+      for i = 1, np do assert(w.touching[want[2 * i - 1] .. " " .. want[2 * i]], "a pair missing from the events") end
+    end
+    local degree = {}  -- and touching() agrees with the pairs for every entity
+    for i = 1, 2 * np do degree[want[i]] = (degree[want[i]] or 0) + 1 end
+    for id in w.layer:each() do
+      local _, k = w.c:touching(id)
+      assert(k == (degree[id] or 0), "touching disagrees with layer:pairs()")
+    end
+  end
   return true
 end
 

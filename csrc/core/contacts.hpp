@@ -1,0 +1,49 @@
+// Contact events: which entity boxes began or stopped overlapping between two sweeps. Each
+// update's pairs come from the sweep (sweep.hpp) as sorted rank keys; the previous update's
+// keys and ids are kept, and one merge of the two sorted key lists gives the events.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "aoi.hpp"
+#include "sweep.hpp"
+
+namespace soageo {
+
+// One update's pairs: keys rank_lo << 32 | rank_hi ascending, ranks into ids (ascending ids
+// of the layer at that update). The pair buffer is the sweep's own: its keys are kept as they
+// were ordered, so keeping an update costs no copy (two frames, used in turn).
+struct ContactFrame {
+    PairBuffer buf;
+    int64_t* ids;
+    uint64_t n;  // pairs
+    uint32_t id_count, id_cap;
+};
+
+size_t contact_frame_bytes(uint64_t pair_cap, uint32_t id_cap) noexcept;
+ContactFrame contact_frame_carve(void* block, uint64_t pair_cap, uint32_t id_cap) noexcept;
+
+// Fills `now.ids` from the sweep's ranks (s.id_keys, n entities), then appends to began the
+// pairs of `now` missing from `before` and to ended those of `before` missing from `now`,
+// both as flat id pairs in ascending order. `remap` holds before.id_count entries of scratch.
+// Events past a list's capacity are counted, not written: when began.n or ended.n ends above
+// its cap, grow that list and diff again (the result does not depend on what was written).
+void contacts_diff(const ContactFrame& before, ContactFrame& now, const uint64_t* id_keys, uint32_t n,
+                   uint32_t* remap, EventList& began, EventList& ended) noexcept;
+
+// Who touches whom: the neighbours of the entity of rank r are nbr[off[r] .. off[r+1]), as
+// ranks, ascending. Built from a frame on demand.
+struct Touching {
+    uint32_t* off;  // id_cap + 2
+    uint32_t* nbr;  // 2 per pair
+    uint32_t id_cap;
+    uint64_t pair_cap;
+};
+
+size_t touching_bytes(uint32_t id_cap, uint64_t pair_cap) noexcept;
+Touching touching_carve(void* block, uint32_t id_cap, uint64_t pair_cap) noexcept;
+// Needs id_cap >= f.id_count and pair_cap >= f.n.
+void touching_build(const ContactFrame& f, Touching& t) noexcept;
+
+}  // namespace soageo

@@ -1,0 +1,190 @@
+local soageo = require "soageo"
+local rng = require "rng"
+
+-- The pair set of a flat list {a1, b1, ...}: { ["a b"] = true }.
+local function set_of(list, n)
+  local s = {}
+  for i = 1, n do s[list[2 * i - 1] .. " " .. list[2 * i]] = true end
+  return s
+end
+
+local function sorted_flat(list, n)
+  for i = 1, n do if not (list[2 * i - 1] < list[2 * i]) then return false end end
+  for i = 2, n do
+    local a1, b1, a2, b2 = list[2 * i - 3], list[2 * i - 2], list[2 * i - 1], list[2 * i]
+    if not (a1 < a2 or (a1 == a2 and b1 < b2)) then return false end
+  end
+  return true
+end
+
+-- Applies the events to `pairs_set`, failing on an impossible event (a pair that began twice
+-- or ended without having begun).
+local function replay(pairs_set, began, nb, ended, ne)
+  for i = 1, ne do
+    local k = ended[2 * i - 1] .. " " .. ended[2 * i]
+    assert(pairs_set[k], "end of a pair that was not touching: " .. k)
+    pairs_set[k] = nil
+  end
+  for i = 1, nb do
+    local k = began[2 * i - 1] .. " " .. began[2 * i]
+    assert(not pairs_set[k], "begin of a pair already touching: " .. k)
+    pairs_set[k] = true
+  end
+end
+
+local function same(a, b)
+  for k in pairs(a) do if not b[k] then return false end end
+  for k in pairs(b) do if not a[k] then return false end end
+  return true
+end
+
+for _, arch in ipairs(soageo.archs()) do
+  describe("when the " .. arch .. " target runs contact events", function()
+    local previous
+    setup(function() previous = soageo.use_arch(arch) end)
+    teardown(function() soageo.use_arch(previous) end)
+
+    it("gives events that, replayed onto the last pairs, give layer:pairs() exactly", function()
+      local g = rng.new(40)
+      local l = soageo.layer()
+      local c = soageo.contacts(l)
+      local next_id = 1
+      for _ = 1, 300 do l:set(next_id, g:uniform(0, 200), g:uniform(0, 200), g:uniform(0, 6)); next_id = next_id + 1 end
+      local current, began, ended, out, adj = {}, {}, {}, {}, {}
+      for tick = 1, 30 do
+        for id, x, y in l:each() do l:move(id, x + g:uniform(-2, 2), y + g:uniform(-2, 2)) end
+        for _ = 1, 4 do l:remove(g:int(1, next_id)) end                 -- their pairs end
+        for _ = 1, 4 do l:set(next_id, g:uniform(0, 200), g:uniform(0, 200), g:uniform(0, 6)); next_id = next_id + 1 end
+        l:set(g:int(1, next_id - 1), g:uniform(0, 200), g:uniform(0, 200), g:uniform(0, 12))  -- back, or a jump
+        local nb, ne
+        began, ended, nb, ne = c:update(began, ended)
+        assert.is_true(sorted_flat(began, nb) and sorted_flat(ended, ne), "tick " .. tick)
+        assert.are.equal(2 * nb, #began)
+        assert.are.equal(2 * ne, #ended)
+        replay(current, began, nb, ended, ne)
+        local want, np = l:pairs()
+        assert.is_true(same(current, set_of(want, np)), "tick " .. tick)
+        if tick % 7 == 0 then  -- nothing changed since: no events, and empty tables
+          local b, e, nb0, ne0 = c:update(began, ended)
+          assert.are.equal(0, nb0 + ne0)
+          assert.is_nil(b[1] or e[1])
+        end
+        -- touching: every entity's neighbours, from the pair list, ascending.
+        for k in pairs(adj) do adj[k] = nil end
+        for i = 1, np do
+          local a, b = want[2 * i - 1], want[2 * i]
+          adj[a] = adj[a] or {}; adj[a][#adj[a] + 1] = b
+          adj[b] = adj[b] or {}; adj[b][#adj[b] + 1] = a
+        end
+        for id = 1, next_id do
+          local expect = adj[id] or {}
+          table.sort(expect)
+          local n
+          out, n = c:touching(id, out)
+          assert.are.equal(#expect, n)
+          assert.are.same(expect, out)
+        end
+      end
+    end)
+  end)
+end
+
+describe("soageo.contacts", function()
+  describe("when the layer holds more than 65,536 entities and its ids change", function()
+    it("still replays onto layer:pairs() exactly (the 64-bit ordering path and the rank remap)", function()
+      local g = rng.new(41)
+      local l = soageo.layer()
+      local ids, xs, ys, rs = {}, {}, {}, {}
+      for i = 1, 70000 do
+        ids[i], xs[i], ys[i], rs[i] = i * 7 - 300000, g:uniform(0, 3000), g:uniform(0, 3000), g:uniform(0, 6)
+      end
+      l:set_many(ids, xs, ys, rs)
+      local c = soageo.contacts(l)
+      local current = {}
+      for tick = 1, 3 do
+        local began, ended, nb, ne = c:update()
+        replay(current, began, nb, ended, ne)
+        local want, np = l:pairs()
+        assert.is_true(same(current, set_of(want, np)), "tick " .. tick)
+        for i = 1, 500 do l:remove(ids[g:int(1, #ids)]) end
+        for i = 1, 500 do l:set(math.maxinteger - i * tick, g:uniform(0, 3000), g:uniform(0, 3000), 5) end
+        for i = 1, 2000 do
+          local id = ids[g:int(1, #ids)]
+          local x, y = l:get(id)
+          if x then l:move(id, x + g:uniform(-3, 3), y + g:uniform(-3, 3)) end
+        end
+      end
+    end)
+  end)
+
+  describe("when the layer is emptied and refilled", function()
+    it("ends every pair, then begins them again", function()
+      local l = soageo.layer()
+      for i = 1, 10 do l:set(i, i, 0, 1) end
+      local c = soageo.contacts(l)
+      local _, _, nb = c:update()
+      assert.are.equal(9 + 8, nb)  -- neighbours at distance 1 and 2 touch (boxes of half-size 1)
+      l:clear()
+      local _, ended, nb2, ne = c:update()
+      assert.are.equal(0, nb2)
+      assert.are.equal(17, ne)
+      assert.are.same({ 1, 2, 1, 3, 2, 3 }, { table.unpack(ended, 1, 6) })
+      assert.are.same({}, (c:touching(1)))
+    end)
+  end)
+
+  describe("when given bad input", function()
+    it("raises clear errors", function()
+      local l = soageo.layer()
+      local c = soageo.contacts(l)
+      assert.has_error(function() soageo.contacts({}) end, "bad argument #1 to 'contacts' (soageo.layer expected, got table)")
+      assert.has_error(function() soageo.contacts() end, "bad argument #1 to 'contacts' (soageo.layer expected, got no value)")
+      assert.has_error(function() c:update(5) end, "bad argument #1 to 'update' (table or nil expected, got number)")
+      assert.has_error(function() c:update({}, "x") end, "bad argument #2 to 'update' (table or nil expected, got string)")
+      local t = {}
+      assert.has_error(function() c:update(t, t) end, "bad argument #2 to 'update' (ended must be another table than began)")
+      assert.has_error(function() c:touching(1.5) end, "bad argument #1 to 'touching' (id must be an integer)")
+      assert.has_error(function() c:touching("1") end, "bad argument #1 to 'touching' (integer expected, got string)")
+      assert.has_error(function() c:touching(1, 2) end, "bad argument #2 to 'touching' (table or nil expected, got number)")
+      assert.has_error(function() c.update(l) end, "bad argument #1 to 'update' (soageo.contacts expected, got soageo.layer)")
+    end)
+    it("refuses use after close, and after its layer is closed", function()
+      local l = soageo.layer()
+      l:set(1, 0, 0, 1)
+      local c = soageo.contacts(l)
+      c:update()
+      l:close()
+      assert.has_error(function() c:update() end, "the contacts' layer is closed")
+      assert.has_error(function() soageo.contacts(l) end, "bad argument #1 to 'contacts' (layer is closed)")
+      c:close()
+      c:close()
+      assert.has_error(function() c:update() end, "calling 'update' on bad self (contacts is closed)")
+      assert.has_error(function() c:touching(1) end, "calling 'touching' on bad self (contacts is closed)")
+      assert.matches("closed", tostring(c))
+      do
+        local m = soageo.layer()
+        local d <close> = soageo.contacts(m)
+        d:update()
+      end
+    end)
+  end)
+
+  describe("when a burst of contacts is over", function()
+    it("gives the event buffers back", function()
+      local g = rng.new(42)
+      local l = soageo.layer()
+      for i = 1, 2000 do l:set(i, g:uniform(0, 60), g:uniform(0, 60), 3) end
+      local c = soageo.contacts(l)
+      local _, _, nb = c:update()  -- every pair begins at once
+      c:update()  -- the second frame grows to the steady pair count
+      collectgarbage(); collectgarbage()
+      local after_burst = collectgarbage("count")
+      local b, e = {}, {}
+      for _ = 1, 40 do b, e = c:update(b, e) end
+      collectgarbage(); collectgarbage()
+      assert.is_true(nb > 50000, nb .. " pairs")
+      local freed = after_burst - collectgarbage("count")
+      assert.is_true(freed > 0.75 * nb * 16 / 1024, freed .. " KB given back")
+    end)
+  end)
+end)
