@@ -41,6 +41,11 @@ function soageo.load(snapshot) end
 ---@return soageo.aoi
 function soageo.aoi(layer, options) end
 
+---Contact events over a layer's boxes (centre +- r, touching counts); it keeps the layer alive.
+---@param layer soageo.layer
+---@return soageo.contacts
+function soageo.contacts(layer) end
+
 ---Every pair (id in a, id in b) whose boxes (centre +- r) overlap, touching counts; sorted.
 ---@param layer_a soageo.layer
 ---@param layer_b soageo.layer must be another layer than layer_a
@@ -514,5 +519,28 @@ function aoi:watchers() end
 
 ---Frees the aoi now; idempotent (also `__gc` and `__close`).
 function aoi:close() end
+
+---@class soageo.contacts
+local contacts = {}
+
+---The box pairs that began and stopped overlapping since the last update, as flat sorted
+---(a, b) pairs with a < b: the difference of two successive layer:pairs().
+---@param began? soageo.out
+---@param ended? soageo.out another table than began
+---@return soageo.out began
+---@return soageo.out ended
+---@return integer n_began
+---@return integer n_ended
+function contacts:update(began, ended) end
+
+---The ids whose boxes overlapped `id`'s at the last update, ascending.
+---@param id integer
+---@param out? soageo.out
+---@return soageo.out out
+---@return integer n
+function contacts:touching(id, out) end
+
+---Frees the object now; idempotent (also `__gc` and `__close`).
+function contacts:close() end
 
 return soageo
