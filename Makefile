@@ -12,7 +12,7 @@
 #   TARGETS      SIMD targets compiled in (default: all this CPU family has; scalar is always built)
 #   FUZZ_SECONDS bounded time of each fuzz target under `make fuzz`
 #
-# Targets: all test bench demo install clean asan tsan valgrind fuzz test-neon deps
+# Targets: all test bench demo scene world install clean asan tsan valgrind fuzz test-neon deps
 
 LUA          ?= lua5.4
 LUA_INCDIR   ?= $(shell pkg-config --variable=includedir lua5.4 2>/dev/null || echo /usr/include)/lua5.4
@@ -51,7 +51,7 @@ LUA_OBJ  := $(LUA_SRC:csrc/%.cpp=$(BUILD)/%.o)
 HEADERS  := $(wildcard csrc/core/*.hpp csrc/core/*.inl csrc/lua/*.hpp)
 MODULE   := soageo/core.so
 
-.PHONY: all test test-run bench bench-run demo demo-run scene scene-run install clean asan tsan valgrind fuzz test-neon test-lua fuzz-short deps core-test
+.PHONY: all test test-run bench bench-run demo demo-run scene scene-run world world-run install clean asan tsan valgrind fuzz test-neon test-lua fuzz-short deps core-test
 
 all: $(MODULE)
 
@@ -102,6 +102,17 @@ scene: deps
 	@$(MAKE) --no-print-directory scene-run
 scene-run: $(MODULE)
 	$(LUA) examples/scene_sim.lua $(ENTITIES) $(TICKS)
+
+# A world larger than one service (examples/world/): WORLD_ENTITIES (100,000) for WORLD_TICKS (20)
+# on WORLD_COLS x WORLD_ROWS regions (2x2), as one layer and as regions side by side.
+WORLD_ENTITIES ?= 100000
+WORLD_TICKS    ?= 20
+WORLD_COLS     ?= 2
+WORLD_ROWS     ?= 2
+world: deps
+	@$(MAKE) --no-print-directory world-run
+world-run: $(MODULE)
+	$(LUA) examples/world_sim.lua $(WORLD_ENTITIES) $(WORLD_TICKS) $(WORLD_COLS) $(WORLD_ROWS)
 
 # bench also writes doc/benchmarks.md from what the programs print (bench/report.lua).
 bench: deps
