@@ -331,3 +331,43 @@ describe("rect, ring and polygon queries", function()
     end
   end)
 end)
+
+describe("when finalizers run inside a polygon batch", function()
+  it("survives the layer growing and refuses polygons edited meanwhile, never a mixed answer", function()
+    local l = soageo.layer(16)
+    for i = 1, 800 do l:set(i, (i * 37) % 400, (i * 91) % 400, 1) end
+    local polys = {}
+    for k = 1, 40 do polys[k] = { 0, 0, 400, 0, 400, 400, 0, 400 } end  -- every entity, 40 times
+    local next_id, edit = 100000, false
+    local mt = { __gc = function()
+      for _ = 1, 20 do next_id = next_id + 1; l:set(next_id, next_id % 400, (next_id * 7) % 400, 1) end
+      l:in_polygon({ 0, 0, 10, 0, 0, 10 })
+      if edit then polys[40][3] = 0 / 0 end
+    end }
+    collectgarbage("generational")
+    local grown, refused = false, false
+    for round = 1, 8 do
+      edit = round > 4
+      for _ = 1, 50 do setmetatable({}, mt) end
+      local before = #l
+      local ok, out, n = pcall(l.touch_polygon_batch, l, polys)
+      if ok then
+        assert.are.equal(2 * n, #out)
+        for i = 1, n do assert.is_truthy(l:get(out[2 * i])) end  -- every id is a real entity
+        grown = grown or #l > before
+      else
+        -- edited before the call (checked up front) or during it (checked again per polygon)
+        assert.matches("polygon 40", out)
+        assert.matches("vertex 2 must be two finite numbers", out)
+        refused = true
+        polys[40][3] = 400
+      end
+    end
+    collectgarbage("incremental")
+    local count = 0
+    for id in l:each() do count = count + 1; assert.is_truthy(l:get(id)) end
+    assert.are.equal(#l, count)
+    assert.is_true(count > 800)  -- the finalizers did run and grow the layer
+    assert.is_true(grown or refused)
+  end)
+end)
