@@ -51,7 +51,7 @@ LUA_OBJ  := $(LUA_SRC:csrc/%.cpp=$(BUILD)/%.o)
 HEADERS  := $(wildcard csrc/core/*.hpp csrc/core/*.inl csrc/lua/*.hpp)
 MODULE   := soageo/core.so
 
-.PHONY: all test test-run bench bench-run demo demo-run scene scene-run world world-run install clean asan tsan valgrind fuzz test-neon test-lua fuzz-short deps core-test
+.PHONY: all test test-run bench bench-run demo demo-run scene scene-run world world-run world-stage world-skynet-proof install clean asan tsan valgrind fuzz test-neon test-lua fuzz-short deps core-test
 
 all: $(MODULE)
 
@@ -111,8 +111,26 @@ WORLD_COLS     ?= 2
 WORLD_ROWS     ?= 2
 world: deps
 	@$(MAKE) --no-print-directory world-run
+# With SKYNET=<a built skynet tree> it also runs them as skynet services (one service vs the
+# region services, thread = 4): examples/skynet/world/run.sh bench, against a module built for
+# that skynet's Lua in build-world/<tree>/. `make world-skynet-proof SKYNET=...` runs the
+# proof there: one node, and two nodes through cluster on 127.0.0.1.
 world-run: $(MODULE)
 	$(LUA) examples/world_sim.lua $(WORLD_ENTITIES) $(WORLD_TICKS) $(WORLD_COLS) $(WORLD_ROWS)
+	@if [ -n "$(SKYNET)" ]; then $(MAKE) --no-print-directory world-stage && \
+	    SKYNET=$(abspath $(SKYNET)) SOAGEO=$(CURDIR)/$(WORLD_STAGE) WORLD_ENTITIES=$(WORLD_ENTITIES) \
+	    WORLD_TICKS=$(WORLD_TICKS) WORLD_COLS=$(WORLD_COLS) WORLD_ROWS=$(WORLD_ROWS) sh examples/skynet/world/run.sh bench; \
+	else echo "make world: add SKYNET=/path/to/skynet (a built tree) to run the regions as skynet services too"; fi
+WORLD_STAGE = build-world/$(notdir $(abspath $(SKYNET)))
+world-stage:
+	@test -x "$(SKYNET)/skynet" -a -f "$(SKYNET)/3rd/lua/lua.h" || { echo "SKYNET=$(SKYNET) is not a built skynet tree" >&2; exit 2; }
+	@$(MAKE) --no-print-directory BUILD=$(WORLD_STAGE) MODULE=$(WORLD_STAGE)/soageo/core.so \
+	    LUA_INCDIR=$(abspath $(SKYNET))/3rd/lua $(WORLD_STAGE)/soageo/core.so
+	@ln -sfn $(CURDIR)/lualib $(WORLD_STAGE)/lualib
+	@ln -sfn $(CURDIR)/examples $(WORLD_STAGE)/examples
+world-skynet-proof: world-stage
+	SKYNET=$(abspath $(SKYNET)) SOAGEO=$(CURDIR)/$(WORLD_STAGE) sh examples/skynet/world/run.sh proof
+	SKYNET=$(abspath $(SKYNET)) SOAGEO=$(CURDIR)/$(WORLD_STAGE) sh examples/skynet/world/run.sh cluster
 
 # bench also writes doc/benchmarks.md from what the programs print (bench/report.lua).
 bench: deps

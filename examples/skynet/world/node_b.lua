@@ -1,0 +1,33 @@
+-- The second skynet node of the region world: starts region services when the coordinator on
+-- node a asks (control.spawn), names them for cluster ("region<i>"), and stops when told.
+local skynet = require "skynet"
+require "skynet.manager"  -- skynet.abort
+local cluster = require "skynet.cluster"
+
+local command = {}
+
+function command.ping() return true end
+
+function command.spawn(i)
+  local addr = skynet.newservice("world_region")
+  cluster.register("region" .. i, addr)
+  return true
+end
+
+function command.stop()
+  skynet.timeout(10, function()
+    print("WORLD node b stopped")
+    skynet.abort()
+  end)
+end
+
+skynet.start(function()
+  skynet.dispatch("lua", function(session, _, cmd, ...)
+    local f = assert(command[cmd], cmd)
+    if session == 0 then f(...) else skynet.ret(skynet.pack(f(...))) end
+  end)
+  cluster.reload({ nodea = "127.0.0.1:" .. skynet.getenv("world_port_a"), nodeb = "127.0.0.1:" .. skynet.getenv("world_port_b") })
+  cluster.register("control", skynet.self())
+  cluster.open("nodeb")
+  print("WORLD node b listening")
+end)
