@@ -89,6 +89,14 @@ local function run()
       skynet.sleep(10)
     end
     if not check(up, "node b answers through cluster") then return end
+    local rtt = {}
+    for k = 1, 21 do
+      local c0 = skynet.hpc()
+      cluster.call("nodeb", "@control", "ping")
+      rtt[k] = (skynet.hpc() - c0) / 1e6
+    end
+    table.sort(rtt)
+    print(string.format("WORLD cluster round trip to node b (an empty call): median %.2f ms", rtt[11]))
   end
   -- call[i](cmd, ...): region i, here or on node b.
   local call = {}
