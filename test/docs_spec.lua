@@ -124,3 +124,19 @@ describe("when doc/manual.md is searched for every function the module exports",
     assert.are.same({}, missing)
   end)
 end)
+
+describe("when README.md's API index is searched for every function the module exports", function()
+  it("lists each one (batches through `<shape>_batch`)", function()
+    local text = read("README.md") or ""
+    local index = text:match("\n## API\n(.-)\n## ") or ""
+    local missing = {}
+    for _, name in ipairs(runtime_functions()) do
+      local short = name:gsub("^soageo%.", "")
+      if not short:match("_batch$") and not index:find("[%.:`]" .. short .. "[%(`]") then
+        missing[#missing + 1] = name
+      end
+    end
+    assert.is_true(#index > 0, "README.md has no '## API' section")
+    assert.are.same({}, missing)
+  end)
+end)
