@@ -2,7 +2,8 @@
 # Runs the region world on skynet (examples/skynet/world/). From the soageo checkout:
 #   SKYNET=/path/to/skynet SOAGEO=/dir/with/soageo/core.so/for/that/skynet sh examples/skynet/world/run.sh MODE
 # MODE: proof   one node: a single-service world and 2x2 region services, compared every tick
-#       cluster two nodes on 127.0.0.1 through skynet's cluster (3x2 regions: 3 here, 3 on node b)
+#       cluster two nodes on 127.0.0.1 through skynet's cluster (3x2 regions: 3 here, 3 on node b;
+#               ports WORLD_PORT_A and WORLD_PORT_B, by default two derived from this shell's pid)
 #       bench   WORLD_ENTITIES (100000) for WORLD_TICKS (20) on WORLD_COLS x WORLD_ROWS (2x2)
 #               region services vs one service (what make world runs)
 # SOAGEO must also hold (or link) this checkout's lualib/ and examples/. Prints the nodes'
@@ -41,7 +42,9 @@ bench)
 		WORLD_TICKS="${WORLD_TICKS:-20}" WORLD_COLS="${WORLD_COLS:-2}" WORLD_ROWS="${WORLD_ROWS:-2}"
 	verdict $? "$logs/bench.log" ;;
 cluster)
-	pa=${WORLD_PORT_A:-2761}; pb=${WORLD_PORT_B:-2762}
+	# Ports derived from this shell's pid unless given, so parallel runs do not collide.
+	base=$((20000 + $$ % 20000 * 2))
+	pa=${WORLD_PORT_A:-$base}; pb=${WORLD_PORT_B:-$((base + 1))}
 	node "$logs/node_b.log" 300 "$dir/config.node_b" WORLD_PORT_A="$pa" WORLD_PORT_B="$pb" &
 	b=$!
 	node "$logs/node_a.log" 300 "$dir/config.node_a" WORLD_PORT_A="$pa" WORLD_PORT_B="$pb"
