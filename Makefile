@@ -135,7 +135,7 @@ world-skynet-proof: world-stage
 # bench also writes doc/benchmarks.md from what the programs print (bench/report.lua).
 bench: deps
 	@CXX="$(CXX)" LUA="$(LUA)" $(LUA) bench/report.lua "$(MAKE) --no-print-directory bench-run" doc/benchmarks.md
-bench-run: $(MODULE) $(BUILD)/bench_kernels $(BUILD)/bench_shapes $(BUILD)/bench_pairs $(BUILD)/bench_snapshot
+bench-run: $(MODULE) $(BUILD)/bench_kernels $(BUILD)/bench_shapes $(BUILD)/bench_pairs $(BUILD)/bench_snapshot $(BUILD)/bench_index
 	$(BUILD)/bench_kernels
 	$(LUA) bench/bench_lua.lua
 	$(BUILD)/bench_shapes
@@ -143,6 +143,8 @@ bench-run: $(MODULE) $(BUILD)/bench_kernels $(BUILD)/bench_shapes $(BUILD)/bench
 	$(BUILD)/bench_pairs
 	$(LUA) bench/bench_pairs_lua.lua
 	$(BUILD)/bench_snapshot
+	$(BUILD)/bench_index
+	$(LUA) bench/bench_index_lua.lua
 
 $(BUILD)/bench_%: bench/bench_%.cpp $(CORE_OBJ)
 	$(CXX) $(CFLAGS) $(SOAGEO_FLAGS) $(HAVE_FLAGS) -Icsrc -o $@ $< $(CORE_OBJ)

@@ -472,8 +472,9 @@ uint32_t scan_nearest(const Store& s, float cx, float cy, uint32_t k, bool has_m
 uint32_t grid_nearest(const Grid& g, const Store& s, const KernelTable& kt, float cx, float cy, uint32_t k,
                       bool has_max, float max_r, Filter f) noexcept {
     if (k == 0 || g.n == 0) return 0;
-    // A first radius that holds about k entities at the density the cells were sized for.
-    double R = double(g.cell) * std::sqrt(double(k) / kPerCell + 1.0);
+    // A first radius that holds about 1.5 k + 1 entities at the density the cells were sized
+    // for (kPerCell per cell): a second, wider search is then rare, and few extra are sorted.
+    double R = double(g.cell) * std::sqrt((1.5 * double(k) + 1.0) / (kPerCell * M_PI));
     for (;;) {
         float Rf = static_cast<float>(R);
         bool last = false;

@@ -80,7 +80,6 @@ void grid_plan(const Grid& g, const Area& a, Plan& p) noexcept;
 
 // Work of a query in "entities tested by the scan" units, to compare plans.
 double plan_cost(const Plan& p) noexcept;
-constexpr double kRebuildCostPerEntity = 24.0;  // a rebuild, in the same units (measured)
 
 // Sorts slots ascending and drops duplicates; `bitmap` holds one bit per slot below `n`.
 uint32_t sort_slots(uint32_t* slots, uint32_t k, uint32_t n, uint32_t* bitmap) noexcept;

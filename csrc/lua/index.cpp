@@ -37,6 +37,15 @@ static void rebuild(lua_State* L, int idx, Layer* layer) {
     layer->debt = 0;
 }
 
+// A rebuild in "entities tested by the scan" units, from bench/bench_index.cpp against the
+// scan's cost per entity on AVX-512: after moves only about 40 (6.5 vs 0.15 ns per entity at
+// 100,000), a full build about 75; past a few hundred thousand entities the build's scattered
+// writes leave the cache and cost about 3 times more per entity, the scan does not.
+static double rebuild_cost(const Store& s) {
+    double per = s.stale == kStaleMoved ? 40.0 : 75.0;
+    return per * s.n * (s.n > 262144 ? 3.0 : 1.0);
+}
+
 void consider_index(lua_State* L, int idx, Layer* layer, double saved) {
     if (index_fresh(layer) || layer->mode == IndexMode::scan) return;
     if (layer->mode == IndexMode::automatic) {
@@ -45,7 +54,7 @@ void consider_index(lua_State* L, int idx, Layer* layer, double saved) {
         // Ski rental: scan while the savings forgone since the last change are below the
         // cost of a rebuild, then rebuild. A layer queried once per change keeps the scan;
         // one queried many times pays at most about twice the best of the two.
-        if (layer->debt < kRebuildCostPerEntity * layer->s.n) return;
+        if (layer->debt < rebuild_cost(layer->s)) return;
     }
     rebuild(L, idx, layer);
 }
@@ -82,7 +91,7 @@ int l_nearest(lua_State* L) {
     Filter f = opt_filter(L, 7);
     uint32_t k = static_cast<uint32_t>(kk > lua_Integer(layer->s.n) ? layer->s.n : kk);
     auto area = [&](const Grid& g) {
-        double R = double(g.cell) * std::sqrt(double(k) / 4.0 + 1.0);
+        double R = double(g.cell) * std::sqrt((1.5 * double(k) + 1.0) / (4.0 * M_PI));  // as grid_nearest
         if (has_max && max_r < R) R = max_r;
         return area_of(Circle{x, y, static_cast<float>(R)}, 0.0);
     };

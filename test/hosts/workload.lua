@@ -57,6 +57,16 @@ function W.run(size, seed)
   local ts
   out, ts, n = a:cast_segment(0, 100, 200, 100, out, {}); h = digest_of(h, out, n)
   out, n = a:in_sector_batch({ 10, 10, 1, 1, 90, 0.5, 150, 150, -1, 0, 70, 1.5 }, out); h = digest_of(h, out, 2 * n)
+  -- The spatial index: its block is one more allocation that may fail; queries forced
+  -- through it, then a rebuild after moves.
+  a:reindex()
+  a:index_mode("index")
+  out, n = a:touch_box(20, 20, 60, 50, out); h = digest_of(h, out, n)
+  out, n = a:nearest(100, 100, 7, nil, out); h = digest_of(h, out, n)
+  h = (h * 13 + (a:cast_segment_first(0, 100, 200, 100) or 0)) % 1000000007
+  for i = 2, size, 7 do a:move(size + i, r(0, 200), r(0, 200)) end
+  out, n = a:in_circle_batch({ 30, 30, 20, 150, 60, 35 }, out); h = digest_of(h, out, 2 * n)
+  a:index_mode("auto")
   out, n = a:pairs(out); h = digest_of(h, out, 2 * n)
   h = (h * 13 + a:pair_count()) % 1000000007
   local b = soageo.load(a:dump())     -- a snapshot round trip
@@ -120,6 +130,17 @@ function W.check()
     assert(count == #l, "#layer disagrees with each")
     local _, n = l:in_circle(100, 100, 1e6)
     assert(n == count, "a query lost entities")
+    -- The index (built or not, stale or not) answers as the scan does.
+    local mode = l:index_mode("index")
+    local via_index, ni = l:touch_box(10, 10, 90, 120, {})
+    local near, nn = l:nearest(50, 50, 5, nil, {})
+    l:index_mode("scan")
+    local via_scan, ns = l:touch_box(10, 10, 90, 120, {})
+    local near_scan, nns = l:nearest(50, 50, 5, nil, {})
+    l:index_mode(mode)
+    assert(ni == ns and nn == nns, "the index and the scan disagree")
+    for i = 1, ni do assert(via_index[i] == via_scan[i], "the index and the scan disagree") end
+    for i = 1, nn do assert(near[i] == near_scan[i], "nearest: the index and the scan disagree") end
     assert(#soageo.load(l:dump()) == count, "snapshot lost entities")
     l:set(-1, 1, 1)
     assert(l:get(-1) == 1.0)

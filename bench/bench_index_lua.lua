@@ -1,0 +1,227 @@
+-- The spatial index from Lua, side by side in one process: small queries through the index
+-- ("auto") against the same layer forced to scan ("scan", what every query did before the
+-- index) and against bench/pure_grid.lua, a plain-Lua spatial hash with cells of 64. Uniform
+-- entities at the density of 10,000 in 2000x2000 (radius up to 1). Then: a tick where every
+-- entity moves followed by Q queries, whole-world queries, the 1000 sectors x 100,000 points
+-- batch, cast_segment_first and nearest. Times are medians of several timed repetitions
+-- (warm-up outside timing); ratios are of medians measured in the same run.
+-- Run from the repository root: lua5.4 bench/bench_index_lua.lua [max_entities]
+package.path = "lualib/?.lua;bench/?.lua;" .. package.path
+package.cpath = "./?.so;" .. package.cpath
+
+local soageo = require "soageo"
+local pure_grid = require "pure_grid"
+local clock = os.clock
+local max_n = tonumber(arg and arg[1]) or 1000000
+
+local function median(t)
+  table.sort(t)
+  return t[(#t + 1) // 2]
+end
+
+-- Median over `reps` repetitions of the time per call of f(i), i = 1..iters.
+local function time_per_call(reps, iters, f)
+  for i = 1, math.min(iters, 50) do f(i) end  -- warm-up
+  local t = {}
+  for r = 1, reps do
+    local t0 = clock()
+    for i = 1, iters do f(i) end
+    t[r] = (clock() - t0) / iters
+  end
+  return median(t)
+end
+
+local function world(n)
+  local side = 2000 * math.sqrt(n / 10000)
+  math.randomseed(n)
+  local ids, xs, ys, rs = {}, {}, {}, {}
+  for i = 1, n do ids[i], xs[i], ys[i], rs[i] = i, math.random() * side, math.random() * side, math.random() end
+  return side, ids, xs, ys, rs
+end
+
+local sizes = {}
+for _, n in ipairs({ 10000, 100000, 1000000 }) do if n <= max_n then sizes[#sizes + 1] = n end end
+
+print(string.format("soageo spatial index from Lua (%s, SIMD target %s); medians, one process, loaded machine",
+  _VERSION, soageo.arch()))
+print()
+print("Small queries (5-10 hits): us per query; index vs scan, index vs the plain-Lua grid (cells of 64)")
+print(string.format("%-9s %-14s %9s %9s %9s %8s %8s %6s", "entities", "query", "index", "scan", "Lua grid", "vs scan", "vs grid", "hits"))
+
+local summary = {}
+for _, n in ipairs(sizes) do
+  local side, ids, xs, ys, rs = world(n)
+  local layer = soageo.layer(n)
+  layer:set_many(ids, xs, ys, rs)
+  local g = pure_grid.new(64)
+  for i = 1, n do g:insert(i, xs[i], ys[i], rs[i]) end
+  layer:reindex()
+  local Q = 1000
+  local qx, qy, qa = {}, {}, {}
+  for i = 1, Q do qx[i], qy[i], qa[i] = 50 + math.random() * (side - 100), 50 + math.random() * (side - 100), math.random() * 2 * math.pi end
+  local h = math.sqrt(3) / 2 * 50
+  local shapes = {
+    { "touch_box 50", function(out, i) return layer:touch_box(qx[i] - 25, qy[i] - 25, qx[i] + 25, qy[i] + 25, out) end,
+      function(out, i) return g:touch_box(out, qx[i] - 25, qy[i] - 25, qx[i] + 25, qy[i] + 25) end },
+    { "touch_circle 25", function(out, i) return layer:touch_circle(qx[i], qy[i], 25, out) end,
+      function(out, i) return g:touch_circle(out, qx[i], qy[i], 25) end },
+    { "in_sector 25", function(out, i) return layer:in_sector(qx[i], qy[i], math.cos(qa[i]), math.sin(qa[i]), 25, math.pi / 4, out) end,
+      function(out, i) return g:in_sector(out, qx[i], qy[i], math.cos(qa[i]), math.sin(qa[i]), 25, math.pi / 4) end },
+    { "touch_capsule 40", function(out, i)
+        local c, s = math.cos(qa[i]) * 20, math.sin(qa[i]) * 20
+        return layer:touch_capsule(qx[i] - c, qy[i] - s, qx[i] + c, qy[i] + s, 5, out)
+      end,
+      function(out, i)
+        local c, s = math.cos(qa[i]) * 20, math.sin(qa[i]) * 20
+        return g:touch_capsule(out, qx[i] - c, qy[i] - s, qx[i] + c, qy[i] + s, 5)
+      end },
+    { "in_triangle 50", function(out, i) local x, y = qx[i], qy[i]; return layer:in_triangle(x - 25, y, x + 25, y, x, y + h, out) end,
+      function(out, i) local x, y = qx[i], qy[i]; return g:in_triangle(out, x - 25, y, x + 25, y, x, y + h) end },
+  }
+  for _, sh in ipairs(shapes) do
+    local name, native, lua_grid = sh[1], sh[2], sh[3]
+    local out = {}
+    local hits = 0
+    for i = 1, Q do local _, k = native(out, i); hits = hits + k end
+    -- the same hits from both paths and from the grid (the grid tests in double: compare counts only)
+    layer:index_mode("scan")
+    local scan_hits = 0
+    for i = 1, Q do local _, k = native(out, i); scan_hits = scan_hits + k end
+    layer:index_mode("auto")
+    assert(scan_hits == hits, name .. ": the index and the scan disagree")
+    local scan_iters = math.max(20, math.floor(2e6 / n))
+    local t_index = time_per_call(7, Q, function(i) native(out, i) end)
+    layer:index_mode("scan")
+    local t_scan = time_per_call(5, scan_iters, function(i) native(out, i) end)
+    layer:index_mode("auto")
+    local t_grid = time_per_call(5, Q, function(i) lua_grid(out, i) end)
+    print(string.format("%-9d %-14s %9.2f %9.2f %9.2f %7.1fx %7.1fx %6.1f", n, name, t_index * 1e6, t_scan * 1e6,
+      t_grid * 1e6, t_scan / t_index, t_grid / t_index, hits / Q))
+    summary[#summary + 1] = { n, name, t_index, t_scan, t_grid }
+  end
+end
+
+-- A tick: every entity moves by up to 2 units (layer:move from Lua), then Q small boxes.
+print()
+print("Tick at 100,000 entities: all move (layer:move), then Q touch_box 50 queries; ms per tick (median of ticks)")
+print(string.format("%-6s %12s %12s %9s %14s %14s %9s", "Q", "auto tick", "scan tick", "ratio", "auto queries", "scan queries", "ratio"))
+do
+  local n = math.min(100000, max_n)
+  local side, ids, xs, ys, rs = world(n)
+  local layers = {}
+  for _, mode in ipairs({ "auto", "scan" }) do
+    local l = soageo.layer(n)
+    l:set_many(ids, xs, ys, rs)
+    l:index_mode(mode)
+    layers[mode] = l
+  end
+  local out = {}
+  for _, Q in ipairs({ 1, 10, 100, 1000 }) do
+    local res = {}
+    for _, mode in ipairs({ "auto", "scan" }) do
+      local l = layers[mode]
+      local px, py = {}, {}
+      for i = 1, n do px[i], py[i] = xs[i], ys[i] end
+      local ticks, qtimes = {}, {}
+      local qx, qy = {}, {}
+      for i = 1, Q do qx[i], qy[i] = math.random() * side, math.random() * side end
+      for t = 1, 7 do
+        local t0 = clock()
+        for i = 1, n do
+          local x, y = px[i] + (math.random() * 4 - 2), py[i] + (math.random() * 4 - 2)
+          px[i], py[i] = x, y
+          l:move(i, x, y)
+        end
+        local t1 = clock()
+        for i = 1, Q do l:touch_box(qx[i] - 25, qy[i] - 25, qx[i] + 25, qy[i] + 25, out) end
+        local t2 = clock()
+        if t > 2 then ticks[#ticks + 1] = t2 - t0; qtimes[#qtimes + 1] = t2 - t1 end  -- 2 warm-up ticks
+      end
+      res[mode] = { median(ticks), median(qtimes) }
+    end
+    print(string.format("%-6d %9.2f ms %9.2f ms %8.2fx %11.3f ms %11.3f ms %8.2fx", Q, res.auto[1] * 1e3, res.scan[1] * 1e3,
+      res.auto[1] / res.scan[1], res.auto[2] * 1e3, res.scan[2] * 1e3, res.auto[2] / res.scan[2]))
+  end
+  print("  (ratio = auto / scan: <= 1.1 means no slower than the scan; 0.1 means 10x faster)")
+end
+
+-- Whole-world queries and the big batch: the index must step aside (auto vs scan).
+print()
+print("Large queries: auto (fresh index) vs scan, ms per call")
+do
+  local n = math.min(100000, max_n)
+  local side, ids, xs, ys, rs = world(n)
+  local l = soageo.layer(n)
+  l:set_many(ids, xs, ys, rs)
+  l:reindex()
+  local out = {}
+  local function cmp(name, f, reps)
+    l:index_mode("auto")
+    local ta = time_per_call(reps, 1, f)
+    l:index_mode("scan")
+    local ts = time_per_call(reps, 1, f)
+    l:index_mode("auto")
+    print(string.format("  %-58s auto %8.3f ms  scan %8.3f ms  ratio %.2fx", name, ta * 1e3, ts * 1e3, ta / ts))
+  end
+  cmp("in_box over the whole world, 100,000 hits", function() l:in_box(-1, -1, side + 1, side + 1, out) end, 9)
+  cmp("touch_circle r 1000 (about 20% of the world)", function() l:touch_circle(side / 2, side / 2, 1000, out) end, 9)
+  local big = soageo.layer(100000)
+  for i = 1, 100000 do big:set(i, math.random() * 2000, math.random() * 2000) end
+  local params = {}
+  for _ = 1, 1000 do
+    local a = math.random() * 2 * math.pi
+    for _, v in ipairs({ math.random() * 2000, math.random() * 2000, math.cos(a), math.sin(a), 50, math.random() * math.pi }) do
+      params[#params + 1] = v
+    end
+  end
+  big:reindex()
+  local ta, ts
+  big:index_mode("auto")
+  ta = time_per_call(3, 1, function() big:in_sector_batch(params, out) end)
+  big:index_mode("scan")
+  ts = time_per_call(3, 1, function() big:in_sector_batch(params, out) end)
+  print(string.format("  %-58s auto %8.3f ms  scan %8.3f ms  ratio %.2fx", "in_sector_batch 1000 sectors x 100,000 points", ta * 1e3, ts * 1e3, ta / ts))
+  -- The same batch on a layer whose every entity just moved (the index stale).
+  local tm = {}
+  for rep = 1, 3 do
+    for i = 1, 100000 do local x, y = big:get(i); big:move(i, x + 0.5, y) end
+    big:index_mode("auto")
+    local t0 = clock()
+    big:in_sector_batch(params, out)
+    tm[rep] = clock() - t0
+  end
+  print(string.format("  %-58s auto %8.3f ms  (scan above %8.3f ms) ratio %.2fx", "the same batch right after every entity moved", median(tm) * 1e3, ts * 1e3, median(tm) / ts))
+end
+
+-- cast_segment_first with a hit about 30 units away, and nearest.
+print()
+print("cast_segment_first and nearest, us per call")
+for _, n in ipairs(sizes) do
+  local side, ids, xs, ys, rs = world(n)
+  local l = soageo.layer(n + 1000)
+  l:set_many(ids, xs, ys, rs)
+  -- Targets placed 30 units ahead of each start, along the cast.
+  local sx, sy, ex, ey = {}, {}, {}, {}
+  for i = 1, 1000 do
+    local a = math.random() * 2 * math.pi
+    local x, y = 600 + math.random() * (side - 1200), 600 + math.random() * (side - 1200)
+    sx[i], sy[i] = x, y
+    ex[i], ey[i] = x + math.cos(a) * 500, y + math.sin(a) * 500
+    l:set(n + i, x + math.cos(a) * 30, y + math.sin(a) * 30, 1)
+  end
+  l:reindex()
+  local dist = 0
+  for i = 1, 1000 do local _, t = l:cast_segment_first(sx[i], sy[i], ex[i], ey[i]); dist = dist + (t or 1) * 500 end
+  local t_first = time_per_call(7, 1000, function(i) l:cast_segment_first(sx[i], sy[i], ex[i], ey[i]) end)
+  l:index_mode("scan")
+  local t_first_scan = time_per_call(3, math.max(10, math.floor(1e6 / n)), function(i) l:cast_segment_first(sx[i], sy[i], ex[i], ey[i]) end)
+  l:index_mode("auto")
+  local out = {}
+  local t_n1 = time_per_call(7, 1000, function(i) l:nearest(sx[i], sy[i], 1, nil, out) end)
+  local t_n8 = time_per_call(7, 1000, function(i) l:nearest(sx[i], sy[i], 8, nil, out) end)
+  l:index_mode("scan")
+  local t_n8_scan = time_per_call(3, math.max(10, math.floor(1e6 / n)), function(i) l:nearest(sx[i], sy[i], 8, nil, out) end)
+  l:index_mode("auto")
+  print(string.format("  %7d entities: cast_segment_first %.2f us (scan %.1f us, mean hit distance %.1f); nearest k=1 %.2f us, k=8 %.2f us (scan k=8 %.1f us)",
+    n, t_first * 1e6, t_first_scan * 1e6, dist / 1000, t_n1 * 1e6, t_n8 * 1e6, t_n8_scan * 1e6))
+end
