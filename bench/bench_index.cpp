@@ -64,7 +64,7 @@ int main() {
         };
         double t_moved = median_of(9, jiggle, [&] { grid_build(grid, s, true); });
         std::printf("%8u entities: full build %6.2f ns/entity, rebuild after all moved (<= 2 units) %6.2f ns/entity, "
-                    "reading x and y %5.2f ns/entity; %.2f entities per occupied cell run\n",
+                    "reading x and y %5.2f ns/entity; %.2f entities per bucket\n",
                     n, t_full / n * 1e9, t_moved / n * 1e9, t_read / n * 1e9, double(grid.n_small) / grid.buckets);
 
         // Whole-world box: hits in storage order (what queries return) vs sorted by id.

@@ -173,9 +173,11 @@ void grid_build(Grid& g, const Store& s, bool moves_only) noexcept {
     for (uint32_t p = 0; p < n; ++p) {
         uint32_t slot = p;
         if (src_slot) {
-            if (p + 16 < n) {
-                __builtin_prefetch(X + src_slot[p + 16]);
-                __builtin_prefetch(Y + src_slot[p + 16]);
+            // Prefetch distance of the gathers: 16 measured 20-40% slower at 1,000,000 entities.
+            constexpr uint32_t kAhead = 48;
+            if (p + kAhead < n) {
+                __builtin_prefetch(X + src_slot[p + kAhead]);
+                __builtin_prefetch(Y + src_slot[p + kAhead]);
             }
             slot = src_slot[p];
         }
