@@ -176,6 +176,8 @@ describe("when finalizers update, close or grow a contacts object inside its own
     collectgarbage("incremental", 200, 100)
     if math.type(pause55) == "integer" then collectgarbage("param", "pause", pause55) end
     assert.are.equal(40, fired, "rounds " .. round)
+  end)
+end)
 
 describe("when finalizers change a layer while its index answers a query", function()
   it("neither crashes nor corrupts the layer, and the index still answers as the scan", function()
