@@ -90,6 +90,51 @@ for _, arch in ipairs(soageo.archs()) do
 end
 
 describe("soageo.contacts", function()
+  describe("when few entities change per tick (the incremental path)", function()
+    it("still replays onto layer:pairs() exactly, touching boxes and huge ones included", function()
+      local g = rng.new(43)
+      for _, scene in ipairs({
+        -- (the path is taken from 32,768 entities on)
+        { span = 2000, n = 40000, r = function() return g:int(0, 4) end, int = true },  -- exact touches
+        { span = 3000, n = 40000, r = function() return g:uniform(0, 6) end },
+        { span = 1e7, n = 33000, r = function() return g:uniform(0, 2e4) end, base = 3e7 },  -- coarse floats
+        { span = 2500, n = 36000, r = function() return g:int(1, 3) == 1 and 0 or g:uniform(0, 8) end },  -- points
+      }) do
+        local l = soageo.layer()
+        local base = scene.base or 0
+        local function coord() return base + (scene.int and g:int(0, scene.span) or g:uniform(0, scene.span)) end
+        for i = 1, scene.n do l:set(i, coord(), coord(), scene.r()) end
+        local c = soageo.contacts(l)
+        local current, began, ended = {}, {}, {}
+        for tick = 1, 12 do
+          if tick % 8 == 5 then l:set(g:int(1, scene.n), coord(), coord(), scene.span / 3) end  -- one huge box
+          local movers = tick % 6 == 0 and scene.n // 2 or g:int(0, scene.n // 40)  -- sometimes too many
+          for _ = 1, movers do
+            local id = g:int(1, scene.n)
+            local x, y, r = l:get(id)
+            local step = scene.int and g:int(-2, 2) or g:uniform(-2, 2) * (scene.span / 300)
+            if not x then -- removed earlier
+            elseif g:int(1, 5) == 1 then l:set(id, x, y, scene.r())           -- a new radius only
+            else l:move(id, x + step, y + step * 0.5) end
+          end
+          if tick % 9 == 0 then l:remove(g:int(1, scene.n)); l:set(scene.n + tick, coord(), coord(), scene.r()) end
+          local nb, ne
+          began, ended, nb, ne = c:update(began, ended)
+          assert.is_true(sorted_flat(began, nb) and sorted_flat(ended, ne))
+          replay(current, began, nb, ended, ne)
+          local want, np = l:pairs()
+          assert.is_true(same(current, set_of(want, np)), "scene " .. scene.span .. " tick " .. tick)
+          if tick % 4 == 0 then
+            local _, k = c:touching(1)
+            local degree = 0
+            for i = 1, 2 * np do if want[i] == 1 then degree = degree + 1 end end
+            assert.are.equal(degree, k)
+          end
+        end
+      end
+    end)
+  end)
+
   describe("when the layer holds more than 65,536 entities and its ids change", function()
     it("still replays onto layer:pairs() exactly (the 64-bit ordering path and the rank remap)", function()
       local g = rng.new(41)

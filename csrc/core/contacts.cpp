@@ -1,5 +1,7 @@
 #include "contacts.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "carve.hpp"
@@ -8,7 +10,7 @@
 namespace soageo {
 
 size_t contact_frame_bytes(uint64_t pair_cap, uint32_t id_cap) noexcept {
-    return pair_buffer_bytes(pair_cap) + kAlign * 2 + size_t(id_cap) * 8;
+    return pair_buffer_bytes(pair_cap) + kAlign * 6 + size_t(id_cap) * (8 + 3 * 4 + 8);
 }
 
 ContactFrame contact_frame_carve(void* block, uint64_t pair_cap, uint32_t id_cap) noexcept {
@@ -16,6 +18,10 @@ ContactFrame contact_frame_carve(void* block, uint64_t pair_cap, uint32_t id_cap
     f.buf = pair_buffer_carve(block, pair_cap);
     Carver k(static_cast<unsigned char*>(block) + pair_buffer_bytes(pair_cap));
     f.ids = k.take<int64_t>(id_cap);
+    f.x = k.take<float>(id_cap);
+    f.y = k.take<float>(id_cap);
+    f.r = k.take<float>(id_cap);
+    f.id_at = k.take<int64_t>(id_cap);
     f.n = 0;
     f.id_count = 0;
     f.id_cap = id_cap;
@@ -89,6 +95,162 @@ void contacts_diff(const ContactFrame& before, ContactFrame& now, const uint64_t
     }
     for (; i < no; ++i) push_pair(ended, old_ids[old[i] >> 32], old_ids[old[i] & 0xffffffffu]);
     for (; j < nc; ++j) push_pair(began, ids[cur[j] >> 32], ids[cur[j] & 0xffffffffu]);
+}
+
+void contacts_keep(const Store& st, ContactFrame& now) noexcept {
+    if (st.n == 0) return;
+    std::memcpy(now.x, st.col.x, st.n * sizeof(float));
+    std::memcpy(now.y, st.col.y, st.n * sizeof(float));
+    std::memcpy(now.r, st.col.r, st.n * sizeof(float));
+    std::memcpy(now.id_at, st.col.id, st.n * sizeof(int64_t));
+}
+
+namespace {
+
+constexpr double kCellClamp = 0x1p40;
+
+inline int64_t cell_of(double v, double inv) noexcept {
+    double c = v * inv;
+    c = c < -kCellClamp ? -kCellClamp : c > kCellClamp ? kCellClamp : c;
+    int64_t t = static_cast<int64_t>(c);
+    return t - (static_cast<double>(t) > c ? 1 : 0);
+}
+
+inline uint32_t bucket_of(int64_t cx, int64_t cy, uint32_t mask) noexcept {
+    uint64_t h = static_cast<uint64_t>(cy) * 0x9E3779B97F4A7C15ull ^ static_cast<uint64_t>(cx) * 0xC2B2AE3D27D4EB4Full;
+    return static_cast<uint32_t>(h >> 32) & mask;
+}
+
+}  // namespace
+
+size_t contact_grid_bytes(uint32_t cap) noexcept {
+    return kAlign * 3 + size_t(cap) * sizeof(ContactCell) + (size_t(cap) + 2) * 4;
+}
+
+ContactStep contacts_incremental(const Store& st, SweepScratch& s, const ContactFrame& before, ContactFrame& now,
+                                 void* grid_block, uint32_t grid_cap, EventList& began, EventList& ended,
+                                 uint64_t* need) noexcept {
+    const uint32_t n = st.n;
+    const Columns& c = st.col;
+    if (n == 0 || n != before.id_count || *s.ranked_n != n || now.id_cap < n || grid_cap < n) return ContactStep::full;
+    // Same ids in the same slots as at the last update, and the sweep's ranks still theirs.
+    uint32_t movers = 0;
+    float maxr = 0;
+    uint32_t* const mover = now.buf.a;  // slots that changed; room for buf.cap
+    for (uint32_t i = 0; i < n; ++i) {
+        if (before.id_at[i] != c.id[i] || s.id_keys[s.rank[i]] != int_key(c.id[i])) return ContactStep::full;
+        maxr = c.r[i] > maxr ? c.r[i] : maxr;
+        const bool changed = c.x[i] != before.x[i] || c.y[i] != before.y[i] || c.r[i] != before.r[i];
+        if (changed) {
+            if (movers == now.buf.cap) return ContactStep::full;
+            mover[movers++] = i;
+        }
+    }
+    // A sweep is cheaper than many searches, and than the grid's passes over a small layer:
+    // measured with 10% of a uniform layer moving, 0.70 ms here vs 0.57 ms for the sweep at
+    // 10,000 entities, 8-9.5 ms vs 11 ms at 100,000 (bench_pairs_lua's scenes, loaded machine).
+    if (uint64_t(movers) * 4 > n || n < 32768) return ContactStep::full;
+    // Flags by rank, then a grid of the boxes (float32, as sweep_prepare computes them) keyed
+    // by their min corner, cells as wide as the widest box: a box that overlaps a changed one
+    // has its min corner within [min - widest, max] on each axis, at most 3 cells. Cells are
+    // hashed into a power-of-two table no larger than n.
+    uint32_t* const moved = reinterpret_cast<uint32_t*>(s.tmp_id_keys);  // 2 * (cap + W) entries
+    uint32_t buckets = 16;
+    while (buckets * 2 <= n) buckets *= 2;
+    Carver carve(grid_block);
+    ContactCell* const g = carve.take<ContactCell>(grid_cap);
+    uint32_t* const start = carve.take<uint32_t>(size_t(grid_cap) + 2);  // buckets + 2 <= n + 2
+    std::memset(moved, 0, n * sizeof(uint32_t));
+    for (uint32_t q = 0; q < movers; ++q) moved[s.rank[mover[q]]] = 1;
+    double widest = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+        const float x = c.x[i], y = c.y[i], r = c.r[i];
+        const double w = std::max(double(x + r) - double(x - r), double(y + r) - double(y - r));
+        widest = w > widest ? w : widest;
+    }
+    const double cell = widest > 0 ? widest : 1.0, inv = 1.0 / cell;
+    const uint32_t bmask = buckets - 1;
+    uint32_t* const bucket = s.keys;
+    std::memset(start, 0, (size_t(buckets) + 2) * sizeof(uint32_t));
+    for (uint32_t i = 0; i < n; ++i) {
+        const float r = c.r[i];
+        bucket[i] = bucket_of(cell_of(c.x[i] - r, inv), cell_of(c.y[i] - r, inv), bmask);
+        ++start[bucket[i] + 2];
+    }
+    for (uint32_t b = 2; b <= buckets + 1; ++b) start[b] += start[b - 1];
+    for (uint32_t i = 0; i < n; ++i) {
+        const uint32_t at = start[bucket[i] + 1]++;
+        const float x = c.x[i], y = c.y[i], r = c.r[i];
+        const uint32_t rank = s.rank[i];
+        g[at] = ContactCell{x - r, x + r, y - r, y + r, rank | (moved[rank] << 31)};  // as sweep_prepare
+    }
+    // The changed entities' pairs now, as keys; a pair of two changed ones is emitted by the
+    // lower rank. Hashing may bring a bucket twice: duplicates go after the sort.
+    uint64_t* const found = now.buf.tmp;
+    uint64_t k = 0;
+    for (uint32_t m = 0; m < movers; ++m) {
+        const uint32_t i = mover[m], rm = s.rank[i];
+        const float x = c.x[i], y = c.y[i], r = c.r[i];
+        const float lox = x - r, hix = x + r, loy = y - r, hiy = y + r;
+        auto test = [&](uint32_t p) {
+            const ContactCell& e = g[p];
+            const uint32_t rc = e.rank_changed & 0x7fffffffu;
+            if (rc == rm || ((e.rank_changed >> 31) && rc < rm)) return;
+            if (e.minx <= hix && lox <= e.maxx && e.miny <= hiy && loy <= e.maxy) {
+                if (k < now.buf.cap) found[k] = rc < rm ? (uint64_t(rc) << 32 | rm) : (uint64_t(rm) << 32 | rc);
+                ++k;
+            }
+        };
+        // Widened by a relative 2^-40: (lo - widest) in double may round up.
+        const double slack_x = (std::fabs(double(lox)) + widest) * 0x1p-40, slack_y = (std::fabs(double(loy)) + widest) * 0x1p-40;
+        const int64_t cx0 = cell_of(double(lox) - widest - slack_x, inv), cx1 = cell_of(hix, inv);
+        const int64_t cy0 = cell_of(double(loy) - widest - slack_y, inv), cy1 = cell_of(hiy, inv);
+        if (double(cx1 - cx0 + 1) * double(cy1 - cy0 + 1) > buckets) {  // a huge box: every entity once
+            for (uint32_t p = 0; p < n; ++p) test(p);
+            continue;
+        }
+        for (int64_t cy = cy0; cy <= cy1; ++cy)
+            for (int64_t cx = cx0; cx <= cx1; ++cx) {
+                const uint32_t b = bucket_of(cx, cy, bmask);
+                for (uint32_t p = start[b]; p < start[b + 1]; ++p) test(p);
+            }
+    }
+    if (k > now.buf.cap) return *need = k + before.n, ContactStep::need_pairs;
+    std::sort(found, found + k);
+    k = static_cast<uint64_t>(std::unique(found, found + k) - found);
+    // Merge: the last pairs that involve no changed entity stay; those that do and are not
+    // found again ended; found ones not among the last began.
+    const uint64_t* const old = before.buf.keys;
+    uint64_t* const out = now.buf.keys;
+    const int64_t* const ids = before.ids;
+    const uint64_t no = before.n, cap = now.buf.cap;
+    uint64_t i = 0, j = 0, w = 0;
+    auto put = [&](uint64_t key) {
+        if (w < cap) out[w] = key;
+        ++w;
+    };
+    while (i < no || j < k) {
+        if (j == k || (i < no && old[i] < found[j])) {
+            const uint64_t key = old[i++];
+            if (moved[key >> 32] | moved[key & 0xffffffffu])
+                push_pair(ended, ids[key >> 32], ids[key & 0xffffffffu]);
+            else
+                put(key);
+        } else if (i == no || found[j] < old[i]) {
+            const uint64_t key = found[j++];
+            push_pair(began, ids[key >> 32], ids[key & 0xffffffffu]);
+            put(key);
+        } else {
+            put(old[i]);
+            ++i, ++j;
+        }
+    }
+    if (w > cap) return *need = w, ContactStep::need_pairs;
+    now.n = w;
+    std::memcpy(now.ids, before.ids, n * sizeof(int64_t));
+    now.id_count = n;
+    contacts_keep(st, now);
+    return ContactStep::done;
 }
 
 size_t touching_bytes(uint32_t id_cap, uint64_t pair_cap) noexcept {

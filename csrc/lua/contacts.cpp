@@ -1,5 +1,7 @@
 // soageo.contacts(layer): contact events, the boxes (centre +- r) that began or stopped
-// overlapping since the last update, as a diff of two successive layer:pairs(). The class
+// overlapping since the last update, as a diff of two successive layer:pairs(). An update
+// where few entities changed searches only around those (contacts_incremental); else it
+// sweeps the layer and merges the sorted pairs with the last ones. The class
 // follows liolib's pattern and the aoi's rules: all memory in user values (Lua-allocated),
 // every allocation before anything changes, finalizers that use the object during one of its
 // calls make that call raise instead of working on stale state.
@@ -17,8 +19,8 @@ namespace {
 constexpr const char* kContactsClass = "soageo.contacts";
 
 enum : int {
-    kLayerOf = 1, kScratchBlock, kFrameA, kFrameB, kBeganBlock, kEndedBlock, kTouchingBlock,
-    kContactsValues = kTouchingBlock
+    kLayerOf = 1, kScratchBlock, kFrameA, kFrameB, kBeganBlock, kEndedBlock, kTouchingBlock, kGridBlock,
+    kContactsValues = kGridBlock
 };
 
 constexpr uint64_t kEventsFloor = 1024;
@@ -29,6 +31,8 @@ struct Contacts {
     int current;
     EventList began, ended;
     Touching touching;       // frame[current] as neighbour lists, for touching(); built on demand
+    void* grid;              // the incremental path's grid (contacts_incremental), grid_cap boxes
+    uint32_t grid_cap;
     uint64_t began_recent, ended_recent;  // decaying peaks of the event counts (shrinking)
     uint32_t epoch;          // bumped when an update starts and when it commits
     uint32_t touching_of;    // the epoch `touching` describes (0: none)
@@ -160,13 +164,35 @@ int l_update(lua_State* L) {
                                       pair_cap, id_cap);
             lua_pop(L, 1);
         }
+        if (c->grid_cap < n) {
+            const uint32_t cap = n + n / 2;
+            c->grid = new_block(L, c, epoch, kGridBlock, contact_grid_bytes(cap));
+            c->grid_cap = cap;
+            lua_pop(L, 1);
+        }
         // A finalizer run by those allocations may have changed the layer: size again.
         layer = layer_of(L, 1);
         if (layer->s.n != n) continue;
         lua_getiuservalue(L, 1, kLayerOf);
         lua_getiuservalue(L, -1, kColumnsValue);  // pinned: nothing allocates from here to the commit
         const Store st = layer->s;
+        // What changed since the last update, when little did: its searches only.
+        uint64_t want = 0;
+        c->began.n = c->ended.n = 0;
+        const ContactStep step = contacts_incremental(st, c->scratch, before, now, c->grid, c->grid_cap, c->began, c->ended, &want);
+        if (step == ContactStep::need_pairs) {
+            need = want;
+            continue;
+        }
+        if (step == ContactStep::done) {
+            if (c->began.n <= c->began.cap && c->ended.n <= c->ended.cap) break;
+            // Growing may run a finalizer that changes the layer: start over from the layer.
+            if (c->began.n > c->began.cap) renew_events(L, c, epoch, c->began, kBeganBlock, c->began.n + c->began.n / 2);
+            if (c->ended.n > c->ended.cap) renew_events(L, c, epoch, c->ended, kEndedBlock, c->ended.n + c->ended.n / 2);
+            continue;
+        }
         sweep_prepare(st, c->scratch, true);
+        contacts_keep(st, now);  // the columns the sweep saw, before anything can change them
         const uint64_t pairs = k->sweep_complete(c->scratch.boxes, now.buf.a, now.buf.b, now.buf.cap);
         if (pairs > now.buf.cap) {
             need = pairs;
