@@ -51,7 +51,7 @@ LUA_OBJ  := $(LUA_SRC:csrc/%.cpp=$(BUILD)/%.o)
 HEADERS  := $(wildcard csrc/core/*.hpp csrc/core/*.inl csrc/lua/*.hpp)
 MODULE   := soageo/core.so
 
-.PHONY: all test test-run bench bench-run demo demo-run scene scene-run world world-run world-stage world-skynet-proof install clean asan tsan valgrind fuzz test-neon test-lua fuzz-short deps core-test
+.PHONY: FORCE all test test-run bench bench-run demo demo-run scene scene-run world world-run world-stage world-skynet-proof install clean asan tsan valgrind fuzz test-neon test-lua fuzz-short deps core-test
 
 all: $(MODULE)
 
@@ -63,7 +63,16 @@ $(BUILD)/core/%.o: csrc/core/%.cpp $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CFLAGS) $(SOAGEO_FLAGS) $(HAVE_FLAGS) -c $< -o $@
 
-$(BUILD)/lua/%.o: csrc/lua/%.cpp $(HEADERS)
+# The binding objects follow LUA_INCDIR: $(BUILD)/lua-incdir records the directory they were
+# built against and is rewritten (so newer than them) only when it changes, so switching to
+# another Lua rebuilds them instead of answering "Nothing to be done".
+LUA_STAMP := $(BUILD)/lua-incdir
+$(LUA_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(LUA_INCDIR)' | cmp -s - $@ || echo '$(LUA_INCDIR)' > $@
+FORCE:
+
+$(BUILD)/lua/%.o: csrc/lua/%.cpp $(HEADERS) $(LUA_STAMP)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CFLAGS) $(SOAGEO_FLAGS) -I$(LUA_INCDIR) -c $< -o $@
 

@@ -1,9 +1,26 @@
 local soageo = require "soageo"
 
--- Runs a Lua chunk in a fresh lua5.4 with SOAGEO_ARCH set; returns its output and success.
+-- The interpreter running these specs: the standalone lua keeps its own name at arg's lowest
+-- index (busted and test/mini_busted.lua run under it); /proc/self/cmdline where arg lacks it.
+-- The child below must be this Lua with this module, never a hard-coded lua5.4.
+local function interpreter()
+  local i = 0
+  while arg and arg[i - 1] do i = i - 1 end
+  if i < 0 then return arg[i] end
+  local f = assert(io.open("/proc/self/cmdline", "rb"))
+  local argv0 = f:read("a"):match("^[^%z]+")
+  f:close()
+  return argv0
+end
+
+local function shell_quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+
+-- Runs a Lua chunk in a fresh process of this interpreter, with this process's package.path
+-- and package.cpath (so it loads the same soageo) and SOAGEO_ARCH set; returns its output and
+-- success.
 local function with_env(arch, code)
-  local cmd = string.format("SOAGEO_ARCH=%s lua5.4 -e %q 2>&1",
-    arch, "package.path='lualib/?.lua;'..package.path package.cpath='./?.so;'..package.cpath " .. code)
+  local prelude = string.format("package.path = %q; package.cpath = %q; ", package.path, package.cpath)
+  local cmd = string.format("SOAGEO_ARCH=%s %s -e %s 2>&1", arch, shell_quote(interpreter()), shell_quote(prelude .. code))
   local p = assert(io.popen(cmd))
   local out = p:read("a")
   local ok = p:close()
@@ -29,6 +46,15 @@ describe("SIMD target selection", function()
       assert.are.equal("scalar", soageo.arch())
       soageo.use_arch(before)
       assert.has_error(function() soageo.use_arch("quantum") end)
+    end)
+  end)
+
+  describe("when a fresh process of this interpreter loads the module", function()
+    it("runs the same Lua version and loads the same module file", function()
+      local where = "local n = package.searchpath('soageo.core', package.cpath) "
+      local out, ok = with_env(soageo.arch(), where .. "require('soageo') print(_VERSION .. ' ' .. n)")
+      assert.is_true(ok)
+      assert.are.equal(_VERSION .. " " .. package.searchpath("soageo.core", package.cpath) .. "\n", out)
     end)
   end)
 

@@ -46,18 +46,25 @@ describe("when finalizers watch, unwatch, update or close an aoi inside its own 
   it("raises a clear error, never crashes, and the aoi still sees exactly its circles", function()
     local l = soageo.layer()
     for i = 1, 400 do l:set(i, (i * 37) % 120, (i * 91) % 120) end
-    local cur, action, fired = nil, nil, 0
+    local cur, action = nil, nil
+    local fired = {}  -- action -> times it ran inside aoi:watch or aoi:update
+    -- Acts only when it interrupted aoi:watch or aoi:update themselves (the function one level
+    -- up): a finalizer run anywhere else, e.g. by the allocation of pcall's call frame, would
+    -- test nothing, so it leaves the action for a later one.
     local mt = { __gc = function()
       if cur and action then
+        local inside = debug.getinfo(2, "f").func
+        if inside ~= cur.watch and inside ~= cur.update then return end
         local act = action
         action = nil
-        fired = fired + 1
+        fired[act] = (fired[act] or 0) + 1
         act(cur)
       end
     end }
+    local extra = 0
     local actions = {
       function(a) a:unwatch(1) end,                      -- shifts the slot watch() computed
-      function(a) a:watch(5000 + fired, 3) end,          -- inserts before it
+      function(a) extra = extra + 1; a:watch(5000 + extra, 3) end,  -- inserts before it
       function(a) pcall(a.update, a) end,                -- a nested update
       function(a) a:close() end,                         -- frees every block
     }
@@ -72,25 +79,41 @@ describe("when finalizers watch, unwatch, update or close an aoi inside its own 
       end
       return out
     end
-    -- A collector that never pauses, so that finalizers run inside most allocations (Lua 5.4
-    -- takes the pause as an argument, 5.5 as a parameter).
+    -- A collector that never pauses and steps every few hundred bytes, so that finalizers often
+    -- run inside these calls. Lua 5.4 takes pause, step multiplier and log2(step size) as
+    -- arguments; 5.5 takes parameters (and ignores the arguments). The full collection makes
+    -- the new pause count now (and resets the target that Lua 5.4.4 leaves wrong after a full
+    -- collection in generational mode, the mode the test above ran in).
     local pause55 = select(2, pcall(collectgarbage, "param", "pause", 0))
-    collectgarbage()  -- what earlier specs left (a million-entity layer) would slow the cycles below
-    collectgarbage("incremental", 0, 100)
+    local stepsize55 = select(2, pcall(collectgarbage, "param", "stepsize", 256))
+    collectgarbage("incremental", 0, 100, 8)
+    collectgarbage()
+    -- The action that ran the fewest times: the collector's rhythm repeats with the rounds, so
+    -- taking actions in turn could leave one of them always on rounds where none runs.
+    local function least()
+      local best
+      for _, act in ipairs(actions) do
+        if not best or (fired[act] or 0) < (fired[best] or 0) then best = act end
+      end
+      return best, fired[best] or 0
+    end
+    local rng = require("rng").new(11)
     local round = 0
-    while fired < 40 and round < 4000 do  -- finalizers run inside a few percent of the rounds
+    while select(2, least()) < 10 and round < 4000 do  -- 40 actions took 120 to 520 rounds on 5.4 and 5.5
       round = round + 1
       for _ = 1, 200 do setmetatable({}, mt) end
+      for _ = 1, rng:int(0, 400) do local _ = {} end  -- so that rounds do not repeat its rhythm
       local aoi = soageo.aoi(l)
       for i = 1, 16 do aoi:watch(i, 10) end
-      cur, action = aoi, actions[round % #actions + 1]
+      cur, action = aoi, least()
       local ok1, e1 = pcall(aoi.watch, aoi, 1000, 10)  -- grows the watcher block
+      local closed = tostring(aoi):find("closed", 1, true)  -- by a finalizer inside watch
       local ok2, e2 = pcall(aoi.update, aoi)           -- grows scratch, lists and events
       local ok3, e3 = pcall(aoi.watchers_of, aoi, 3)   -- inverts the lists into a new block
       cur, action = nil, nil
       if not ok3 then assert.is_truthy(e3:find("by a finalizer during this call", 1, true) or e3:find("aoi is closed", 1, true)) end
       if not ok1 then assert.matches("changed by a finalizer during this call", e1) end
-      if not ok2 then assert.matches("changed by a finalizer during this call", e2) end
+      if not ok2 then assert.matches(closed and "aoi is closed" or "changed by a finalizer during this call", e2) end
       if not tostring(aoi):find("closed", 1, true) then
         for i = 1, 16 do aoi:watch(i, 10) end
         aoi:update()
@@ -103,9 +126,12 @@ describe("when finalizers watch, unwatch, update or close an aoi inside its own 
         assert.are.same(seers, (aoi:watchers_of(3)))
       end
     end
-    collectgarbage("incremental", 200, 100)
+    collectgarbage("incremental", 200, 100, 13)
     if math.type(pause55) == "integer" then collectgarbage("param", "pause", pause55) end
-    assert.are.equal(40, fired)  -- the finalizers did run inside those calls, each action ten times
+    if math.type(stepsize55) == "integer" then collectgarbage("param", "stepsize", stepsize55) end
+    for i, act in ipairs(actions) do  -- every action did run inside those calls, ten times or more
+      assert.is_true((fired[act] or 0) >= 10, ("action %d ran %d times inside a call"):format(i, fired[act] or 0))
+    end
   end)
 end)
 
@@ -177,73 +203,5 @@ describe("when finalizers update, close or grow a contacts object inside its own
     collectgarbage("incremental", 200, 100)
     if math.type(pause55) == "integer" then collectgarbage("param", "pause", pause55) end
     assert.are.equal(40, fired, "rounds " .. round)
-  end)
-end)
-
-describe("when finalizers change a layer while its index answers a query", function()
-  it("neither crashes nor corrupts the layer, and the index still answers as the scan", function()
-    local l = soageo.layer(16)
-    for i = 1, 3000 do l:set(i, (i * 37) % 1000, (i * 91) % 1000, (i % 7) * 0.5) end
-    l:index_mode("index")
-    local next_id = 100000
-    local actions = {
-      function() for _ = 1, 30 do next_id = next_id + 1; l:set(next_id, next_id % 1000, (next_id * 7) % 1000) end end,
-      function() for i = 1, 3000, 97 do if l:has(i) then l:move(i, (i * 13) % 1000, (i * 29) % 1000) end end end,
-      function() for i = 5, 3000, 131 do l:remove(i) end end,
-      function() l:touch_box(100, 100, 300, 300) end,  -- rebuilds the index inside the outer query
-      function() l:nearest(500, 500, 20) end,
-      function() l:reindex() end,
-    }
-    local fired = 0
-    local mt = { __gc = function()
-      fired = fired + 1
-      actions[fired % #actions + 1]()
-    end }
-    collectgarbage("generational")
-    for round = 1, 20 do
-      for _ = 1, 30 do setmetatable({}, mt) end   -- garbage with finalizers
-      local out, n = l:touch_box(0, 0, 600, 600)  -- hundreds of ids: the result table grows
-      assert.is_true(n >= 0 and #out == n)
-      local near, k = l:nearest(400, 400, 300)
-      assert.is_true(k >= 0 and #near == k)
-      local _, m = l:in_sector_batch({ 500, 500, 1, 0, 400, 1.2, 200, 800, 0, -1, 300, 0.8 })
-      assert.is_true(m >= 0)
-      if round % 8 == 0 then collectgarbage() end
-    end
-    collectgarbage("incremental")
-    assert.is_true(fired > 0)
-    local count = 0
-    for id in l:each() do count = count + 1; assert.is_truthy(l:get(id)) end
-    assert.are.equal(#l, count)
-    -- After all that, the index (rebuilt now) and the scan agree.
-    local a, na = l:touch_box(0, 0, 700, 700, {})
-    local b, nb = l:nearest(300, 300, 50, nil, {})
-    l:index_mode("scan")
-    local c, nc = l:touch_box(0, 0, 700, 700, {})
-    local d, nd = l:nearest(300, 300, 50, nil, {})
-    assert.are.same({ na, nb }, { nc, nd })
-    assert.are.same(c, a)
-    assert.are.same(d, b)
-  end)
-
-  it("raises a clear error when a finalizer closes the layer while the index is being allocated", function()
-    local l = soageo.layer()
-    for i = 1, 2000 do l:set(i, i % 100, i // 100) end
-    l:index_mode("index")
-    local armed = true
-    local mt = { __gc = function() if armed then armed = false; l:close() end end }
-    collectgarbage("generational")
-    local ok, err
-    for _ = 1, 200 do
-      if not armed then break end
-      setmetatable({}, mt)
-      ok, err = pcall(function() return l:touch_box(0, 0, 10, 10) end)
-      if not ok then break end
-      l:move(1, 1, 1)  -- stale again: the next query rebuilds (and allocates) again
-    end
-    collectgarbage("incremental")
-    if not ok then
-      assert.is_truthy(err:find("layer closed by a finalizer during a query", 1, true) or err:find("layer is closed", 1, true))
-    end
   end)
 end)

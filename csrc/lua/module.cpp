@@ -58,6 +58,11 @@ void add_functions(lua_State* L, const Tables& t, int table, const luaL_Reg* fns
 using namespace soageo::lua;
 
 SOAGEO_EXPORT int luaopen_soageo_core(lua_State* L) {
+    // First, before any other Lua call: a module built against another Lua's headers (5.4
+    // loaded by skynet HEAD's 5.5, or the reverse) disagrees with the process on the layout of
+    // Lua's own structures and would crash it; this refuses at `require` with "version
+    // mismatch: app. needs 504.0, Lua core provides 505.0".
+    luaL_checkversion(L);
     const soageo::KernelTable* kernels = soageo::kernels_best();
     const char* forced = std::getenv("SOAGEO_ARCH");
     if (forced && *forced) {

@@ -1,22 +1,31 @@
--- Drives a scene tick by tick and prints the same statistics as examples/scene_sim.lua.
+-- Drives a scene tick by tick and prints the same statistics as examples/scene_sim.lua, hands
+-- the east scene's layer to the west scene and drives the west scene on.
 local skynet = require "skynet"
 
 local command = {}
 
-function command.run(east, west, ticks)
-  local total_ms = 0
+local function drive(name, scene, ticks)
+  local total = { ms = 0, casts = 0, hits = 0, enter = 0, leave = 0 }
   for t = 1, ticks do
-    local s = skynet.call(east, "lua", "tick")
-    total_ms = total_ms + s.ms
+    local s = skynet.call(scene, "lua", "tick")
+    for k in pairs(total) do total[k] = total[k] + s[k] end
     if t <= 3 or t % 10 == 0 or t == ticks then
-      skynet.error(string.format("tick %d: %d entities, %d casts, %d hits, %d deaths, %d enter, %d leave, %.2f ms",
-        s.tick, s.entities, s.casts, s.hits, s.deaths, s.enter, s.leave, s.ms))
+      skynet.error(string.format("%s tick %d: %d entities, %d casts, %d hits, %d deaths, %d enter, %d leave, %.2f ms",
+        name, s.tick, s.entities, s.casts, s.hits, s.deaths, s.enter, s.leave, s.ms))
     end
   end
-  skynet.error(string.format("%.2f ms per tick on average", total_ms / ticks))
-  local snapshot, factions = skynet.call(east, "lua", "handoff")
-  local adopted = skynet.call(west, "lua", "adopt", snapshot, factions)
-  skynet.error(string.format("handoff: %d bytes of snapshot, west scene now holds %d entities", #snapshot, adopted))
+  skynet.error(string.format("%s: %d ticks, %d casts, %d hits, %d enter, %d leave, %.2f ms per tick on average",
+    name, ticks, total.casts, total.hits, total.enter, total.leave, total.ms / ticks))
+end
+
+function command.run(east, west, ticks)
+  drive("east", east, ticks)
+  local snapshot, hp, heading = skynet.call(east, "lua", "handoff")
+  local adopted, west_snapshot = skynet.call(west, "lua", "adopt", snapshot, hp, heading)
+  -- A snapshot holds the ids, the float32 columns and their order: equal strings, equal layers.
+  skynet.error(string.format("handoff: %d bytes of snapshot, west scene now holds %d entities, layer equal to east's: %s",
+    #snapshot, adopted, snapshot == west_snapshot and "yes" or "NO"))
+  drive("west", west, 10)
 end
 
 skynet.start(function()

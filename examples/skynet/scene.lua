@@ -17,21 +17,39 @@ function command.tick()
 end
 
 -- A region changes owner: the layer leaves as a string (full userdata cannot cross
--- skynet.pack or a cluster link) and this scene empties.
+-- skynet.pack or a cluster link) with the per-entity state the layer does not hold, and this
+-- scene empties (its traps go with the region).
 function command.handoff()
   local snapshot = world.layer:dump()
-  local factions = {}
-  for id, f in pairs(world.faction) do factions[id] = f end
-  for id in pairs(factions) do world:kill(id) end
-  return snapshot, factions
+  local hp, heading, ids = {}, {}, {}
+  for id in world.layer:each() do
+    ids[#ids + 1] = id
+    hp[id], heading[id] = world.hp[id], world.heading[id]
+  end
+  for _, id in ipairs(ids) do
+    world:kill(id)
+    world.traps[id] = nil
+  end
+  return snapshot, hp, heading
 end
 
-function command.adopt(snapshot, factions)
+-- Takes over the entities of a snapshot with their ids, positions, radii and masks (the mask
+-- is the faction, or TRAP), and answers with a snapshot of this scene's layer: the caller
+-- compares it with what it sent. A scene that adopts a region starts empty (traps = 0).
+function command.adopt(snapshot, hp, heading)
   local incoming = soageo.load(snapshot)
-  for id, x, y in incoming:each() do
-    if factions[id] then world:spawn(factions[id], x, y) end  -- traps stay with their region
+  for id, x, y, r, mask in incoming:each() do
+    world.layer:set(id, x, y, r, mask)
+    if mask == scene.TRAP then
+      world.traps[id] = true
+    else
+      world.hp[id], world.faction[id], world.heading[id] = hp[id], mask, heading[id]
+      if mask == scene.PLAYER then world.aoi:watch(id, world.view) end
+      if id >= world.next_id then world.next_id = id + 1 end
+    end
   end
-  return #world.layer
+  incoming:close()
+  return #world.layer, world.layer:dump()
 end
 
 skynet.start(function()
