@@ -12,10 +12,11 @@
 #   TARGETS      SIMD targets compiled in (default: all this CPU family has; scalar is always built)
 #   FUZZ_SECONDS bounded time of each fuzz target under `make fuzz`
 #
-# Targets: all test bench demo scene world install clean asan tsan valgrind fuzz test-neon deps
+# Targets: all test bench demo scene world install clean asan tsan valgrind fuzz test-neon test-lua test-skynet deps
 
 LUA          ?= lua5.4
-LUA_INCDIR   ?= $(shell pkg-config --variable=includedir lua5.4 2>/dev/null || echo /usr/include)/lua5.4
+LUA54_INCDIR := $(shell pkg-config --variable=includedir lua5.4 2>/dev/null || echo /usr/include)/lua5.4
+LUA_INCDIR   ?= $(LUA54_INCDIR)
 CXX          ?= g++
 CFLAGS       ?= -O2 -fPIC
 LIBFLAG      ?= -shared
@@ -47,11 +48,12 @@ BUILD    := build
 CORE_SRC := $(filter-out csrc/core/target_%.cpp,$(wildcard csrc/core/*.cpp))
 LUA_SRC  := $(wildcard csrc/lua/*.cpp)
 CORE_OBJ := $(CORE_SRC:csrc/%.cpp=$(BUILD)/%.o) $(foreach t,scalar $(TARGETS),$(BUILD)/core/target_$(t).o)
-LUA_OBJ  := $(LUA_SRC:csrc/%.cpp=$(BUILD)/%.o)
+LUA_BUILD ?= $(BUILD)# the binding's objects (test-skynet shares one core between two Luas)
+LUA_OBJ  := $(LUA_SRC:csrc/%.cpp=$(LUA_BUILD)/%.o)
 HEADERS  := $(wildcard csrc/core/*.hpp csrc/core/*.inl csrc/lua/*.hpp)
 MODULE   := soageo/core.so
 
-.PHONY: FORCE all test test-run bench bench-run demo demo-run scene scene-run world world-run world-stage world-skynet-proof install clean asan tsan valgrind fuzz test-neon test-lua fuzz-short deps core-test
+.PHONY: FORCE all test test-run bench bench-run demo demo-run scene scene-run world world-run world-stage world-skynet-proof install clean asan tsan valgrind fuzz test-neon test-lua fuzz-short deps core-test test-skynet
 
 all: $(MODULE)
 
@@ -63,16 +65,16 @@ $(BUILD)/core/%.o: csrc/core/%.cpp $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CFLAGS) $(SOAGEO_FLAGS) $(HAVE_FLAGS) -c $< -o $@
 
-# The binding objects follow LUA_INCDIR: $(BUILD)/lua-incdir records the directory they were
+# The binding objects follow LUA_INCDIR: $(LUA_BUILD)/lua-incdir records the directory they were
 # built against and is rewritten (so newer than them) only when it changes, so switching to
 # another Lua rebuilds them instead of answering "Nothing to be done".
-LUA_STAMP := $(BUILD)/lua-incdir
+LUA_STAMP := $(LUA_BUILD)/lua-incdir
 $(LUA_STAMP): FORCE
 	@mkdir -p $(dir $@)
 	@echo '$(LUA_INCDIR)' | cmp -s - $@ || echo '$(LUA_INCDIR)' > $@
 FORCE:
 
-$(BUILD)/lua/%.o: csrc/lua/%.cpp $(HEADERS) $(LUA_STAMP)
+$(LUA_BUILD)/lua/%.o: csrc/lua/%.cpp $(HEADERS) $(LUA_STAMP)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CFLAGS) $(SOAGEO_FLAGS) -I$(LUA_INCDIR) -c $< -o $@
 
@@ -224,6 +226,35 @@ test-lua:
 	rm -rf build-lua
 	$(MAKE) --no-print-directory BUILD=build-lua MODULE=build-lua/soageo/core.so LUA_INCDIR=$(LUA_INCDIR) build-lua/soageo/core.so
 	SOAGEO_CPATH="build-lua/?.so;" $(LUA) test/mini_busted.lua $(wildcard test/*_spec.lua)
+
+# soageo inside real skynet processes (test/skynet/run.sh; one function per case there):
+#   make test-skynet SKYNET=/path/to/skynet    (a built tree: ./skynet, 3rd/lua/lua.h, 3rd/lua/lua)
+# The module is built against $(SKYNET)/3rd/lua in build-skynet/<tree>-<hash>/ (its own
+# soageo/core.so; the Lua 5.4 one is untouched), plus one against OTHER_LUA_INCDIR, the headers
+# of a Lua of another version (default Debian's 5.4; for a 5.4 skynet pass a 5.5 tree's
+# 3rd/lua), which must refuse to load. Ends with one line "N passed, N failed".
+OTHER_LUA_INCDIR ?= $(LUA54_INCDIR)
+SKYNET_DIR   = $(abspath $(SKYNET))
+SKYNET_BUILD = build-skynet/$(notdir $(SKYNET_DIR))-$(shell printf '%s' '$(SKYNET_DIR)' | cksum | cut -d' ' -f1)
+test-skynet: deps
+	@if [ -z "$(SKYNET)" ]; then \
+	    echo "make test-skynet: name a built skynet tree: make test-skynet SKYNET=/path/to/skynet" \
+	         "(its directory holding ./skynet, 3rd/lua/lua.h and 3rd/lua/lua, after make linux there)" >&2; exit 2; fi
+	@for f in skynet 3rd/lua/lua.h 3rd/lua/lua; do if [ ! -e "$(SKYNET_DIR)/$$f" ]; then \
+	    echo "make test-skynet: SKYNET=$(SKYNET) is not a built skynet tree: $(SKYNET_DIR)/$$f is missing" \
+	         "(pass SKYNET=<a skynet checkout where make linux has run>)" >&2; exit 2; fi; done
+	@$(MAKE) --no-print-directory BUILD=$(SKYNET_BUILD) MODULE=$(SKYNET_BUILD)/soageo/core.so \
+	    LUA_INCDIR=$(SKYNET_DIR)/3rd/lua $(SKYNET_BUILD)/soageo/core.so
+	@$(MAKE) --no-print-directory BUILD=$(SKYNET_BUILD) MODULE=$(SKYNET_BUILD)/soageo/core.so \
+	    LUA_INCDIR=$(SKYNET_DIR)/3rd/lua INST_LIBDIR=$(SKYNET_BUILD)/inst/luaclib \
+	    INST_LUADIR=$(SKYNET_BUILD)/inst/lualib install >/dev/null
+	@if [ "$$(sh test/skynet/lua_version.sh $(OTHER_LUA_INCDIR))" != "$$(sh test/skynet/lua_version.sh $(SKYNET_DIR)/3rd/lua)" ]; then \
+	    $(MAKE) --no-print-directory BUILD=$(SKYNET_BUILD) LUA_BUILD=$(SKYNET_BUILD)/other \
+	        MODULE=$(SKYNET_BUILD)/other/soageo/core.so LUA_INCDIR=$(OTHER_LUA_INCDIR) \
+	        $(SKYNET_BUILD)/other/soageo/core.so; fi
+	@for d in lualib examples test; do ln -sfn $(CURDIR)/$$d $(SKYNET_BUILD)/$$d; done
+	@SKYNET=$(SKYNET_DIR) STAGE=$(CURDIR)/$(SKYNET_BUILD) ROOT=$(CURDIR) \
+	    OTHER_LUA_INCDIR=$(OTHER_LUA_INCDIR) sh test/skynet/run.sh
 
 clean:
 	rm -rf $(BUILD) build-* soageo/core.so
