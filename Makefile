@@ -242,7 +242,8 @@ test-skynet: deps
 	         "(its directory holding ./skynet, 3rd/lua/lua.h and 3rd/lua/lua, after make linux there)" >&2; exit 2; fi
 	@for f in skynet 3rd/lua/lua.h 3rd/lua/lua; do if [ ! -e "$(SKYNET_DIR)/$$f" ]; then \
 	    echo "make test-skynet: SKYNET=$(SKYNET) is not a built skynet tree: $(SKYNET_DIR)/$$f is missing" \
-	         "(pass SKYNET=<a skynet checkout where make linux has run>)" >&2; exit 2; fi; done
+	         "(pass SKYNET=<a skynet checkout where make linux has run; the interpreter 3rd/lua/lua" \
+	         "comes from make -C 3rd/lua linux>)" >&2; exit 2; fi; done
 	@$(MAKE) --no-print-directory BUILD=$(SKYNET_BUILD) MODULE=$(SKYNET_BUILD)/soageo/core.so \
 	    LUA_INCDIR=$(SKYNET_DIR)/3rd/lua $(SKYNET_BUILD)/soageo/core.so
 	@$(MAKE) --no-print-directory BUILD=$(SKYNET_BUILD) MODULE=$(SKYNET_BUILD)/soageo/core.so \
