@@ -65,7 +65,7 @@ case_example() {
 	hits=$(echo "$summary" | sed -n 's/.* \([0-9]*\) hits.*/\1/p')
 	enter=$(echo "$summary" | sed -n 's/.* \([0-9]*\) enter.*/\1/p')
 	leave=$(echo "$summary" | sed -n 's/.* \([0-9]*\) leave.*/\1/p')
-	check "example: the east scene ran 100 ticks ($(grep -c 'east tick' "$log") tick lines)" grep -q 'east tick 100: 5000 entities' "$log"
+	check "example: the east scene ran 100 ticks ($(grep -c 'east tick' "$log") tick lines)" grep -q 'east tick 100: ' "$log"
 	check "example: skills hit (${hits:-no} hits)" test "${hits:-0}" -gt 0
 	check "example: AOI events happened (${enter:-no} enter, ${leave:-no} leave)" test "${enter:-0}" -gt 0 -a "${leave:-0}" -gt 0
 	check "example: the layer handed off by dump/load equals the original" grep -q "layer equal to east's: yes" "$log"

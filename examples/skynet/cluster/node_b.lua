@@ -14,7 +14,7 @@ end
 skynet.start(function()
   cluster.reload({ node_a = skynet.getenv("node_a"), node_b = skynet.getenv("node_b") })
   local scene = skynet.newservice("scene")
-  skynet.call(scene, "lua", "init", { entities = 0, seed = 8, size = 7000 })
+  skynet.call(scene, "lua", "init", { entities = 0, traps = 0, seed = 8, size = 7000 })
   cluster.register("scene", scene)
   cluster.register("node", skynet.self())
   skynet.dispatch("lua", function(_, _, cmd)
