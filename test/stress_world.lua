@@ -1,6 +1,6 @@
 -- A random world checked against a plain-Lua model. Every change goes to a soageo layer and to
 -- a table of the float32 values the layer must hold; every answer (each query and its batch
--- form, nearest, casts, pairs, the AOI, snapshots) is compared with the references of
+-- form, nearest, casts, pairs, contact events, the AOI, snapshots) is compared with the references of
 -- test/*_reference.lua computed from that table, never from the layer under test.
 -- test/skynet/stress_worker.lua runs it in many skynet services at once; test/stress_world_spec.lua
 -- runs it on plain Lua and shows that a wrong answer is caught.
@@ -405,7 +405,42 @@ function World:aoi_step()
   end
 end
 
+-- Contact events: the pairs that began and ended since the last update are the difference of
+-- two reference pair lists; touching(id) the ids paired with id now.
+function World:contacts_step()
+  self:count("contacts_update")
+  local now = pairs_ref.pairs_sweep(entities(self.model))
+  local cur, began, ended = {}, {}, {}
+  for i = 1, #now, 2 do cur[now[i] .. " " .. now[i + 1]] = true end
+  for i = 1, #now, 2 do
+    if not self.cset[now[i] .. " " .. now[i + 1]] then began[#began + 1], began[#began + 2] = now[i], now[i + 1] end
+  end
+  local before = self.cflat
+  for i = 1, #before, 2 do
+    if not cur[before[i] .. " " .. before[i + 1]] then ended[#ended + 1], ended[#ended + 2] = before[i], before[i + 1] end
+  end
+  local b, e, nb, ne = self.contacts:update(self.began, self.ended)
+  self.began, self.ended = b, e
+  self:check(same_list(first_of(b, 2 * nb), began), "contacts:update began differs from the reference")
+  self:check(same_list(first_of(e, 2 * ne), ended), "contacts:update ended differs from the reference")
+  self.cflat, self.cset = now, cur
+  self:count("contacts_touching")
+  for _ = 1, 4 do
+    local id = self.g:int(1, MAX_ID)
+    local want = {}
+    for i = 1, #now, 2 do
+      if now[i] == id then want[#want + 1] = now[i + 1] elseif now[i + 1] == id then want[#want + 1] = now[i] end
+    end
+    sort(want)
+    local out, n = self.contacts:touching(id, self.out)
+    self:check(same_list(first_of(out, n), want), "contacts:touching(%d) differs from the reference", id)
+  end
+end
+
 function World:new_aoi()
+  if self.contacts then self.contacts:close() end
+  self.contacts = soageo.contacts(self.layer)
+  self.cflat, self.cset = {}, {}
   if self.aoi then self.aoi:close() end
   self.aoi = soageo.aoi(self.layer, { margin = MARGIN })
   for id, view in pairs(self.views) do
@@ -544,7 +579,8 @@ function World:step()
     elseif pick <= 750 then self:query()
     elseif pick <= 800 then self:cast()
     elseif pick <= 850 then self:nearest()
-    elseif pick <= 880 then self:pairs_check()
+    elseif pick <= 865 then self:pairs_check()
+    elseif pick <= 880 then self:contacts_step()
     elseif pick <= 920 then self:aoi_step()
     elseif pick <= 945 then self:snapshot()
     elseif pick <= 970 then self:partial()
@@ -585,5 +621,5 @@ end
 M.KINDS = KINDS
 M.OTHER_KINDS = { "set", "move", "remove", "set_many", "clear", "cast_segment", "cast_segment_first", "nearest",
   "pairs", "pair_count", "pairs_between", "aoi_update", "aoi_visible", "aoi_watchers_of", "dump_load",
-  "dump_load_swap", "dump_ids_merge", "remove_many", "content" }
+  "dump_load_swap", "dump_ids_merge", "remove_many", "content", "contacts_update", "contacts_touching" }
 return M
