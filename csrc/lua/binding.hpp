@@ -32,6 +32,7 @@ constexpr const char* kLayerClass = "soageo.layer";
 // upvalue 1 by every function the module registers, so there is no process-wide mutable state.
 struct Context {
     const KernelTable* kernels;
+    const void* layer_metatable;  // check_layer compares pointers instead of a registry lookup by name
 };
 
 inline Context* context(lua_State* L) {
