@@ -91,7 +91,7 @@ describe("layer:move_many", function()
       { { { id1, 2.5 }, { 1, 2 }, { 1, 2 } }, "bad argument #1 to 'move_many' (ids[2] must be an integer)" },
       { { { id1, 2.0 }, { 1, 2 }, { 1, 2 } }, "bad argument #1 to 'move_many' (ids[2] must be an integer)" },
       { { { id1, "7" }, { 1, 2 }, { 1, 2 } }, "bad argument #1 to 'move_many' (ids[2] must be an integer)" },
-      { { { id1, id2, 999 }, { 1, 2, 3 }, { 1, 2, 3 } }, "bad argument #1 to 'move_many' (ids[3]: no entity with this id)" },
+      { { { id1, id2, 999 }, { 1, 2, 3 }, { 1, 2, 3 } }, "bad argument #1 to 'move_many' (ids[3]: no entity with id 999)" },
       { { { id1, id2 }, { 1, nan }, { 1, 2 } }, "bad argument #2 to 'move_many' (xs[2] must be finite)" },
       { { { id1, id2 }, { 1, 2 }, { 1, -inf } }, "bad argument #3 to 'move_many' (ys[2] must be finite)" },
       { { { id1, id2 }, { 1, 1e39 }, { 1, 2 } }, "bad argument #2 to 'move_many' (xs[2] must be finite)" },
@@ -99,7 +99,7 @@ describe("layer:move_many", function()
       { { { id1, id2 }, { 1, 2 }, { 1, true } }, "bad argument #3 to 'move_many' (ys[2] must be finite)" },
       -- the first bad element is reported, whatever comes after it
       { { { id1, id2, 999, 1.5 }, { 1, nan, 3, 4 }, { 1, 2, 3, 4 } }, "bad argument #2 to 'move_many' (xs[2] must be finite)" },
-      { { { id1, 999, id3 }, { 1, nan, 3 }, { 1, 2, 3 } }, "bad argument #1 to 'move_many' (ids[2]: no entity with this id)" },
+      { { { id1, 999, id3 }, { 1, nan, 3 }, { 1, 2, 3 } }, "bad argument #1 to 'move_many' (ids[2]: no entity with id 999)" },
     }
     for i, c in ipairs(cases) do
       it("raises a clear error and leaves the layer unchanged (case " .. i .. ")", function()
@@ -131,7 +131,7 @@ describe("layer:move_many", function()
       ids[n], ys[n] = ids[n] + 1, last  -- an unknown id at the end
       if l:has(ids[n]) then ids[n] = ids[n] + 1 end
       assert.has_error(function() l:move_many(ids, xs, ys) end,
-        "bad argument #1 to 'move_many' (ids[" .. n .. "]: no entity with this id)")
+        "bad argument #1 to 'move_many' (ids[" .. n .. "]: no entity with id " .. ids[n] .. ")")
       assert.are.equal(dump, l:dump())
     end)
 

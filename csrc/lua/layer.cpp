@@ -293,7 +293,7 @@ int l_move_many(lua_State* L) {
         int64_t id = 0;
         if (!ids.get(i, &id)) luaL_argerror(L, 2, lua_pushfstring(L, "ids[%d] must be an integer", i));
         uint32_t slot = idmap_find(layer->s.map, id);
-        if (slot == kNoSlot) luaL_argerror(L, 2, lua_pushfstring(L, "ids[%d]: no entity with this id", i));
+        if (slot == kNoSlot) luaL_argerror(L, 2, lua_pushfstring(L, "ids[%d]: no entity with id %I", i, static_cast<lua_Integer>(id)));
         if (!read_float(L, 3, i, &xy[2 * i - 2])) luaL_argerror(L, 3, lua_pushfstring(L, "xs[%d] must be finite", i));
         if (!read_float(L, 4, i, &xy[2 * i - 1])) luaL_argerror(L, 4, lua_pushfstring(L, "ys[%d] must be finite", i));
         slots[i - 1] = slot;
