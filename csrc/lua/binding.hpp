@@ -56,7 +56,8 @@ constexpr int kMapValue = 2;
 constexpr int kSweepValue = 3;  // sort-and-sweep scratch, made on first use (pairs.cpp)
 constexpr int kPairsValue = 4;  // pair buffer, grown on demand (pairs.cpp)
 constexpr int kIndexValue = 5;  // the spatial index's block, made when first worth it (index.cpp)
-constexpr int kLayerValues = 5;
+constexpr int kBandsValue = 6;  // band-sweep scratch of layer:pairs, made when bands pay (pairs.cpp)
+constexpr int kLayerValues = 6;
 
 Layer* check_layer(lua_State* L, int idx);
 // Makes room for `need` entities, growing by doubling; raises on out-of-memory or past
