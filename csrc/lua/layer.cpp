@@ -30,10 +30,14 @@ void push_ids(lua_State* L, int layer_idx, int out, const int64_t* ids, const ui
     } else {
         lua_pushvalue(L, out);
     }
-    for (uint32_t i = 0; i < k; ++i) {
-        lua_pushinteger(L, static_cast<lua_Integer>(ids[slots[i]]));
-        lua_rawseti(L, out, static_cast<lua_Integer>(i) + 1);
-    }
+    ResultSink sink(L, out);
+    uint32_t i = 0;
+    if (sparse_hits(k, static_cast<const Layer*>(lua_touserdata(L, layer_idx))->s.n))
+        for (; i + kIdsAhead < k; ++i) {
+            __builtin_prefetch(ids + slots[i + kIdsAhead]);
+            sink.integer(static_cast<lua_Integer>(i) + 1, static_cast<lua_Integer>(ids[slots[i]]));
+        }
+    for (; i < k; ++i) sink.integer(static_cast<lua_Integer>(i) + 1, static_cast<lua_Integer>(ids[slots[i]]));
     clear_tail(L, out, static_cast<lua_Integer>(k) + 1);
     lua_remove(L, pin);
 }

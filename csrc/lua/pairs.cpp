@@ -87,14 +87,13 @@ bool push_pairs(lua_State* L, int out, const PairBuffer& buf, uint64_t n, const 
         out = lua_gettop(L);
     }
     if (!untouched()) return false;
+    ResultSink sink(L, out);
     for (uint64_t i = 0; i < n; ++i) {
         uint64_t key = buf.keys[i];
         // The ids in rank order are id_keys (one lookup, mostly in order, not slot then id).
         int64_t b = static_cast<int64_t>(rb.id_keys[key & 0xffffffffu] ^ 0x8000000000000000ull);
-        lua_pushinteger(L, static_cast<lua_Integer>(ra.id_keys[key >> 32] ^ 0x8000000000000000ull));
-        lua_rawseti(L, out, static_cast<lua_Integer>(2 * i + 1));
-        lua_pushinteger(L, static_cast<lua_Integer>(b));
-        lua_rawseti(L, out, static_cast<lua_Integer>(2 * i + 2));
+        sink.integer(static_cast<lua_Integer>(2 * i + 1), static_cast<lua_Integer>(ra.id_keys[key >> 32] ^ 0x8000000000000000ull));
+        sink.integer(static_cast<lua_Integer>(2 * i + 2), static_cast<lua_Integer>(b));
         if (!untouched()) return false;
     }
     clear_tail(L, out, static_cast<lua_Integer>(2 * n) + 1);
