@@ -103,6 +103,13 @@ function layer:clear() end
 ---@param masks? integer[]
 function layer:set_many(ids, xs, ys, rs, masks) end
 
+---Batch `move` of known ids from Lua arrays of equal length (a repeated id ends at its last
+---position); all-or-nothing: an unknown id or a non-finite x/y raises and changes nothing.
+---@param ids integer[]
+---@param xs number[]
+---@param ys number[]
+function layer:move_many(ids, xs, ys) end
+
 ---Slots allocated.
 ---@return integer
 function layer:capacity() end

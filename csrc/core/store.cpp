@@ -90,6 +90,10 @@ void idmap_prefetch(const IdMap& m, int64_t id) noexcept {
     __builtin_prefetch(&m.entries[static_cast<uint32_t>(mix(id)) & (m.cap - 1)], 1);
 }
 
+void idmap_prefetch_find(const IdMap& m, int64_t id) noexcept {
+    __builtin_prefetch(&m.entries[static_cast<uint32_t>(mix(id)) & (m.cap - 1)], 0);
+}
+
 bool idmap_insert_new(IdMap& m, int64_t id, uint32_t slot) noexcept {
     uint32_t mask = m.cap - 1;
     for (uint32_t i = static_cast<uint32_t>(mix(id)) & mask;; i = (i + 1) & mask) {
@@ -140,6 +144,26 @@ uint32_t store_set(Store& s, int64_t id, float x, float y, float r, uint32_t mas
     s.col.r[slot] = r;
     s.col.mask[slot] = mask;
     return slot;
+}
+
+void store_move_many(Store& s, const uint32_t* slots, const float* xy, uint32_t n) noexcept {
+    // Random slots: every store may miss the cache twice (x and y columns); asking for the
+    // lines of the move kDist ahead keeps several misses in flight.
+    constexpr uint32_t kDist = 16;
+    if (n) s.stale |= kStaleMoved;
+    float* x = s.col.x;
+    float* y = s.col.y;
+    uint32_t i = 0;
+    for (; i + kDist < n; ++i) {
+        __builtin_prefetch(x + slots[i + kDist], 1);
+        __builtin_prefetch(y + slots[i + kDist], 1);
+        x[slots[i]] = xy[2 * i];
+        y[slots[i]] = xy[2 * i + 1];
+    }
+    for (; i < n; ++i) {
+        x[slots[i]] = xy[2 * i];
+        y[slots[i]] = xy[2 * i + 1];
+    }
 }
 
 bool store_remove(Store& s, int64_t id) noexcept {

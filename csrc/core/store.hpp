@@ -56,6 +56,8 @@ void idmap_put(IdMap& m, int64_t id, uint32_t slot) noexcept;
 void idmap_erase(IdMap& m, int64_t id) noexcept;
 // Hints the cache line where `id` will be looked up (bulk inserts run ahead with it).
 void idmap_prefetch(const IdMap& m, int64_t id) noexcept;
+// The same for a lookup only (idmap_find), without asking for the line in a writable state.
+void idmap_prefetch_find(const IdMap& m, int64_t id) noexcept;
 // Inserts an id that must be new; false (and nothing inserted) when it is already there.
 bool idmap_insert_new(IdMap& m, int64_t id, uint32_t slot) noexcept;
 
@@ -77,6 +79,16 @@ inline Points points_of(const Store& s) noexcept { return {s.col.x, s.col.y, s.c
 
 // Inserts (needs n < col.cap) or updates `id`; returns its slot.
 uint32_t store_set(Store& s, int64_t id, float x, float y, float r, uint32_t mask) noexcept;
+// Moves the entity at `slot` (a slot the id map gave). Every move goes through here or
+// store_move_many, so the spatial index learns of moves in one place.
+inline void store_move(Store& s, uint32_t slot, float x, float y) noexcept {
+    s.col.x[slot] = x;
+    s.col.y[slot] = y;
+    s.stale |= kStaleMoved;
+}
+// Moves slots[i] to (xy[2i], xy[2i + 1]) for i < n, in order (a slot listed twice ends at its
+// last position).
+void store_move_many(Store& s, const uint32_t* slots, const float* xy, uint32_t n) noexcept;
 // Swap-removes `id`; false when it is not there.
 bool store_remove(Store& s, int64_t id) noexcept;
 void store_clear(Store& s) noexcept;

@@ -200,10 +200,8 @@ int l_unwatch(lua_State* L) {
 // By value: a finalizer run while the table grows may update or close the aoi; this copy and
 // the pinned block keep what this update found.
 void push_events(lua_State* L, int out, const EventList e) {
-    for (uint64_t i = 0; i < 2 * e.n; ++i) {
-        lua_pushinteger(L, static_cast<lua_Integer>(e.pair[i]));
-        lua_rawseti(L, out, static_cast<lua_Integer>(i) + 1);
-    }
+    ResultSink sink(L, out);
+    for (uint64_t i = 0; i < 2 * e.n; ++i) sink.integer(static_cast<lua_Integer>(i) + 1, static_cast<lua_Integer>(e.pair[i]));
     clear_tail(L, out, static_cast<lua_Integer>(2 * e.n) + 1);
 }
 
@@ -309,10 +307,8 @@ int l_visible(lua_State* L) {
         const uint32_t* rank_at = v.rank_at;
         std::sort(v.target + v.off[lo], v.target + v.off[lo + 1],
                   [rank_at](uint32_t a, uint32_t b) { return rank_at[a] < rank_at[b]; });
-        for (uint32_t i = v.off[lo]; i < v.off[lo + 1]; ++i) {
-            lua_pushinteger(L, static_cast<lua_Integer>(v.ids[v.rank_at[v.target[i]]]));
-            lua_rawseti(L, out, ++k);
-        }
+        ResultSink sink(L, out);
+        for (uint32_t i = v.off[lo]; i < v.off[lo + 1]; ++i) sink.integer(++k, static_cast<lua_Integer>(v.ids[v.rank_at[v.target[i]]]));
     }
     clear_tail(L, out, static_cast<lua_Integer>(k) + 1);
     lua_pushvalue(L, out);
@@ -362,10 +358,8 @@ int l_watchers_of(lua_State* L) {
         uint32_t k = 0;
         if (found != vis.ids + vis.id_count && *found == id) {
             const uint32_t p = o.pos_of_rank[found - vis.ids];
-            for (uint32_t i = o.off[p]; i < o.off[p + 1]; ++i) {
-                lua_pushinteger(L, static_cast<lua_Integer>(vis.watcher[o.who[i]]));
-                lua_rawseti(L, 3, ++k);
-            }
+            ResultSink sink(L, 3);
+            for (uint32_t i = o.off[p]; i < o.off[p + 1]; ++i) sink.integer(++k, static_cast<lua_Integer>(vis.watcher[o.who[i]]));
         }
         if (a->closed || a->generation != generation) {
             lua_settop(L, 3);

@@ -112,10 +112,8 @@ int l_new(lua_State* L) {
 
 // By value, blocks pinned by the caller: see l_update.
 void push_events(lua_State* L, int out, const EventList e) {
-    for (uint64_t i = 0; i < 2 * e.n; ++i) {
-        lua_pushinteger(L, static_cast<lua_Integer>(e.pair[i]));
-        lua_rawseti(L, out, static_cast<lua_Integer>(i) + 1);
-    }
+    ResultSink sink(L, out);
+    for (uint64_t i = 0; i < 2 * e.n; ++i) sink.integer(static_cast<lua_Integer>(i) + 1, static_cast<lua_Integer>(e.pair[i]));
     clear_tail(L, out, static_cast<lua_Integer>(2 * e.n) + 1);
 }
 
@@ -274,10 +272,8 @@ int l_touching(lua_State* L) {
         uint32_t k = 0;
         if (found != frame.ids + frame.id_count && *found == id) {
             const uint32_t r = static_cast<uint32_t>(found - frame.ids);
-            for (uint32_t i = t.off[r]; i < t.off[r + 1]; ++i) {
-                lua_pushinteger(L, static_cast<lua_Integer>(frame.ids[t.nbr[i]]));
-                lua_rawseti(L, 3, ++k);
-            }
+            ResultSink sink(L, 3);
+            for (uint32_t i = t.off[r]; i < t.off[r + 1]; ++i) sink.integer(++k, static_cast<lua_Integer>(frame.ids[t.nbr[i]]));
         }
         if (c->closed || c->epoch != epoch) {
             lua_settop(L, 3);

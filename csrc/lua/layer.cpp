@@ -8,7 +8,15 @@ namespace soageo {
 namespace lua {
 
 Layer* check_layer(lua_State* L, int idx) {
-    auto* layer = static_cast<Layer*>(luaL_checkudata(L, idx, kLayerClass));
+    // luaL_checkudata finds the metatable by name (a registry lookup and a strcmp): 10-15% of a
+    // layer:move. Comparing the metatable's address with the one kept in the context is the
+    // same test; anything else takes luaL_checkudata's path for its error message.
+    Layer* layer = nullptr;
+    if (lua_type(L, idx) == LUA_TUSERDATA && lua_getmetatable(L, idx)) {
+        if (lua_topointer(L, -1) == context(L)->layer_metatable) layer = static_cast<Layer*>(lua_touserdata(L, idx));
+        lua_pop(L, 1);
+    }
+    if (!layer) layer = static_cast<Layer*>(luaL_checkudata(L, idx, kLayerClass));
     luaL_argcheck(L, !layer->closed, idx, "layer is closed");
     return layer;
 }
@@ -22,10 +30,14 @@ void push_ids(lua_State* L, int layer_idx, int out, const int64_t* ids, const ui
     } else {
         lua_pushvalue(L, out);
     }
-    for (uint32_t i = 0; i < k; ++i) {
-        lua_pushinteger(L, static_cast<lua_Integer>(ids[slots[i]]));
-        lua_rawseti(L, out, static_cast<lua_Integer>(i) + 1);
-    }
+    ResultSink sink(L, out);
+    uint32_t i = 0;
+    if (sparse_hits(k, static_cast<const Layer*>(lua_touserdata(L, layer_idx))->s.n))
+        for (; i + kIdsAhead < k; ++i) {
+            __builtin_prefetch(ids + slots[i + kIdsAhead]);
+            sink.integer(static_cast<lua_Integer>(i) + 1, static_cast<lua_Integer>(ids[slots[i]]));
+        }
+    for (; i < k; ++i) sink.integer(static_cast<lua_Integer>(i) + 1, static_cast<lua_Integer>(ids[slots[i]]));
     clear_tail(L, out, static_cast<lua_Integer>(k) + 1);
     lua_remove(L, pin);
 }
@@ -83,13 +95,13 @@ int l_set(lua_State* L) {
 int l_move(lua_State* L) {
     Layer* layer = check_layer(L, 1);
     int64_t id = check_id(L, 2);
+    // The id map's line is a cache miss at scale: fetch it while x and y are checked.
+    idmap_prefetch_find(layer->s.map, id);
     float x = check_float(L, 3, "x");
     float y = check_float(L, 4, "y");
     uint32_t slot = idmap_find(layer->s.map, id);
     if (slot == kNoSlot) return luaL_argerror(L, 2, "no entity with this id");
-    layer->s.col.x[slot] = x;
-    layer->s.col.y[slot] = y;
-    layer->s.stale |= kStaleMoved;
+    store_move(layer->s, slot, x, y);
     return 0;
 }
 
@@ -156,6 +168,50 @@ int l_each(lua_State* L) {
     return 3;
 }
 
+// Reads ids[1..n] from the table at `arg` kAhead elements before they are used and prefetches
+// each one's id-map line: with ids scattered over 64 bits every lookup misses the cache, and
+// this keeps kAhead of those misses in flight. Plain data, so a Lua error may skip it.
+struct IdsAhead {
+    static constexpr int kAhead = 32;
+    lua_State* L;
+    const IdMap* map;
+    int arg;
+    int n;
+    int next;  // the next element to read
+    int bad;   // the first element that is not an integer (0: none yet)
+    int64_t ring[kAhead];
+
+    IdsAhead(lua_State* l, const IdMap* m, int a, int count) : L(l), map(m), arg(a), n(count), next(1), bad(0) {}
+
+    // The id of element i (i ascending from 1); false when it is not an integer.
+    bool get(int i, int64_t* id) {
+        for (; next <= n && next < i + kAhead && bad == 0; ++next) {
+            lua_rawgeti(L, arg, next);
+            if (lua_isinteger(L, -1)) {
+                int64_t v = lua_tointeger(L, -1);
+                ring[next % kAhead] = v;
+                idmap_prefetch_find(*map, v);
+            } else {
+                bad = next;
+            }
+            lua_pop(L, 1);
+        }
+        if (i == bad) return false;
+        *id = ring[i % kAhead];
+        return true;
+    }
+};
+
+// The number at t[i] of the table at `arg` as a float32: false unless it is a number (no
+// string coercion) finite as a double and as a float32.
+bool read_float(lua_State* L, int arg, int i, float* out) {
+    bool ok = lua_rawgeti(L, arg, i) == LUA_TNUMBER;
+    lua_Number v = lua_tonumber(L, -1);
+    lua_pop(L, 1);
+    *out = static_cast<float>(v);
+    return ok && finite32(v);
+}
+
 // All arrays are read and checked before the layer changes, so a bad element anywhere (NaN,
 // a float id, a missing value) leaves the layer as it was.
 int l_set_many(lua_State* L) {
@@ -169,23 +225,23 @@ int l_set_many(lua_State* L) {
     }
     bool has_r = !lua_isnoneornil(L, 5), has_mask = !lua_isnoneornil(L, 6);
     uint64_t fresh = 0;
+    IdsAhead check_ids(L, &layer->s.map, 2, n);
     for (int i = 1; i <= n; ++i) {
-        lua_rawgeti(L, 2, i);
-        if (!lua_isinteger(L, -1)) luaL_argerror(L, 2, lua_pushfstring(L, "ids[%d] must be an integer", i));
-        if (idmap_find(layer->s.map, lua_tointeger(L, -1)) == kNoSlot) ++fresh;
-        lua_pop(L, 1);
+        int64_t id = 0;
+        if (!check_ids.get(i, &id)) luaL_argerror(L, 2, lua_pushfstring(L, "ids[%d] must be an integer", i));
+        if (idmap_find(layer->s.map, id) == kNoSlot) ++fresh;
         for (int a = 3; a <= 6; ++a) {
             if ((a == 5 && !has_r) || (a == 6 && !has_mask)) continue;
-            lua_rawgeti(L, a, i);
             bool ok;
             if (a == 6) {
                 uint32_t m;
+                lua_rawgeti(L, a, i);
                 ok = to_mask(L, -1, &m);
+                lua_pop(L, 1);
             } else {
-                lua_Number v = lua_tonumber(L, -1);
-                ok = lua_type(L, -1) == LUA_TNUMBER && (a == 5 ? valid_radius(v) : finite32(v));
+                float f;
+                ok = read_float(L, a, i, &f) && !(a == 5 && f < 0);
             }
-            lua_pop(L, 1);
             if (!ok) {
                 const char* rule = a == 6 ? "an integer in [0, 0xffffffff]" : a == 5 ? "finite and >= 0" : "finite";
                 luaL_argerror(L, a, lua_pushfstring(L, "%s[%d] must be %s", names[a - 2], i, rule));
@@ -193,21 +249,15 @@ int l_set_many(lua_State* L) {
         }
     }
     reserve(L, 1, layer, uint64_t(layer->s.n) + fresh);
+    IdsAhead ids(L, &layer->s.map, 2, n);  // after reserve: the map it prefetches from is final
     for (int i = 1; i <= n; ++i) {
-        lua_rawgeti(L, 2, i);
-        lua_rawgeti(L, 3, i);
-        lua_rawgeti(L, 4, i);
-        int64_t id = lua_tointeger(L, -3);
-        float x = static_cast<float>(lua_tonumber(L, -2));
-        float y = static_cast<float>(lua_tonumber(L, -1));
-        lua_pop(L, 3);
-        float r = 0.0f;
+        int64_t id = 0;
+        ids.get(i, &id);
+        float x, y, r = 0.0f;
+        read_float(L, 3, i, &x);
+        read_float(L, 4, i, &y);
+        if (has_r) read_float(L, 5, i, &r);
         uint32_t mask = 1u;
-        if (has_r) {
-            lua_rawgeti(L, 5, i);
-            r = static_cast<float>(lua_tonumber(L, -1));
-            lua_pop(L, 1);
-        }
         if (has_mask) {
             lua_rawgeti(L, 6, i);
             mask = static_cast<uint32_t>(lua_tointeger(L, -1));
@@ -215,6 +265,44 @@ int l_set_many(lua_State* L) {
         }
         store_set(layer->s, id, x, y, r, mask);
     }
+    return 0;
+}
+
+// (self, ids, xs, ys): layer:move for every i, all or nothing. One pass reads and checks
+// everything (the id lookups prefetched ahead) into scratch, a second one writes the columns.
+// (One pipelined pass that wrote as it went and undid its writes on an error measured slower:
+// 73-84 against 62-71 ns per entity at 1,000,000.)
+int l_move_many(lua_State* L) {
+    Layer* layer = check_layer(L, 1);
+    int n = check_array(L, 2, "ids");
+    if (check_array(L, 3, "xs") != n) luaL_argerror(L, 3, "xs must have as many elements as ids");
+    if (check_array(L, 4, "ys") != n) luaL_argerror(L, 4, "ys must have as many elements as ids");
+    // Scratch: the query buffers of the columns (a slot and a uint64 per entity, free between
+    // calls). Only a batch naming some id more than once can be longer than the capacity; it
+    // gets a block of its own, allocated before anything is read.
+    uint32_t* slots;
+    float* xy;
+    if (static_cast<uint32_t>(n) <= layer->s.col.cap) {
+        slots = layer->s.col.hits;
+        xy = reinterpret_cast<float*>(layer->s.col.order);
+    } else {
+        auto* block = static_cast<unsigned char*>(lua_newuserdatauv(L, size_t(n) * 12, 0));
+        layer = check_layer(L, 1);  // a finalizer run by the allocation may have closed it
+        xy = reinterpret_cast<float*>(block);
+        slots = reinterpret_cast<uint32_t*>(block + size_t(n) * 8);
+    }
+    // Nothing below allocates until the layer has changed, so the layer stays as checked.
+    IdsAhead ids(L, &layer->s.map, 2, n);
+    for (int i = 1; i <= n; ++i) {
+        int64_t id = 0;
+        if (!ids.get(i, &id)) luaL_argerror(L, 2, lua_pushfstring(L, "ids[%d] must be an integer", i));
+        uint32_t slot = idmap_find(layer->s.map, id);
+        if (slot == kNoSlot) luaL_argerror(L, 2, lua_pushfstring(L, "ids[%d]: no entity with id %I", i, static_cast<lua_Integer>(id)));
+        if (!read_float(L, 3, i, &xy[2 * i - 2])) luaL_argerror(L, 3, lua_pushfstring(L, "xs[%d] must be finite", i));
+        if (!read_float(L, 4, i, &xy[2 * i - 1])) luaL_argerror(L, 4, lua_pushfstring(L, "ys[%d] must be finite", i));
+        slots[i - 1] = slot;
+    }
+    store_move_many(layer->s, slots, xy, static_cast<uint32_t>(n));
     return 0;
 }
 
@@ -258,6 +346,7 @@ const luaL_Reg methods[] = {
     {"has", l_has},
     {"clear", l_clear},
     {"set_many", l_set_many},
+    {"move_many", l_move_many},
     {"capacity", l_capacity},
     {"close", l_close},
     {nullptr, nullptr},

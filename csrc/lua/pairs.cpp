@@ -1,5 +1,6 @@
 // layer:pairs, layer:pair_count and soageo.pairs_between: overlapping entity boxes by
 // sort-and-sweep. The scratch lives in user values of the layer and is reused across calls.
+#include "../core/bands.hpp"
 #include "../core/sweep.hpp"
 #include "binding.hpp"
 
@@ -47,6 +48,26 @@ PairBuffer pairs_of(lua_State* L, int idx, uint64_t need) {
     return pair_buffer_carve(block + kAlign, cap);
 }
 
+// The band scratch of the layer at `idx`, holding at least `entries` entries and `bands`
+// bands, pinned on the stack.
+BandScratch bands_of(lua_State* L, int idx, uint64_t entries, uint32_t bands) {
+    lua_getiuservalue(L, idx, kBandsValue);
+    auto* block = static_cast<unsigned char*>(lua_touserdata(L, -1));
+    uint64_t have = block ? reinterpret_cast<uint64_t*>(block)[0] : 0;
+    uint64_t have_bands = block ? reinterpret_cast<uint64_t*>(block)[1] : 0;
+    if (!block || have < entries || have_bands < bands) {
+        lua_pop(L, 1);
+        have = entries + entries / 4;
+        have_bands = bands + bands / 4;
+        block = static_cast<unsigned char*>(lua_newuserdatauv(L, kAlign + band_scratch_bytes(have, static_cast<uint32_t>(have_bands)), 0));
+        reinterpret_cast<uint64_t*>(block)[0] = have;
+        reinterpret_cast<uint64_t*>(block)[1] = have_bands;
+        lua_pushvalue(L, -1);
+        lua_setiuservalue(L, idx, kBandsValue);
+    }
+    return band_scratch_carve(block + kAlign, have, static_cast<uint32_t>(have_bands));
+}
+
 Layer* live_layer(lua_State* L, int idx) {
     auto* layer = static_cast<Layer*>(lua_touserdata(L, idx));
     if (layer->closed) luaL_error(L, "layer closed during the sweep (by a finalizer)");
@@ -66,14 +87,13 @@ bool push_pairs(lua_State* L, int out, const PairBuffer& buf, uint64_t n, const 
         out = lua_gettop(L);
     }
     if (!untouched()) return false;
+    ResultSink sink(L, out);
     for (uint64_t i = 0; i < n; ++i) {
         uint64_t key = buf.keys[i];
         // The ids in rank order are id_keys (one lookup, mostly in order, not slot then id).
         int64_t b = static_cast<int64_t>(rb.id_keys[key & 0xffffffffu] ^ 0x8000000000000000ull);
-        lua_pushinteger(L, static_cast<lua_Integer>(ra.id_keys[key >> 32] ^ 0x8000000000000000ull));
-        lua_rawseti(L, out, static_cast<lua_Integer>(2 * i + 1));
-        lua_pushinteger(L, static_cast<lua_Integer>(b));
-        lua_rawseti(L, out, static_cast<lua_Integer>(2 * i + 2));
+        sink.integer(static_cast<lua_Integer>(2 * i + 1), static_cast<lua_Integer>(ra.id_keys[key >> 32] ^ 0x8000000000000000ull));
+        sink.integer(static_cast<lua_Integer>(2 * i + 2), static_cast<lua_Integer>(b));
         if (!untouched()) return false;
     }
     clear_tail(L, out, static_cast<lua_Integer>(2 * n) + 1);
@@ -87,15 +107,28 @@ int l_pairs(lua_State* L) {
     int out = opt_out(L, 2);
     const KernelTable* k = context(L)->kernels;
     const int top = lua_gettop(L);
+    // Large layers are swept in y bands (bands.hpp): the band plan is made after the sort, so
+    // a layer whose plan needs more band scratch than it has starts over with it allocated.
+    uint64_t band_entries = 0;
+    uint32_t band_count = 0;
     for (uint64_t need = 0;; lua_settop(L, top)) {
         SweepScratch s = scratch_of(L, 1, live_layer(L, 1)->s.n);
         PairBuffer buf = pairs_of(L, 1, need);
+        BandScratch bs{};
+        if (band_entries) bs = bands_of(L, 1, band_entries, band_count);
         Layer* layer = live_layer(L, 1);
         if (s.cap < layer->s.n) continue;  // grown by a finalizer meanwhile
         lua_getiuservalue(L, 1, kColumnsValue);
         const Store st = layer->s;  // nothing allocates from here to the push
         sweep_prepare(st, s, true);
-        uint64_t n = k->sweep_complete(s.boxes, buf.a, buf.b, buf.cap);
+        const BandPlan plan = band_plan(s.boxes);
+        if (plan.bands && (plan.entries > bs.entries || plan.bands > bs.bands)) {
+            band_entries = plan.entries;
+            band_count = plan.bands;
+            continue;
+        }
+        uint64_t n = plan.bands ? sweep_banded(plan, s.boxes, bs, k->sweep_complete, buf.a, buf.b, buf.cap)
+                                : k->sweep_complete(s.boxes, buf.a, buf.b, buf.cap);
         if (n > buf.cap) {
             need = n;
             continue;

@@ -73,16 +73,17 @@ int query_batch(lua_State* L, const Rows<Shape>& rows, Kernel<Shape> KernelTable
     lua_getiuservalue(L, 1, kColumnsValue);  // pinned while results are written (see push_ids)
     lua_getiuservalue(L, 1, kIndexValue);    // and the index's, which may hold the hits
     lua_Integer n = 0;
+    ResultSink sink(L, out);
     for (int i = 1; i <= shapes; ++i) {
         read_row(L, 2, i, rows.arity, v);
         const uint32_t* slots;
         uint32_t hits = run_query(k, layer, which, rows.build(v), f, &slots);
         const int64_t* ids = layer->s.col.id;
+        const bool sparse = sparse_hits(hits, layer->s.n);
         for (uint32_t h = 0; h < hits; ++h) {
-            lua_pushinteger(L, i);
-            lua_rawseti(L, out, 2 * n + 1);
-            lua_pushinteger(L, static_cast<lua_Integer>(ids[slots[h]]));
-            lua_rawseti(L, out, 2 * n + 2);
+            if (sparse && h + kIdsAhead < hits) __builtin_prefetch(ids + slots[h + kIdsAhead]);
+            sink.integer(2 * n + 1, i);
+            sink.integer(2 * n + 2, static_cast<lua_Integer>(ids[slots[h]]));
             ++n;
         }
     }

@@ -65,11 +65,12 @@ int query_polygon_batch(lua_State* L, PolygonKernel KernelTable::*which) {
         const uint32_t* slots;
         uint32_t hits = run_query(k, layer, which, g, f, &slots);
         const int64_t* ids = layer->s.col.id;
+        ResultSink sink(L, out);
+        const bool sparse = sparse_hits(hits, layer->s.n);
         for (uint32_t h = 0; h < hits; ++h) {
-            lua_pushinteger(L, static_cast<lua_Integer>(i));
-            lua_rawseti(L, out, 2 * n + 1);
-            lua_pushinteger(L, static_cast<lua_Integer>(ids[slots[h]]));
-            lua_rawseti(L, out, 2 * n + 2);
+            if (sparse && h + kIdsAhead < hits) __builtin_prefetch(ids + slots[h + kIdsAhead]);
+            sink.integer(2 * n + 1, static_cast<lua_Integer>(i));
+            sink.integer(2 * n + 2, static_cast<lua_Integer>(ids[slots[h]]));
             ++n;
         }
         lua_pop(L, 2);

@@ -35,11 +35,12 @@ int l_cast_segment(lua_State* L) {
     order_segment_hits(col, s, k);
     const uint64_t* keys = col.order;
     const int64_t* ids = col.id;
+    ResultSink id_sink(L, ids_out), t_sink(L, ts_out);
+    const bool sparse = sparse_hits(k, layer->s.n);
     for (uint32_t i = 0; i < k; ++i) {
-        lua_pushinteger(L, static_cast<lua_Integer>(ids[key_slot(keys[i])]));
-        lua_rawseti(L, ids_out, static_cast<lua_Integer>(i) + 1);
-        lua_pushnumber(L, key_t(keys[i]));
-        lua_rawseti(L, ts_out, static_cast<lua_Integer>(i) + 1);
+        if (sparse && i + kIdsAhead < k) __builtin_prefetch(ids + key_slot(keys[i + kIdsAhead]));
+        id_sink.integer(static_cast<lua_Integer>(i) + 1, static_cast<lua_Integer>(ids[key_slot(keys[i])]));
+        t_sink.number(static_cast<lua_Integer>(i) + 1, key_t(keys[i]));
     }
     clear_tail(L, ids_out, static_cast<lua_Integer>(k) + 1);
     clear_tail(L, ts_out, static_cast<lua_Integer>(k) + 1);

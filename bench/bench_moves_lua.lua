@@ -1,0 +1,98 @@
+-- From Lua: moving every entity of a layer once, in random order, with ids scattered over 64
+-- bits, against the plain Lua array update a Lua server would do instead (xs[i], ys[i] = x, y).
+-- Per entity, median of several timed rounds, one untimed warm-up round first. Run from the
+-- repo root; `lua5.4 bench/bench_moves_lua.lua 100000` runs one size only.
+package.path = "lualib/?.lua;bench/?.lua;" .. package.path
+package.cpath = "./?.so;" .. package.cpath
+
+local soageo = require "soageo"
+local clock = os.clock
+
+local function median(t)
+  local s = table.move(t, 1, #t, 1, {})
+  table.sort(s)
+  return #s % 2 == 1 and s[(#s + 1) // 2] or (s[#s // 2] + s[#s // 2 + 1]) / 2
+end
+
+-- Runs f(round) once untimed, then `rounds` timed times; the median seconds.
+local function timed(rounds, f)
+  f(0)
+  local t = {}
+  for r = 1, rounds do
+    local t0 = clock()
+    f(r)
+    t[r] = clock() - t0
+  end
+  return median(t)
+end
+
+local sizes = { 10000, 100000, 1000000 }
+if arg[1] then sizes = { tonumber(arg[1]) } end
+
+print(string.format("moves from Lua (%s, SIMD target %s), ns per entity, median of timed rounds:",
+  _VERSION, soageo.arch()))
+print(string.format("%9s %11s %11s %7s %11s %7s %11s %7s %11s %7s", "entities", "Lua arrays", "layer:move",
+  "ratio", "move local", "ratio", "set_many", "ratio", "move_many", "ratio"))
+for _, n in ipairs(sizes) do
+  math.randomseed(n)
+  -- Unique ids spread over the whole 64-bit range (both signs), as handles or hashed keys are.
+  local ids, seen = {}, {}
+  while #ids < n do
+    local id = math.random(math.mininteger, math.maxinteger)
+    if not seen[id] then
+      seen[id] = true
+      ids[#ids + 1] = id
+    end
+  end
+  seen = nil
+  local layer = soageo.layer(n)
+  local xs, ys = {}, {}  -- the plain Lua store: entity i at xs[i], ys[i]
+  for i = 1, n do
+    xs[i], ys[i] = math.random() * 2000, math.random() * 2000
+    layer:set(ids[i], xs[i], ys[i])
+  end
+  -- Every round moves every entity once, in a random order (the same order for every contender).
+  local order = {}
+  for i = 1, n do order[i] = i end
+  for i = n, 2, -1 do
+    local j = math.random(i)
+    order[i], order[j] = order[j], order[i]
+  end
+  local mids, nx, ny = {}, {}, {}  -- move k: id mids[k] (entity order[k]) goes to nx[k], ny[k]
+  for k = 1, n do
+    mids[k] = ids[order[k]]
+    nx[k], ny[k] = math.random() * 2000, math.random() * 2000
+  end
+  local rounds = n >= 1000000 and 5 or n >= 100000 and 9 or 21
+
+  local t_lua = timed(rounds, function()
+    for k = 1, n do
+      local i = order[k]
+      xs[i] = nx[k]
+      ys[i] = ny[k]
+    end
+  end)
+  local t_move = timed(rounds, function()
+    for k = 1, n do layer:move(mids[k], nx[k], ny[k]) end
+  end)
+  local move = layer.move
+  local t_move_local = timed(rounds, function()
+    for k = 1, n do move(layer, mids[k], nx[k], ny[k]) end
+  end)
+  local t_set_many = timed(rounds, function() layer:set_many(mids, nx, ny) end)
+  local t_move_many = layer.move_many and timed(rounds, function() layer:move_many(mids, nx, ny) end)
+
+  -- The layer holds what the moves wrote (a benchmark that skipped its work would fail here).
+  for k = 1, n, 997 do
+    local x, y = layer:get(mids[k])
+    assert(x == string.unpack("f", string.pack("f", nx[k])) and y == string.unpack("f", string.pack("f", ny[k])))
+  end
+
+  local ns = 1e9 / n
+  local function col(t) return t and string.format("%11.1f %6.2fx", t * ns, t / t_lua) or string.format("%11s %7s", "-", "-") end
+  print(string.format("%9d %11.1f %s %s %s %s", n, t_lua * ns, col(t_move), col(t_move_local), col(t_set_many),
+    col(t_move_many)))
+  layer:close()
+  collectgarbage()
+end
+print("targets (issue 13): layer:move <= 2x Lua arrays at 100,000 and 1,000,000; a batch <= 40 ns at 1,000,000")
