@@ -10,7 +10,7 @@
 # other/soageo/core.so built for OTHER_LUA_INCDIR), ROOT (the checkout), OTHER_LUA_INCDIR.
 # SOAGEO_STRESS_SECONDS (default 10) and SOAGEO_STRESS_SERVICES (default 8) size the stress.
 : "${SKYNET:?}" "${STAGE:?}" "${ROOT:?}"
-CASES=${SOAGEO_SKYNET_CASES:-"example version install stress memlimit badarg cluster specs"}
+CASES=${SOAGEO_SKYNET_CASES:-"example version install stress memlimit badarg cluster world specs"}
 LUA=$SKYNET/3rd/lua/lua
 LOGS=$STAGE/logs
 mkdir -p "$LOGS"
@@ -111,6 +111,20 @@ case_cluster() {
 	count_checks "$log"
 	check "cluster: both nodes stopped by themselves and the handoff checked out (status $status)" test "$status" -eq 0
 	[ "$status" -eq 0 ] || tail -n 40 "$log"
+}
+
+# The regions world (examples/skynet/world): its events and hits equal one service's at every
+# tick, as 2x2 region services on one node and as 3x2 regions over two nodes through cluster.
+case_world() {
+	for m in proof cluster; do
+		log=$LOGS/world-$m.log
+		SKYNET="$SKYNET" SOAGEO="$STAGE" WORLD_LOGS="$LOGS/world-$m" timeout -k 5 600 \
+			sh examples/skynet/world/run.sh $m >"$log" 2>&1
+		status=$?
+		count_checks "$log"
+		check "world $m: every node stopped by itself with status 0 (status $status)" test "$status" -eq 0
+		[ "$status" -eq 0 ] || tail -n 30 "$log"
+	done
 }
 
 # Every spec on this skynet's own Lua with test/mini_busted.lua (busted runs only on Debian's
