@@ -219,3 +219,71 @@ describe("when finalizers update, close or grow a contacts object inside its own
     end
   end)
 end)
+
+describe("when finalizers change a layer while its index answers a query", function()
+  it("neither crashes nor corrupts the layer, and the index still answers as the scan", function()
+    local l = soageo.layer(16)
+    for i = 1, 3000 do l:set(i, (i * 37) % 1000, (i * 91) % 1000, (i % 7) * 0.5) end
+    l:index_mode("index")
+    local next_id = 100000
+    local actions = {
+      function() for _ = 1, 30 do next_id = next_id + 1; l:set(next_id, next_id % 1000, (next_id * 7) % 1000) end end,
+      function() for i = 1, 3000, 97 do if l:has(i) then l:move(i, (i * 13) % 1000, (i * 29) % 1000) end end end,
+      function() for i = 5, 3000, 131 do l:remove(i) end end,
+      function() l:touch_box(100, 100, 300, 300) end,  -- rebuilds the index inside the outer query
+      function() l:nearest(500, 500, 20) end,
+      function() l:reindex() end,
+    }
+    local fired = 0
+    local mt = { __gc = function()
+      fired = fired + 1
+      actions[fired % #actions + 1]()
+    end }
+    collectgarbage("generational")
+    for round = 1, 20 do
+      for _ = 1, 30 do setmetatable({}, mt) end   -- garbage with finalizers
+      local out, n = l:touch_box(0, 0, 600, 600)  -- hundreds of ids: the result table grows
+      assert.is_true(n >= 0 and #out == n)
+      local near, k = l:nearest(400, 400, 300)
+      assert.is_true(k >= 0 and #near == k)
+      local _, m = l:in_sector_batch({ 500, 500, 1, 0, 400, 1.2, 200, 800, 0, -1, 300, 0.8 })
+      assert.is_true(m >= 0)
+      if round % 8 == 0 then collectgarbage() end
+    end
+    collectgarbage("incremental")
+    assert.is_true(fired > 0)
+    local count = 0
+    for id in l:each() do count = count + 1; assert.is_truthy(l:get(id)) end
+    assert.are.equal(#l, count)
+    -- After all that, the index (rebuilt now) and the scan agree.
+    local a, na = l:touch_box(0, 0, 700, 700, {})
+    local b, nb = l:nearest(300, 300, 50, nil, {})
+    l:index_mode("scan")
+    local c, nc = l:touch_box(0, 0, 700, 700, {})
+    local d, nd = l:nearest(300, 300, 50, nil, {})
+    assert.are.same({ na, nb }, { nc, nd })
+    assert.are.same(c, a)
+    assert.are.same(d, b)
+  end)
+
+  it("raises a clear error when a finalizer closes the layer while the index is being allocated", function()
+    local l = soageo.layer()
+    for i = 1, 2000 do l:set(i, i % 100, i // 100) end
+    l:index_mode("index")
+    local armed = true
+    local mt = { __gc = function() if armed then armed = false; l:close() end end }
+    collectgarbage("generational")
+    local ok, err
+    for _ = 1, 200 do
+      if not armed then break end
+      setmetatable({}, mt)
+      ok, err = pcall(function() return l:touch_box(0, 0, 10, 10) end)
+      if not ok then break end
+      l:move(1, 1, 1)  -- stale again: the next query rebuilds (and allocates) again
+    end
+    collectgarbage("incremental")
+    if not ok then
+      assert.is_truthy(err:find("layer closed by a finalizer during a query", 1, true) or err:find("layer is closed", 1, true))
+    end
+  end)
+end)
