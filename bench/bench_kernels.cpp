@@ -1,4 +1,4 @@
-// Kernel benchmark, seed 000's shape: S sectors x N random points, every target, one run.
+// Kernel benchmark, the shape of the 1000 sectors x 100,000 points benchmark: S sectors x N random points, every target, one run.
 // Prints tests/s, the ratio to the scalar reference and to the streaming ceiling (a loop that
 // only reads the x and y columns, at the same width: what memory allows).
 #include <chrono>
@@ -51,7 +51,7 @@ void run(uint32_t n, uint32_t sector_count, int reps) {
         c.mask[i] = 1;
     }
     std::vector<Sector> sectors;
-    for (uint32_t i = 0; i < sector_count; ++i) {  // seed 000: random apex, direction, radius, angle
+    for (uint32_t i = 0; i < sector_count; ++i) {  // as in the sector benchmark: random apex, direction, radius, angle
         double a = g.uniform(0, 2 * M_PI);
         sectors.push_back(make_sector(g.uniform(-1, 1), g.uniform(-1, 1), std::cos(a), std::sin(a),
                                       g.uniform(0, 2), g.uniform(0, M_PI)));

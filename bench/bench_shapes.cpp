@@ -1,6 +1,6 @@
 // Kernel benchmark of every shape: tests/s per target and the ratio to the scalar reference,
-// then seed 000's full benchmark (1000 sectors x 100,000 points = 1e8 tests) run the way the
-// batch API runs it, next to the article's 2013 figures.
+// then the full 1000 sectors x 100,000 points benchmark (1e8 tests) run the way the
+// batch API runs it, next to the sector article's 2013 figures.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -178,7 +178,7 @@ int main() {
     report_target("in_polygon", &KernelTable::in_polygon, c, octagons, out, 4);
     report_target("touch_polygon", &KernelTable::touch_polygon, c, octagons, out, 4);
 
-    // Seed 000: 1000 sectors x 100,000 points, all random, as in_sector_batch runs them.
+    // The 1000 sectors x 100,000 points benchmark, all random, as in_sector_batch runs them.
     fixture::Cloud pts(n);
     for (uint32_t i = 0; i < n; ++i) {
         pts.x[i] = static_cast<float>(g.uniform(-1, 1));
@@ -191,14 +191,14 @@ int main() {
         sectors.push_back(make_sector(g.uniform(-1, 1), g.uniform(-1, 1), std::cos(a), std::sin(a), g.uniform(0, 2),
                                       g.uniform(0, M_PI)));
     }
-    std::printf("\nseed 000: 1000 sectors x 100,000 points = 1e8 in_sector tests\n");
-    std::printf("  the article (2013): naive 3.96 s (39.6 ns/test), SSE SoA v4 0.121 s (1.21 ns/test)\n");
+    std::printf("\nthe 1000 sectors x 100,000 points benchmark = 1e8 in_sector tests\n");
+    std::printf("  the sector article (2013): naive 3.96 s (39.6 ns/test), SSE SoA v4 0.121 s (1.21 ns/test)\n");
     double scalar = 0;
     for (const KernelTable* k : fixture::targets()) {
         uint64_t hits = 0;
         double t = time_shapes(k->in_sector, pts, sectors, out, 2, &hits);
         if (k == fixture::reference()) scalar = t;
-        std::printf("  %-8s %.3f s  %.3f ns/test  %6.2fx scalar  %6.1fx the article's SSE  (hit rate %.1f%%)\n", k->name,
+        std::printf("  %-8s %.3f s  %.3f ns/test  %6.2fx scalar  %6.1fx its SSE v4  (hit rate %.1f%%)\n", k->name,
                     t, t / 1e8 * 1e9, scalar / t, 0.121 / t, 100.0 * hits / 1e8);
     }
     return 0;

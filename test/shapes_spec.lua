@@ -78,7 +78,7 @@ for _, arch in ipairs(soageo.archs()) do
           assert.is_false(hit("in_triangle", t, { -0.001, 1 }))
         end
       end)
-      it("answers seed 002's point exactly: outside", function()
+      it("answers the recast triangle case's point exactly: outside", function()
         local t = { 261.137939, 8.13000488, 73.6379318, 8.13000488, 76.9379349, 10.2300053 }
         assert.is_false(hit("in_triangle", t, { 74.4069519, 8.6193819 }))
         assert.is_true(hit("in_triangle", t, { 74.4069519, 8.5 }))
