@@ -197,14 +197,8 @@ int l_unwatch(lua_State* L) {
     return 1;
 }
 
-// By value: a finalizer run while the table grows may update or close the aoi; this copy and
-// the pinned block keep what this update found.
-void push_events(lua_State* L, int out, const EventList e) {
-    for (uint64_t i = 0; i < 2 * e.n; ++i) {
-        lua_pushinteger(L, static_cast<lua_Integer>(e.pair[i]));
-        lua_rawseti(L, out, static_cast<lua_Integer>(i) + 1);
-    }
-    clear_tail(L, out, static_cast<lua_Integer>(2 * e.n) + 1);
+void push_events(Results* r, const EventList e, int t) {
+    for (uint64_t i = 0; i < 2 * e.n; ++i) results_int(r, static_cast<lua_Integer>(e.pair[i]), t);
 }
 
 // aoi:update([enter [, leave]]) -> enter, leave, n_enter, n_leave
@@ -268,21 +262,26 @@ int l_update(lua_State* L) {
     }
     // The events go into the tables before the update is committed: growing a table may run
     // out of memory, and the aoi must then still be at the last update, whose events the
-    // caller has (else this update's would be lost). Pinned while the tables grow; a finalizer
-    // that uses this aoi meanwhile refills those blocks, so that raises (the aoi is consistent:
-    // the nested call left it so).
-    lua_getiuservalue(L, 1, kEnterBlock);
-    lua_getiuservalue(L, 1, kLeaveBlock);
-    push_events(L, 2, a->enter);
-    push_events(L, 3, a->leave);
+    // caller has (else this update's would be lost). Copied and pinned while the tables grow
+    // (results.hpp); a finalizer that uses this aoi meanwhile refills those blocks, so that
+    // raises (the aoi is consistent: the nested call left it so).
+    const EventList enter = a->enter, leave = a->leave;
+    Results r;
+    results_open(L, &r);
+    results_pin(&r, 1, kEnterBlock);
+    results_pin(&r, 1, kLeaveBlock);
+    results_table(&r, 2, 0);
+    results_table(&r, 3, 0);
+    push_events(&r, enter, 0);
+    push_events(&r, leave, 1);
     check_unchanged(L, a, epoch);
     a->current = after;
     ++a->generation;
     a->enter_recent = decayed_peak(a->enter_recent, a->enter.n);
     a->leave_recent = decayed_peak(a->leave_recent, a->leave.n);
-    lua_settop(L, 3);  // drop the pins: enter and leave are at 2 and 3
-    lua_pushinteger(L, static_cast<lua_Integer>(a->enter.n));
-    lua_pushinteger(L, static_cast<lua_Integer>(a->leave.n));
+    results_close(&r);  // enter and leave on top
+    lua_pushinteger(L, static_cast<lua_Integer>(enter.n));
+    lua_pushinteger(L, static_cast<lua_Integer>(leave.n));
     return 4;
 }
 
@@ -291,31 +290,27 @@ int l_visible(lua_State* L) {
     Aoi* a = check_aoi(L, 1);
     int64_t id = check_id(L, 2);
     int out = opt_out(L, 3);
-    if (out == 0) {
-        lua_newtable(L);
-        out = lua_gettop(L);
-    }
-    lua_getiuservalue(L, 1, a->current == 0 ? kVisibleA : kVisibleB);  // pinned, as in update
+    Results r;
+    results_open(L, &r);
+    results_table(&r, out, 0);
+    results_pin(&r, 1, a->current == 0 ? kVisibleA : kVisibleB);  // as in update
     const Visible v = a->visible[a->current];
     uint32_t lo = 0, hi = v.n;
     while (lo < hi) {
         uint32_t mid = (lo + hi) / 2;
         if (v.watcher[mid] < id) lo = mid + 1; else hi = mid;
     }
-    uint32_t k = 0;
     if (lo < v.n && v.watcher[lo] == id) {
         // Stored as positions in no order; sorted in place by rank, they come out by id (the
         // order of a list is free to change).
         const uint32_t* rank_at = v.rank_at;
         std::sort(v.target + v.off[lo], v.target + v.off[lo + 1],
                   [rank_at](uint32_t a, uint32_t b) { return rank_at[a] < rank_at[b]; });
-        for (uint32_t i = v.off[lo]; i < v.off[lo + 1]; ++i) {
-            lua_pushinteger(L, static_cast<lua_Integer>(v.ids[v.rank_at[v.target[i]]]));
-            lua_rawseti(L, out, ++k);
-        }
+        for (uint32_t i = v.off[lo]; i < v.off[lo + 1]; ++i)
+            results_int(&r, static_cast<lua_Integer>(v.ids[v.rank_at[v.target[i]]]));
     }
-    clear_tail(L, out, static_cast<lua_Integer>(k) + 1);
-    lua_pushvalue(L, out);
+    lua_Integer k = r.n[0];
+    results_close(&r);
     lua_pushinteger(L, k);
     return 2;
 }

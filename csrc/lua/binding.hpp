@@ -16,6 +16,7 @@
 #include "../core/kernels.hpp"
 #include "../core/store.hpp"
 #include "check.hpp"
+#include "results.hpp"
 
 #define SOAGEO_EXPORT extern "C" __attribute__((visibility("default")))
 
@@ -46,7 +47,7 @@ struct Layer {
     Store s;
     Grid grid;        // the spatial index (index.cpp), block in kIndexValue
     double debt;      // scan work the index would have saved since the layer last changed
-    uint32_t sweeps;  // bumped by every sweep: a pairs() call restarts if a finalizer swept meanwhile
+    uint32_t sweeps;  // bumped by every sweep and by close: watched by pairs() (results.hpp)
     IndexMode mode;
     bool closed;
 };
@@ -62,12 +63,9 @@ Layer* check_layer(lua_State* L, int idx);
 // kMaxEntities without changing the layer. The layer must be at stack index `idx`.
 void reserve(lua_State* L, int idx, Layer* layer, uint64_t need);
 
-// Clears out[from], out[from + 1], ... up to the first nil: the stale tail of a reused result.
-void clear_tail(lua_State* L, int out, lua_Integer from);
 // Writes the ids of `slots[0..k)` into the table at `out` (or a new one when out is 0),
 // clears what followed, and leaves the table on top of the stack. `ids` and `slots` point into
-// the columns of the layer at `layer_idx`: that block stays pinned on the stack meanwhile, since
-// a table allocation may run a finalizer that grows the layer and drops its old block.
+// the columns of the layer at `layer_idx`, which stay pinned meanwhile (results.hpp).
 void push_ids(lua_State* L, int layer_idx, int out, const int64_t* ids, const uint32_t* slots, uint32_t k);
 
 // The spatial index (index.cpp). A query first estimates what the index would save over the

@@ -14,29 +14,12 @@ Layer* check_layer(lua_State* L, int idx) {
 }
 
 void push_ids(lua_State* L, int layer_idx, int out, const int64_t* ids, const uint32_t* slots, uint32_t k) {
-    lua_getiuservalue(L, layer_idx, kColumnsValue);
-    int pin = lua_gettop(L);
-    if (out == 0) {
-        lua_createtable(L, static_cast<int>(k), 0);
-        out = lua_gettop(L);
-    } else {
-        lua_pushvalue(L, out);
-    }
-    for (uint32_t i = 0; i < k; ++i) {
-        lua_pushinteger(L, static_cast<lua_Integer>(ids[slots[i]]));
-        lua_rawseti(L, out, static_cast<lua_Integer>(i) + 1);
-    }
-    clear_tail(L, out, static_cast<lua_Integer>(k) + 1);
-    lua_remove(L, pin);
-}
-
-void clear_tail(lua_State* L, int out, lua_Integer from) {
-    for (lua_Integer i = from; lua_rawgeti(L, out, i) != LUA_TNIL; ++i) {
-        lua_pop(L, 1);
-        lua_pushnil(L);
-        lua_rawseti(L, out, i);
-    }
-    lua_pop(L, 1);
+    Results r;
+    results_open(L, &r);
+    results_pin(&r, layer_idx, kColumnsValue);
+    results_table(&r, out, k);
+    for (uint32_t i = 0; i < k; ++i) results_int(&r, static_cast<lua_Integer>(ids[slots[i]]));
+    results_close(&r);
 }
 
 void reserve(lua_State* L, int idx, Layer* layer, uint64_t need) {
@@ -231,6 +214,7 @@ int l_close(lua_State* L) {
         std::memset(&layer->s, 0, sizeof layer->s);
         std::memset(&layer->grid, 0, sizeof layer->grid);
         layer->closed = true;
+        ++layer->sweeps;  // a pairs() writing from this layer's scratch starts over (and raises)
         lua_pushnil(L);
         lua_setiuservalue(L, 1, kColumnsValue);
         for (int v = kMapValue; v <= kLayerValues; ++v) {

@@ -53,31 +53,26 @@ Layer* live_layer(lua_State* L, int idx) {
     return layer;
 }
 
-// Pushes the sorted pairs as a flat {a1, b1, a2, b2, ...} (reusing `out` when given). Ids
-// come from the scratch (ids in rank order), whose block is pinned: finalizers run by the
-// table's growth cannot free it. But a finalizer that sweeps one of these layers again reuses
-// the scratch and pair buffer being read: after every store into the table the sweep counters
-// are checked, and false means "start over".
+// Pushes the sorted pairs as a flat {a1, b1, a2, b2, ...} (reusing `out` when given), ids
+// read from the scratch (ids in rank order: one lookup, mostly in order). The blocks are
+// pinned; a finalizer that sweeps one of these layers again reuses the scratch and pair buffer
+// being read, so the layers' sweep counters are watched and false means "start over".
 bool push_pairs(lua_State* L, int out, const PairBuffer& buf, uint64_t n, const SweepScratch& ra, const SweepScratch& rb,
-                const Layer* la, const Layer* lb, uint32_t sweeps) {
-    auto untouched = [&] { return !la->closed && !lb->closed && la->sweeps + lb->sweeps == sweeps; };
-    if (out == 0) {
-        lua_createtable(L, n > 0x3fffffff ? 0 : static_cast<int>(2 * n), 0);
-        out = lua_gettop(L);
-    }
-    if (!untouched()) return false;
+                const Layer* la, const Layer* lb) {
+    Results r;
+    results_open(L, &r);
+    results_watch(&r, &la->sweeps);
+    results_watch(&r, &lb->sweeps);
+    results_table(&r, out, n > 0x3fffffff ? 0 : static_cast<lua_Integer>(2 * n));
+    if (results_stale(&r)) return false;
     for (uint64_t i = 0; i < n; ++i) {
         uint64_t key = buf.keys[i];
-        // The ids in rank order are id_keys (one lookup, mostly in order, not slot then id).
         int64_t b = static_cast<int64_t>(rb.id_keys[key & 0xffffffffu] ^ 0x8000000000000000ull);
-        lua_pushinteger(L, static_cast<lua_Integer>(ra.id_keys[key >> 32] ^ 0x8000000000000000ull));
-        lua_rawseti(L, out, static_cast<lua_Integer>(2 * i + 1));
-        lua_pushinteger(L, static_cast<lua_Integer>(b));
-        lua_rawseti(L, out, static_cast<lua_Integer>(2 * i + 2));
-        if (!untouched()) return false;
+        results_int(&r, static_cast<lua_Integer>(ra.id_keys[key >> 32] ^ 0x8000000000000000ull));
+        results_int(&r, static_cast<lua_Integer>(b));
+        if (results_stale(&r)) return false;
     }
-    clear_tail(L, out, static_cast<lua_Integer>(2 * n) + 1);
-    lua_pushvalue(L, out);
+    results_close(&r);
     return true;
 }
 
@@ -101,8 +96,8 @@ int l_pairs(lua_State* L) {
             continue;
         }
         order_pairs(buf, n, s, s, true);
-        uint32_t sweeps = 2 * ++layer->sweeps;
-        if (!push_pairs(L, out, buf, n, s, s, layer, layer, sweeps)) continue;
+        ++layer->sweeps;
+        if (!push_pairs(L, out, buf, n, s, s, layer, layer)) continue;
         lua_pushinteger(L, static_cast<lua_Integer>(n));
         return 2;
     }
@@ -147,8 +142,9 @@ int l_pairs_between(lua_State* L) {
             continue;
         }
         order_pairs(buf, n, sa, sb, false);
-        uint32_t sweeps = ++a->sweeps + ++b->sweeps;
-        if (!push_pairs(L, out, buf, n, sa, sb, a, b, sweeps)) continue;
+        ++a->sweeps;
+        ++b->sweeps;
+        if (!push_pairs(L, out, buf, n, sa, sb, a, b)) continue;
         lua_pushinteger(L, static_cast<lua_Integer>(n));
         return 2;
     }

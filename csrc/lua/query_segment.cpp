@@ -17,16 +17,12 @@ int l_cast_segment(lua_State* L) {
     int ts_out = opt_out(L, 7);
     Filter f = opt_filter(L, 8);
     luaL_argcheck(L, ids_out == 0 || ts_out == 0 || !lua_rawequal(L, ids_out, ts_out), 7, "out_t must be another table than out_ids");
-    if (ids_out == 0) {
-        lua_newtable(L);
-        ids_out = lua_gettop(L);
-    }
-    if (ts_out == 0) {
-        lua_newtable(L);
-        ts_out = lua_gettop(L);
-    }
+    Results r;
+    results_open(L, &r);
+    results_table(&r, ids_out, 0);
+    results_table(&r, ts_out, 0);
     consider_shape(L, 1, layer, s, true);
-    lua_getiuservalue(L, 1, kColumnsValue);  // pinned while results are written (see push_ids)
+    results_pin(&r, 1, kColumnsValue);
     const Columns& col = layer->s.col;
     const uint32_t* slots;
     uint32_t k = run_query(kernels(L), layer, &KernelTable::cast_segment, s, f, &slots);
@@ -36,15 +32,10 @@ int l_cast_segment(lua_State* L) {
     const uint64_t* keys = col.order;
     const int64_t* ids = col.id;
     for (uint32_t i = 0; i < k; ++i) {
-        lua_pushinteger(L, static_cast<lua_Integer>(ids[key_slot(keys[i])]));
-        lua_rawseti(L, ids_out, static_cast<lua_Integer>(i) + 1);
-        lua_pushnumber(L, key_t(keys[i]));
-        lua_rawseti(L, ts_out, static_cast<lua_Integer>(i) + 1);
+        results_int(&r, static_cast<lua_Integer>(ids[key_slot(keys[i])]), 0);
+        results_number(&r, key_t(keys[i]), 1);
     }
-    clear_tail(L, ids_out, static_cast<lua_Integer>(k) + 1);
-    clear_tail(L, ts_out, static_cast<lua_Integer>(k) + 1);
-    lua_pushvalue(L, ids_out);
-    lua_pushvalue(L, ts_out);
+    results_close(&r);
     lua_pushinteger(L, k);
     return 3;
 }
