@@ -12,7 +12,8 @@
 #   TARGETS      SIMD targets compiled in (default: all this CPU family has; scalar is always built)
 #   FUZZ_SECONDS bounded time of each fuzz target under `make fuzz`
 #
-# Targets: all test bench demo scene world install clean asan tsan valgrind fuzz test-neon deps
+# Targets: all test bench demo scene world install clean asan tsan valgrind fuzz fuzz-short fuzz-corpus test-neon
+#          test-lua deps
 
 LUA          ?= lua5.4
 LUA_INCDIR   ?= $(shell pkg-config --variable=includedir lua5.4 2>/dev/null || echo /usr/include)/lua5.4
@@ -51,7 +52,7 @@ LUA_OBJ  := $(LUA_SRC:csrc/%.cpp=$(BUILD)/%.o)
 HEADERS  := $(wildcard csrc/core/*.hpp csrc/core/*.inl csrc/lua/*.hpp)
 MODULE   := soageo/core.so
 
-.PHONY: all test test-run bench bench-run demo demo-run scene scene-run world world-run world-stage world-skynet-proof install clean asan tsan valgrind fuzz test-neon test-lua fuzz-short deps core-test
+.PHONY: all test test-run bench bench-run demo demo-run scene scene-run world world-run world-stage world-skynet-proof install clean asan tsan valgrind fuzz test-neon test-lua fuzz-short fuzz-corpus deps
 
 all: $(MODULE)
 
@@ -186,8 +187,10 @@ valgrind: $(MODULE)
 	SOAGEO_QUICK=1 valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
 	    $(LUA) test/mini_busted.lua $(wildcard test/*_spec.lua)
 
-# libFuzzer (clang): fuzz/<name>_fuzz.cpp, corpora in fuzz/corpus/<name>/ (new finds are
-# added there). `make fuzz` runs each for FUZZ_SECONDS; CI runs `make fuzz-short`.
+# libFuzzer (clang): fuzz/<name>_fuzz.cpp. `make fuzz` runs each for FUZZ_SECONDS over its
+# tracked corpus fuzz/corpus/<name>/ and writes new inputs and crash artifacts to fuzz/finds/<name>/
+# (ignored by git), so a run leaves the checkout clean; CI runs `make fuzz-short`.
+# `make fuzz-corpus` merges what fuzz/finds/ found into the tracked corpus (on purpose only).
 FUZZ_CXX     ?= clang++
 FUZZ_TARGETS := kernels load api merge
 FUZZ_CFLAGS  := -O1 -g -fPIC -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
@@ -200,14 +203,23 @@ fuzz:
 	$(MAKE) --no-print-directory BUILD=build-fuzz MODULE=build-fuzz/soageo/core.so CXX=$(FUZZ_CXX) \
 	    CFLAGS="$(FUZZ_CFLAGS)" $(FUZZ_TARGETS:%=build-fuzz/fuzz_%)
 	for t in $(FUZZ_TARGETS); do \
-	    mkdir -p fuzz/corpus/$$t; \
-	    build-fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 fuzz/corpus/$$t > build-fuzz/$$t.log 2>&1; \
+	    mkdir -p fuzz/corpus/$$t fuzz/finds/$$t; \
+	    build-fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -artifact_prefix=fuzz/finds/$$t/ \
+	        fuzz/finds/$$t fuzz/corpus/$$t > build-fuzz/$$t.log 2>&1; \
 	    status=$$?; echo "fuzz_$$t:"; grep -E "^#[0-9]+ +DONE|stat::number_of_executed_units" build-fuzz/$$t.log; \
 	    if [ $$status -ne 0 ]; then tail -n 30 build-fuzz/$$t.log; exit 1; fi; \
 	done
 
 fuzz-short:
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=10
+
+fuzz-corpus:
+	$(MAKE) --no-print-directory BUILD=build-fuzz MODULE=build-fuzz/soageo/core.so CXX=$(FUZZ_CXX) \
+	    CFLAGS="$(FUZZ_CFLAGS)" $(FUZZ_TARGETS:%=build-fuzz/fuzz_%)
+	for t in $(FUZZ_TARGETS); do \
+	    mkdir -p fuzz/corpus/$$t fuzz/finds/$$t; \
+	    build-fuzz/fuzz_$$t -merge=1 fuzz/corpus/$$t fuzz/finds/$$t > build-fuzz/$$t-merge.log 2>&1 || exit 1; \
+	done
 
 # The specs on another Lua, e.g. skynet's 5.5, which busted cannot run on (its C helpers are
 # built for the packaged 5.4): make test-lua LUA=$SKYNET/3rd/lua/lua LUA_INCDIR=$SKYNET/3rd/lua
