@@ -1,7 +1,7 @@
 // Sector kernels, written once against wide.hpp and compiled per target (see target.inl).
 //
-// The point test (seed 000) uses cross products against the two edge vectors instead of the
-// article's `D.U > |D| cos` form: it needs no sqrt, and a point exactly on an edge ray gives a
+// The point test uses cross products against the two edge vectors instead of the
+// textbook `D.U > |D| cos` form: it needs no sqrt, and a point exactly on an edge ray gives a
 // cross product of exactly zero in the common cases (axis-aligned or 45-degree edges), so the
 // strict rule holds on the boundary instead of depending on how sqrt and cos round.
 
@@ -41,7 +41,7 @@ inline wm near_edge(wf dx, wf dy, wf ex, wf ey, wf len, wf rad2) {
     return le(qx * qx + qy * qy, rad2);
 }
 
-// Disk vs closed sector (seed 003): inside the closed wedge, the disk must reach the arc's
+// Disk vs closed sector: inside the closed wedge, the disk must reach the arc's
 // circle; outside it, the nearest point of the sector lies on one of the two edge segments.
 template <Wedge kind>
 inline uint32_t touch_sector_as(const Points& pts, const Sector& s, Filter f, uint32_t* out) noexcept {

@@ -32,7 +32,7 @@ inline uint32_t in_box(const Points& pts, const Box& b, Filter f, uint32_t* out)
     });
 }
 
-// Arvo's test (seed 003): the distance from the centre to the box, per axis, clamped at 0.
+// Arvo's test: the distance from the centre to the box, per axis, clamped at 0.
 inline uint32_t touch_box(const Points& pts, const Box& b, Filter f, uint32_t* out) noexcept {
     const Points p = pts;
     const wf minx = splat(b.minx), miny = splat(b.miny), maxx = splat(b.maxx), maxy = splat(b.maxy);
@@ -136,7 +136,7 @@ inline uint32_t touch_triangle(const Points& pts, const Triangle& t, Filter f, u
     });
 }
 
-// Slab test (seed 001) against entity boxes, t in [0, 1]; touching counts. An axis the segment
+// Slab test against entity boxes, t in [0, 1]; touching counts. An axis the segment
 // does not move along (d = 0) is a containment test instead of a division by zero.
 inline uint32_t cast_segment(const Points& pts, const Segment& s, Filter f, uint32_t* out) noexcept {
     const Points p = pts;

@@ -1,4 +1,4 @@
-// The sweeps of sort-and-sweep (seed 004), written once against wide.hpp: for each box in
+// The sweeps of sort-and-sweep (sweep-line over sorted intervals), written once against wide.hpp: for each box in
 // min-x order, the following boxes whose min-x is within its max-x are tested on y, W at a
 // time, branch-free inside a block. Touching counts (<=).
 

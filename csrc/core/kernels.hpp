@@ -182,7 +182,8 @@ struct KernelTable {
     void (*aoi_scan)(const AoiWindow&, AoiMeet&) noexcept;
 };
 
-// Targets compiled into this build; a pointer is null when this build has no such target.
+// One table per target. Only the targets this build compiles are defined (the scalar one and
+// those named by SOAGEO_HAVE_*: see dispatch.cpp); dispatch calls one only where the CPU runs it.
 const KernelTable* kernels_scalar() noexcept;
 const KernelTable* kernels_sse2() noexcept;
 const KernelTable* kernels_avx2() noexcept;

@@ -1,4 +1,4 @@
-// Sort-and-sweep (seed 004) over entity boxes (centre +- r): the boxes sorted by min-x in
+// Sort-and-sweep over entity boxes (centre +- r): the boxes sorted by min-x in
 // SoA form, the sweeps (kernels, see kernel_sweep.inl) and the ordering of the pairs they find.
 #pragma once
 
