@@ -73,10 +73,22 @@ $(MODULE): $(CORE_OBJ) $(LUA_OBJ)
 	@mkdir -p $(dir $@)
 	$(CXX) $(LIBFLAG) $(CFLAGS) -o $@ $^
 
+# The core's invariants (SOAGEO_ASSERT, csrc/core/invariant.hpp) are checked in the core test,
+# asan and fuzz builds and compiled out of the module: the core test links its own checked
+# objects ($(BUILD)/checked/).
+CHECKED_OBJ := $(CORE_OBJ:$(BUILD)/%=$(BUILD)/checked/%)
+$(BUILD)/checked/core/target_%.o: csrc/core/target_%.cpp $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CFLAGS) -DSOAGEO_CHECKS $(SOAGEO_FLAGS) $(TARGET_FLAGS_$*) -c $< -o $@
+
+$(BUILD)/checked/core/%.o: csrc/core/%.cpp $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CFLAGS) -DSOAGEO_CHECKS $(SOAGEO_FLAGS) $(HAVE_FLAGS) -c $< -o $@
+
 # C++ tests of the core: no Lua involved.
 CORE_TEST_SRC := $(wildcard test/core/*.cpp)
-$(BUILD)/core_test: $(CORE_TEST_SRC) $(CORE_OBJ) test/core/check.hpp
-	$(CXX) $(CFLAGS) $(SOAGEO_FLAGS) $(HAVE_FLAGS) -Icsrc -o $@ $(CORE_TEST_SRC) $(CORE_OBJ)
+$(BUILD)/core_test: $(CORE_TEST_SRC) $(CHECKED_OBJ) $(wildcard test/core/*.hpp)
+	$(CXX) $(CFLAGS) -DSOAGEO_CHECKS $(SOAGEO_FLAGS) $(HAVE_FLAGS) -Icsrc -o $@ $(CORE_TEST_SRC) $(CHECKED_OBJ)
 
 # Test hosts embedding Lua 5.4 (linked here only: the module itself never links liblua).
 LUA_LIBS ?= $(shell pkg-config --libs lua5.4 2>/dev/null || echo -llua5.4)
@@ -166,7 +178,7 @@ test-neon:
 # thread hosts, and the whole busted suite (the interpreter is not instrumented, so libasan is
 # preloaded into it). tsan: the thread host under ThreadSanitizer. valgrind: the busted suite
 # under memcheck (SOAGEO_QUICK=1 shrinks the random scenes: memcheck runs ~30x slower).
-SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g -DSOAGEO_CHECKS
 asan:
 	@sh .ci/deps.sh
 	$(MAKE) --no-print-directory BUILD=build-asan MODULE=build-asan/soageo/core.so CFLAGS="-O1 -fPIC $(SAN_FLAGS)" \
@@ -193,7 +205,7 @@ valgrind: $(MODULE)
 # `make fuzz-corpus` merges what fuzz/finds/ found into the tracked corpus (on purpose only).
 FUZZ_CXX     ?= clang++
 FUZZ_TARGETS := kernels load api merge
-FUZZ_CFLAGS  := -O1 -g -fPIC -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+FUZZ_CFLAGS  := -O1 -g -fPIC -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -DSOAGEO_CHECKS
 $(BUILD)/fuzz_%: fuzz/%_fuzz.cpp $(CORE_OBJ) $(LUA_OBJ)
 	$(CXX) $(CFLAGS) $(SOAGEO_FLAGS) $(HAVE_FLAGS) -fsanitize=fuzzer -Icsrc -I$(LUA_INCDIR) -o $@ $< \
 	    $(CORE_OBJ) $(LUA_OBJ) $(LUA_LIBS)

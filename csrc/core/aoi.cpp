@@ -200,10 +200,8 @@ void meet_candidates(const AoiInput& in, AoiScratch& s, const Plan& plan, float 
 
 }  // namespace
 
-size_t watchers_bytes(uint32_t cap) noexcept { return kAlign * 3 + size_t(cap) * 16; }
-
-Watchers watchers_carve(void* block, uint32_t cap) noexcept {
-    Carver k(block);
+namespace {
+Watchers lay_watchers(Carver& k, uint32_t cap) noexcept {
     Watchers w;
     w.id = k.take<int64_t>(cap);
     w.view = k.take<float>(cap);
@@ -212,6 +210,11 @@ Watchers watchers_carve(void* block, uint32_t cap) noexcept {
     w.cap = cap;
     return w;
 }
+}  // namespace
+
+size_t watchers_bytes(uint32_t cap) noexcept { return layout_bytes(lay_watchers, cap); }
+
+Watchers watchers_carve(void* block, uint32_t cap) noexcept { return layout_carve(block, lay_watchers, cap); }
 
 uint32_t watchers_find(const Watchers& w, int64_t id, bool* found) noexcept {
     uint32_t at = static_cast<uint32_t>(std::lower_bound(w.id, w.id + w.n, id) - w.id);
@@ -220,6 +223,7 @@ uint32_t watchers_find(const Watchers& w, int64_t id, bool* found) noexcept {
 }
 
 void watchers_insert(Watchers& w, uint32_t at, int64_t id, float view, uint32_t mask) noexcept {
+    SOAGEO_ASSERT(w.n < w.cap && at <= w.n);
     std::memmove(w.id + at + 1, w.id + at, (w.n - at) * sizeof(int64_t));
     std::memmove(w.view + at + 1, w.view + at, (w.n - at) * sizeof(float));
     std::memmove(w.mask + at + 1, w.mask + at, (w.n - at) * sizeof(uint32_t));
@@ -243,12 +247,8 @@ void watchers_copy(Watchers& to, const Watchers& from) noexcept {
     to.n = from.n;
 }
 
-size_t visible_bytes(uint32_t watcher_cap, uint64_t target_cap, uint32_t id_cap) noexcept {
-    return kAlign * 6 + size_t(watcher_cap) * 8 + (size_t(watcher_cap) + 1) * 4 + target_cap * 4 + size_t(id_cap) * 12;
-}
-
-Visible visible_carve(void* block, uint32_t watcher_cap, uint64_t target_cap, uint32_t id_cap) noexcept {
-    Carver k(block);
+namespace {
+Visible lay_visible(Carver& k, uint32_t watcher_cap, uint64_t target_cap, uint32_t id_cap) noexcept {
     Visible v;
     v.watcher = k.take<int64_t>(watcher_cap);
     v.off = k.take<uint32_t>(size_t(watcher_cap) + 1);
@@ -256,20 +256,26 @@ Visible visible_carve(void* block, uint32_t watcher_cap, uint64_t target_cap, ui
     v.ids = k.take<int64_t>(id_cap);
     v.rank_at = k.take<uint32_t>(id_cap);
     v.n = 0;
-    v.off[0] = 0;
     v.watcher_cap = watcher_cap;
     v.target_cap = target_cap;
     v.id_count = 0;
     v.id_cap = id_cap;
     return v;
 }
+}  // namespace
 
-size_t observers_bytes(uint32_t id_cap, uint64_t pair_cap) noexcept {
-    return kAlign * 3 + (size_t(id_cap) + 2) * 4 + size_t(id_cap) * 4 + pair_cap * 4;
+size_t visible_bytes(uint32_t watcher_cap, uint64_t target_cap, uint32_t id_cap) noexcept {
+    return layout_bytes(lay_visible, watcher_cap, target_cap, id_cap);
 }
 
-Observers observers_carve(void* block, uint32_t id_cap, uint64_t pair_cap) noexcept {
-    Carver k(block);
+Visible visible_carve(void* block, uint32_t watcher_cap, uint64_t target_cap, uint32_t id_cap) noexcept {
+    Visible v = layout_carve(block, lay_visible, watcher_cap, target_cap, id_cap);
+    v.off[0] = 0;
+    return v;
+}
+
+namespace {
+Observers lay_observers(Carver& k, uint32_t id_cap, uint64_t pair_cap) noexcept {
     Observers o;
     o.off = k.take<uint32_t>(size_t(id_cap) + 2);
     o.who = k.take<uint32_t>(pair_cap);
@@ -278,6 +284,13 @@ Observers observers_carve(void* block, uint32_t id_cap, uint64_t pair_cap) noexc
     o.pair_cap = pair_cap;
     return o;
 }
+}  // namespace
+
+size_t observers_bytes(uint32_t id_cap, uint64_t pair_cap) noexcept { return layout_bytes(lay_observers, id_cap, pair_cap); }
+
+Observers observers_carve(void* block, uint32_t id_cap, uint64_t pair_cap) noexcept {
+    return layout_carve(block, lay_observers, id_cap, pair_cap);
+}
 
 // A counting sort of the (watcher, target) pairs by target position, watchers in ascending
 // order, so each target's watchers come out ascending with no sort. Measured at 10,000
@@ -285,6 +298,7 @@ Observers observers_carve(void* block, uint32_t id_cap, uint64_t pair_cap) noexc
 // through the watchers in position order, to keep the writes near each other, took 0.36 ms:
 // neighbours increment the same counters one after another).
 void observers_build(const Visible& v, Observers& o) noexcept {
+    SOAGEO_ASSERT(o.id_cap >= v.id_count && o.pair_cap >= v.off[v.n]);
     // Local copies: stores into who and off would otherwise make the compiler reload every
     // pointer and bound from memory in the inner loop.
     uint32_t* const off = o.off;
@@ -308,16 +322,9 @@ uint32_t buckets_for(uint32_t cap) noexcept {
     while (b < cap) b *= 2;
     return b;
 }
-}  // namespace
 
-size_t aoi_scratch_bytes(uint32_t cap) noexcept {
+AoiScratch lay_aoi_scratch(Carver& k, uint32_t cap) noexcept {
     size_t c = size_t(padded(cap + 1)) + kMaxWidth;
-    return kAlign * 17 + c * 4 * 13 + c * 8 * 2 + (size_t(buckets_for(cap)) + 2) * 4;
-}
-
-AoiScratch aoi_scratch_carve(void* block, uint32_t cap) noexcept {
-    size_t c = size_t(padded(cap + 1)) + kMaxWidth;
-    Carver k(block);
     AoiScratch s;
     s.xs = k.take<float>(c);
     s.ys = k.take<float>(c);
@@ -343,12 +350,17 @@ AoiScratch aoi_scratch_carve(void* block, uint32_t cap) noexcept {
     return s;
 }
 
-size_t events_bytes(uint64_t cap) noexcept { return kAlign + cap * 16; }
+EventList lay_events(Carver& k, uint64_t cap) noexcept { return EventList{k.take<int64_t>(cap * 2), 0, cap}; }
 
-EventList events_carve(void* block, uint64_t cap) noexcept {
-    Carver k(block);
-    return EventList{k.take<int64_t>(cap * 2), 0, cap};
-}
+}  // namespace
+
+size_t aoi_scratch_bytes(uint32_t cap) noexcept { return layout_bytes(lay_aoi_scratch, cap); }
+
+AoiScratch aoi_scratch_carve(void* block, uint32_t cap) noexcept { return layout_carve(block, lay_aoi_scratch, cap); }
+
+size_t events_bytes(uint64_t cap) noexcept { return layout_bytes(lay_events, cap); }
+
+EventList events_carve(void* block, uint64_t cap) noexcept { return layout_carve(block, lay_events, cap); }
 
 namespace {
 

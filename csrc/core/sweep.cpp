@@ -8,15 +8,12 @@
 
 namespace soageo {
 
-size_t sweep_scratch_bytes(uint32_t cap) noexcept {
-    size_t c = size_t(cap) + kMaxWidth;
-    return kAlign * 15 + c * (4 * 4 + 4) + c * 4 * 3 + c * 8 * 2 + c * 4 * 2 + 4;
-}
+namespace {
 
-SweepScratch sweep_scratch_carve(void* block, uint32_t cap, bool reuse) noexcept {
+SweepScratch lay_sweep(Carver& k, uint32_t cap) noexcept {
     size_t c = size_t(cap) + kMaxWidth;
-    Carver k(block);
     SweepScratch s;
+    s.held_cap = k.take<uint64_t>(1);
     s.boxes.minx = k.take<float>(c);
     s.boxes.maxx = k.take<float>(c);
     s.boxes.miny = k.take<float>(c);
@@ -31,8 +28,30 @@ SweepScratch sweep_scratch_carve(void* block, uint32_t cap, bool reuse) noexcept
     s.rank = k.take<uint32_t>(c);
     s.slot_of_rank = k.take<uint32_t>(c);
     s.ranked_n = k.take<uint32_t>(1);
-    if (!reuse) *s.ranked_n = kNoSlot;
     s.cap = cap;
+    return s;
+}
+
+PairBuffer lay_pairs(Carver& k, uint64_t cap) noexcept {
+    PairBuffer p;
+    p.held_cap = k.take<uint64_t>(1);
+    p.a = k.take<uint32_t>(cap);
+    p.b = k.take<uint32_t>(cap);
+    p.keys = k.take<uint64_t>(cap);
+    p.tmp = k.take<uint64_t>(cap);
+    p.cap = cap;
+    return p;
+}
+
+}  // namespace
+
+size_t sweep_scratch_bytes(uint32_t cap) noexcept { return layout_bytes(lay_sweep, cap); }
+
+SweepScratch sweep_scratch_carve(void* block, uint32_t cap, bool reuse) noexcept {
+    SweepScratch s = layout_carve(block, lay_sweep, cap);
+    SOAGEO_ASSERT(!reuse || *s.held_cap == cap);
+    *s.held_cap = cap;
+    if (!reuse) *s.ranked_n = kNoSlot;
     return s;
 }
 
@@ -40,6 +59,7 @@ SweepScratch sweep_scratch_carve(void* block, uint32_t cap, bool reuse) noexcept
 // of moves of up to 2 units, measured no faster at 10,000 boxes and 1.2-1.5x slower at
 // 100,000, timing only its keys (bench_pairs), and it degrades without bound when much moves.
 void sweep_prepare(const Store& st, SweepScratch& s, bool with_ranks) noexcept {
+    SOAGEO_ASSERT(st.n <= s.cap);
     const uint32_t n = st.n;
     const Columns& c = st.col;
     SweepBoxes& b = s.boxes;
@@ -74,20 +94,16 @@ void sweep_prepare(const Store& st, SweepScratch& s, bool with_ranks) noexcept {
     *s.ranked_n = n;
 }
 
-size_t pair_buffer_bytes(uint64_t cap) noexcept { return kAlign * 5 + cap * (4 + 4 + 8 + 8); }
+size_t pair_buffer_bytes(uint64_t cap) noexcept { return layout_bytes(lay_pairs, cap); }
 
 PairBuffer pair_buffer_carve(void* block, uint64_t cap) noexcept {
-    Carver k(block);
-    PairBuffer p;
-    p.a = k.take<uint32_t>(cap);
-    p.b = k.take<uint32_t>(cap);
-    p.keys = k.take<uint64_t>(cap);
-    p.tmp = k.take<uint64_t>(cap);
-    p.cap = cap;
+    PairBuffer p = layout_carve(block, lay_pairs, cap);
+    *p.held_cap = cap;
     return p;
 }
 
 void order_pairs(PairBuffer& buf, uint64_t n, const SweepScratch& sa, const SweepScratch& sb, bool complete) noexcept {
+    SOAGEO_ASSERT(n <= buf.cap);
     // Ranks below 2^16 on both sides (up to 65,536 entities): a 32-bit key sorted by two
     // counting passes, one per rank (LSD), with counters indexed by rank. Half the bytes and
     // half the passes of a byte-wise radix sort of the 64-bit key.

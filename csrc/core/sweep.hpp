@@ -33,6 +33,7 @@ struct SweepScratch {
     uint32_t* rank;          // rank[slot] = position of the slot's id in id order
     uint32_t* slot_of_rank;  // the inverse
     uint32_t* ranked_n;      // entities the ranks describe (kNoSlot: none); kept in the block
+    uint64_t* held_cap;      // the block's first word: the cap it was carved for (carved_cap)
     uint32_t cap;
 };
 
@@ -49,6 +50,7 @@ struct PairBuffer {
     uint32_t* b;
     uint64_t* keys;
     uint64_t* tmp;
+    uint64_t* held_cap;  // the block's first word: the cap it was carved for (carved_cap)
     uint64_t cap;
 };
 

@@ -53,7 +53,7 @@ void check_unchanged(lua_State* L, const Aoi* a, uint32_t epoch) {
 // refused call leaves the aoi on its old blocks. The old block stays on the stack, alive
 // while the caller copies from it; the caller pops it.
 void* new_block(lua_State* L, const Aoi* a, uint32_t epoch, int uv, size_t bytes) {
-    void* b = lua_newuserdatauv(L, bytes + kAlign, 0);
+    void* b = lua_newuserdatauv(L, bytes, 0);
     check_unchanged(L, a, epoch);
     lua_getiuservalue(L, 1, uv);
     lua_insert(L, -2);
@@ -63,7 +63,7 @@ void* new_block(lua_State* L, const Aoi* a, uint32_t epoch, int uv, size_t bytes
 
 // While a new aoi is built nothing else can reach it: no check needed.
 void* first_block(lua_State* L, int uv, size_t bytes) {
-    void* b = lua_newuserdatauv(L, bytes + kAlign, 0);
+    void* b = lua_newuserdatauv(L, bytes, 0);
     lua_setiuservalue(L, 1, uv);
     return b;
 }
@@ -338,7 +338,7 @@ int l_watchers_of(lua_State* L) {
             if (!a->observers.off || a->observers.id_cap < v.id_count || a->observers.pair_cap < pairs) {
                 const uint32_t id_cap = v.id_count + v.id_count / 2 + 16;
                 const uint64_t pair_cap = pairs + pairs / 2 + 64;
-                void* block = lua_newuserdatauv(L, observers_bytes(id_cap, pair_cap) + kAlign, 0);
+                void* block = lua_newuserdatauv(L, observers_bytes(id_cap, pair_cap), 0);
                 if (a->closed || a->generation != generation) {
                     lua_settop(L, 3);
                     continue;

@@ -1,5 +1,6 @@
 // layer:pairs, layer:pair_count and soageo.pairs_between: overlapping entity boxes by
 // sort-and-sweep. The scratch lives in user values of the layer and is reused across calls.
+#include "../core/carve.hpp"
 #include "../core/sweep.hpp"
 #include "binding.hpp"
 
@@ -16,35 +17,33 @@ namespace {
 // (out of memory) before anything changes.
 SweepScratch scratch_of(lua_State* L, int idx, uint32_t n) {
     lua_getiuservalue(L, idx, kSweepValue);
-    auto* block = static_cast<unsigned char*>(lua_touserdata(L, -1));
-    uint32_t cap = block ? *reinterpret_cast<uint32_t*>(block) : 0;
+    void* block = lua_touserdata(L, -1);
+    uint32_t cap = block ? static_cast<uint32_t>(carved_cap(block)) : 0;
     bool reuse = block && cap >= n;
     if (!reuse) {
         lua_pop(L, 1);
         cap = n < 64 ? 64 : n + n / 2;
-        block = static_cast<unsigned char*>(lua_newuserdatauv(L, kAlign + sweep_scratch_bytes(cap), 0));
-        *reinterpret_cast<uint32_t*>(block) = cap;
+        block = lua_newuserdatauv(L, sweep_scratch_bytes(cap), 0);
         lua_pushvalue(L, -1);
         lua_setiuservalue(L, idx, kSweepValue);
     }
-    return sweep_scratch_carve(block + kAlign, cap, reuse);
+    return sweep_scratch_carve(block, cap, reuse);
 }
 
 // The pair buffer of the layer at `idx`, holding at least `need` pairs, pinned on the stack.
 PairBuffer pairs_of(lua_State* L, int idx, uint64_t need) {
     lua_getiuservalue(L, idx, kPairsValue);
-    auto* block = static_cast<unsigned char*>(lua_touserdata(L, -1));
-    uint64_t cap = block ? *reinterpret_cast<uint64_t*>(block) : 0;
+    void* block = lua_touserdata(L, -1);
+    uint64_t cap = block ? carved_cap(block) : 0;
     if (!block || cap < need) {
         lua_pop(L, 1);
         cap = need < 1024 ? 1024 : need + need / 2;
         if (cap > (uint64_t(1) << 40) / 24) luaL_error(L, "too many pairs");
-        block = static_cast<unsigned char*>(lua_newuserdatauv(L, kAlign + pair_buffer_bytes(cap), 0));
-        *reinterpret_cast<uint64_t*>(block) = cap;
+        block = lua_newuserdatauv(L, pair_buffer_bytes(cap), 0);
         lua_pushvalue(L, -1);
         lua_setiuservalue(L, idx, kPairsValue);
     }
-    return pair_buffer_carve(block + kAlign, cap);
+    return pair_buffer_carve(block, cap);
 }
 
 Layer* live_layer(lua_State* L, int idx) {
