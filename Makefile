@@ -148,7 +148,8 @@ world-skynet-proof: world-stage
 # bench also writes doc/benchmarks.md from what the programs print (bench/report.lua).
 bench: deps
 	@CXX="$(CXX)" LUA="$(LUA)" $(LUA) bench/report.lua "$(MAKE) --no-print-directory bench-run" doc/benchmarks.md
-bench-run: $(MODULE) $(BUILD)/bench_kernels $(BUILD)/bench_shapes $(BUILD)/bench_pairs $(BUILD)/bench_snapshot $(BUILD)/bench_index
+bench-run: $(MODULE) $(BUILD)/bench_kernels $(BUILD)/bench_shapes $(BUILD)/bench_pairs $(BUILD)/bench_snapshot $(BUILD)/bench_index \
+           $(BUILD)/bench_layout
 	$(BUILD)/bench_kernels
 	$(LUA) bench/bench_lua.lua
 	$(BUILD)/bench_shapes
@@ -158,9 +159,22 @@ bench-run: $(MODULE) $(BUILD)/bench_kernels $(BUILD)/bench_shapes $(BUILD)/bench
 	$(BUILD)/bench_snapshot
 	$(BUILD)/bench_index
 	$(LUA) bench/bench_index_lua.lua
+	$(BUILD)/bench_layout
 
-$(BUILD)/bench_%: bench/bench_%.cpp $(CORE_OBJ)
-	$(CXX) $(CFLAGS) $(SOAGEO_FLAGS) $(HAVE_FLAGS) -Icsrc -o $@ $< $(CORE_OBJ)
+# The benchmarks' streaming ceiling (bench/stream_probe.cpp), compiled per target like the
+# kernels, linked into the benchmarks only.
+WIDE_sse2   := -DSOAGEO_WIDE_SSE2
+WIDE_avx2   := -DSOAGEO_WIDE_AVX2
+WIDE_avx512 := -DSOAGEO_WIDE_AVX512
+WIDE_neon   := -DSOAGEO_WIDE_NEON
+STREAM_OBJ  := $(foreach t,scalar $(TARGETS),$(BUILD)/bench/stream_$(t).o)
+.SECONDARY: $(STREAM_OBJ)
+$(BUILD)/bench/stream_%.o: bench/stream_probe.cpp $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CFLAGS) $(SOAGEO_FLAGS) $(TARGET_FLAGS_$*) -DSOAGEO_TARGET=$* $(WIDE_$*) -Icsrc -c $< -o $@
+
+$(BUILD)/bench_%: bench/bench_%.cpp bench/bench.hpp $(CORE_OBJ) $(STREAM_OBJ)
+	$(CXX) $(CFLAGS) $(SOAGEO_FLAGS) $(HAVE_FLAGS) -Icsrc -o $@ $< $(CORE_OBJ) $(STREAM_OBJ)
 
 install: $(MODULE)
 	mkdir -p $(INST_LIBDIR)/soageo $(INST_LUADIR)

@@ -4,6 +4,26 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
+
+#include "core/kernels.hpp"
+
+// bench/stream_probe.cpp, one per target this build compiles.
+namespace soageo {
+namespace scalar { float stream_xy(const Points&) noexcept; }
+#if defined(SOAGEO_HAVE_SSE2)
+namespace sse2 { float stream_xy(const Points&) noexcept; }
+#endif
+#if defined(SOAGEO_HAVE_AVX2)
+namespace avx2 { float stream_xy(const Points&) noexcept; }
+#endif
+#if defined(SOAGEO_HAVE_AVX512)
+namespace avx512 { float stream_xy(const Points&) noexcept; }
+#endif
+#if defined(SOAGEO_HAVE_NEON)
+namespace neon { float stream_xy(const Points&) noexcept; }
+#endif
+}  // namespace soageo
 
 namespace bench {
 
@@ -22,6 +42,25 @@ double best_of(int reps, F f) {
         best = std::min(best, seconds_since(t0));
     }
     return best;
+}
+
+using Stream = float (*)(const soageo::Points&) noexcept;
+
+// The streaming ceiling at the width of target k: what memory allows a kernel over x and y.
+inline Stream stream_of(const soageo::KernelTable* k) {
+#if defined(SOAGEO_HAVE_SSE2)
+    if (!std::strcmp(k->name, "sse2")) return soageo::sse2::stream_xy;
+#endif
+#if defined(SOAGEO_HAVE_AVX2)
+    if (!std::strcmp(k->name, "avx2")) return soageo::avx2::stream_xy;
+#endif
+#if defined(SOAGEO_HAVE_AVX512)
+    if (!std::strcmp(k->name, "avx512")) return soageo::avx512::stream_xy;
+#endif
+#if defined(SOAGEO_HAVE_NEON)
+    if (!std::strcmp(k->name, "neon")) return soageo::neon::stream_xy;
+#endif
+    return soageo::scalar::stream_xy;
 }
 
 }  // namespace bench

@@ -46,16 +46,8 @@ double choose_cell(const Watchers& w, float margin, double per_reach) noexcept {
 void sort_entities(const Store& st, const Watchers& w, float margin, AoiScratch& s) noexcept {
     const uint32_t n = st.n;
     const Columns& c = st.col;
-    // Ids rarely change between updates: the last ranking is kept while every slot's id
-    // still sits at its rank (a radix sort of 64-bit keys was a tenth of an update).
-    uint64_t moved = s.ranked_n == n ? 0 : 1;
-    if (!moved)
-        for (uint32_t i = 0; i < n; ++i) moved |= s.id_keys[s.rank[i]] ^ int_key(c.id[i]);
-    if (moved) {
-        s.ranked_n = kNoSlot;
-        rank_ids(c.id, n, s.id_keys, s.slot_of_rank, s.rank, s.tmp_id_keys, s.tmp_vals);
-        s.ranked_n = n;
-    }
+    // A radix sort of 64-bit keys was a tenth of an update: kept while the ids are.
+    keep_or_rank_ids(c.id, n, s.id_keys, s.slot_of_rank, s.rank, s.tmp_id_keys, s.tmp_vals, &s.ranked_n);
     // A counting sort by bucket. start[b] ends up as the first position of bucket b.
     s.cell = choose_cell(w, margin, kCellHeightPerReach);
     s.inv_cell = 1.0 / s.cell;
@@ -85,7 +77,7 @@ void sort_entities(const Store& st, const Watchers& w, float margin, AoiScratch&
 }
 
 inline int64_t id_of_rank(const AoiScratch& s, uint32_t rank) noexcept {
-    return static_cast<int64_t>(s.id_keys[rank] ^ 0x8000000000000000ull);
+    return key_int(s.id_keys[rank]);
 }
 
 // One watcher meeting its candidates, window by window (the kernels' aoi_scan).

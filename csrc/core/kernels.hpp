@@ -158,8 +158,6 @@ struct KernelTable {
     uint32_t (*in_sector)(const Points&, const Sector&, Filter, uint32_t* out) noexcept;
     // Entity disk (centre, r) intersects the closed sector.
     uint32_t (*touch_sector)(const Points&, const Sector&, Filter, uint32_t* out) noexcept;
-    // The memory ceiling: reads x and y of every slot like a kernel does, and nothing else.
-    float (*stream_xy)(const Points&) noexcept;
     uint32_t (*in_circle)(const Points&, const Circle&, Filter, uint32_t* out) noexcept;      // strict
     uint32_t (*touch_circle)(const Points&, const Circle&, Filter, uint32_t* out) noexcept;   // closed
     uint32_t (*in_box)(const Points&, const Box&, Filter, uint32_t* out) noexcept;            // closed

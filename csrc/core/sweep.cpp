@@ -83,15 +83,7 @@ void sweep_prepare(const Store& st, SweepScratch& s, bool with_ranks) noexcept {
     }
     b.n = n;
     if (!with_ranks) return;
-    // Ids rarely change between sweeps: the last ranking stands while every slot's id is
-    // still the one at its rank.
-    uint64_t moved = *s.ranked_n == n ? 0 : 1;
-    if (!moved)
-        for (uint32_t i = 0; i < n; ++i) moved |= s.id_keys[s.rank[i]] ^ int_key(c.id[i]);
-    if (!moved) return;
-    *s.ranked_n = kNoSlot;
-    rank_ids(c.id, n, s.id_keys, s.slot_of_rank, s.rank, s.tmp_id_keys, s.tmp_vals);
-    *s.ranked_n = n;
+    keep_or_rank_ids(c.id, n, s.id_keys, s.slot_of_rank, s.rank, s.tmp_id_keys, s.tmp_vals, s.ranked_n);
 }
 
 size_t pair_buffer_bytes(uint64_t cap) noexcept { return layout_bytes(lay_pairs, cap); }

@@ -349,25 +349,26 @@ int l_watchers_of(lua_State* L) {
             observers_build(v, a->observers);
             a->observers_of = generation;
         }
-        lua_getiuservalue(L, 1, kObserversBlock);  // pinned while `out` grows
-        lua_getiuservalue(L, 1, a->current == 0 ? kVisibleA : kVisibleB);
         const Visible vis = v;
         const Observers o = a->observers;
+        Results r;
+        results_open(L, &r);
+        results_pin(&r, 1, kObserversBlock);  // pinned while `out` grows
+        results_pin(&r, 1, a->current == 0 ? kVisibleA : kVisibleB);
+        results_watch(&r, &a->generation);
+        results_table(&r, 3, 0);
         const int64_t* found = std::lower_bound(vis.ids, vis.ids + vis.id_count, id);
-        uint32_t k = 0;
         if (found != vis.ids + vis.id_count && *found == id) {
             const uint32_t p = o.pos_of_rank[found - vis.ids];
-            for (uint32_t i = o.off[p]; i < o.off[p + 1]; ++i) {
-                lua_pushinteger(L, static_cast<lua_Integer>(vis.watcher[o.who[i]]));
-                lua_rawseti(L, 3, ++k);
-            }
+            for (uint32_t i = o.off[p]; i < o.off[p + 1]; ++i)
+                results_int(&r, static_cast<lua_Integer>(vis.watcher[o.who[i]]));
         }
-        if (a->closed || a->generation != generation) {
+        if (a->closed || results_stale(&r)) {
             lua_settop(L, 3);
             continue;
         }
-        clear_tail(L, 3, static_cast<lua_Integer>(k) + 1);
-        lua_pushvalue(L, 3);
+        lua_Integer k = r.n[0];
+        results_close(&r);
         lua_pushinteger(L, k);
         return 2;
     }

@@ -1,6 +1,7 @@
 // layer:pairs, layer:pair_count and soageo.pairs_between: overlapping entity boxes by
 // sort-and-sweep. The scratch lives in user values of the layer and is reused across calls.
 #include "../core/carve.hpp"
+#include "../core/radix.hpp"
 #include "../core/sweep.hpp"
 #include "binding.hpp"
 
@@ -66,9 +67,8 @@ bool push_pairs(lua_State* L, int out, const PairBuffer& buf, uint64_t n, const 
     if (results_stale(&r)) return false;
     for (uint64_t i = 0; i < n; ++i) {
         uint64_t key = buf.keys[i];
-        int64_t b = static_cast<int64_t>(rb.id_keys[key & 0xffffffffu] ^ 0x8000000000000000ull);
-        results_int(&r, static_cast<lua_Integer>(ra.id_keys[key >> 32] ^ 0x8000000000000000ull));
-        results_int(&r, static_cast<lua_Integer>(b));
+        results_int(&r, static_cast<lua_Integer>(key_int(ra.id_keys[key >> 32])));
+        results_int(&r, static_cast<lua_Integer>(key_int(rb.id_keys[key & 0xffffffffu])));
         if (results_stale(&r)) return false;
     }
     results_close(&r);

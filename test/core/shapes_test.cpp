@@ -112,7 +112,7 @@ TEST_CASE(orient_exact_agrees_with_integer_arithmetic_at_every_scale) {
 }
 
 TEST_CASE(triangle_decides_seed_002_exactly_and_degenerate_hulls) {
-    // Seed 002's "inside" point is about 8e-7 outside edge b-c, on the decimals and on floats.
+    // The point-in-triangle precision case: its "inside" point is about 8e-7 outside edge b-c, on the decimals and on floats.
     Triangle t{261.137939f, 8.13000488f, 73.6379318f, 8.13000488f, 76.9379349f, 10.2300053f};
     CHECK(orient_exact(t.ax, t.ay, t.bx, t.by, t.cx, t.cy) < 0);             // clockwise
     CHECK(orient_exact(t.bx, t.by, t.cx, t.cy, 74.4069519f, 8.6193819f) > 0);  // so p is outside b-c
@@ -127,7 +127,7 @@ TEST_CASE(triangle_decides_seed_002_exactly_and_degenerate_hulls) {
     CHECK(!in_triangle_exact(dot, 3, 3.0000002f));
     for (const KernelTable* k : fixture::targets()) {
         Cloud c(3);
-        c.x[0] = 74.4069519f, c.y[0] = 8.6193819f;   // outside (seed 002)
+        c.x[0] = 74.4069519f, c.y[0] = 8.6193819f;   // outside (the precision case)
         c.x[1] = 100.0f, c.y[1] = 9.0f;              // inside
         c.x[2] = 73.6379318f, c.y[2] = 8.13000488f;  // a vertex: closed
         std::vector<uint32_t> got = run(k->in_triangle, c, t, Filter{0, false});
