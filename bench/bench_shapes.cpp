@@ -82,7 +82,7 @@ void report_target(const char* name, Kernel<Shape> KernelTable::*which, const fi
     float sink = 0;
     auto stream = [&](size_t i) {
         double t0 = thread_seconds();
-        for (size_t j = 0; j < shapes.size(); ++j) sink += ks[i]->stream_xy(c.points());
+        for (size_t j = 0; j < shapes.size(); ++j) sink += bench::stream_of(ks[i])(c.points());
         return thread_seconds() - t0;
     };
     for (size_t i = 0; i < ks.size(); ++i) pass(i);
