@@ -242,9 +242,9 @@ int l_update(lua_State* L) {
     if (layer->s.n != n) return luaL_error(L, "aoi or layer changed by a finalizer during update");
     lua_getiuservalue(L, 1, kLayerOf);
     lua_getiuservalue(L, -1, kColumnsValue);
-    const Store snapshot = layer->s;
+    const Store layer_copy = layer->s;  // plain data: what this update reads, whatever finalizers do
     a->enter.n = a->leave.n = 0;
-    AoiInput in{&snapshot, &a->watchers, &a->visible[before], a->margin, context(L)->kernels};
+    AoiInput in{&layer_copy, &a->watchers, &a->visible[before], a->margin, context(L)->kernels};
     AoiProgress progress;
     for (;;) {
         uint64_t need = 0;
