@@ -12,7 +12,8 @@
 #   TARGETS      SIMD targets compiled in (default: all this CPU family has; scalar is always built)
 #   FUZZ_SECONDS bounded time of each fuzz target under `make fuzz`
 #
-# Targets: all test bench demo scene world install clean asan tsan valgrind fuzz test-neon test-lua test-skynet deps
+# Targets: all test bench demo scene world install clean asan tsan valgrind fuzz fuzz-short fuzz-corpus
+#          test-neon test-lua test-skynet deps
 
 LUA          ?= lua5.4
 LUA54_INCDIR := $(shell pkg-config --variable=includedir lua5.4 2>/dev/null || echo /usr/include)/lua5.4
@@ -53,7 +54,7 @@ LUA_OBJ  := $(LUA_SRC:csrc/%.cpp=$(LUA_BUILD)/%.o)
 HEADERS  := $(wildcard csrc/core/*.hpp csrc/core/*.inl csrc/lua/*.hpp)
 MODULE   := soageo/core.so
 
-.PHONY: FORCE all test test-run bench bench-run demo demo-run scene scene-run world world-run world-stage world-skynet-proof install clean asan tsan valgrind fuzz test-neon test-lua fuzz-short deps core-test test-skynet
+.PHONY: FORCE all test test-run bench bench-run demo demo-run scene scene-run world world-run world-stage world-skynet-proof install clean asan tsan valgrind fuzz test-neon test-lua fuzz-short fuzz-corpus deps core-test test-skynet
 
 all: $(MODULE)
 
@@ -83,10 +84,22 @@ $(MODULE): $(CORE_OBJ) $(LUA_OBJ)
 	@mkdir -p $(dir $@)
 	$(CXX) $(LIBFLAG) $(CFLAGS) -o $@ $^
 
+# The core's invariants (SOAGEO_ASSERT, csrc/core/invariant.hpp) are checked in the core test,
+# asan and fuzz builds and compiled out of the module: the core test links its own checked
+# objects ($(BUILD)/checked/).
+CHECKED_OBJ := $(CORE_OBJ:$(BUILD)/%=$(BUILD)/checked/%)
+$(BUILD)/checked/core/target_%.o: csrc/core/target_%.cpp $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CFLAGS) -DSOAGEO_CHECKS $(SOAGEO_FLAGS) $(TARGET_FLAGS_$*) -c $< -o $@
+
+$(BUILD)/checked/core/%.o: csrc/core/%.cpp $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CFLAGS) -DSOAGEO_CHECKS $(SOAGEO_FLAGS) $(HAVE_FLAGS) -c $< -o $@
+
 # C++ tests of the core: no Lua involved.
 CORE_TEST_SRC := $(wildcard test/core/*.cpp)
-$(BUILD)/core_test: $(CORE_TEST_SRC) $(CORE_OBJ) test/core/check.hpp
-	$(CXX) $(CFLAGS) $(SOAGEO_FLAGS) $(HAVE_FLAGS) -Icsrc -o $@ $(CORE_TEST_SRC) $(CORE_OBJ)
+$(BUILD)/core_test: $(CORE_TEST_SRC) $(CHECKED_OBJ) $(wildcard test/core/*.hpp)
+	$(CXX) $(CFLAGS) -DSOAGEO_CHECKS $(SOAGEO_FLAGS) $(HAVE_FLAGS) -Icsrc -o $@ $(CORE_TEST_SRC) $(CHECKED_OBJ)
 
 # Test hosts embedding Lua 5.4 (linked here only: the module itself never links liblua).
 LUA_LIBS ?= $(shell pkg-config --libs lua5.4 2>/dev/null || echo -llua5.4)
@@ -146,7 +159,8 @@ world-skynet-proof: world-stage
 # bench also writes doc/benchmarks.md from what the programs print (bench/report.lua).
 bench: deps
 	@CXX="$(CXX)" LUA="$(LUA)" $(LUA) bench/report.lua "$(MAKE) --no-print-directory bench-run" doc/benchmarks.md
-bench-run: $(MODULE) $(BUILD)/bench_kernels $(BUILD)/bench_shapes $(BUILD)/bench_pairs $(BUILD)/bench_snapshot $(BUILD)/bench_index
+bench-run: $(MODULE) $(BUILD)/bench_kernels $(BUILD)/bench_shapes $(BUILD)/bench_pairs $(BUILD)/bench_snapshot $(BUILD)/bench_index \
+           $(BUILD)/bench_layout
 	$(BUILD)/bench_kernels
 	$(LUA) bench/bench_lua.lua
 	$(BUILD)/bench_shapes
@@ -157,9 +171,22 @@ bench-run: $(MODULE) $(BUILD)/bench_kernels $(BUILD)/bench_shapes $(BUILD)/bench
 	$(BUILD)/bench_snapshot
 	$(BUILD)/bench_index
 	$(LUA) bench/bench_index_lua.lua
+	$(BUILD)/bench_layout
 
-$(BUILD)/bench_%: bench/bench_%.cpp $(CORE_OBJ)
-	$(CXX) $(CFLAGS) $(SOAGEO_FLAGS) $(HAVE_FLAGS) -Icsrc -o $@ $< $(CORE_OBJ)
+# The benchmarks' streaming ceiling (bench/stream_probe.cpp), compiled per target like the
+# kernels, linked into the benchmarks only.
+WIDE_sse2   := -DSOAGEO_WIDE_SSE2
+WIDE_avx2   := -DSOAGEO_WIDE_AVX2
+WIDE_avx512 := -DSOAGEO_WIDE_AVX512
+WIDE_neon   := -DSOAGEO_WIDE_NEON
+STREAM_OBJ  := $(foreach t,scalar $(TARGETS),$(BUILD)/bench/stream_$(t).o)
+.SECONDARY: $(STREAM_OBJ)
+$(BUILD)/bench/stream_%.o: bench/stream_probe.cpp $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CFLAGS) $(SOAGEO_FLAGS) $(TARGET_FLAGS_$*) -DSOAGEO_TARGET=$* $(WIDE_$*) -Icsrc -c $< -o $@
+
+$(BUILD)/bench_%: bench/bench_%.cpp bench/bench.hpp $(CORE_OBJ) $(STREAM_OBJ)
+	$(CXX) $(CFLAGS) $(SOAGEO_FLAGS) $(HAVE_FLAGS) -Icsrc -o $@ $< $(CORE_OBJ) $(STREAM_OBJ)
 
 install: $(MODULE)
 	mkdir -p $(INST_LIBDIR)/soageo $(INST_LUADIR)
@@ -177,7 +204,7 @@ test-neon:
 # thread hosts, and the whole busted suite (the interpreter is not instrumented, so libasan is
 # preloaded into it). tsan: the thread host under ThreadSanitizer. valgrind: the busted suite
 # under memcheck (SOAGEO_QUICK=1 shrinks the random scenes: memcheck runs ~30x slower).
-SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g -DSOAGEO_CHECKS
 asan:
 	@sh .ci/deps.sh
 	$(MAKE) --no-print-directory BUILD=build-asan MODULE=build-asan/soageo/core.so CFLAGS="-O1 -fPIC $(SAN_FLAGS)" \
@@ -198,11 +225,13 @@ valgrind: $(MODULE)
 	SOAGEO_QUICK=1 valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
 	    $(LUA) test/mini_busted.lua $(wildcard test/*_spec.lua)
 
-# libFuzzer (clang): fuzz/<name>_fuzz.cpp, corpora in fuzz/corpus/<name>/ (new finds are
-# added there). `make fuzz` runs each for FUZZ_SECONDS; CI runs `make fuzz-short`.
+# libFuzzer (clang): fuzz/<name>_fuzz.cpp. `make fuzz` runs each for FUZZ_SECONDS over its
+# tracked corpus fuzz/corpus/<name>/ and writes new inputs and crash artifacts to fuzz/finds/<name>/
+# (ignored by git), so a run leaves the checkout clean; CI runs `make fuzz-short`.
+# `make fuzz-corpus` merges what fuzz/finds/ found into the tracked corpus (on purpose only).
 FUZZ_CXX     ?= clang++
 FUZZ_TARGETS := kernels load api merge
-FUZZ_CFLAGS  := -O1 -g -fPIC -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+FUZZ_CFLAGS  := -O1 -g -fPIC -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -DSOAGEO_CHECKS
 $(BUILD)/fuzz_%: fuzz/%_fuzz.cpp $(CORE_OBJ) $(LUA_OBJ)
 	$(CXX) $(CFLAGS) $(SOAGEO_FLAGS) $(HAVE_FLAGS) -fsanitize=fuzzer -Icsrc -I$(LUA_INCDIR) -o $@ $< \
 	    $(CORE_OBJ) $(LUA_OBJ) $(LUA_LIBS)
@@ -212,14 +241,23 @@ fuzz:
 	$(MAKE) --no-print-directory BUILD=build-fuzz MODULE=build-fuzz/soageo/core.so CXX=$(FUZZ_CXX) \
 	    CFLAGS="$(FUZZ_CFLAGS)" $(FUZZ_TARGETS:%=build-fuzz/fuzz_%)
 	for t in $(FUZZ_TARGETS); do \
-	    mkdir -p fuzz/corpus/$$t; \
-	    build-fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 fuzz/corpus/$$t > build-fuzz/$$t.log 2>&1; \
+	    mkdir -p fuzz/corpus/$$t fuzz/finds/$$t; \
+	    build-fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -artifact_prefix=fuzz/finds/$$t/ \
+	        fuzz/finds/$$t fuzz/corpus/$$t > build-fuzz/$$t.log 2>&1; \
 	    status=$$?; echo "fuzz_$$t:"; grep -E "^#[0-9]+ +DONE|stat::number_of_executed_units" build-fuzz/$$t.log; \
 	    if [ $$status -ne 0 ]; then tail -n 30 build-fuzz/$$t.log; exit 1; fi; \
 	done
 
 fuzz-short:
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=10
+
+fuzz-corpus:
+	$(MAKE) --no-print-directory BUILD=build-fuzz MODULE=build-fuzz/soageo/core.so CXX=$(FUZZ_CXX) \
+	    CFLAGS="$(FUZZ_CFLAGS)" $(FUZZ_TARGETS:%=build-fuzz/fuzz_%)
+	for t in $(FUZZ_TARGETS); do \
+	    mkdir -p fuzz/corpus/$$t fuzz/finds/$$t; \
+	    build-fuzz/fuzz_$$t -merge=1 fuzz/corpus/$$t fuzz/finds/$$t > build-fuzz/$$t-merge.log 2>&1 || exit 1; \
+	done
 
 # The specs on another Lua, e.g. skynet's 5.5, which busted cannot run on (its C helpers are
 # built for the packaged 5.4): make test-lua LUA=$SKYNET/3rd/lua/lua LUA_INCDIR=$SKYNET/3rd/lua

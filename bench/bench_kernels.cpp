@@ -1,4 +1,5 @@
-// Kernel benchmark, the shape of the 1000 sectors x 100,000 points benchmark: S sectors x N random points, every target, one run.
+// Kernel benchmark in the shape of the 1000 sectors x 100,000 points benchmark: S sectors x N
+// random points, every target, one run.
 // Prints tests/s, the ratio to the scalar reference and to the streaming ceiling (a loop that
 // only reads the x and y columns, at the same width: what memory allows).
 #include <chrono>
@@ -7,38 +8,29 @@
 #include <vector>
 
 #include "../test/core/fixtures.hpp"
+#include "bench.hpp"
 
 using namespace soageo;
-using Clock = std::chrono::steady_clock;
 
 namespace {
 
 using SectorKernel = uint32_t (*)(const Points&, const Sector&, Filter, uint32_t*) noexcept;
 
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-
 // Best of `reps` runs of all sectors over the cloud; returns seconds and the hit count.
 double time_kernel(SectorKernel k, const fixture::Cloud& c, const std::vector<Sector>& sectors,
                    std::vector<uint32_t>& out, int reps, uint64_t* hits) {
-    double best = 1e30;
-    for (int r = 0; r < reps; ++r) {
+    return bench::best_of(reps, [&] {
         uint64_t h = 0;
-        Clock::time_point t0 = Clock::now();
         for (const Sector& s : sectors) h += k(c.points(), s, Filter{0, false}, out.data());
-        best = std::min(best, seconds_since(t0));
         *hits = h;
-    }
-    return best;
+    });
 }
 
 double time_stream(const KernelTable* k, const fixture::Cloud& c, size_t passes, int reps, float* sink) {
-    double best = 1e30;
-    for (int r = 0; r < reps; ++r) {
-        Clock::time_point t0 = Clock::now();
-        for (size_t i = 0; i < passes; ++i) *sink += k->stream_xy(c.points());
-        best = std::min(best, seconds_since(t0));
-    }
-    return best;
+    const bench::Stream stream = bench::stream_of(k);
+    return bench::best_of(reps, [&] {
+        for (size_t i = 0; i < passes; ++i) *sink += stream(c.points());
+    });
 }
 
 void run(uint32_t n, uint32_t sector_count, int reps) {
@@ -51,7 +43,7 @@ void run(uint32_t n, uint32_t sector_count, int reps) {
         c.mask[i] = 1;
     }
     std::vector<Sector> sectors;
-    for (uint32_t i = 0; i < sector_count; ++i) {  // as in the sector benchmark: random apex, direction, radius, angle
+    for (uint32_t i = 0; i < sector_count; ++i) {  // random apex, direction, radius, angle
         double a = g.uniform(0, 2 * M_PI);
         sectors.push_back(make_sector(g.uniform(-1, 1), g.uniform(-1, 1), std::cos(a), std::sin(a),
                                       g.uniform(0, 2), g.uniform(0, M_PI)));

@@ -6,17 +6,8 @@ package.cpath = "./?.so;" .. package.cpath
 
 local soageo = require "soageo"
 local pure = require "pure_sector"
-local clock = os.clock
 
-local function best_of(reps, iters, f)
-  local best = math.huge
-  for _ = 1, reps do
-    local t0 = clock()
-    for _ = 1, iters do f() end
-    best = math.min(best, (clock() - t0) / iters)
-  end
-  return best
-end
+local best_of = require("timing").best_of
 
 local function bench(n)
   math.randomseed(2026)

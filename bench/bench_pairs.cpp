@@ -24,7 +24,7 @@ struct Scene {
     PairBuffer buf;
     explicit Scene(uint32_t n)
         : col(columns_bytes(n)), map(idmap_bytes(idmap_cap_for(n))), scratch(sweep_scratch_bytes(n) + kAlign) {
-        s = Store{columns_carve(col.data(), n), idmap_init(map.data(), idmap_cap_for(n)), 0};
+        s = Store{columns_carve(col.data(), n), idmap_init(map.data(), idmap_cap_for(n)), 0, 0};
         sw = sweep_scratch_carve(scratch.data(), n);
     }
     void make_room(uint64_t cap) {  // the binding grows its buffer the same way

@@ -8,15 +8,7 @@ local pure = require "pure_sweep"
 local grid = require "pure_grid_aoi"
 local clock = os.clock
 
-local function best(reps, f)
-  local b = math.huge
-  for _ = 1, reps do
-    local t0 = clock()
-    f()
-    b = math.min(b, clock() - t0)
-  end
-  return b
-end
+local best_of = require("timing").best_of
 
 local function arrays(layer)
   local e = { xs = {}, ys = {}, rs = {}, ids = {}, n = 0 }
@@ -42,8 +34,8 @@ for _, case in ipairs(pair_cases) do
   local e = arrays(layer)
   local out, out2 = {}, {}
   local np, nq
-  local t_native = best(5, function() out, np = layer:pairs(out) end)
-  local t_pure = best(2, function() out2, nq = pure.pairs(e, out2) end)
+  local t_native = best_of(5, 1, function() out, np = layer:pairs(out) end)
+  local t_pure = best_of(2, 1, function() out2, nq = pure.pairs(e, out2) end)
   print(string.format("pairs %-28s %7d pairs (pure Lua %7d)  soageo %8.2f ms  pure Lua %9.2f ms  ratio %6.1fx",
     case[1], np, nq, t_native * 1e3, t_pure * 1e3, t_pure / t_native))
 end

@@ -1,6 +1,6 @@
 // Kernel benchmark of every shape: tests/s per target and the ratio to the scalar reference,
-// then the full 1000 sectors x 100,000 points benchmark (1e8 tests) run the way the
-// batch API runs it, next to the sector article's 2013 figures.
+// then the 1000 sectors x 100,000 points benchmark (1e8 tests) run the way the batch API runs
+// it, next to the 2013 figures of the point-in-sector write-up that proposed it.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -9,13 +9,14 @@
 #include <vector>
 
 #include "../test/core/fixtures.hpp"
+#include "bench.hpp"
 
 using namespace soageo;
-using Clock = std::chrono::steady_clock;
+using bench::Clock;
 
 namespace {
 
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+using bench::seconds_since;
 
 template <class Shape>
 using Kernel = uint32_t (*)(const Points&, const Shape&, Filter, uint32_t*) noexcept;
@@ -24,15 +25,11 @@ using Kernel = uint32_t (*)(const Points&, const Shape&, Filter, uint32_t*) noex
 template <class Shape>
 double time_shapes(Kernel<Shape> k, const fixture::Cloud& c, const std::vector<Shape>& shapes,
                    std::vector<uint32_t>& out, int reps, uint64_t* hits) {
-    double best = 1e30;
-    for (int r = 0; r < reps; ++r) {
+    return bench::best_of(reps, [&] {
         uint64_t h = 0;
-        Clock::time_point t0 = Clock::now();
         for (const Shape& s : shapes) h += k(c.points(), s, Filter{0, false}, out.data());
-        best = std::min(best, seconds_since(t0));
         *hits = h;
-    }
-    return best;
+    });
 }
 
 template <class Shape>
@@ -43,13 +40,11 @@ void report(const char* name, Kernel<Shape> KernelTable::*which, const fixture::
         uint64_t hits = 0;
         double t = time_shapes(k->*which, c, shapes, out, 3, &hits);
         if (k == fixture::reference()) scalar = t;
-        double stream = 1e30;
         float sink = 0;
-        for (int r = 0; r < 3; ++r) {
-            Clock::time_point t0 = Clock::now();
-            for (size_t i = 0; i < shapes.size(); ++i) sink += k->stream_xy(c.points());
-            stream = std::min(stream, seconds_since(t0));
-        }
+        const bench::Stream probe = bench::stream_of(k);
+        double stream = bench::best_of(3, [&] {
+            for (size_t i = 0; i < shapes.size(); ++i) sink += probe(c.points());
+        });
         std::printf("%-15s %-8s %10.1f Mtests/s %8.2fx scalar %6.2fx ceiling  (hit rate %.2f%%)%s\n", name, k->name,
                     tests / t / 1e6, scalar / t, stream / t, 100.0 * hits / tests, sink == 1.5f ? " " : "");
     }
@@ -87,7 +82,7 @@ void report_target(const char* name, Kernel<Shape> KernelTable::*which, const fi
     float sink = 0;
     auto stream = [&](size_t i) {
         double t0 = thread_seconds();
-        for (size_t j = 0; j < shapes.size(); ++j) sink += ks[i]->stream_xy(c.points());
+        for (size_t j = 0; j < shapes.size(); ++j) sink += bench::stream_of(ks[i])(c.points());
         return thread_seconds() - t0;
     };
     for (size_t i = 0; i < ks.size(); ++i) pass(i);
@@ -178,7 +173,7 @@ int main() {
     report_target("in_polygon", &KernelTable::in_polygon, c, octagons, out, 4);
     report_target("touch_polygon", &KernelTable::touch_polygon, c, octagons, out, 4);
 
-    // The 1000 sectors x 100,000 points benchmark, all random, as in_sector_batch runs them.
+    // The 1000 sectors x 100,000 points benchmark: all random, as in_sector_batch runs them.
     fixture::Cloud pts(n);
     for (uint32_t i = 0; i < n; ++i) {
         pts.x[i] = static_cast<float>(g.uniform(-1, 1));
@@ -192,13 +187,13 @@ int main() {
                                       g.uniform(0, M_PI)));
     }
     std::printf("\nthe 1000 sectors x 100,000 points benchmark = 1e8 in_sector tests\n");
-    std::printf("  the sector article (2013): naive 3.96 s (39.6 ns/test), SSE SoA v4 0.121 s (1.21 ns/test)\n");
+    std::printf("  the 2013 point-in-sector write-up: naive 3.96 s (39.6 ns/test), SSE SoA v4 0.121 s (1.21 ns/test)\n");
     double scalar = 0;
     for (const KernelTable* k : fixture::targets()) {
         uint64_t hits = 0;
         double t = time_shapes(k->in_sector, pts, sectors, out, 2, &hits);
         if (k == fixture::reference()) scalar = t;
-        std::printf("  %-8s %.3f s  %.3f ns/test  %6.2fx scalar  %6.1fx its SSE v4  (hit rate %.1f%%)\n", k->name,
+        std::printf("  %-8s %.3f s  %.3f ns/test  %6.2fx scalar  %6.1fx its 2013 SSE  (hit rate %.1f%%)\n", k->name,
                     t, t / 1e8 * 1e9, scalar / t, 0.121 / t, 100.0 * hits / 1e8);
     }
     return 0;

@@ -7,15 +7,7 @@ local soageo = require "soageo"
 local pure = require "pure_shapes"
 local clock = os.clock
 
-local function best(reps, iters, f)
-  local b = math.huge
-  for _ = 1, reps do
-    local t0 = clock()
-    for _ = 1, iters do f() end
-    b = math.min(b, (clock() - t0) / iters)
-  end
-  return b
-end
+local best_of = require("timing").best_of
 
 local n = 10000
 math.randomseed(7)
@@ -47,8 +39,8 @@ for _, q in ipairs(queries) do
   local native_args = { table.unpack(a) }
   native_args[#a + 1] = out
   if name == "cast_segment" then native_args[#a + 2] = {} end
-  local t_native = best(5, 2000, function() layer[name](layer, table.unpack(native_args)) end)
-  local t_pure = best(3, 30, function() pure[name](e, out2, table.unpack(a)) end)
+  local t_native = best_of(5, 2000, function() layer[name](layer, table.unpack(native_args)) end)
+  local t_pure = best_of(3, 30, function() pure[name](e, out2, table.unpack(a)) end)
   if name == "cast_segment" then n_native = select(3, layer:cast_segment(table.unpack(a))) end
   print(string.format("%-14s hits %4d (pure Lua %4d)  soageo %7.2f us  pure Lua %8.1f us  ratio %6.1fx",
     name, n_native, n_pure, t_native * 1e6, t_pure * 1e6, t_pure / t_native))
@@ -117,10 +109,10 @@ do
   local times, pairs_n = {}, 0
   for _, arch in ipairs({ "scalar", soageo.arch() }) do
     local previous = soageo.use_arch(arch)
-    times[arch] = best(2, 1, function() local _; _, pairs_n = big:in_sector_batch(params, out) end)
+    times[arch] = best_of(2, 1, function() local _; _, pairs_n = big:in_sector_batch(params, out) end)
     soageo.use_arch(previous)
   end
   print(string.format("in_sector_batch, 1000 sectors x 100,000 entities (1e8 tests, %d hits): scalar %.3f s (%.2f ns/test), %s %.3f s (%.3f ns/test), %.1fx scalar",
     pairs_n, times.scalar, times.scalar * 10, soageo.arch(), times[soageo.arch()], times[soageo.arch()] * 10, times.scalar / times[soageo.arch()]))
-  print("  (the sector article, 2013 hardware: naive 3.96 s, SSE SoA 0.121 s for 1e8 tests)")
+  print("  (the 2013 point-in-sector write-up, 2013 hardware: naive 3.96 s, SSE SoA 0.121 s for 1e8 tests)")
 end

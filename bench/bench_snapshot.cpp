@@ -6,25 +6,14 @@
 #include <vector>
 
 #include "../test/core/fixtures.hpp"
+#include "bench.hpp"
 #include "core/snapshot.hpp"
 
 using namespace soageo;
-using Clock = std::chrono::steady_clock;
 
 namespace {
 
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-
-template <class F>
-double best(int reps, F f) {
-    double b = 1e30;
-    for (int r = 0; r < reps; ++r) {
-        Clock::time_point t0 = Clock::now();
-        f();
-        b = std::min(b, seconds_since(t0));
-    }
-    return b;
-}
+using bench::best_of;
 
 }  // namespace
 
@@ -32,7 +21,7 @@ int main() {
     std::printf("snapshot throughput (best of 10, one run; GB/s of snapshot bytes)\n");
     for (uint32_t n : {10000u, 1000000u}) {
         std::vector<unsigned char> col(columns_bytes(n)), map(idmap_bytes(idmap_cap_for(n)));
-        Store s{columns_carve(col.data(), n), idmap_init(map.data(), idmap_cap_for(n)), 0};
+        Store s{columns_carve(col.data(), n), idmap_init(map.data(), idmap_cap_for(n)), 0, 0};
         fixture::Rng g(n);
         for (uint32_t i = 0; i < n; ++i)
             store_set(s, static_cast<int64_t>(g.next() >> 1), static_cast<float>(g.uniform(0, 1e4)),
@@ -40,11 +29,11 @@ int main() {
         size_t bytes = snapshot_bytes(n);
         std::vector<unsigned char> snap(bytes), copy(bytes);
         std::vector<unsigned char> col2(columns_bytes(n)), map2(idmap_bytes(idmap_cap_for(n)));
-        double t_copy = best(10, [&] { std::memcpy(copy.data(), snap.data(), bytes); });
-        double t_dump = best(10, [&] { snapshot_write(s, snap.data()); });
+        double t_copy = best_of(10, [&] { std::memcpy(copy.data(), snap.data(), bytes); });
+        double t_dump = best_of(10, [&] { snapshot_write(s, snap.data()); });
         uint32_t count = 0;
-        double t_load = best(10, [&] {
-            Store t{columns_carve(col2.data(), n), idmap_init(map2.data(), idmap_cap_for(n)), 0};
+        double t_load = best_of(10, [&] {
+            Store t{columns_carve(col2.data(), n), idmap_init(map2.data(), idmap_cap_for(n)), 0, 0};
             if (snapshot_check(snap.data(), bytes, &count) || snapshot_read(snap.data(), count, t)) std::puts("rejected!");
         });
         double gb = bytes / 1e9;

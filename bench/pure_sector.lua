@@ -1,5 +1,5 @@
 -- The baseline: what a Lua programmer writes for "who is in this cone" over plain arrays.
--- The sector article's v2 idea (no sqrt): inside when |D|^2 < r^2 and D.U > |D| cos(theta), squared
+-- The point-in-sector write-up's v2 idea (no sqrt): inside when |D|^2 < r^2 and D.U > |D| cos(theta), squared
 -- with the sign handled. Convex cones only (half_angle <= pi/2), as game code usually does.
 local cos, sqrt = math.cos, math.sqrt
 

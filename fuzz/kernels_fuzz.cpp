@@ -32,14 +32,8 @@ struct Input {
 };
 
 template <class Shape>
-void same(uint32_t (*KernelTable::*which)(const Points&, const Shape&, Filter, uint32_t*) noexcept,
-          const fixture::Cloud& c, const Shape& s, Filter f) {
-    std::vector<uint32_t> want(c.cap + kMaxWidth), got(c.cap + kMaxWidth);
-    uint32_t n = (fixture::reference()->*which)(c.points(), s, f, want.data());
-    for (const KernelTable* k : fixture::targets()) {
-        uint32_t m = (k->*which)(c.points(), s, f, got.data());
-        if (m != n || std::memcmp(want.data(), got.data(), n * sizeof(uint32_t)) != 0) std::abort();
-    }
+void same(fixture::Kernel<Shape> KernelTable::*which, const fixture::Cloud& c, const Shape& s, Filter f) {
+    if (fixture::first_mismatch(which, c, s, f)) std::abort();
 }
 
 // The AOI scan over the whole cloud with marks from the input: positions, counts and marks

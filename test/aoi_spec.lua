@@ -1,5 +1,6 @@
 local soageo = require "soageo"
 local rng = require "rng"
+local util = require "spec_util"
 local ref = require "pairs_reference"
 
 -- Replays events into visible sets, failing on an impossible event.
@@ -34,9 +35,7 @@ end
 for _, arch in ipairs(soageo.archs()) do
   for _, margin in ipairs({ 0, 4 }) do
     describe("when the " .. arch .. " target runs AOI with margin " .. margin, function()
-      local previous
-      setup(function() previous = soageo.use_arch(arch) end)
-      teardown(function() soageo.use_arch(previous) end)
+      util.use_target(arch, setup, teardown)
 
       it("reproduces the brute-force visible sets at every tick", function()
         local g = rng.new(100 + margin)

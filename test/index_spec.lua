@@ -4,6 +4,7 @@
 -- fresh, stale or rebuilt after moves, adds and removes.
 local soageo = require "soageo"
 local rng = require "rng"
+local util = require "spec_util"
 local f32 = require("float32").f32
 
 local function same(a, na, b, nb, what)
@@ -209,9 +210,7 @@ end
 
 for _, arch in ipairs(soageo.archs()) do
   describe("when the index serves queries on target " .. arch, function()
-    local previous
-    setup(function() previous = soageo.use_arch(arch) end)
-    teardown(function() soageo.use_arch(previous) end)
+    util.use_target(arch, setup, teardown)
 
     for _, kind in ipairs({ "uniform", "clustered", "sparse", "radii", "point" }) do
       it("returns what the scan and brute force return on a " .. kind .. " world", function()

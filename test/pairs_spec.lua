@@ -1,5 +1,6 @@
 local soageo = require "soageo"
 local rng = require "rng"
+local util = require "spec_util"
 local ref = require "pairs_reference"
 local quick = require "quick"
 
@@ -14,9 +15,7 @@ end
 
 for _, arch in ipairs(soageo.archs()) do
   describe("when the " .. arch .. " target pairs entities", function()
-    local previous
-    setup(function() previous = soageo.use_arch(arch) end)
-    teardown(function() soageo.use_arch(previous) end)
+    util.use_target(arch, setup, teardown)
 
     local g = rng.new(31)
     local cases = {

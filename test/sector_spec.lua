@@ -18,9 +18,7 @@ end
 -- scalar reference, so the pure-Lua reference covers them all.
 for _, arch in ipairs(soageo.archs()) do
   describe("when the " .. arch .. " target runs sector queries", function()
-    local previous
-    setup(function() previous = soageo.use_arch(arch) end)
-    teardown(function() soageo.use_arch(previous) end)
+    util.use_target(arch, setup, teardown)
 
     describe("in_sector (strict)", function()
       local cone = { 0, 0, 1, 0, 10, pi / 4 }

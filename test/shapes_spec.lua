@@ -16,9 +16,7 @@ local function hit(method, args, point) return #hits(method, args, { point }) ==
 
 for _, arch in ipairs(soageo.archs()) do
   describe("when the " .. arch .. " target runs shape queries", function()
-    local previous
-    setup(function() previous = soageo.use_arch(arch) end)
-    teardown(function() soageo.use_arch(previous) end)
+    util.use_target(arch, setup, teardown)
 
     describe("circles", function()
       it("returns centres strictly inside for in_circle", function()

@@ -95,9 +95,7 @@ end
 
 for _, arch in ipairs(soageo.archs()) do
   describe("when the " .. arch .. " target runs rect, ring and polygon queries", function()
-    local previous
-    setup(function() previous = soageo.use_arch(arch) end)
-    teardown(function() soageo.use_arch(previous) end)
+    util.use_target(arch, setup, teardown)
 
     describe("oriented rectangles", function()
       local r = { 0, 0, 2, 0, 10, 2 }  -- (dx, dy) = (2, 0): normalised to (1, 0)

@@ -24,4 +24,13 @@ function util.method(name)
   return assert(load("local l = ...; return l:" .. name .. "(select(2, ...))"))
 end
 
+-- Inside a describe: its specs run with SIMD target `arch` in use (restored afterwards). Specs
+-- loop over soageo.archs() with it, so every target must answer as the scalar reference does.
+-- busted's setup and teardown live in each spec file's environment, so the spec passes them.
+function util.use_target(arch, setup, teardown)
+  local previous
+  setup(function() previous = soageo.use_arch(arch) end)
+  teardown(function() soageo.use_arch(previous) end)
+end
+
 return util

@@ -46,16 +46,9 @@ double choose_cell(const Watchers& w, float margin, double per_reach) noexcept {
 void sort_entities(const Store& st, const Watchers& w, float margin, AoiScratch& s) noexcept {
     const uint32_t n = st.n;
     const Columns& c = st.col;
-    // Ids rarely change between updates: the last ranking is kept while every slot's id
-    // still sits at its rank (a radix sort of 64-bit keys was a tenth of an update).
-    uint64_t moved = s.ranked_n == n ? 0 : 1;
-    if (!moved)
-        for (uint32_t i = 0; i < n; ++i) moved |= s.id_keys[s.rank[i]] ^ int_key(c.id[i]);
-    if (moved) {
-        s.ranked_n = kNoSlot;
-        rank_ids(c.id, n, s.id_keys, s.slot_of_rank, s.rank, s.tmp_id_keys, s.tmp_vals);
-        s.ranked_n = n;
-    }
+    // A radix sort of 64-bit keys was a tenth of an update: kept while the ids are.
+    s.use = AoiScratch::Use::sorting;
+    keep_or_rank_ids(c.id, n, s.id_keys, s.slot_of_rank, s.rank, s.tmp_id_keys, s.tmp_vals, &s.ranked_n);
     // A counting sort by bucket. start[b] ends up as the first position of bucket b.
     s.cell = choose_cell(w, margin, kCellHeightPerReach);
     s.inv_cell = 1.0 / s.cell;
@@ -78,18 +71,18 @@ void sort_entities(const Store& st, const Watchers& w, float margin, AoiScratch&
         s.ms[at] = c.mask[i];
         // Per candidate, only arrays in bucket order and rank order are touched: chasing
         // slot -> rank -> slot -> id through four arrays cost 40% of an update.
-        s.rank_x[at] = s.rank[i];
+        s.rank_at_pos[at] = s.rank[i];
         s.pos_of_rank[s.rank[i]] = at;
     }
     for (uint32_t i = n; i < padded(n + 1) + kMaxWidth; ++i) s.xs[i] = s.ys[i] = 0.0f, s.ms[i] = 0;
 }
 
 inline int64_t id_of_rank(const AoiScratch& s, uint32_t rank) noexcept {
-    return static_cast<int64_t>(s.id_keys[rank] ^ 0x8000000000000000ull);
+    return key_int(s.id_keys[rank]);
 }
 
-// One watcher meeting its candidates, window by window (the kernels' aoi_scan).
-struct Meeting {
+// One watcher scanning its candidates, window by window (the kernels' aoi_scan).
+struct WatcherScan {
     AoiMeet found;   // positions, turned into ranks once all windows are scanned
     uint32_t self;   // rank of the watcher
     uint32_t open, kept;
@@ -98,7 +91,7 @@ struct Meeting {
 };
 
 void scan_window(const AoiInput& in, AoiScratch& s, uint32_t first, uint32_t last, const Circle& reach, float view,
-                 Meeting& m) noexcept {
+                 WatcherScan& m) noexcept {
     first &= ~uint32_t(kMaxWidth - 1);  // kernels read aligned blocks; extra entries are tested too
     if (last <= first) return;
     AoiWindow window{s.xs + first, s.ys + first, s.mark + first, last - first, first,
@@ -186,7 +179,7 @@ void prefetch_plan(const AoiScratch& s, const Plan& plan) noexcept {
     }
 }
 
-void meet_candidates(const AoiInput& in, AoiScratch& s, const Plan& plan, float view, Meeting& m) noexcept {
+void meet_candidates(const AoiInput& in, AoiScratch& s, const Plan& plan, float view, WatcherScan& m) noexcept {
     s.mark[s.pos_of_rank[plan.self]] = m.kept;  // the watcher never sees itself
     if (!plan.rows) {
         for (uint32_t k = 0; k < plan.n; ++k) scan_window(in, s, plan.first[k], plan.last[k], plan.reach, view, m);
@@ -200,10 +193,8 @@ void meet_candidates(const AoiInput& in, AoiScratch& s, const Plan& plan, float 
 
 }  // namespace
 
-size_t watchers_bytes(uint32_t cap) noexcept { return kAlign * 3 + size_t(cap) * 16; }
-
-Watchers watchers_carve(void* block, uint32_t cap) noexcept {
-    Carver k(block);
+namespace {
+Watchers lay_watchers(Carver& k, uint32_t cap) noexcept {
     Watchers w;
     w.id = k.take<int64_t>(cap);
     w.view = k.take<float>(cap);
@@ -212,6 +203,11 @@ Watchers watchers_carve(void* block, uint32_t cap) noexcept {
     w.cap = cap;
     return w;
 }
+}  // namespace
+
+size_t watchers_bytes(uint32_t cap) noexcept { return layout_bytes(lay_watchers, cap); }
+
+Watchers watchers_carve(void* block, uint32_t cap) noexcept { return layout_carve(block, lay_watchers, cap); }
 
 uint32_t watchers_find(const Watchers& w, int64_t id, bool* found) noexcept {
     uint32_t at = static_cast<uint32_t>(std::lower_bound(w.id, w.id + w.n, id) - w.id);
@@ -220,6 +216,7 @@ uint32_t watchers_find(const Watchers& w, int64_t id, bool* found) noexcept {
 }
 
 void watchers_insert(Watchers& w, uint32_t at, int64_t id, float view, uint32_t mask) noexcept {
+    SOAGEO_ASSERT(w.n < w.cap && at <= w.n);
     std::memmove(w.id + at + 1, w.id + at, (w.n - at) * sizeof(int64_t));
     std::memmove(w.view + at + 1, w.view + at, (w.n - at) * sizeof(float));
     std::memmove(w.mask + at + 1, w.mask + at, (w.n - at) * sizeof(uint32_t));
@@ -243,12 +240,8 @@ void watchers_copy(Watchers& to, const Watchers& from) noexcept {
     to.n = from.n;
 }
 
-size_t visible_bytes(uint32_t watcher_cap, uint64_t target_cap, uint32_t id_cap) noexcept {
-    return kAlign * 6 + size_t(watcher_cap) * 8 + (size_t(watcher_cap) + 1) * 4 + target_cap * 4 + size_t(id_cap) * 12;
-}
-
-Visible visible_carve(void* block, uint32_t watcher_cap, uint64_t target_cap, uint32_t id_cap) noexcept {
-    Carver k(block);
+namespace {
+Visible lay_visible(Carver& k, uint32_t watcher_cap, uint64_t target_cap, uint32_t id_cap) noexcept {
     Visible v;
     v.watcher = k.take<int64_t>(watcher_cap);
     v.off = k.take<uint32_t>(size_t(watcher_cap) + 1);
@@ -256,20 +249,26 @@ Visible visible_carve(void* block, uint32_t watcher_cap, uint64_t target_cap, ui
     v.ids = k.take<int64_t>(id_cap);
     v.rank_at = k.take<uint32_t>(id_cap);
     v.n = 0;
-    v.off[0] = 0;
     v.watcher_cap = watcher_cap;
     v.target_cap = target_cap;
     v.id_count = 0;
     v.id_cap = id_cap;
     return v;
 }
+}  // namespace
 
-size_t observers_bytes(uint32_t id_cap, uint64_t pair_cap) noexcept {
-    return kAlign * 3 + (size_t(id_cap) + 2) * 4 + size_t(id_cap) * 4 + pair_cap * 4;
+size_t visible_bytes(uint32_t watcher_cap, uint64_t target_cap, uint32_t id_cap) noexcept {
+    return layout_bytes(lay_visible, watcher_cap, target_cap, id_cap);
 }
 
-Observers observers_carve(void* block, uint32_t id_cap, uint64_t pair_cap) noexcept {
-    Carver k(block);
+Visible visible_carve(void* block, uint32_t watcher_cap, uint64_t target_cap, uint32_t id_cap) noexcept {
+    Visible v = layout_carve(block, lay_visible, watcher_cap, target_cap, id_cap);
+    v.off[0] = 0;
+    return v;
+}
+
+namespace {
+Observers lay_observers(Carver& k, uint32_t id_cap, uint64_t pair_cap) noexcept {
     Observers o;
     o.off = k.take<uint32_t>(size_t(id_cap) + 2);
     o.who = k.take<uint32_t>(pair_cap);
@@ -278,6 +277,13 @@ Observers observers_carve(void* block, uint32_t id_cap, uint64_t pair_cap) noexc
     o.pair_cap = pair_cap;
     return o;
 }
+}  // namespace
+
+size_t observers_bytes(uint32_t id_cap, uint64_t pair_cap) noexcept { return layout_bytes(lay_observers, id_cap, pair_cap); }
+
+Observers observers_carve(void* block, uint32_t id_cap, uint64_t pair_cap) noexcept {
+    return layout_carve(block, lay_observers, id_cap, pair_cap);
+}
 
 // A counting sort of the (watcher, target) pairs by target position, watchers in ascending
 // order, so each target's watchers come out ascending with no sort. Measured at 10,000
@@ -285,6 +291,7 @@ Observers observers_carve(void* block, uint32_t id_cap, uint64_t pair_cap) noexc
 // through the watchers in position order, to keep the writes near each other, took 0.36 ms:
 // neighbours increment the same counters one after another).
 void observers_build(const Visible& v, Observers& o) noexcept {
+    SOAGEO_ASSERT(o.id_cap >= v.id_count && o.pair_cap >= v.off[v.n]);
     // Local copies: stores into who and off would otherwise make the compiler reload every
     // pointer and bound from memory in the inner loop.
     uint32_t* const off = o.off;
@@ -308,16 +315,9 @@ uint32_t buckets_for(uint32_t cap) noexcept {
     while (b < cap) b *= 2;
     return b;
 }
-}  // namespace
 
-size_t aoi_scratch_bytes(uint32_t cap) noexcept {
+AoiScratch lay_aoi_scratch(Carver& k, uint32_t cap) noexcept {
     size_t c = size_t(padded(cap + 1)) + kMaxWidth;
-    return kAlign * 17 + c * 4 * 13 + c * 8 * 2 + (size_t(buckets_for(cap)) + 2) * 4;
-}
-
-AoiScratch aoi_scratch_carve(void* block, uint32_t cap) noexcept {
-    size_t c = size_t(padded(cap + 1)) + kMaxWidth;
-    Carver k(block);
     AoiScratch s;
     s.xs = k.take<float>(c);
     s.ys = k.take<float>(c);
@@ -327,28 +327,36 @@ AoiScratch aoi_scratch_carve(void* block, uint32_t cap) noexcept {
     s.tmp_vals = k.take<uint32_t>(c);
     s.id_keys = k.take<uint64_t>(c);
     s.tmp_id_keys = k.take<uint64_t>(c);
+    s.watcher_enters = s.tmp_keys;
+    s.watcher_leaves = reinterpret_cast<int64_t*>(s.tmp_id_keys);
     s.rank = k.take<uint32_t>(c);
     s.slot_of_rank = k.take<uint32_t>(c);
-    s.rank_x = k.take<uint32_t>(c);
+    s.rank_at_pos = k.take<uint32_t>(c);
     s.mark = k.take<uint32_t>(c);
     s.pos_of_rank = k.take<uint32_t>(c);
     s.remap = k.take<uint32_t>(c);
-    s.moved = k.take<uint32_t>(c);
+    s.new_pos = k.take<uint32_t>(c);
     s.buckets = buckets_for(cap);
     s.start = k.take<uint32_t>(size_t(s.buckets) + 2);
     s.cell = s.inv_cell = s.inv_cell_x = 1.0;
     s.ranked_n = kNoSlot;
     s.zero_masks = false;
+    s.use = AoiScratch::Use::sorting;
     s.cap = cap;
     return s;
 }
 
-size_t events_bytes(uint64_t cap) noexcept { return kAlign + cap * 16; }
+EventList lay_events(Carver& k, uint64_t cap) noexcept { return EventList{k.take<int64_t>(cap * 2), 0, cap}; }
 
-EventList events_carve(void* block, uint64_t cap) noexcept {
-    Carver k(block);
-    return EventList{k.take<int64_t>(cap * 2), 0, cap};
-}
+}  // namespace
+
+size_t aoi_scratch_bytes(uint32_t cap) noexcept { return layout_bytes(lay_aoi_scratch, cap); }
+
+AoiScratch aoi_scratch_carve(void* block, uint32_t cap) noexcept { return layout_carve(block, lay_aoi_scratch, cap); }
+
+size_t events_bytes(uint64_t cap) noexcept { return layout_bytes(lay_events, cap); }
+
+EventList events_carve(void* block, uint64_t cap) noexcept { return layout_carve(block, lay_events, cap); }
 
 namespace {
 
@@ -370,122 +378,153 @@ inline void push_event(EventList& e, int64_t watcher, int64_t target) noexcept {
 
 }  // namespace
 
+namespace {
+
+// aoi_update works in four index spaces: slots (the layer's storage order), ranks (ids
+// ascending), positions (this update's bucket order, where the scans run) and the last
+// update's positions (where its target lists point). Its steps, in order:
+
+// 1. Once per update: rank the ids and sort the entities into buckets (sort_entities), map the
+// last update's positions to this update's (new_pos), and start the new visible lists.
+void prepare_update(const AoiInput& in, AoiScratch& s, Visible& after, AoiProgress& p) noexcept {
+    const Store& st = *in.layer;
+    const Visible& before = *in.before;
+    sort_entities(st, *in.watchers, in.margin, s);
+    for (uint32_t i = 0; i < st.n; ++i) after.ids[i] = id_of_rank(s, i);
+    // The same ids as at the last update keep their ranks: no remap needed.
+    uint64_t changed = before.id_count == st.n ? 0 : 1;
+    if (!changed)
+        for (uint32_t i = 0; i < st.n; ++i) changed |= uint64_t(before.ids[i] ^ after.ids[i]);
+    p.same_ranks = changed == 0;
+    if (!p.same_ranks) remap_ranks(before, s, st.n);
+    for (uint32_t q = 0; q < before.id_count; ++q) {
+        const uint32_t r = p.same_ranks ? before.rank_at[q] : s.remap[before.rank_at[q]];
+        s.new_pos[q] = r == kNoSlot ? kNoSlot : s.pos_of_rank[r];
+    }
+    std::memcpy(after.rank_at, s.rank_at_pos, st.n * sizeof(uint32_t));
+    std::memset(s.mark, 0, (size_t(padded(st.n + 1)) + kMaxWidth) * sizeof(uint32_t));
+    after.id_count = st.n;
+    after.n = 0;
+    after.off[0] = 0;
+    p.rank = 0;
+    p.stamp = 0;
+    p.prepared = true;
+    s.use = AoiScratch::Use::watchers;  // tmp_* are free: the loop's watcher_enters and watcher_leaves
+}
+
+// 2. The next watcher: this update's watchers and the last update's lists, merged by id (both
+// ascend), so a watcher that left still has its targets leave.
+struct Turn {
+    int64_t wid;
+    bool in_now, in_before;
+};
+
+Turn next_turn(const Watchers& w, const Visible& before, const AoiProgress& p) noexcept {
+    if (p.prev >= before.n || (p.cur < w.n && w.id[p.cur] < before.watcher[p.prev])) return {w.id[p.cur], true, false};
+    if (p.cur >= w.n || before.watcher[p.prev] < w.id[p.cur]) return {before.watcher[p.prev], false, true};
+    return {w.id[p.cur], true, true};
+}
+
+// 3. mark[position] == open: the watcher saw it at the last update; == kept: within reach now
+// (so an entity met twice is taken once).
+void mark_seen(AoiScratch& s, const uint32_t* old_t, uint32_t old_n, uint32_t open, bool same_ranks) noexcept {
+    if (same_ranks) {
+        for (uint32_t o = 0; o < old_n; ++o) s.mark[s.new_pos[old_t[o]]] = open;
+        return;
+    }
+    for (uint32_t o = 0; o < old_n; ++o) {
+        uint32_t at = s.new_pos[old_t[o]];
+        if (at != kNoSlot) s.mark[at] = open;
+    }
+}
+
+// 4. Finds the watcher's own entity (merging by id from p.rank: watchers and ranks both ascend)
+// and scans its windows; plans the next watcher's windows meanwhile and fetches them.
+void meet_watcher(const AoiInput& in, AoiScratch& s, AoiProgress& p, int64_t wid, Plan* plans, int& current_plan,
+                  WatcherScan& scan) noexcept {
+    const Store& st = *in.layer;
+    const Watchers& w = *in.watchers;
+    const uint64_t key = int_key(wid);
+    while (p.rank < st.n && s.id_keys[p.rank] < key) ++p.rank;
+    if (p.rank >= st.n || s.id_keys[p.rank] != key) return;  // a watcher with no entity sees nothing
+    Plan& plan = plans[current_plan];
+    if (plan.self != p.rank) plan_windows(in, s, p.rank, w.view[p.cur], plan);
+    Plan& next = plans[1 - current_plan];
+    next.self = kNoSlot;
+    if (p.cur + 1 < w.n) {
+        const uint64_t next_key = int_key(w.id[p.cur + 1]);
+        uint32_t r = p.rank;
+        while (r < st.n && s.id_keys[r] < next_key) ++r;
+        if (r < st.n && s.id_keys[r] == next_key) {
+            plan_windows(in, s, r, w.view[p.cur + 1], next);
+            prefetch_plan(s, next);
+        }
+    }
+    scan.self = p.rank;
+    scan.filter = w.mask[p.cur];
+    scan.m = scan.filter != ~0u || s.zero_masks ? s.ms : nullptr;
+    meet_candidates(in, s, plan, w.view[p.cur], scan);
+    current_plan = 1 - current_plan;
+}
+
+// 5. The last update's targets not met again (out of reach, or gone): their ids.
+uint32_t collect_leaves(const AoiScratch& s, const Visible& before, const uint32_t* old_t, uint32_t old_n, uint32_t met,
+                        uint32_t kept, int64_t* leave_ids) noexcept {
+    uint32_t leaving = 0;
+    if (met == old_n) return 0;  // most watchers lose nothing in a tick: no pass
+    // Every old target not met is a leave, so the pass stops at the last of them.
+    const uint32_t leaves = old_n - met;
+    for (uint32_t o = 0; leaving < leaves && o < old_n; ++o) {
+        const uint32_t at = s.new_pos[old_t[o]];
+        leave_ids[leaving] = before.ids[before.rank_at[old_t[o]]];  // branch-free: leaves are few
+        leaving += at == kNoSlot || s.mark[at] != kept;
+    }
+    return leaving;
+}
+
+}  // namespace
+
 AoiStatus aoi_update(const AoiInput& in, AoiScratch& s, Visible& after, EventList& enter, EventList& leave,
                      AoiProgress& p, uint64_t* need) noexcept {
     const Store& st = *in.layer;
     const Watchers& w = *in.watchers;
     const Visible& before = *in.before;
-    if (!p.prepared) {
-        sort_entities(st, w, in.margin, s);
-        for (uint32_t i = 0; i < st.n; ++i) after.ids[i] = id_of_rank(s, i);
-        // The same ids as at the last update keep their ranks: no remap needed.
-        uint64_t changed = before.id_count == st.n ? 0 : 1;
-        if (!changed)
-            for (uint32_t i = 0; i < st.n; ++i) changed |= uint64_t(before.ids[i] ^ after.ids[i]);
-        p.same_ranks = changed == 0;
-        if (!p.same_ranks) remap_ranks(before, s, st.n);
-        for (uint32_t q = 0; q < before.id_count; ++q) {  // old position -> new position
-            const uint32_t r = p.same_ranks ? before.rank_at[q] : s.remap[before.rank_at[q]];
-            s.moved[q] = r == kNoSlot ? kNoSlot : s.pos_of_rank[r];
-        }
-        std::memcpy(after.rank_at, s.rank_x, st.n * sizeof(uint32_t));
-        std::memset(s.mark, 0, (size_t(padded(st.n + 1)) + kMaxWidth) * sizeof(uint32_t));
-        after.id_count = st.n;
-        after.n = 0;
-        after.off[0] = 0;
-        p.rank = 0;
-        p.stamp = 0;
-        p.prepared = true;
-    }
-    uint32_t* enter_ranks = s.tmp_keys;    // free after sort_entities: this watcher's enters
-    int64_t* leave_ids = reinterpret_cast<int64_t*>(s.tmp_id_keys);  // and leaves
+    if (!p.prepared) prepare_update(in, s, after, p);
+    SOAGEO_ASSERT(s.use == AoiScratch::Use::watchers);
+    uint32_t* const enter_ranks = s.watcher_enters;
+    int64_t* const leave_ids = s.watcher_leaves;
     Plan plans[2];  // this watcher's windows and the next one's
     int current_plan = 0;
     while (p.cur < w.n || p.prev < before.n) {
-        int64_t wid;
-        bool in_now, in_before;
-        if (p.prev >= before.n || (p.cur < w.n && w.id[p.cur] < before.watcher[p.prev])) {
-            wid = w.id[p.cur];
-            in_now = true, in_before = false;
-        } else if (p.cur >= w.n || before.watcher[p.prev] < w.id[p.cur]) {
-            wid = before.watcher[p.prev];
-            in_now = false, in_before = true;
-        } else {
-            wid = w.id[p.cur];
-            in_now = in_before = true;
-        }
-        const uint32_t* old_t = in_before ? before.target + before.off[p.prev] : nullptr;
-        uint32_t old_n = in_before ? before.off[p.prev + 1] - before.off[p.prev] : 0;
+        const Turn t = next_turn(w, before, p);
+        const uint32_t* old_t = t.in_before ? before.target + before.off[p.prev] : nullptr;
+        uint32_t old_n = t.in_before ? before.off[p.prev + 1] - before.off[p.prev] : 0;
         // Room for the worst case of this watcher: it may see every entity, leave all it saw.
         uint64_t used = after.off[after.n];
         // Scans write whole blocks past what they keep: kMaxWidth more.
-        if (in_now && used + st.n + kMaxWidth > after.target_cap) return *need = st.n + kMaxWidth, AoiStatus::need_targets;
+        if (t.in_now && used + st.n + kMaxWidth > after.target_cap) return *need = st.n + kMaxWidth, AoiStatus::need_targets;
         if (enter.n + st.n > enter.cap) return *need = st.n, AoiStatus::need_enter;
         if (leave.n + old_n > leave.cap) return *need = old_n, AoiStatus::need_leave;
 
-        // mark[position] == open: seen at the last update; == kept: within reach now (so an
-        // entity met twice is taken once). Most watchers neither gain nor lose anything in a
-        // tick: when every old target is met again, the leave pass is skipped.
         const uint32_t open = 2 * ++p.stamp, kept = open + 1;
-        if (p.same_ranks) {
-            for (uint32_t o = 0; o < old_n; ++o) s.mark[s.moved[old_t[o]]] = open;
-        } else {
-            for (uint32_t o = 0; o < old_n; ++o) {
-                uint32_t at = s.moved[old_t[o]];
-                if (at != kNoSlot) s.mark[at] = open;
-            }
-        }
-        uint32_t* const out_t = after.target + used;
-        Meeting meet{AoiMeet{out_t, enter_ranks, 0, 0, 0}, kNoSlot, open, kept, nullptr, 0};
-        if (in_now) {  // watchers and ranks both ascend by id: find the watcher's entity by merging
-            const uint64_t key = int_key(wid);
-            while (p.rank < st.n && s.id_keys[p.rank] < key) ++p.rank;
-            if (p.rank < st.n && s.id_keys[p.rank] == key) {
-                Plan& plan = plans[current_plan];
-                if (plan.self != p.rank) plan_windows(in, s, p.rank, w.view[p.cur], plan);
-                // Plan the next watcher now, and fetch its windows while this one is scanned.
-                Plan& next = plans[1 - current_plan];
-                next.self = kNoSlot;
-                if (p.cur + 1 < w.n) {
-                    const uint64_t next_key = int_key(w.id[p.cur + 1]);
-                    uint32_t r = p.rank;
-                    while (r < st.n && s.id_keys[r] < next_key) ++r;
-                    if (r < st.n && s.id_keys[r] == next_key) {
-                        plan_windows(in, s, r, w.view[p.cur + 1], next);
-                        prefetch_plan(s, next);
-                    }
-                }
-                meet.self = p.rank;
-                meet.filter = w.mask[p.cur];
-                meet.m = meet.filter != ~0u || s.zero_masks ? s.ms : nullptr;
-                meet_candidates(in, s, plan, w.view[p.cur], meet);
-                current_plan = 1 - current_plan;
-            }
-        }
-        const uint32_t m = meet.found.n_visible, entering = meet.found.n_enter;
-        for (uint32_t i = 0; i < entering; ++i) enter_ranks[i] = s.rank_x[enter_ranks[i]];  // positions -> ranks
-        uint32_t leaving = 0;
-        if (meet.found.met != old_n) {  // seen before, now out of reach or gone: leaves
-            // Every old target not met is a leave, so the pass stops at the last of them.
-            const uint32_t leaves = old_n - meet.found.met;
-            for (uint32_t o = 0; leaving < leaves && o < old_n; ++o) {
-                const uint32_t at = s.moved[old_t[o]];
-                leave_ids[leaving] = before.ids[before.rank_at[old_t[o]]];  // branch-free: leaves are few
-                leaving += at == kNoSlot || s.mark[at] != kept;
-            }
-        }
-        // Events come out sorted: watchers ascend already, targets are sorted here (few).
+        mark_seen(s, old_t, old_n, open, p.same_ranks);
+        WatcherScan scan{AoiMeet{after.target + used, enter_ranks, 0, 0, 0}, kNoSlot, open, kept, nullptr, 0};
+        if (t.in_now) meet_watcher(in, s, p, t.wid, plans, current_plan, scan);
+        const uint32_t m = scan.found.n_visible, entering = scan.found.n_enter;
+        for (uint32_t i = 0; i < entering; ++i) enter_ranks[i] = s.rank_at_pos[enter_ranks[i]];  // positions -> ranks
+        const uint32_t leaving = collect_leaves(s, before, old_t, old_n, scan.found.met, kept, leave_ids);
+        // 6. Events come out sorted: watchers ascend already, targets are sorted here (few).
         std::sort(enter_ranks, enter_ranks + entering);
         std::sort(leave_ids, leave_ids + leaving);
-        for (uint32_t i = 0; i < entering; ++i) push_event(enter, wid, id_of_rank(s, enter_ranks[i]));
-        for (uint32_t i = 0; i < leaving; ++i) push_event(leave, wid, leave_ids[i]);
-        if (in_now) {
-            after.watcher[after.n] = wid;
+        for (uint32_t i = 0; i < entering; ++i) push_event(enter, t.wid, id_of_rank(s, enter_ranks[i]));
+        for (uint32_t i = 0; i < leaving; ++i) push_event(leave, t.wid, leave_ids[i]);
+        if (t.in_now) {
+            after.watcher[after.n] = t.wid;
             after.off[after.n + 1] = static_cast<uint32_t>(used + m);
             ++after.n;
+            ++p.cur;
         }
-        if (in_now) ++p.cur;
-        if (in_before) ++p.prev;
+        if (t.in_before) ++p.prev;
     }
     return AoiStatus::done;
 }

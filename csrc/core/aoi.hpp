@@ -70,23 +70,29 @@ struct AoiScratch {
     float* ys;
     uint32_t* ms;      // layer masks in bucket order
     uint32_t* keys;    // bucket of each slot
+    // The radix sorts' scratch (tmp_*) is free once sort_entities has ranked and bucketed the
+    // entities; the watcher loop then keeps each watcher's enters and leaves in it, under the
+    // names it uses (the same memory). `use` says which: the loop asserts it.
     uint32_t* tmp_keys;
     uint32_t* tmp_vals;
     uint64_t* id_keys;  // int_key of the ids, ascending: the id of each rank
     uint64_t* tmp_id_keys;
+    uint32_t* watcher_enters;  // = tmp_keys: positions, then ranks, of one watcher's enters
+    int64_t* watcher_leaves;   // = tmp_id_keys: ids of one watcher's leaves
     uint32_t* rank;    // slot -> rank
     uint32_t* slot_of_rank;
-    uint32_t* rank_x;  // rank of the entity at each bucket-order position
+    uint32_t* rank_at_pos;  // rank of the entity at each bucket-order position
     uint32_t* mark;    // per position: 2 * stamp when the watcher saw it, 2 * stamp + 1 once in reach
     uint32_t* pos_of_rank;
     uint32_t* remap;   // last update's rank -> this update's rank (kNoSlot: removed)
-    uint32_t* moved;   // last update's position -> this update's position (kNoSlot: removed)
+    uint32_t* new_pos; // last update's position -> this update's position (kNoSlot: removed)
     uint32_t* start;   // buckets + 2 entries: start[b] is the first position of bucket b
     double cell, inv_cell;  // rows: cell height
     double inv_cell_x;      // cells within a row
     uint32_t buckets;   // a power of two
     uint32_t ranked_n;  // entities that rank, slot_of_rank and id_keys describe (kNoSlot: none)
     bool zero_masks;    // some entity has mask 0: even a watcher of every bit filters
+    enum class Use : uint8_t { sorting, watchers } use;  // what tmp_* hold now (see above)
     uint32_t cap;       // entities of this update and of the last one, each at most cap
 };
 

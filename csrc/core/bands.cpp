@@ -60,13 +60,11 @@ BandPlan band_plan(const SweepBoxes& b) noexcept {
     return none;
 }
 
-size_t band_scratch_bytes(uint64_t entries, uint32_t bands) noexcept {
-    return kAlign * 8 + entries * (4 * 4 + 4) + (size_t(bands) + 1) * 4 * 2;
-}
+namespace {
 
-BandScratch band_scratch_carve(void* block, uint64_t entries, uint32_t bands) noexcept {
-    Carver k(block);
+BandScratch lay_band_scratch(Carver& k, uint64_t entries, uint32_t bands) noexcept {
     BandScratch s;
+    s.held = k.take<uint64_t>(2);
     s.minx = k.take<float>(entries);
     s.maxx = k.take<float>(entries);
     s.miny = k.take<float>(entries);
@@ -77,6 +75,25 @@ BandScratch band_scratch_carve(void* block, uint64_t entries, uint32_t bands) no
     s.entries = entries;
     s.bands = bands;
     return s;
+}
+
+}  // namespace
+
+size_t band_scratch_bytes(uint64_t entries, uint32_t bands) noexcept {
+    return layout_bytes(lay_band_scratch, entries, bands);
+}
+
+BandScratch band_scratch_carve(void* block, uint64_t entries, uint32_t bands) noexcept {
+    BandScratch s = layout_carve(block, lay_band_scratch, entries, bands);
+    s.held[0] = entries;
+    s.held[1] = bands;
+    return s;
+}
+
+void band_scratch_held(const void* block, uint64_t* entries, uint32_t* bands) noexcept {
+    const uint64_t* held = reinterpret_cast<const uint64_t*>(align_up(reinterpret_cast<uintptr_t>(block)));
+    *entries = held[0];
+    *bands = static_cast<uint32_t>(held[1]);
 }
 
 uint64_t sweep_banded(const BandPlan& plan, const SweepBoxes& b, BandScratch& s,

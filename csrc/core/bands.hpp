@@ -38,11 +38,14 @@ struct BandScratch {
     uint32_t* pos;    // the entry's position in the sorted boxes
     uint32_t* start;  // first entry of each band (bands + 1 of them)
     uint32_t* fill;   // per band: its box count, then where its next box goes
+    uint64_t* held;   // carved first: the block's entries and bands, read back by band_scratch_held
     uint64_t entries;
     uint32_t bands;
 };
 size_t band_scratch_bytes(uint64_t entries, uint32_t bands) noexcept;
 BandScratch band_scratch_carve(void* block, uint64_t entries, uint32_t bands) noexcept;
+// What a block carved by band_scratch_carve was carved for.
+void band_scratch_held(const void* block, uint64_t* entries, uint32_t* bands) noexcept;
 
 // The pairs of the sorted boxes `b`, band by band with `sweep` (a target's sweep_complete), as
 // positions into b in out_a/out_b, each pair once. Writes at most `cap`; returns a count that

@@ -9,14 +9,11 @@
 
 namespace soageo {
 
-size_t contact_frame_bytes(uint64_t pair_cap, uint32_t id_cap) noexcept {
-    return pair_buffer_bytes(pair_cap) + kAlign * 6 + size_t(id_cap) * (8 + 3 * 4 + 8);
-}
+namespace {
 
-ContactFrame contact_frame_carve(void* block, uint64_t pair_cap, uint32_t id_cap) noexcept {
+ContactFrame lay_contact_frame(Carver& k, uint64_t pair_cap, uint32_t id_cap) noexcept {
     ContactFrame f;
-    f.buf = pair_buffer_carve(block, pair_cap);
-    Carver k(static_cast<unsigned char*>(block) + pair_buffer_bytes(pair_cap));
+    f.buf = lay_pair_buffer(k, pair_cap);
     f.ids = k.take<int64_t>(id_cap);
     f.x = k.take<float>(id_cap);
     f.y = k.take<float>(id_cap);
@@ -25,6 +22,39 @@ ContactFrame contact_frame_carve(void* block, uint64_t pair_cap, uint32_t id_cap
     f.n = 0;
     f.id_count = 0;
     f.id_cap = id_cap;
+    return f;
+}
+
+struct ContactGrid {
+    ContactCell* cell;
+    uint32_t* start;
+};
+
+ContactGrid lay_contact_grid(Carver& k, uint32_t cap) noexcept {
+    ContactGrid g;
+    g.cell = k.take<ContactCell>(cap);
+    g.start = k.take<uint32_t>(size_t(cap) + 2);  // buckets + 2 <= n + 2
+    return g;
+}
+
+Touching lay_touching(Carver& k, uint32_t id_cap, uint64_t pair_cap) noexcept {
+    Touching t;
+    t.off = k.take<uint32_t>(size_t(id_cap) + 2);
+    t.nbr = k.take<uint32_t>(pair_cap * 2);
+    t.id_cap = id_cap;
+    t.pair_cap = pair_cap;
+    return t;
+}
+
+}  // namespace
+
+size_t contact_frame_bytes(uint64_t pair_cap, uint32_t id_cap) noexcept {
+    return layout_bytes(lay_contact_frame, pair_cap, id_cap);
+}
+
+ContactFrame contact_frame_carve(void* block, uint64_t pair_cap, uint32_t id_cap) noexcept {
+    ContactFrame f = layout_carve(block, lay_contact_frame, pair_cap, id_cap);
+    *f.buf.held_cap = pair_cap;
     return f;
 }
 
@@ -123,9 +153,7 @@ inline uint32_t bucket_of(int64_t cx, int64_t cy, uint32_t mask) noexcept {
 
 }  // namespace
 
-size_t contact_grid_bytes(uint32_t cap) noexcept {
-    return kAlign * 3 + size_t(cap) * sizeof(ContactCell) + (size_t(cap) + 2) * 4;
-}
+size_t contact_grid_bytes(uint32_t cap) noexcept { return layout_bytes(lay_contact_grid, cap); }
 
 ContactStep contacts_incremental(const Store& st, SweepScratch& s, const ContactFrame& before, ContactFrame& now,
                                  void* grid_block, uint32_t grid_cap, EventList& began, EventList& ended,
@@ -157,9 +185,9 @@ ContactStep contacts_incremental(const Store& st, SweepScratch& s, const Contact
     uint32_t* const moved = reinterpret_cast<uint32_t*>(s.tmp_id_keys);  // 2 * (cap + W) entries
     uint32_t buckets = 16;
     while (buckets * 2 <= n) buckets *= 2;
-    Carver carve(grid_block);
-    ContactCell* const g = carve.take<ContactCell>(grid_cap);
-    uint32_t* const start = carve.take<uint32_t>(size_t(grid_cap) + 2);  // buckets + 2 <= n + 2
+    const ContactGrid grid = layout_carve(grid_block, lay_contact_grid, grid_cap);
+    ContactCell* const g = grid.cell;
+    uint32_t* const start = grid.start;
     std::memset(moved, 0, n * sizeof(uint32_t));
     for (uint32_t q = 0; q < movers; ++q) moved[s.rank[mover[q]]] = 1;
     double widest = 0;
@@ -254,17 +282,11 @@ ContactStep contacts_incremental(const Store& st, SweepScratch& s, const Contact
 }
 
 size_t touching_bytes(uint32_t id_cap, uint64_t pair_cap) noexcept {
-    return kAlign * 3 + (size_t(id_cap) + 2) * 4 + pair_cap * 8;
+    return layout_bytes(lay_touching, id_cap, pair_cap);
 }
 
 Touching touching_carve(void* block, uint32_t id_cap, uint64_t pair_cap) noexcept {
-    Carver k(block);
-    Touching t;
-    t.off = k.take<uint32_t>(size_t(id_cap) + 2);
-    t.nbr = k.take<uint32_t>(pair_cap * 2);
-    t.id_cap = id_cap;
-    t.pair_cap = pair_cap;
-    return t;
+    return layout_carve(block, lay_touching, id_cap, pair_cap);
 }
 
 // A counting sort of both ends of every pair. Pairs ascend by (lower, higher): an entity's

@@ -116,27 +116,24 @@ void segment_xrange(const Area& a, double y0, double y1, double* out0, double* o
 
 }  // namespace
 
-size_t grid_bytes(uint32_t cap) noexcept {
-    size_t c = size_t(padded(cap)) + kMaxWidth;
-    size_t words = (size_t(cap) + 31) / 32 + 1;
-    return kAlign * 20 + c * 4 * 13 + (size_t(cap) + kHitSlack) * 4 + (size_t(buckets_for(cap)) + 3) * 4 + words * 4;
-}
+namespace {
 
-Grid grid_carve(void* block, uint32_t cap) noexcept {
+// Kernels read whole blocks: lanes past the last entity are masked off, but must be initialised
+// memory (the ten entity columns are zeroed).
+Grid lay_grid(Carver& k, uint32_t cap) noexcept {
     size_t c = size_t(padded(cap)) + kMaxWidth;
-    Carver k(block);
     Grid g;
     std::memset(&g, 0, sizeof g);
-    g.x = k.take<float>(c);
-    g.y = k.take<float>(c);
-    g.r = k.take<float>(c);
-    g.mask = k.take<uint32_t>(c);
-    g.slot = k.take<uint32_t>(c);
-    g.x2 = k.take<float>(c);
-    g.y2 = k.take<float>(c);
-    g.r2 = k.take<float>(c);
-    g.mask2 = k.take<uint32_t>(c);
-    g.slot2 = k.take<uint32_t>(c);
+    g.x = k.take_zeroed<float>(c);
+    g.y = k.take_zeroed<float>(c);
+    g.r = k.take_zeroed<float>(c);
+    g.mask = k.take_zeroed<uint32_t>(c);
+    g.slot = k.take_zeroed<uint32_t>(c);
+    g.x2 = k.take_zeroed<float>(c);
+    g.y2 = k.take_zeroed<float>(c);
+    g.r2 = k.take_zeroed<float>(c);
+    g.mask2 = k.take_zeroed<uint32_t>(c);
+    g.slot2 = k.take_zeroed<uint32_t>(c);
     g.tx = k.take<float>(c);
     g.ty = k.take<float>(c);
     g.key = k.take<uint32_t>(c);
@@ -144,14 +141,17 @@ Grid grid_carve(void* block, uint32_t cap) noexcept {
     g.buckets = buckets_for(cap);
     g.start = k.take<uint32_t>(size_t(g.buckets) + 3);
     g.bitmap = k.take<uint32_t>((size_t(cap) + 31) / 32 + 1);
-    // Kernels read whole blocks: lanes past the last entity are masked off, but must be
-    // initialised memory.
-    std::memset(g.x, 0, c * 4 * 10);
     g.cap = cap;
     g.cell = 1.0f;
     g.inv_cell = 1.0;
     return g;
 }
+
+}  // namespace
+
+size_t grid_bytes(uint32_t cap) noexcept { return layout_bytes(lay_grid, cap); }
+
+Grid grid_carve(void* block, uint32_t cap) noexcept { return layout_carve(block, lay_grid, cap); }
 
 void grid_build(Grid& g, const Store& s, bool moves_only) noexcept {
     const uint32_t n = s.n;

@@ -6,7 +6,7 @@ namespace SOAGEO_TARGET {
 // Loops over whole blocks; `test(i)` returns the lane mask of block i. The filter and the tail
 // are handled here so that every shape kernel shares them. Hits are written without a branch
 // (emit stores a whole block of slot numbers): a skip-if-empty branch or an early exit when
-// no lane is within the radius both measured slower, up to 3x at the sector benchmark's 24% hit rate,
+// no lane is within the radius both measured slower, up to 3x at the 24% hit rate of the 1000 sectors x 100,000 points benchmark,
 // from mispredictions; the loop is specialised on the filter instead.
 // Kernels copy their Points into a local first (`const Points p = pts;`): through a reference,
 // every store to `out` might alias the column pointers, and the compiler reloaded them per

@@ -81,14 +81,5 @@ inline uint32_t touch_sector(const Points& p, const Sector& s, Filter f, uint32_
     }
 }
 
-inline float stream_xy(const Points& p) noexcept {
-    wf ax = splat(0.0f), ay = splat(0.0f);  // two chains, so add latency does not hide the memory
-    for (uint32_t i = 0; i < p.n; i += W) {
-        ax = ax + load(p.x + i);
-        ay = ay + load(p.y + i);
-    }
-    return hsum(ax - ay);
-}
-
 }  // namespace SOAGEO_TARGET
 }  // namespace soageo

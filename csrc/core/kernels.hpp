@@ -158,8 +158,6 @@ struct KernelTable {
     uint32_t (*in_sector)(const Points&, const Sector&, Filter, uint32_t* out) noexcept;
     // Entity disk (centre, r) intersects the closed sector.
     uint32_t (*touch_sector)(const Points&, const Sector&, Filter, uint32_t* out) noexcept;
-    // The memory ceiling: reads x and y of every slot like a kernel does, and nothing else.
-    float (*stream_xy)(const Points&) noexcept;
     uint32_t (*in_circle)(const Points&, const Circle&, Filter, uint32_t* out) noexcept;      // strict
     uint32_t (*touch_circle)(const Points&, const Circle&, Filter, uint32_t* out) noexcept;   // closed
     uint32_t (*in_box)(const Points&, const Box&, Filter, uint32_t* out) noexcept;            // closed
@@ -182,7 +180,8 @@ struct KernelTable {
     void (*aoi_scan)(const AoiWindow&, AoiMeet&) noexcept;
 };
 
-// Targets compiled into this build; a pointer is null when this build has no such target.
+// One table per target. Only the targets this build compiles are defined (the scalar one and
+// those named by SOAGEO_HAVE_*: see dispatch.cpp); dispatch calls one only where the CPU runs it.
 const KernelTable* kernels_scalar() noexcept;
 const KernelTable* kernels_sse2() noexcept;
 const KernelTable* kernels_avx2() noexcept;

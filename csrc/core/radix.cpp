@@ -66,6 +66,17 @@ void rank_ids(const int64_t* ids, uint32_t n, uint64_t* id_keys, uint32_t* slot_
     for (uint32_t i = 0; i < n; ++i) rank[slot_of_rank[i]] = i;
 }
 
+void keep_or_rank_ids(const int64_t* ids, uint32_t n, uint64_t* id_keys, uint32_t* slot_of_rank, uint32_t* rank,
+                      uint64_t* tmp_keys, uint32_t* tmp_vals, uint32_t* ranked_n) noexcept {
+    uint64_t changed = *ranked_n == n ? 0 : 1;
+    if (!changed)
+        for (uint32_t i = 0; i < n; ++i) changed |= id_keys[rank[i]] ^ int_key(ids[i]);
+    if (!changed) return;
+    *ranked_n = ~0u;  // while the ranks are rebuilt they describe nothing
+    rank_ids(ids, n, id_keys, slot_of_rank, rank, tmp_keys, tmp_vals);
+    *ranked_n = n;
+}
+
 void radix_sort64(uint64_t* keys, uint32_t* vals, uint64_t* tmp_keys, uint32_t* tmp_vals, size_t n) noexcept {
     radix_sort(keys, vals, tmp_keys, tmp_vals, n);
 }

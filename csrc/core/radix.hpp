@@ -21,12 +21,19 @@ void radix_sort32(uint32_t* keys, uint32_t* vals, uint32_t* tmp_keys, uint32_t* 
 // The same for 64-bit keys; vals and tmp_vals may be null when there is no payload.
 void radix_sort64(uint64_t* keys, uint32_t* vals, uint64_t* tmp_keys, uint32_t* tmp_vals, size_t n) noexcept;
 
-// Maps an int64 to a uint64 with the same order.
+// Maps an int64 to a uint64 with the same order, and back.
 inline uint64_t int_key(int64_t v) noexcept { return static_cast<uint64_t>(v) ^ 0x8000000000000000ull; }
+inline int64_t key_int(uint64_t k) noexcept { return static_cast<int64_t>(k ^ 0x8000000000000000ull); }
 
 // Ranks n ids: afterwards id_keys holds int_key(id) ascending, slot_of_rank[r] the slot with
 // the r-th smallest id and rank[slot] its inverse. tmp_keys and tmp_vals are scratch (n each).
 void rank_ids(const int64_t* ids, uint32_t n, uint64_t* id_keys, uint32_t* slot_of_rank, uint32_t* rank,
               uint64_t* tmp_keys, uint32_t* tmp_vals) noexcept;
+
+// rank_ids, unless the ranks still hold: *ranked_n (the count they describe, ~0u for none)
+// is n and every slot's id is still the one at its rank. Ids rarely change between sweeps or
+// AOI updates, and this check costs a tenth of the 64-bit radix sort it saves.
+void keep_or_rank_ids(const int64_t* ids, uint32_t n, uint64_t* id_keys, uint32_t* slot_of_rank, uint32_t* rank,
+                      uint64_t* tmp_keys, uint32_t* tmp_vals, uint32_t* ranked_n) noexcept;
 
 }  // namespace soageo

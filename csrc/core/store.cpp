@@ -16,31 +16,27 @@ uint64_t mix(int64_t id) noexcept {  // splitmix64's finaliser: sequential ids s
 
 }  // namespace
 
-size_t columns_bytes(uint32_t cap) noexcept {
-    size_t c = padded(cap);
-    // x, y, r, mask, hits: 4 bytes each; id, order: 8 bytes. Each column starts on a 64-byte line.
-    return kAlign + c * (5 * 4 + 2 * 8) + 7 * kAlign;
-}
+namespace {
 
-Columns columns_carve(void* block, uint32_t cap) noexcept {
+// x, y, r, mask, hits: 4 bytes each; id, order: 8 bytes.
+Columns lay_columns(Carver& k, uint32_t cap) noexcept {
     Columns c;
     c.cap = padded(cap);
-    uintptr_t p = align_up(reinterpret_cast<uintptr_t>(block));
-    auto take = [&](size_t elem) {
-        void* at = reinterpret_cast<void*>(p);
-        std::memset(at, 0, elem * c.cap);  // padding lanes read as zeros, never as garbage
-        p = align_up(p + elem * c.cap);
-        return at;
-    };
-    c.x = static_cast<float*>(take(4));
-    c.y = static_cast<float*>(take(4));
-    c.r = static_cast<float*>(take(4));
-    c.mask = static_cast<uint32_t*>(take(4));
-    c.hits = static_cast<uint32_t*>(take(4));
-    c.id = static_cast<int64_t*>(take(8));
-    c.order = static_cast<uint64_t*>(take(8));
+    c.x = k.take_zeroed<float>(c.cap);
+    c.y = k.take_zeroed<float>(c.cap);
+    c.r = k.take_zeroed<float>(c.cap);
+    c.mask = k.take_zeroed<uint32_t>(c.cap);
+    c.hits = k.take_zeroed<uint32_t>(c.cap);
+    c.id = k.take_zeroed<int64_t>(c.cap);
+    c.order = k.take_zeroed<uint64_t>(c.cap);
     return c;
 }
+
+}  // namespace
+
+size_t columns_bytes(uint32_t cap) noexcept { return layout_bytes(lay_columns, cap); }
+
+Columns columns_carve(void* block, uint32_t cap) noexcept { return layout_carve(block, lay_columns, cap); }
 
 void columns_copy(Columns& to, const Columns& from, uint32_t n) noexcept {
     if (n == 0) return;  // a new layer has no columns yet: memcpy from null is undefined even for 0 bytes
@@ -130,6 +126,7 @@ void idmap_erase(IdMap& m, int64_t id) noexcept {
 }
 
 uint32_t store_set(Store& s, int64_t id, float x, float y, float r, uint32_t mask) noexcept {
+    SOAGEO_ASSERT(s.n < s.col.cap || idmap_find(s.map, id) != kNoSlot);  // room for a new id
     uint32_t slot = idmap_find(s.map, id);
     if (slot == kNoSlot) {
         slot = s.n++;

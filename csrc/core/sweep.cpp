@@ -8,15 +8,12 @@
 
 namespace soageo {
 
-size_t sweep_scratch_bytes(uint32_t cap) noexcept {
-    size_t c = size_t(cap) + kMaxWidth;
-    return kAlign * 15 + c * (4 * 4 + 4) + c * 4 * 3 + c * 8 * 2 + c * 4 * 2 + 4;
-}
+namespace {
 
-SweepScratch sweep_scratch_carve(void* block, uint32_t cap, bool reuse) noexcept {
+SweepScratch lay_sweep(Carver& k, uint32_t cap) noexcept {
     size_t c = size_t(cap) + kMaxWidth;
-    Carver k(block);
     SweepScratch s;
+    s.held_cap = k.take<uint64_t>(1);
     s.boxes.minx = k.take<float>(c);
     s.boxes.maxx = k.take<float>(c);
     s.boxes.miny = k.take<float>(c);
@@ -26,13 +23,41 @@ SweepScratch sweep_scratch_carve(void* block, uint32_t cap, bool reuse) noexcept
     s.keys = k.take<uint32_t>(c);
     s.tmp_keys = k.take<uint32_t>(c);
     s.tmp_vals = k.take<uint32_t>(c);
+    s.rank_at_pos = s.keys;
+    s.lo_counts = s.tmp_keys;
+    s.hi_counts = s.tmp_vals;
+    s.use = SweepScratch::Use::sorting;
     s.id_keys = k.take<uint64_t>(c);
     s.tmp_id_keys = k.take<uint64_t>(c);
     s.rank = k.take<uint32_t>(c);
     s.slot_of_rank = k.take<uint32_t>(c);
     s.ranked_n = k.take<uint32_t>(1);
-    if (!reuse) *s.ranked_n = kNoSlot;
     s.cap = cap;
+    return s;
+}
+
+}  // namespace
+
+PairBuffer lay_pair_buffer(Carver& k, uint64_t cap) noexcept {
+    PairBuffer p;
+    p.held_cap = k.take<uint64_t>(1);
+    p.a = k.take<uint32_t>(cap);
+    p.b = k.take<uint32_t>(cap);
+    p.keys = k.take<uint64_t>(cap);
+    p.tmp = k.take<uint64_t>(cap);
+    p.keys32 = reinterpret_cast<uint32_t*>(p.keys);
+    p.tmp32 = reinterpret_cast<uint32_t*>(p.tmp);
+    p.cap = cap;
+    return p;
+}
+
+size_t sweep_scratch_bytes(uint32_t cap) noexcept { return layout_bytes(lay_sweep, cap); }
+
+SweepScratch sweep_scratch_carve(void* block, uint32_t cap, bool reuse) noexcept {
+    SweepScratch s = layout_carve(block, lay_sweep, cap);
+    SOAGEO_ASSERT(!reuse || *s.held_cap == cap);
+    *s.held_cap = cap;
+    if (!reuse) *s.ranked_n = kNoSlot;
     return s;
 }
 
@@ -40,6 +65,8 @@ SweepScratch sweep_scratch_carve(void* block, uint32_t cap, bool reuse) noexcept
 // of moves of up to 2 units, measured no faster at 10,000 boxes and 1.2-1.5x slower at
 // 100,000, timing only its keys (bench_pairs), and it degrades without bound when much moves.
 void sweep_prepare(const Store& st, SweepScratch& s, bool with_ranks) noexcept {
+    SOAGEO_ASSERT(st.n <= s.cap);
+    s.use = SweepScratch::Use::sorting;
     const uint32_t n = st.n;
     const Columns& c = st.col;
     SweepBoxes& b = s.boxes;
@@ -62,46 +89,35 @@ void sweep_prepare(const Store& st, SweepScratch& s, bool with_ranks) noexcept {
         b.slot[i] = 0;
     }
     b.n = n;
-    if (!with_ranks) return;
-    // Ids rarely change between sweeps: the last ranking stands while every slot's id is
-    // still the one at its rank.
-    uint64_t moved = *s.ranked_n == n ? 0 : 1;
-    if (!moved)
-        for (uint32_t i = 0; i < n; ++i) moved |= s.id_keys[s.rank[i]] ^ int_key(c.id[i]);
-    if (!moved) return;
-    *s.ranked_n = kNoSlot;
-    rank_ids(c.id, n, s.id_keys, s.slot_of_rank, s.rank, s.tmp_id_keys, s.tmp_vals);
-    *s.ranked_n = n;
+    if (with_ranks) keep_or_rank_ids(c.id, n, s.id_keys, s.slot_of_rank, s.rank, s.tmp_id_keys, s.tmp_vals, s.ranked_n);
+    s.use = SweepScratch::Use::ordering;  // keys, tmp_keys and tmp_vals are free from here
 }
 
-size_t pair_buffer_bytes(uint64_t cap) noexcept { return kAlign * 5 + cap * (4 + 4 + 8 + 8); }
+size_t pair_buffer_bytes(uint64_t cap) noexcept { return layout_bytes(lay_pair_buffer, cap); }
 
 PairBuffer pair_buffer_carve(void* block, uint64_t cap) noexcept {
-    Carver k(block);
-    PairBuffer p;
-    p.a = k.take<uint32_t>(cap);
-    p.b = k.take<uint32_t>(cap);
-    p.keys = k.take<uint64_t>(cap);
-    p.tmp = k.take<uint64_t>(cap);
-    p.cap = cap;
+    PairBuffer p = layout_carve(block, lay_pair_buffer, cap);
+    *p.held_cap = cap;
     return p;
 }
 
 void order_pairs(PairBuffer& buf, uint64_t n, const SweepScratch& sa, const SweepScratch& sb, bool complete) noexcept {
+    SOAGEO_ASSERT(n <= buf.cap);
+    SOAGEO_ASSERT(sa.use == SweepScratch::Use::ordering && sb.use == SweepScratch::Use::ordering);
     // Ranks below 2^16 on both sides (up to 65,536 entities): a 32-bit key sorted by two
     // counting passes, one per rank (LSD), with counters indexed by rank. Half the bytes and
     // half the passes of a byte-wise radix sort of the 64-bit key.
     const uint32_t na = sa.boxes.n, nb = sb.boxes.n;
     if (na <= 0x10000u && nb <= 0x10000u) {
-        auto* keys = reinterpret_cast<uint32_t*>(buf.keys);
-        auto* tmp = reinterpret_cast<uint32_t*>(buf.tmp);
-        uint32_t* by_lo = sa.tmp_keys;  // free after sweep_prepare; cap + kMaxWidth entries each
-        uint32_t* by_hi = sb.tmp_vals;
+        uint32_t* keys = buf.keys32;
+        uint32_t* tmp = buf.tmp32;
+        uint32_t* by_lo = sa.lo_counts;  // cap + kMaxWidth entries each
+        uint32_t* by_hi = sb.hi_counts;
         std::memset(by_lo, 0, (size_t(na) + 1) * sizeof(uint32_t));
         std::memset(by_hi, 0, (size_t(nb) + 1) * sizeof(uint32_t));
         // The rank at each sorted position, so that each pair costs one lookup per side.
-        uint32_t* rank_a = sa.keys;  // free after sweep_prepare too
-        uint32_t* rank_b = sb.keys;
+        uint32_t* rank_a = sa.rank_at_pos;
+        uint32_t* rank_b = sb.rank_at_pos;
         for (uint32_t p = 0; p < na; ++p) rank_a[p] = sa.rank[sa.boxes.slot[p]];
         if (rank_b != rank_a)
             for (uint32_t p = 0; p < nb; ++p) rank_b[p] = sb.rank[sb.boxes.slot[p]];

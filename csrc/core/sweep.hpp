@@ -23,16 +23,24 @@ struct SweepBoxes {
 };
 
 // Scratch of one layer for sweeping: the sorted boxes plus radix-sort buffers and id ranks.
+// keys, tmp_keys and tmp_vals are sweep_prepare's radix-sort buffers, free once it returns;
+// order_pairs then reuses them under the names it needs (the same memory): `use` says which,
+// and order_pairs asserts it.
 struct SweepScratch {
     SweepBoxes boxes;
     uint32_t* keys;
     uint32_t* tmp_keys;
     uint32_t* tmp_vals;
+    uint32_t* rank_at_pos;  // = keys: the rank of the box at each sorted position
+    uint32_t* lo_counts;    // = tmp_keys: counting-sort counters by the lower rank
+    uint32_t* hi_counts;    // = tmp_vals: and by the higher rank
+    enum class Use : uint8_t { sorting, ordering } use;
     uint64_t* id_keys;   // ranks: ids sorted, with their slots
     uint64_t* tmp_id_keys;
     uint32_t* rank;          // rank[slot] = position of the slot's id in id order
     uint32_t* slot_of_rank;  // the inverse
     uint32_t* ranked_n;      // entities the ranks describe (kNoSlot: none); kept in the block
+    uint64_t* held_cap;      // the block's first word: the cap it was carved for (carved_cap)
     uint32_t cap;
 };
 
@@ -49,10 +57,16 @@ struct PairBuffer {
     uint32_t* b;
     uint64_t* keys;
     uint64_t* tmp;
+    uint32_t* keys32;  // = keys: order_pairs sorts 32-bit keys there first when ranks fit in 16 bits
+    uint32_t* tmp32;   // = tmp
+    uint64_t* held_cap;  // the block's first word: the cap it was carved for (carved_cap)
     uint64_t cap;
 };
 
 size_t pair_buffer_bytes(uint64_t cap) noexcept;
+struct Carver;  // carve.hpp
+// The pair buffer's arrays, for a block that holds one among others (contacts.cpp).
+PairBuffer lay_pair_buffer(Carver& k, uint64_t cap) noexcept;
 PairBuffer pair_buffer_carve(void* block, uint64_t cap) noexcept;
 
 // Turns the n sweep positions in buf.a/buf.b into keys rank_lo << 32 | rank_hi sorted

@@ -24,7 +24,6 @@ const KernelTable table = {
     W,
     in_sector,
     touch_sector,
-    stream_xy,
     in_circle,
     touch_circle,
     in_box,

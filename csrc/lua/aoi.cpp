@@ -53,7 +53,7 @@ void check_unchanged(lua_State* L, const Aoi* a, uint32_t epoch) {
 // refused call leaves the aoi on its old blocks. The old block stays on the stack, alive
 // while the caller copies from it; the caller pops it.
 void* new_block(lua_State* L, const Aoi* a, uint32_t epoch, int uv, size_t bytes) {
-    void* b = lua_newuserdatauv(L, bytes + kAlign, 0);
+    void* b = lua_newuserdatauv(L, bytes, 0);
     check_unchanged(L, a, epoch);
     lua_getiuservalue(L, 1, uv);
     lua_insert(L, -2);
@@ -63,7 +63,7 @@ void* new_block(lua_State* L, const Aoi* a, uint32_t epoch, int uv, size_t bytes
 
 // While a new aoi is built nothing else can reach it: no check needed.
 void* first_block(lua_State* L, int uv, size_t bytes) {
-    void* b = lua_newuserdatauv(L, bytes + kAlign, 0);
+    void* b = lua_newuserdatauv(L, bytes, 0);
     lua_setiuservalue(L, 1, uv);
     return b;
 }
@@ -197,12 +197,8 @@ int l_unwatch(lua_State* L) {
     return 1;
 }
 
-// By value: a finalizer run while the table grows may update or close the aoi; this copy and
-// the pinned block keep what this update found.
-void push_events(lua_State* L, int out, const EventList e) {
-    ResultSink sink(L, out);
-    for (uint64_t i = 0; i < 2 * e.n; ++i) sink.integer(static_cast<lua_Integer>(i) + 1, static_cast<lua_Integer>(e.pair[i]));
-    clear_tail(L, out, static_cast<lua_Integer>(2 * e.n) + 1);
+void push_events(Results* r, const EventList e, int t) {
+    for (uint64_t i = 0; i < 2 * e.n; ++i) results_int(r, static_cast<lua_Integer>(e.pair[i]), t);
 }
 
 // aoi:update([enter [, leave]]) -> enter, leave, n_enter, n_leave
@@ -246,9 +242,9 @@ int l_update(lua_State* L) {
     if (layer->s.n != n) return luaL_error(L, "aoi or layer changed by a finalizer during update");
     lua_getiuservalue(L, 1, kLayerOf);
     lua_getiuservalue(L, -1, kColumnsValue);
-    const Store snapshot = layer->s;
+    const Store layer_copy = layer->s;  // plain data: what this update reads, whatever finalizers do
     a->enter.n = a->leave.n = 0;
-    AoiInput in{&snapshot, &a->watchers, &a->visible[before], a->margin, context(L)->kernels};
+    AoiInput in{&layer_copy, &a->watchers, &a->visible[before], a->margin, context(L)->kernels};
     AoiProgress progress;
     for (;;) {
         uint64_t need = 0;
@@ -266,21 +262,26 @@ int l_update(lua_State* L) {
     }
     // The events go into the tables before the update is committed: growing a table may run
     // out of memory, and the aoi must then still be at the last update, whose events the
-    // caller has (else this update's would be lost). Pinned while the tables grow; a finalizer
-    // that uses this aoi meanwhile refills those blocks, so that raises (the aoi is consistent:
-    // the nested call left it so).
-    lua_getiuservalue(L, 1, kEnterBlock);
-    lua_getiuservalue(L, 1, kLeaveBlock);
-    push_events(L, 2, a->enter);
-    push_events(L, 3, a->leave);
+    // caller has (else this update's would be lost). Copied and pinned while the tables grow
+    // (results.hpp); a finalizer that uses this aoi meanwhile refills those blocks, so that
+    // raises (the aoi is consistent: the nested call left it so).
+    const EventList enter = a->enter, leave = a->leave;
+    Results r;
+    results_open(L, &r);
+    results_pin(&r, 1, kEnterBlock);
+    results_pin(&r, 1, kLeaveBlock);
+    results_table(&r, 2, 0);
+    results_table(&r, 3, 0);
+    push_events(&r, enter, 0);
+    push_events(&r, leave, 1);
     check_unchanged(L, a, epoch);
     a->current = after;
     ++a->generation;
     a->enter_recent = decayed_peak(a->enter_recent, a->enter.n);
     a->leave_recent = decayed_peak(a->leave_recent, a->leave.n);
-    lua_settop(L, 3);  // drop the pins: enter and leave are at 2 and 3
-    lua_pushinteger(L, static_cast<lua_Integer>(a->enter.n));
-    lua_pushinteger(L, static_cast<lua_Integer>(a->leave.n));
+    results_close(&r);  // enter and leave on top
+    lua_pushinteger(L, static_cast<lua_Integer>(enter.n));
+    lua_pushinteger(L, static_cast<lua_Integer>(leave.n));
     return 4;
 }
 
@@ -289,29 +290,27 @@ int l_visible(lua_State* L) {
     Aoi* a = check_aoi(L, 1);
     int64_t id = check_id(L, 2);
     int out = opt_out(L, 3);
-    if (out == 0) {
-        lua_newtable(L);
-        out = lua_gettop(L);
-    }
-    lua_getiuservalue(L, 1, a->current == 0 ? kVisibleA : kVisibleB);  // pinned, as in update
+    Results r;
+    results_open(L, &r);
+    results_table(&r, out, 0);
+    results_pin(&r, 1, a->current == 0 ? kVisibleA : kVisibleB);  // as in update
     const Visible v = a->visible[a->current];
     uint32_t lo = 0, hi = v.n;
     while (lo < hi) {
         uint32_t mid = (lo + hi) / 2;
         if (v.watcher[mid] < id) lo = mid + 1; else hi = mid;
     }
-    uint32_t k = 0;
     if (lo < v.n && v.watcher[lo] == id) {
         // Stored as positions in no order; sorted in place by rank, they come out by id (the
         // order of a list is free to change).
         const uint32_t* rank_at = v.rank_at;
         std::sort(v.target + v.off[lo], v.target + v.off[lo + 1],
                   [rank_at](uint32_t a, uint32_t b) { return rank_at[a] < rank_at[b]; });
-        ResultSink sink(L, out);
-        for (uint32_t i = v.off[lo]; i < v.off[lo + 1]; ++i) sink.integer(++k, static_cast<lua_Integer>(v.ids[v.rank_at[v.target[i]]]));
+        for (uint32_t i = v.off[lo]; i < v.off[lo + 1]; ++i)
+            results_int(&r, static_cast<lua_Integer>(v.ids[v.rank_at[v.target[i]]]));
     }
-    clear_tail(L, out, static_cast<lua_Integer>(k) + 1);
-    lua_pushvalue(L, out);
+    lua_Integer k = r.n[0];
+    results_close(&r);
     lua_pushinteger(L, k);
     return 2;
 }
@@ -339,7 +338,7 @@ int l_watchers_of(lua_State* L) {
             if (!a->observers.off || a->observers.id_cap < v.id_count || a->observers.pair_cap < pairs) {
                 const uint32_t id_cap = v.id_count + v.id_count / 2 + 16;
                 const uint64_t pair_cap = pairs + pairs / 2 + 64;
-                void* block = lua_newuserdatauv(L, observers_bytes(id_cap, pair_cap) + kAlign, 0);
+                void* block = lua_newuserdatauv(L, observers_bytes(id_cap, pair_cap), 0);
                 if (a->closed || a->generation != generation) {
                     lua_settop(L, 3);
                     continue;
@@ -350,23 +349,26 @@ int l_watchers_of(lua_State* L) {
             observers_build(v, a->observers);
             a->observers_of = generation;
         }
-        lua_getiuservalue(L, 1, kObserversBlock);  // pinned while `out` grows
-        lua_getiuservalue(L, 1, a->current == 0 ? kVisibleA : kVisibleB);
         const Visible vis = v;
         const Observers o = a->observers;
+        Results r;
+        results_open(L, &r);
+        results_pin(&r, 1, kObserversBlock);  // pinned while `out` grows
+        results_pin(&r, 1, a->current == 0 ? kVisibleA : kVisibleB);
+        results_watch(&r, &a->generation);
+        results_table(&r, 3, 0);
         const int64_t* found = std::lower_bound(vis.ids, vis.ids + vis.id_count, id);
-        uint32_t k = 0;
         if (found != vis.ids + vis.id_count && *found == id) {
             const uint32_t p = o.pos_of_rank[found - vis.ids];
-            ResultSink sink(L, 3);
-            for (uint32_t i = o.off[p]; i < o.off[p + 1]; ++i) sink.integer(++k, static_cast<lua_Integer>(vis.watcher[o.who[i]]));
+            for (uint32_t i = o.off[p]; i < o.off[p + 1]; ++i)
+                results_int(&r, static_cast<lua_Integer>(vis.watcher[o.who[i]]));
         }
-        if (a->closed || a->generation != generation) {
+        if (a->closed || results_stale(&r)) {
             lua_settop(L, 3);
             continue;
         }
-        clear_tail(L, 3, static_cast<lua_Integer>(k) + 1);
-        lua_pushvalue(L, 3);
+        lua_Integer k = r.n[0];
+        results_close(&r);
         lua_pushinteger(L, k);
         return 2;
     }

@@ -16,6 +16,7 @@
 #include "../core/kernels.hpp"
 #include "../core/store.hpp"
 #include "check.hpp"
+#include "results.hpp"
 
 #define SOAGEO_EXPORT extern "C" __attribute__((visibility("default")))
 
@@ -47,7 +48,7 @@ struct Layer {
     Store s;
     Grid grid;        // the spatial index (index.cpp), block in kIndexValue
     double debt;      // scan work the index would have saved since the layer last changed
-    uint32_t sweeps;  // bumped by every sweep: a pairs() call restarts if a finalizer swept meanwhile
+    uint32_t sweeps;  // bumped by every sweep and by close: watched by pairs() (results.hpp)
     IndexMode mode;
     bool closed;
 };
@@ -64,60 +65,9 @@ Layer* check_layer(lua_State* L, int idx);
 // kMaxEntities without changing the layer. The layer must be at stack index `idx`.
 void reserve(lua_State* L, int idx, Layer* layer, uint64_t need);
 
-// Clears out[from], out[from + 1], ... up to the first nil: the stale tail of a reused result.
-void clear_tail(lua_State* L, int out, lua_Integer from);
-
-// Stores results into the table at `table` as raw sets, the fastest way each Lua allows.
-// lua_seti's inline fast path writes a slot that already holds a value (a reused `out`)
-// without lua_rawseti's call into the table code: 18-26% less per id on Lua 5.4, 7-18% on
-// 5.5, measured into reused tables of 1,000 to 1,000,000 ids. It is a raw set only for a
-// table without a metatable (with one, an empty slot would run __newindex), and on 5.4 it is
-// 5-25% slower than lua_rawseti into empty slots; so a plain table takes lua_seti below its
-// length on 5.4 (every slot on 5.5, faster there even into empty slots), anything else
-// lua_rawseti. No Lua code runs in either: a plain table has no metamethods to call.
-struct ResultSink {
-    lua_State* L;
-    int table;
-    lua_Integer fast_to;  // keys up to this one take lua_seti
-
-    ResultSink(lua_State* l, int t) : L(l), table(lua_absindex(l, t)), fast_to(0) {
-        if (lua_getmetatable(L, table)) {
-            lua_pop(L, 1);
-            return;
-        }
-#if LUA_VERSION_NUM >= 505
-        fast_to = LUA_MAXINTEGER;
-#else
-        fast_to = static_cast<lua_Integer>(lua_rawlen(L, table));
-#endif
-    }
-    void set(lua_Integer key) {  // the value on top of the stack
-        if (key <= fast_to)
-            lua_seti(L, table, key);
-        else
-            lua_rawseti(L, table, key);
-    }
-    void integer(lua_Integer key, lua_Integer v) {
-        lua_pushinteger(L, v);
-        set(key);
-    }
-    void number(lua_Integer key, lua_Number v) {
-        lua_pushnumber(L, v);
-        set(key);
-    }
-};
-
-// Hits are handed to Lua as ids[slots[i]]; when they are sparse in a layer the id column is
-// not in cache, and each id is a miss. Asking for the id kIdsAhead hits ahead made a cold
-// query's id writing 3-3.5x faster at 1% hits (1.1-1.3x at 10%); for dense hits (slots
-// ascending, next to each other) the hardware prefetcher does it and the hint cost 3-7%, so
-// it is given only while hits are at most a quarter of the layer.
-constexpr uint32_t kIdsAhead = 16;
-inline bool sparse_hits(uint32_t hits, uint32_t entities) { return uint64_t(hits) * 4 <= entities; }
 // Writes the ids of `slots[0..k)` into the table at `out` (or a new one when out is 0),
 // clears what followed, and leaves the table on top of the stack. `ids` and `slots` point into
-// the columns of the layer at `layer_idx`: that block stays pinned on the stack meanwhile, since
-// a table allocation may run a finalizer that grows the layer and drops its old block.
+// the columns of the layer at `layer_idx`, which stay pinned meanwhile (results.hpp).
 void push_ids(lua_State* L, int layer_idx, int out, const int64_t* ids, const uint32_t* slots, uint32_t k);
 
 // The spatial index (index.cpp). A query first estimates what the index would save over the

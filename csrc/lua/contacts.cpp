@@ -11,6 +11,7 @@
 #include "../core/contacts.hpp"
 #include "binding.hpp"
 #include "check.hpp"
+#include "results.hpp"
 
 namespace soageo {
 namespace lua {
@@ -49,7 +50,7 @@ Contacts* check_contacts(lua_State* L, int idx) {
 // the allocation used or closed the object (else a clear error, and the old block stays).
 // The old block stays pinned on the stack; the caller pops it.
 void* new_block(lua_State* L, const Contacts* c, uint32_t epoch, int uv, size_t bytes) {
-    void* b = lua_newuserdatauv(L, bytes + kAlign, 0);
+    void* b = lua_newuserdatauv(L, bytes, 0);
     if (c->closed || c->epoch != epoch) luaL_error(L, "contacts changed by a finalizer during this call");
     lua_getiuservalue(L, 1, uv);
     lua_insert(L, -2);
@@ -58,7 +59,7 @@ void* new_block(lua_State* L, const Contacts* c, uint32_t epoch, int uv, size_t 
 }
 
 void* first_block(lua_State* L, int uv, size_t bytes) {
-    void* b = lua_newuserdatauv(L, bytes + kAlign, 0);
+    void* b = lua_newuserdatauv(L, bytes, 0);
     lua_setiuservalue(L, 1, uv);
     return b;
 }
@@ -111,10 +112,8 @@ int l_new(lua_State* L) {
 }
 
 // By value, blocks pinned by the caller: see l_update.
-void push_events(lua_State* L, int out, const EventList e) {
-    ResultSink sink(L, out);
-    for (uint64_t i = 0; i < 2 * e.n; ++i) sink.integer(static_cast<lua_Integer>(i) + 1, static_cast<lua_Integer>(e.pair[i]));
-    clear_tail(L, out, static_cast<lua_Integer>(2 * e.n) + 1);
+void push_events(Results* r, const EventList e, int t) {
+    for (uint64_t i = 0; i < 2 * e.n; ++i) results_int(r, static_cast<lua_Integer>(e.pair[i]), t);
 }
 
 // contacts:update([began [, ended]]) -> began, ended, n_began, n_ended
@@ -218,18 +217,23 @@ int l_update(lua_State* L) {
     // tables would then mix two updates, so that raises (the object is as the nested call
     // left it, consistent).
     lua_settop(L, 3);
-    lua_getiuservalue(L, 1, kBeganBlock);
-    lua_getiuservalue(L, 1, kEndedBlock);
-    push_events(L, 2, c->began);
-    push_events(L, 3, c->ended);
+    const EventList began = c->began, ended = c->ended;
+    Results r;
+    results_open(L, &r);
+    results_pin(&r, 1, kBeganBlock);
+    results_pin(&r, 1, kEndedBlock);
+    results_table(&r, 2, 0);
+    results_table(&r, 3, 0);
+    push_events(&r, began, 0);
+    push_events(&r, ended, 1);
     if (c->closed || c->epoch != epoch) return luaL_error(L, "contacts changed by a finalizer during this call");
     c->current = after;
     ++c->epoch;  // lists built for touching() during this call described the last frame
-    c->began_recent = decayed_peak(c->began_recent, c->began.n);
-    c->ended_recent = decayed_peak(c->ended_recent, c->ended.n);
-    lua_settop(L, 3);
-    lua_pushinteger(L, static_cast<lua_Integer>(c->began.n));
-    lua_pushinteger(L, static_cast<lua_Integer>(c->ended.n));
+    c->began_recent = decayed_peak(c->began_recent, began.n);
+    c->ended_recent = decayed_peak(c->ended_recent, ended.n);
+    results_close(&r);  // began and ended on top
+    lua_pushinteger(L, static_cast<lua_Integer>(began.n));
+    lua_pushinteger(L, static_cast<lua_Integer>(ended.n));
     return 4;
 }
 
@@ -253,7 +257,7 @@ int l_touching(lua_State* L) {
             if (!c->touching.off || c->touching.id_cap < f.id_count || c->touching.pair_cap < f.n) {
                 const uint32_t id_cap = f.id_count + f.id_count / 2 + 16;
                 const uint64_t pair_cap = f.n + f.n / 2 + 64;
-                void* block = lua_newuserdatauv(L, touching_bytes(id_cap, pair_cap) + kAlign, 0);
+                void* block = lua_newuserdatauv(L, touching_bytes(id_cap, pair_cap), 0);
                 if (c->closed || c->epoch != epoch) {
                     lua_settop(L, 3);
                     continue;
@@ -264,23 +268,25 @@ int l_touching(lua_State* L) {
             touching_build(f, c->touching);
             c->touching_of = epoch;
         }
-        lua_getiuservalue(L, 1, kTouchingBlock);  // pinned while `out` grows
-        lua_getiuservalue(L, 1, c->current == 0 ? kFrameA : kFrameB);
         const ContactFrame frame = f;
         const Touching t = c->touching;
+        Results r;
+        results_open(L, &r);
+        results_pin(&r, 1, kTouchingBlock);  // pinned while `out` grows
+        results_pin(&r, 1, c->current == 0 ? kFrameA : kFrameB);
+        results_watch(&r, &c->epoch);
+        results_table(&r, 3, 0);
         const int64_t* found = std::lower_bound(frame.ids, frame.ids + frame.id_count, id);
-        uint32_t k = 0;
         if (found != frame.ids + frame.id_count && *found == id) {
-            const uint32_t r = static_cast<uint32_t>(found - frame.ids);
-            ResultSink sink(L, 3);
-            for (uint32_t i = t.off[r]; i < t.off[r + 1]; ++i) sink.integer(++k, static_cast<lua_Integer>(frame.ids[t.nbr[i]]));
+            const uint32_t at = static_cast<uint32_t>(found - frame.ids);
+            for (uint32_t i = t.off[at]; i < t.off[at + 1]; ++i) results_int(&r, static_cast<lua_Integer>(frame.ids[t.nbr[i]]));
         }
-        if (c->closed || c->epoch != epoch) {
+        if (c->closed || results_stale(&r)) {
             lua_settop(L, 3);
             continue;
         }
-        clear_tail(L, 3, static_cast<lua_Integer>(k) + 1);
-        lua_pushvalue(L, 3);
+        lua_Integer k = r.n[0];
+        results_close(&r);
         lua_pushinteger(L, k);
         return 2;
     }

@@ -68,10 +68,15 @@ const Grid* fresh_plan(const Layer* layer, const Area& a, Plan& p) {
 }
 
 void push_index_ids(lua_State* L, int layer_idx, int out, const Layer* layer, const uint32_t* slots, uint32_t k) {
-    lua_getiuservalue(L, layer_idx, kIndexValue);  // holds `slots`: a finalizer may replace it
-    int pin = lua_gettop(L);
-    push_ids(L, layer_idx, out, layer->s.col.id, slots, k);
-    lua_remove(L, pin);
+    const int64_t* ids = layer->s.col.id;
+    Results r;
+    results_open(L, &r);
+    results_pin(&r, layer_idx, kColumnsValue);
+    results_pin(&r, layer_idx, kIndexValue);  // holds `slots`: a finalizer may replace it
+    results_table(&r, out, k);
+    const HitIds hit(ids, slots, k, layer->s.n);
+    for (uint32_t i = 0; i < k; ++i) results_int(&r, hit[i]);
+    results_close(&r);
 }
 
 namespace {

@@ -22,33 +22,13 @@ Layer* check_layer(lua_State* L, int idx) {
 }
 
 void push_ids(lua_State* L, int layer_idx, int out, const int64_t* ids, const uint32_t* slots, uint32_t k) {
-    lua_getiuservalue(L, layer_idx, kColumnsValue);
-    int pin = lua_gettop(L);
-    if (out == 0) {
-        lua_createtable(L, static_cast<int>(k), 0);
-        out = lua_gettop(L);
-    } else {
-        lua_pushvalue(L, out);
-    }
-    ResultSink sink(L, out);
-    uint32_t i = 0;
-    if (sparse_hits(k, static_cast<const Layer*>(lua_touserdata(L, layer_idx))->s.n))
-        for (; i + kIdsAhead < k; ++i) {
-            __builtin_prefetch(ids + slots[i + kIdsAhead]);
-            sink.integer(static_cast<lua_Integer>(i) + 1, static_cast<lua_Integer>(ids[slots[i]]));
-        }
-    for (; i < k; ++i) sink.integer(static_cast<lua_Integer>(i) + 1, static_cast<lua_Integer>(ids[slots[i]]));
-    clear_tail(L, out, static_cast<lua_Integer>(k) + 1);
-    lua_remove(L, pin);
-}
-
-void clear_tail(lua_State* L, int out, lua_Integer from) {
-    for (lua_Integer i = from; lua_rawgeti(L, out, i) != LUA_TNIL; ++i) {
-        lua_pop(L, 1);
-        lua_pushnil(L);
-        lua_rawseti(L, out, i);
-    }
-    lua_pop(L, 1);
+    Results r;
+    results_open(L, &r);
+    results_pin(&r, layer_idx, kColumnsValue);
+    results_table(&r, out, k);
+    const HitIds hit(ids, slots, k, static_cast<const Layer*>(lua_touserdata(L, layer_idx))->s.n);
+    for (uint32_t i = 0; i < k; ++i) results_int(&r, hit[i]);
+    results_close(&r);
 }
 
 void reserve(lua_State* L, int idx, Layer* layer, uint64_t need) {
@@ -319,6 +299,7 @@ int l_close(lua_State* L) {
         std::memset(&layer->s, 0, sizeof layer->s);
         std::memset(&layer->grid, 0, sizeof layer->grid);
         layer->closed = true;
+        ++layer->sweeps;  // a pairs() writing from this layer's scratch starts over (and raises)
         lua_pushnil(L);
         lua_setiuservalue(L, 1, kColumnsValue);
         for (int v = kMapValue; v <= kLayerValues; ++v) {

@@ -1,6 +1,8 @@
 // layer:pairs, layer:pair_count and soageo.pairs_between: overlapping entity boxes by
 // sort-and-sweep. The scratch lives in user values of the layer and is reused across calls.
 #include "../core/bands.hpp"
+#include "../core/carve.hpp"
+#include "../core/radix.hpp"
 #include "../core/sweep.hpp"
 #include "binding.hpp"
 
@@ -17,55 +19,52 @@ namespace {
 // (out of memory) before anything changes.
 SweepScratch scratch_of(lua_State* L, int idx, uint32_t n) {
     lua_getiuservalue(L, idx, kSweepValue);
-    auto* block = static_cast<unsigned char*>(lua_touserdata(L, -1));
-    uint32_t cap = block ? *reinterpret_cast<uint32_t*>(block) : 0;
+    void* block = lua_touserdata(L, -1);
+    uint32_t cap = block ? static_cast<uint32_t>(carved_cap(block)) : 0;
     bool reuse = block && cap >= n;
     if (!reuse) {
         lua_pop(L, 1);
         cap = n < 64 ? 64 : n + n / 2;
-        block = static_cast<unsigned char*>(lua_newuserdatauv(L, kAlign + sweep_scratch_bytes(cap), 0));
-        *reinterpret_cast<uint32_t*>(block) = cap;
+        block = lua_newuserdatauv(L, sweep_scratch_bytes(cap), 0);
         lua_pushvalue(L, -1);
         lua_setiuservalue(L, idx, kSweepValue);
     }
-    return sweep_scratch_carve(block + kAlign, cap, reuse);
+    return sweep_scratch_carve(block, cap, reuse);
 }
 
 // The pair buffer of the layer at `idx`, holding at least `need` pairs, pinned on the stack.
 PairBuffer pairs_of(lua_State* L, int idx, uint64_t need) {
     lua_getiuservalue(L, idx, kPairsValue);
-    auto* block = static_cast<unsigned char*>(lua_touserdata(L, -1));
-    uint64_t cap = block ? *reinterpret_cast<uint64_t*>(block) : 0;
+    void* block = lua_touserdata(L, -1);
+    uint64_t cap = block ? carved_cap(block) : 0;
     if (!block || cap < need) {
         lua_pop(L, 1);
         cap = need < 1024 ? 1024 : need + need / 2;
         if (cap > (uint64_t(1) << 40) / 24) luaL_error(L, "too many pairs");
-        block = static_cast<unsigned char*>(lua_newuserdatauv(L, kAlign + pair_buffer_bytes(cap), 0));
-        *reinterpret_cast<uint64_t*>(block) = cap;
+        block = lua_newuserdatauv(L, pair_buffer_bytes(cap), 0);
         lua_pushvalue(L, -1);
         lua_setiuservalue(L, idx, kPairsValue);
     }
-    return pair_buffer_carve(block + kAlign, cap);
+    return pair_buffer_carve(block, cap);
 }
 
 // The band scratch of the layer at `idx`, holding at least `entries` entries and `bands`
 // bands, pinned on the stack.
 BandScratch bands_of(lua_State* L, int idx, uint64_t entries, uint32_t bands) {
     lua_getiuservalue(L, idx, kBandsValue);
-    auto* block = static_cast<unsigned char*>(lua_touserdata(L, -1));
-    uint64_t have = block ? reinterpret_cast<uint64_t*>(block)[0] : 0;
-    uint64_t have_bands = block ? reinterpret_cast<uint64_t*>(block)[1] : 0;
+    void* block = lua_touserdata(L, -1);
+    uint64_t have = 0;
+    uint32_t have_bands = 0;
+    if (block) band_scratch_held(block, &have, &have_bands);
     if (!block || have < entries || have_bands < bands) {
         lua_pop(L, 1);
         have = entries + entries / 4;
         have_bands = bands + bands / 4;
-        block = static_cast<unsigned char*>(lua_newuserdatauv(L, kAlign + band_scratch_bytes(have, static_cast<uint32_t>(have_bands)), 0));
-        reinterpret_cast<uint64_t*>(block)[0] = have;
-        reinterpret_cast<uint64_t*>(block)[1] = have_bands;
+        block = lua_newuserdatauv(L, band_scratch_bytes(have, have_bands), 0);
         lua_pushvalue(L, -1);
         lua_setiuservalue(L, idx, kBandsValue);
     }
-    return band_scratch_carve(block + kAlign, have, static_cast<uint32_t>(have_bands));
+    return band_scratch_carve(block, have, have_bands);
 }
 
 Layer* live_layer(lua_State* L, int idx) {
@@ -74,30 +73,25 @@ Layer* live_layer(lua_State* L, int idx) {
     return layer;
 }
 
-// Pushes the sorted pairs as a flat {a1, b1, a2, b2, ...} (reusing `out` when given). Ids
-// come from the scratch (ids in rank order), whose block is pinned: finalizers run by the
-// table's growth cannot free it. But a finalizer that sweeps one of these layers again reuses
-// the scratch and pair buffer being read: after every store into the table the sweep counters
-// are checked, and false means "start over".
+// Pushes the sorted pairs as a flat {a1, b1, a2, b2, ...} (reusing `out` when given), ids
+// read from the scratch (ids in rank order: one lookup, mostly in order). The blocks are
+// pinned; a finalizer that sweeps one of these layers again reuses the scratch and pair buffer
+// being read, so the layers' sweep counters are watched and false means "start over".
 bool push_pairs(lua_State* L, int out, const PairBuffer& buf, uint64_t n, const SweepScratch& ra, const SweepScratch& rb,
-                const Layer* la, const Layer* lb, uint32_t sweeps) {
-    auto untouched = [&] { return !la->closed && !lb->closed && la->sweeps + lb->sweeps == sweeps; };
-    if (out == 0) {
-        lua_createtable(L, n > 0x3fffffff ? 0 : static_cast<int>(2 * n), 0);
-        out = lua_gettop(L);
-    }
-    if (!untouched()) return false;
-    ResultSink sink(L, out);
+                const Layer* la, const Layer* lb) {
+    Results r;
+    results_open(L, &r);
+    results_watch(&r, &la->sweeps);
+    results_watch(&r, &lb->sweeps);
+    results_table(&r, out, n > 0x3fffffff ? 0 : static_cast<lua_Integer>(2 * n));
+    if (results_stale(&r)) return false;
     for (uint64_t i = 0; i < n; ++i) {
         uint64_t key = buf.keys[i];
-        // The ids in rank order are id_keys (one lookup, mostly in order, not slot then id).
-        int64_t b = static_cast<int64_t>(rb.id_keys[key & 0xffffffffu] ^ 0x8000000000000000ull);
-        sink.integer(static_cast<lua_Integer>(2 * i + 1), static_cast<lua_Integer>(ra.id_keys[key >> 32] ^ 0x8000000000000000ull));
-        sink.integer(static_cast<lua_Integer>(2 * i + 2), static_cast<lua_Integer>(b));
-        if (!untouched()) return false;
+        results_int(&r, static_cast<lua_Integer>(key_int(ra.id_keys[key >> 32])));
+        results_int(&r, static_cast<lua_Integer>(key_int(rb.id_keys[key & 0xffffffffu])));
+        if (results_stale(&r)) return false;
     }
-    clear_tail(L, out, static_cast<lua_Integer>(2 * n) + 1);
-    lua_pushvalue(L, out);
+    results_close(&r);
     return true;
 }
 
@@ -134,8 +128,8 @@ int l_pairs(lua_State* L) {
             continue;
         }
         order_pairs(buf, n, s, s, true);
-        uint32_t sweeps = 2 * ++layer->sweeps;
-        if (!push_pairs(L, out, buf, n, s, s, layer, layer, sweeps)) continue;
+        ++layer->sweeps;
+        if (!push_pairs(L, out, buf, n, s, s, layer, layer)) continue;
         lua_pushinteger(L, static_cast<lua_Integer>(n));
         return 2;
     }
@@ -180,8 +174,9 @@ int l_pairs_between(lua_State* L) {
             continue;
         }
         order_pairs(buf, n, sa, sb, false);
-        uint32_t sweeps = ++a->sweeps + ++b->sweeps;
-        if (!push_pairs(L, out, buf, n, sa, sb, a, b, sweeps)) continue;
+        ++a->sweeps;
+        ++b->sweeps;
+        if (!push_pairs(L, out, buf, n, sa, sb, a, b)) continue;
         lua_pushinteger(L, static_cast<lua_Integer>(n));
         return 2;
     }

@@ -66,30 +66,26 @@ int query_batch(lua_State* L, const Rows<Shape>& rows, Kernel<Shape> KernelTable
         }
         consider_index(L, 1, layer, saved);
     }
-    if (out == 0) {
-        lua_newtable(L);
-        out = lua_gettop(L);
-    }
-    lua_getiuservalue(L, 1, kColumnsValue);  // pinned while results are written (see push_ids)
-    lua_getiuservalue(L, 1, kIndexValue);    // and the index's, which may hold the hits
+    Results r;
+    results_open(L, &r);
+    results_pin(&r, 1, kColumnsValue);
+    results_pin(&r, 1, kIndexValue);  // the index's block may hold the hits
+    results_table(&r, out, 0);
+    // A copy: a finalizer run while the table grows may grow the layer or rebuild its index.
+    const Layer snap = *layer;
     lua_Integer n = 0;
-    ResultSink sink(L, out);
     for (int i = 1; i <= shapes; ++i) {
         read_row(L, 2, i, rows.arity, v);
         const uint32_t* slots;
-        uint32_t hits = run_query(k, layer, which, rows.build(v), f, &slots);
-        const int64_t* ids = layer->s.col.id;
-        const bool sparse = sparse_hits(hits, layer->s.n);
+        uint32_t hits = run_query(k, &snap, which, rows.build(v), f, &slots);
+        const HitIds hit(snap.s.col.id, slots, hits, snap.s.n);
         for (uint32_t h = 0; h < hits; ++h) {
-            if (sparse && h + kIdsAhead < hits) __builtin_prefetch(ids + slots[h + kIdsAhead]);
-            sink.integer(2 * n + 1, i);
-            sink.integer(2 * n + 2, static_cast<lua_Integer>(ids[slots[h]]));
-            ++n;
+            results_int(&r, i);
+            results_int(&r, hit[h]);
         }
+        n += hits;
     }
-    clear_tail(L, out, 2 * n + 1);
-    lua_pop(L, 2);  // the pinned blocks
-    lua_pushvalue(L, out);
+    results_close(&r);
     lua_pushinteger(L, n);
     return 2;
 }

@@ -46,10 +46,13 @@ int query_polygon_batch(lua_State* L, PolygonKernel KernelTable::*which) {
         }
         consider_index(L, 1, layer, saved);
     }
-    if (out == 0) {
-        lua_newtable(L);
-        out = lua_gettop(L);
-    }
+    Results r;
+    results_open(L, &r);
+    results_pin(&r, 1, kColumnsValue);
+    results_pin(&r, 1, kIndexValue);  // the index's block may hold the hits
+    results_table(&r, out, 0);
+    // A copy: a finalizer run while the table grows may grow the layer or rebuild its index.
+    const Layer snap = *layer;
     const KernelTable* k = kernels(L);
     lua_Integer n = 0;
     for (lua_Unsigned i = 1; i <= count; ++i) {
@@ -58,25 +61,16 @@ int query_polygon_batch(lua_State* L, PolygonKernel KernelTable::*which) {
         if (lua_type(L, -1) != LUA_TTABLE) luaL_argerror(L, 2, "polygons changed during the call");
         if (const char* why = polygon_fault(L, -1, "changed during the call: ", g)) luaL_argerror(L, 2, why);
         lua_pop(L, 1);
-        // This polygon's blocks are pinned while its results are written: a table write may
-        // run a finalizer that grows the layer or rebuilds its index (see push_ids).
-        lua_getiuservalue(L, 1, kColumnsValue);
-        lua_getiuservalue(L, 1, kIndexValue);
         const uint32_t* slots;
-        uint32_t hits = run_query(k, layer, which, g, f, &slots);
-        const int64_t* ids = layer->s.col.id;
-        ResultSink sink(L, out);
-        const bool sparse = sparse_hits(hits, layer->s.n);
+        uint32_t hits = run_query(k, &snap, which, g, f, &slots);
+        const HitIds hit(snap.s.col.id, slots, hits, snap.s.n);
         for (uint32_t h = 0; h < hits; ++h) {
-            if (sparse && h + kIdsAhead < hits) __builtin_prefetch(ids + slots[h + kIdsAhead]);
-            sink.integer(2 * n + 1, static_cast<lua_Integer>(i));
-            sink.integer(2 * n + 2, static_cast<lua_Integer>(ids[slots[h]]));
-            ++n;
+            results_int(&r, static_cast<lua_Integer>(i));
+            results_int(&r, hit[h]);
         }
-        lua_pop(L, 2);
+        n += hits;
     }
-    clear_tail(L, out, 2 * n + 1);
-    lua_pushvalue(L, out);
+    results_close(&r);
     lua_pushinteger(L, n);
     return 2;
 }

@@ -17,16 +17,12 @@ int l_cast_segment(lua_State* L) {
     int ts_out = opt_out(L, 7);
     Filter f = opt_filter(L, 8);
     luaL_argcheck(L, ids_out == 0 || ts_out == 0 || !lua_rawequal(L, ids_out, ts_out), 7, "out_t must be another table than out_ids");
-    if (ids_out == 0) {
-        lua_newtable(L);
-        ids_out = lua_gettop(L);
-    }
-    if (ts_out == 0) {
-        lua_newtable(L);
-        ts_out = lua_gettop(L);
-    }
+    Results r;
+    results_open(L, &r);
+    results_table(&r, ids_out, 0);
+    results_table(&r, ts_out, 0);
     consider_shape(L, 1, layer, s, true);
-    lua_getiuservalue(L, 1, kColumnsValue);  // pinned while results are written (see push_ids)
+    results_pin(&r, 1, kColumnsValue);
     const Columns& col = layer->s.col;
     const uint32_t* slots;
     uint32_t k = run_query(kernels(L), layer, &KernelTable::cast_segment, s, f, &slots);
@@ -35,17 +31,13 @@ int l_cast_segment(lua_State* L) {
     order_segment_hits(col, s, k);
     const uint64_t* keys = col.order;
     const int64_t* ids = col.id;
-    ResultSink id_sink(L, ids_out), t_sink(L, ts_out);
-    const bool sparse = sparse_hits(k, layer->s.n);
+    const bool sparse = uint64_t(k) * 4 <= layer->s.n;  // as HitIds
     for (uint32_t i = 0; i < k; ++i) {
         if (sparse && i + kIdsAhead < k) __builtin_prefetch(ids + key_slot(keys[i + kIdsAhead]));
-        id_sink.integer(static_cast<lua_Integer>(i) + 1, static_cast<lua_Integer>(ids[key_slot(keys[i])]));
-        t_sink.number(static_cast<lua_Integer>(i) + 1, key_t(keys[i]));
+        results_int(&r, static_cast<lua_Integer>(ids[key_slot(keys[i])]), 0);
+        results_number(&r, key_t(keys[i]), 1);
     }
-    clear_tail(L, ids_out, static_cast<lua_Integer>(k) + 1);
-    clear_tail(L, ts_out, static_cast<lua_Integer>(k) + 1);
-    lua_pushvalue(L, ids_out);
-    lua_pushvalue(L, ts_out);
+    results_close(&r);
     lua_pushinteger(L, k);
     return 3;
 }

@@ -64,4 +64,30 @@ inline std::vector<const soageo::KernelTable*> targets() {
 
 inline const soageo::KernelTable* reference() { return soageo::kernels_named("scalar"); }
 
+template <class Shape>
+using Kernel = uint32_t (*)(const soageo::Points&, const Shape&, soageo::Filter, uint32_t*) noexcept;
+
+// The slots kernel k finds for shape s over c, in the order it writes them.
+template <class Shape>
+std::vector<uint32_t> run(Kernel<Shape> k, const Cloud& c, const Shape& s, soageo::Filter f) {
+    std::vector<uint32_t> out(c.cap + soageo::kMaxWidth, 0xdeadbeef);
+    out.resize(k(c.points(), s, f, out.data()));
+    return out;
+}
+
+// Every target against the scalar reference (every target must answer exactly as it does):
+// the first target that differs, or null. `want` receives the reference's answer.
+template <class Shape>
+const soageo::KernelTable* first_mismatch(Kernel<Shape> soageo::KernelTable::*which, const Cloud& c, const Shape& s,
+                                          soageo::Filter f, std::vector<uint32_t>* want = nullptr) {
+    std::vector<uint32_t> ref = run(reference()->*which, c, s, f);
+    const soageo::KernelTable* all[8];
+    const size_t n = soageo::kernels_available(all, 8);
+    const soageo::KernelTable* bad = nullptr;
+    for (size_t i = 0; i < n && !bad; ++i)
+        if (run(all[i]->*which, c, s, f) != ref) bad = all[i];
+    if (want) *want = std::move(ref);
+    return bad;
+}
+
 }  // namespace fixture

@@ -12,22 +12,13 @@ using fixture::Cloud;
 
 namespace {
 
-template <class Shape>
-using Kernel = uint32_t (*)(const Points&, const Shape&, Filter, uint32_t*) noexcept;
-
-template <class Shape>
-std::vector<uint32_t> run(Kernel<Shape> k, const Cloud& c, const Shape& s, Filter f) {
-    std::vector<uint32_t> out(c.cap + kMaxWidth, 0xdeadbeef);
-    uint32_t n = k(c.points(), s, f, out.data());
-    out.resize(n);
-    return out;
-}
+using fixture::Kernel;
+using fixture::run;
 
 template <class Shape>
 void compare(Kernel<Shape> KernelTable::*which, const char* name, const Cloud& c, const Shape& s, Filter f) {
-    std::vector<uint32_t> want = run(fixture::reference()->*which, c, s, f);
-    for (const KernelTable* k : fixture::targets())
-        CHECK_MSG(run(k->*which, c, s, f) == want, "%s %s n=%u", k->name, name, c.n);
+    const KernelTable* bad = fixture::first_mismatch(which, c, s, f);
+    CHECK_MSG(!bad, "%s %s n=%u", bad ? bad->name : "", name, c.n);
 }
 
 void compare_all_shapes(const Cloud& c, fixture::Rng& g, Filter f, double span) {

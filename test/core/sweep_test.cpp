@@ -61,7 +61,7 @@ TEST_CASE(sweeps_equal_brute_force_on_every_target) {
     fixture::Rng g(9);
     const uint32_t sizes[] = {0, 1, 2, 15, 16, 17, 40, 700};
     for (uint32_t n : sizes) {
-        Owned a(n + 1), b(n + 1);
+        Owned a(n + 2), b(n + 1);  // a: room for the two extra entities below (the invariant caught it)
         fill(a, g, n, 100, 6, 0);
         fill(b, g, n / 2 + 1, 100, 6, 1000000);
         if (n > 2) {  // identical positions and a box reaching +inf

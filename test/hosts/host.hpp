@@ -16,7 +16,7 @@ inline bool prepare(lua_State* L, std::string* error) {
     luaL_requiref(L, "soageo.core", luaopen_soageo_core, 0);
     lua_pop(L, 1);
     int rc = luaL_dostring(L,
-                           "package.path = 'lualib/?.lua;test/hosts/?.lua;' .. package.path\n"
+                           "package.path = 'lualib/?.lua;test/hosts/?.lua;test/?.lua;' .. package.path\n"
                            "W = require 'workload'");
     if (rc != LUA_OK) {
         *error = lua_tostring(L, -1);

@@ -20,12 +20,11 @@ local function replay(set, adds, n_add, drops, n_drop)
   return true
 end
 
+local new_rng = require("rng").new  -- the specs' generator (test/rng.lua)
+
 local function rng(seed)
-  local s = seed
-  return function(lo, hi)
-    s = (s * 48271) % 0x7fffffff
-    return lo + (hi - lo) * (s / 0x7fffffff)
-  end
+  local g = new_rng(seed)
+  return function(lo, hi) return g:uniform(lo, hi) end
 end
 
 local function digest_of(acc, out, n)
