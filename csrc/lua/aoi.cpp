@@ -1,27 +1,26 @@
 // soageo.aoi(layer [, {margin = m}]): watchers, and enter/leave events on every update.
 // The class follows liolib's pattern; all memory lives in user values (Lua-allocated).
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
+#include <type_traits>
 
 #include "../core/aoi.hpp"
 #include "binding.hpp"
+#include "event_object.hpp"
 
 namespace soageo {
 namespace lua {
 namespace {
 
-constexpr const char* kAoiClass = "soageo.aoi";
-
 // User values of an aoi object.
 enum : int {
-    kLayerOf = 1, kWatchersBlock, kVisibleA, kVisibleB, kScratchBlock, kEnterBlock, kLeaveBlock, kObserversBlock,
+    kLayerOf = kEventLayer, kWatchersBlock, kVisibleA, kVisibleB, kScratchBlock, kEnterBlock, kLeaveBlock, kObserversBlock,
     kAoiValues = kObserversBlock
 };
 
-// Event buffers start at this many pairs and never shrink below it.
-constexpr uint64_t kEventsFloor = 1024;
-
 struct Aoi {
+    EventHead head;          // epoch: bumped by every watch, unwatch and update (see l_update)
     Watchers watchers;
     Visible visible[2];  // visible[current]: what watchers saw after the last update
     int current;
@@ -30,42 +29,20 @@ struct Aoi {
     Observers observers;     // visible[current] inverted, for watchers_of; built on demand
     uint64_t enter_recent, leave_recent;  // decaying peaks of the event counts (shrinking)
     float margin;
-    uint32_t epoch;          // bumped by every watch, unwatch and update (see l_update)
     uint32_t generation;     // bumped by every update: which visible lists are current
     uint32_t observers_of;   // the generation `observers` describes (0: none)
-    bool closed;
 };
+static_assert(std::is_standard_layout<Aoi>::value && offsetof(Aoi, head) == 0, "event_object.hpp reaches the head");
 
-Aoi* check_aoi(lua_State* L, int idx) {
-    auto* a = static_cast<Aoi*>(luaL_checkudata(L, idx, kAoiClass));
-    luaL_argcheck(L, !a->closed, idx, "aoi is closed");
-    return a;
-}
+const EventClass kAoi = {"soageo.aoi", "aoi", "the aoi's layer is closed", "leave must be another table than enter",
+                         sizeof(Aoi), kAoiValues};
 
-// Raises when a finalizer run by an allocation closed the aoi or used it (watch, unwatch,
-// update): what the caller computed before allocating is stale. Nothing has been changed yet.
-void check_unchanged(lua_State* L, const Aoi* a, uint32_t epoch) {
-    if (a->closed || a->epoch != epoch) luaL_error(L, "aoi changed by a finalizer during this call");
-}
+Aoi* check_aoi(lua_State* L, int idx) { return static_cast<Aoi*>(event_check(L, idx, kAoi)); }
 
-// A new block of `bytes` for user value `uv` of the aoi at 1; returns it (unaligned). The
-// allocation may run finalizers: the block is installed only once check_unchanged passes, so a
-// refused call leaves the aoi on its old blocks. The old block stays on the stack, alive
-// while the caller copies from it; the caller pops it.
+// A new block for user value `uv` of the aoi at 1 (event_block): a finalizer that used the aoi
+// (watch, unwatch, update) or closed it makes the call raise, the aoi on its old blocks.
 void* new_block(lua_State* L, const Aoi* a, uint32_t epoch, int uv, size_t bytes) {
-    void* b = lua_newuserdatauv(L, bytes, 0);
-    check_unchanged(L, a, epoch);
-    lua_getiuservalue(L, 1, uv);
-    lua_insert(L, -2);
-    lua_setiuservalue(L, 1, uv);
-    return b;
-}
-
-// While a new aoi is built nothing else can reach it: no check needed.
-void* first_block(lua_State* L, int uv, size_t bytes) {
-    void* b = lua_newuserdatauv(L, bytes, 0);
-    lua_setiuservalue(L, 1, uv);
-    return b;
+    return event_block(L, kAoi, &a->head, epoch, uv, bytes);
 }
 
 void grow_watchers(lua_State* L, Aoi* a, uint32_t epoch, uint32_t cap) {
@@ -94,38 +71,15 @@ void grow_visible(lua_State* L, Aoi* a, uint32_t epoch, int which, uint32_t watc
 }
 
 void grow_events(lua_State* L, Aoi* a, uint32_t epoch, EventList& e, int uv, uint64_t cap) {
-    EventList g = events_carve(new_block(L, a, epoch, uv, events_bytes(cap)), cap);
-    std::memcpy(g.pair, e.pair, e.n * 2 * sizeof(int64_t));
-    g.n = e.n;
-    e = g;
-    lua_pop(L, 1);
+    events_renew(L, kAoi, &a->head, epoch, e, uv, cap, e.n);
 }
 
-// A peak that remembers the largest recent count and forgets it by an eighth per update.
-uint64_t decayed_peak(uint64_t peak, uint64_t n) {
-    peak -= peak / 8;
-    return n > peak ? n : peak;
-}
-
-// Gives back an event buffer grown by a burst (the first update, where every visible pair
-// enters, is the usual one) once the recent peak has fallen far below it. What stays: twice
-// the recent peak plus the room the core asks for beyond it (one watcher may add n entities),
-// so a steady tick never regrows it. Called before the update touches anything: a failed
-// allocation leaves the aoi as it was.
+// The room the core asks for beyond the recent peak: one watcher may add n entities.
 void shrink_events(lua_State* L, Aoi* a, uint32_t epoch, EventList& e, int uv, uint64_t recent, uint32_t n) {
-    const uint64_t keep = 2 * recent + n + kEventsFloor;
-    if (e.cap <= 4 * keep) return;
-    e.n = 0;
-    grow_events(L, a, epoch, e, uv, keep);  // a smaller block: same path, nothing to copy
+    events_shrink(L, kAoi, &a->head, epoch, e, uv, recent, n);
 }
 
-Layer* layer_of(lua_State* L, int aoi_idx) {
-    lua_getiuservalue(L, aoi_idx, kLayerOf);
-    Layer* layer = static_cast<Layer*>(luaL_testudata(L, -1, kLayerClass));
-    if (!layer || layer->closed) luaL_error(L, "the aoi's layer is closed");
-    lua_pop(L, 1);  // the aoi keeps it alive
-    return layer;
-}
+Layer* layer_of(lua_State* L, int aoi_idx) { return event_layer(L, aoi_idx, kAoi); }
 
 // soageo.aoi(layer [, {margin = m}])
 int l_new(lua_State* L) {
@@ -142,24 +96,16 @@ int l_new(lua_State* L) {
         }
         lua_pop(L, 1);
     }
-    lua_settop(L, 2);
-    auto* a = static_cast<Aoi*>(lua_newuserdatauv(L, sizeof(Aoi), kAoiValues));
-    std::memset(a, 0, sizeof *a);
+    auto* a = static_cast<Aoi*>(event_new(L, kAoi));
     a->margin = margin;
-    a->closed = true;  // until every block exists: a failed allocation leaves a dead object
-    luaL_setmetatable(L, kAoiClass);
-    lua_replace(L, 2);  // the aoi takes the options' place
-    lua_pushvalue(L, 1);
-    lua_setiuservalue(L, 2, kLayerOf);
-    lua_insert(L, 1);  // the aoi at 1, the layer at 2: new_block works on index 1
-    a->watchers = watchers_carve(first_block(L, kWatchersBlock, watchers_bytes(16)), 16);
-    a->visible[0] = visible_carve(first_block(L, kVisibleA, visible_bytes(16, 1024, 64)), 16, 1024, 64);
-    a->visible[1] = visible_carve(first_block(L, kVisibleB, visible_bytes(16, 1024, 64)), 16, 1024, 64);
-    a->scratch = aoi_scratch_carve(first_block(L, kScratchBlock, aoi_scratch_bytes(64)), 64);
-    a->enter = events_carve(first_block(L, kEnterBlock, events_bytes(1024)), 1024);
-    a->leave = events_carve(first_block(L, kLeaveBlock, events_bytes(1024)), 1024);
+    a->watchers = watchers_carve(event_first_block(L, kWatchersBlock, watchers_bytes(16)), 16);
+    a->visible[0] = visible_carve(event_first_block(L, kVisibleA, visible_bytes(16, 1024, 64)), 16, 1024, 64);
+    a->visible[1] = visible_carve(event_first_block(L, kVisibleB, visible_bytes(16, 1024, 64)), 16, 1024, 64);
+    a->scratch = aoi_scratch_carve(event_first_block(L, kScratchBlock, aoi_scratch_bytes(64)), 64);
+    a->enter = events_carve(event_first_block(L, kEnterBlock, events_bytes(1024)), 1024);
+    a->leave = events_carve(event_first_block(L, kLeaveBlock, events_bytes(1024)), 1024);
     a->generation = 1;
-    a->closed = false;
+    a->head.closed = false;
     lua_settop(L, 1);
     return 1;
 }
@@ -172,7 +118,7 @@ int l_watch(lua_State* L) {
     uint32_t mask = lua_isnoneornil(L, 4) ? 0xffffffffu : check_mask(L, 4);
     bool found;
     uint32_t at = watchers_find(a->watchers, id, &found);
-    const uint32_t epoch = ++a->epoch;
+    const uint32_t epoch = ++a->head.epoch;
     if (found) {
         a->watchers.view[at] = view;
         a->watchers.mask[at] = mask;
@@ -191,36 +137,20 @@ int l_unwatch(lua_State* L) {
     Aoi* a = check_aoi(L, 1);
     bool found;
     uint32_t at = watchers_find(a->watchers, check_id(L, 2), &found);
-    ++a->epoch;
+    ++a->head.epoch;
     if (found) watchers_erase(a->watchers, at);
     lua_pushboolean(L, found);
     return 1;
 }
 
-void push_events(Results* r, const EventList e, int t) {
-    for (uint64_t i = 0; i < 2 * e.n; ++i) results_int(r, static_cast<lua_Integer>(e.pair[i]), t);
-}
-
 // aoi:update([enter [, leave]]) -> enter, leave, n_enter, n_leave
 int l_update(lua_State* L) {
     Aoi* a = check_aoi(L, 1);
-    int enter_out = opt_out(L, 2);
-    int leave_out = opt_out(L, 3);
-    luaL_argcheck(L, enter_out == 0 || leave_out == 0 || !lua_rawequal(L, enter_out, leave_out), 3,
-                  "leave must be another table than enter");
-    lua_settop(L, 3);
-    if (enter_out == 0) {
-        lua_newtable(L);
-        lua_replace(L, 2);
-    }
-    if (leave_out == 0) {
-        lua_newtable(L);
-        lua_replace(L, 3);
-    }
+    event_tables(L, kAoi);
     Layer* layer = layer_of(L, 1);
     const uint32_t n = layer->s.n;
     const int before = a->current, after = 1 - a->current;
-    const uint32_t epoch = ++a->epoch;
+    const uint32_t epoch = ++a->head.epoch;
     // Everything that can be sized up front is, before the update starts.
     // The scratch indexes this update's ranks and the last update's: it holds the larger count.
     const uint32_t ranks = n > a->visible[before].id_count ? n : a->visible[before].id_count;
@@ -263,26 +193,17 @@ int l_update(lua_State* L) {
     // The events go into the tables before the update is committed: growing a table may run
     // out of memory, and the aoi must then still be at the last update, whose events the
     // caller has (else this update's would be lost). Copied and pinned while the tables grow
-    // (results.hpp); a finalizer that uses this aoi meanwhile refills those blocks, so that
+    // (events_write); a finalizer that uses this aoi meanwhile refills those blocks, so that
     // raises (the aoi is consistent: the nested call left it so).
     const EventList enter = a->enter, leave = a->leave;
     Results r;
-    results_open(L, &r);
-    results_pin(&r, 1, kEnterBlock);
-    results_pin(&r, 1, kLeaveBlock);
-    results_table(&r, 2, 0);
-    results_table(&r, 3, 0);
-    push_events(&r, enter, 0);
-    push_events(&r, leave, 1);
-    check_unchanged(L, a, epoch);
+    events_write(&r, L, enter, leave, kEnterBlock, kLeaveBlock);
+    event_unchanged(L, kAoi, &a->head, epoch);
     a->current = after;
     ++a->generation;
-    a->enter_recent = decayed_peak(a->enter_recent, a->enter.n);
-    a->leave_recent = decayed_peak(a->leave_recent, a->leave.n);
-    results_close(&r);  // enter and leave on top
-    lua_pushinteger(L, static_cast<lua_Integer>(enter.n));
-    lua_pushinteger(L, static_cast<lua_Integer>(leave.n));
-    return 4;
+    a->enter_recent = decayed_peak(a->enter_recent, enter.n);
+    a->leave_recent = decayed_peak(a->leave_recent, leave.n);
+    return events_close(&r, enter.n, leave.n);
 }
 
 // aoi:visible(id [, out]) -> out, n: the targets watcher `id` saw at the last update.
@@ -309,10 +230,7 @@ int l_visible(lua_State* L) {
         for (uint32_t i = v.off[lo]; i < v.off[lo + 1]; ++i)
             results_int(&r, static_cast<lua_Integer>(v.ids[v.rank_at[v.target[i]]]));
     }
-    lua_Integer k = r.n[0];
-    results_close(&r);
-    lua_pushinteger(L, k);
-    return 2;
+    return event_list_close(&r);
 }
 
 // aoi:watchers_of(id [, out]) -> out, n: the watchers that saw `id` at the last update,
@@ -321,16 +239,11 @@ int l_visible(lua_State* L) {
 int l_watchers_of(lua_State* L) {
     Aoi* a = check_aoi(L, 1);
     int64_t id = check_id(L, 2);
-    opt_out(L, 3);
-    lua_settop(L, 3);
-    if (lua_isnil(L, 3)) {
-        lua_newtable(L);
-        lua_replace(L, 3);
-    }
+    event_out(L);
     for (;;) {
         // Allocations below may run finalizers that update or close this aoi: a closed one
         // raises, an updated one starts over (its lists changed), reusing `out`.
-        if (a->closed) return luaL_error(L, "aoi closed by a finalizer during this call");
+        event_alive(L, kAoi, &a->head);
         const uint32_t generation = a->generation;
         const Visible& v = a->visible[a->current];
         if (a->observers_of != generation) {
@@ -338,12 +251,9 @@ int l_watchers_of(lua_State* L) {
             if (!a->observers.off || a->observers.id_cap < v.id_count || a->observers.pair_cap < pairs) {
                 const uint32_t id_cap = v.id_count + v.id_count / 2 + 16;
                 const uint64_t pair_cap = pairs + pairs / 2 + 64;
-                void* block = lua_newuserdatauv(L, observers_bytes(id_cap, pair_cap), 0);
-                if (a->closed || a->generation != generation) {
-                    lua_settop(L, 3);
-                    continue;
-                }
-                lua_setiuservalue(L, 1, kObserversBlock);
+                void* block = event_view_block(L, &a->head, &a->generation, generation, kObserversBlock,
+                                               observers_bytes(id_cap, pair_cap), 3);
+                if (!block) continue;
                 a->observers = observers_carve(block, id_cap, pair_cap);
             }
             observers_build(v, a->observers);
@@ -352,25 +262,15 @@ int l_watchers_of(lua_State* L) {
         const Visible vis = v;
         const Observers o = a->observers;
         Results r;
-        results_open(L, &r);
-        results_pin(&r, 1, kObserversBlock);  // pinned while `out` grows
-        results_pin(&r, 1, a->current == 0 ? kVisibleA : kVisibleB);
-        results_watch(&r, &a->generation);
-        results_table(&r, 3, 0);
+        event_list_open(&r, L, kObserversBlock, a->current == 0 ? kVisibleA : kVisibleB, &a->generation);
         const int64_t* found = std::lower_bound(vis.ids, vis.ids + vis.id_count, id);
         if (found != vis.ids + vis.id_count && *found == id) {
             const uint32_t p = o.pos_of_rank[found - vis.ids];
             for (uint32_t i = o.off[p]; i < o.off[p + 1]; ++i)
                 results_int(&r, static_cast<lua_Integer>(vis.watcher[o.who[i]]));
         }
-        if (a->closed || results_stale(&r)) {
-            lua_settop(L, 3);
-            continue;
-        }
-        lua_Integer k = r.n[0];
-        results_close(&r);
-        lua_pushinteger(L, k);
-        return 2;
+        if (event_rewrite(&r, &a->head)) continue;
+        return event_list_close(&r);
     }
 }
 
@@ -379,24 +279,9 @@ int l_watchers(lua_State* L) {
     return 1;
 }
 
-int l_close(lua_State* L) {
-    auto* a = static_cast<Aoi*>(luaL_checkudata(L, 1, kAoiClass));
-    if (!a->closed) {
-        std::memset(a, 0, sizeof *a);
-        a->closed = true;
-        for (int v = 1; v <= kAoiValues; ++v) {
-            lua_pushnil(L);
-            lua_setiuservalue(L, 1, v);
-        }
-    }
-    return 0;
-}
+int l_close(lua_State* L) { return event_close(L, kAoi); }
 
-int l_tostring(lua_State* L) {
-    auto* a = static_cast<Aoi*>(luaL_checkudata(L, 1, kAoiClass));
-    lua_pushfstring(L, a->closed ? "soageo.aoi (closed): %p" : "soageo.aoi: %p", static_cast<void*>(a));
-    return 1;
-}
+int l_tostring(lua_State* L) { return event_tostring(L, kAoi); }
 
 const luaL_Reg methods[] = {
     {"watch", l_watch},
@@ -409,13 +294,6 @@ const luaL_Reg methods[] = {
     {nullptr, nullptr},
 };
 
-const luaL_Reg metamethods[] = {
-    {"__gc", l_close},
-    {"__close", l_close},
-    {"__tostring", l_tostring},
-    {nullptr, nullptr},
-};
-
 const luaL_Reg module_functions[] = {
     {"aoi", l_new},
     {nullptr, nullptr},
@@ -424,14 +302,7 @@ const luaL_Reg module_functions[] = {
 }  // namespace
 
 void open_aoi(lua_State* L, const Tables& t) {
-    luaL_newmetatable(L, kAoiClass);
-    int mt = lua_gettop(L);
-    add_functions(L, t, mt, metamethods);
-    lua_newtable(L);
-    add_functions(L, t, lua_gettop(L), methods);
-    lua_setfield(L, mt, "__index");
-    lua_pop(L, 1);
-    add_functions(L, t, t.module, module_functions);
+    open_event_class(L, t, kAoi, l_close, l_tostring, methods, module_functions);
 }
 
 }  // namespace lua
