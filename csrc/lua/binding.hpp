@@ -168,10 +168,8 @@ struct Tables {
 void add_functions(lua_State* L, const Tables& t, int table, const luaL_Reg* fns);
 
 void open_layer(lua_State* L, const Tables& t);
-void open_sector(lua_State* L, const Tables& t);
 void open_snapshot(lua_State* L, const Tables& t);
 void open_shapes(lua_State* L, const Tables& t);
-void open_rect_ring(lua_State* L, const Tables& t);
 void open_polygon(lua_State* L, const Tables& t);
 void open_segment(lua_State* L, const Tables& t);
 void open_batch(lua_State* L, const Tables& t);

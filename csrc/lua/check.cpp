@@ -71,20 +71,37 @@ int check_array(lua_State* L, int arg, const char* what) {
     return static_cast<int>(n);
 }
 
-// The order of the checks fixes which error a call with several bad arguments gets: kept as
-// the specs know it (types of dx and dy first, then their values).
+namespace {
+
+// x, y, dx, dy: where a sector or a rectangle stands and where it points. The direction stays
+// in double (make_sector and make_rect normalise it in double). The order of the checks fixes
+// which error a call with several bad arguments gets: kept as the specs know it (types of dx
+// and dy first, then their values).
+struct Heading {
+    float x, y;
+    lua_Number dx, dy;
+};
+
+Heading check_heading(lua_State* L, int arg) {
+    Heading h;
+    h.x = check_float(L, arg, "x");
+    h.y = check_float(L, arg + 1, "y");
+    h.dx = luaL_checknumber(L, arg + 2);
+    h.dy = luaL_checknumber(L, arg + 3);
+    luaL_argcheck(L, std::isfinite(h.dx), arg + 2, "dx must be finite");
+    luaL_argcheck(L, std::isfinite(h.dy), arg + 3, "dy must be finite");
+    luaL_argcheck(L, valid_direction(h.dx, h.dy), arg + 2, "direction (dx, dy) must not be zero");
+    return h;
+}
+
+}  // namespace
+
 Sector check_sector(lua_State* L, int arg) {
-    float x = check_float(L, arg, "x");
-    float y = check_float(L, arg + 1, "y");
-    lua_Number dx = luaL_checknumber(L, arg + 2);
-    lua_Number dy = luaL_checknumber(L, arg + 3);
-    luaL_argcheck(L, std::isfinite(dx), arg + 2, "dx must be finite");
-    luaL_argcheck(L, std::isfinite(dy), arg + 3, "dy must be finite");
-    luaL_argcheck(L, valid_direction(dx, dy), arg + 2, "direction (dx, dy) must not be zero");
+    const Heading h = check_heading(L, arg);
     float radius = check_radius(L, arg + 4, "radius");
     lua_Number half = luaL_checknumber(L, arg + 5);
     luaL_argcheck(L, valid_half_angle(half), arg + 5, "half_angle must be in (0, pi]");
-    return make_sector(x, y, dx, dy, radius, half);
+    return make_sector(h.x, h.y, h.dx, h.dy, radius, half);
 }
 
 Circle check_circle(lua_State* L, int arg) {
@@ -120,18 +137,12 @@ Segment check_segment(lua_State* L, int arg) {
     return {x0, y0, x1 - x0, y1 - y0};
 }
 
-// A rectangle's direction follows the sector's rules (finite in double, normalised in double).
+// A rectangle's direction follows the sector's rules (check_heading).
 Rect check_rect(lua_State* L, int arg) {
-    float x = check_float(L, arg, "x");
-    float y = check_float(L, arg + 1, "y");
-    lua_Number dx = luaL_checknumber(L, arg + 2);
-    lua_Number dy = luaL_checknumber(L, arg + 3);
-    luaL_argcheck(L, std::isfinite(dx), arg + 2, "dx must be finite");
-    luaL_argcheck(L, std::isfinite(dy), arg + 3, "dy must be finite");
-    luaL_argcheck(L, valid_direction(dx, dy), arg + 2, "direction (dx, dy) must not be zero");
+    const Heading h = check_heading(L, arg);
     float length = check_radius(L, arg + 4, "length");
     float half_width = check_radius(L, arg + 5, "half_width");
-    return make_rect(x, y, dx, dy, length, half_width);
+    return make_rect(h.x, h.y, h.dx, h.dy, length, half_width);
 }
 
 Ring check_ring(lua_State* L, int arg) {

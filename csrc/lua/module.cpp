@@ -83,10 +83,8 @@ SOAGEO_EXPORT int luaopen_soageo_core(lua_State* L) {
 
     add_functions(L, t, module, module_functions);
     open_layer(L, t);
-    open_sector(L, t);
     open_snapshot(L, t);
     open_shapes(L, t);
-    open_rect_ring(L, t);
     open_polygon(L, t);
     open_segment(L, t);
     open_batch(L, t);

@@ -1,6 +1,6 @@
 // Convex polygons: layer:in_polygon(coords, ...), touch_polygon, and their batches over a table
 // of coordinate tables.
-#include "binding.hpp"
+#include "query_batch.hpp"
 
 namespace soageo {
 namespace lua {
@@ -33,46 +33,15 @@ int query_polygon_batch(lua_State* L, PolygonKernel KernelTable::*which) {
     }
     int out = opt_out(L, 3);
     Filter f = opt_filter(L, 4);
-    const bool touch = touches(which);
-    // The index is brought up to date (or not) once for the whole batch, before any output.
-    if (!index_fresh(layer) && layer->mode != IndexMode::scan) {
-        double saved = 0;
-        for (lua_Unsigned i = 1; i <= count; ++i) {
-            lua_rawgeti(L, 2, static_cast<lua_Integer>(i));
-            polygon_fault(L, -1, "", g);  // checked above: cannot fail
-            lua_pop(L, 1);
-            double s = estimate_saving(layer, [&](const Grid& grid) { return area_of(g, touch ? double(grid.reach) : 0.0); });
-            saved += s > 0 ? s : 0;
-        }
-        consider_index(L, 1, layer, saved);
-    }
-    Results r;
-    results_open(L, &r);
-    results_pin(&r, 1, kColumnsValue);
-    results_pin(&r, 1, kIndexValue);  // the index's block may hold the hits
-    results_table(&r, out, 0);
-    // A copy: a finalizer run while the table grows may grow the layer or rebuild its index.
-    const Layer snap = *layer;
-    const KernelTable* k = kernels(L);
-    lua_Integer n = 0;
-    for (lua_Unsigned i = 1; i <= count; ++i) {
-        lua_rawgeti(L, 2, static_cast<lua_Integer>(i));
-        // Checked above; only a finalizer run by a table write below could have changed it.
+    auto shape_at = [&](lua_Integer i) -> const Polygon& {
+        lua_rawgeti(L, 2, i);
+        // Checked above; only a finalizer run by an allocation since could have changed it.
         if (lua_type(L, -1) != LUA_TTABLE) luaL_argerror(L, 2, "polygons changed during the call");
         if (const char* why = polygon_fault(L, -1, "changed during the call: ", g)) luaL_argerror(L, 2, why);
         lua_pop(L, 1);
-        const uint32_t* slots;
-        uint32_t hits = run_query(k, &snap, which, g, f, &slots);
-        const HitIds hit(snap.s.col.id, slots, hits, snap.s.n);
-        for (uint32_t h = 0; h < hits; ++h) {
-            results_int(&r, static_cast<lua_Integer>(i));
-            results_int(&r, hit[h]);
-        }
-        n += hits;
-    }
-    results_close(&r);
-    lua_pushinteger(L, n);
-    return 2;
+        return g;
+    };
+    return run_batch(L, layer, which, static_cast<lua_Integer>(count), shape_at, out, f);
 }
 
 int l_in_polygon(lua_State* L) { return query_polygon(L, &KernelTable::in_polygon); }

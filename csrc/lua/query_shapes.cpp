@@ -1,61 +1,42 @@
-// Circle, box, capsule and triangle queries: layer:in_circle ... layer:touch_triangle.
+// The single-shape queries: layer:in_sector ... layer:touch_ring, one table, one idiom.
+// Polygons (a table of vertices, query_polygon.cpp) and segments (two results,
+// query_segment.cpp) have their own files; batches are query_batch.cpp.
 #include "binding.hpp"
 
 namespace soageo {
 namespace lua {
 namespace {
 
-// (self, <the shape's numbers> [, out [, mask]]) -> out, n
-int l_in_circle(lua_State* L) {
+// layer:<which>(<the shape's numbers> [, out [, mask]]) -> out, n. `check` reads the shape from
+// argument 2 on; `out` is argument `out_arg`, just after the shape's last number.
+template <auto check, auto which, int out_arg>
+int shape_query(lua_State* L) {
     Layer* layer = check_layer(L, 1);
-    Circle c = check_circle(L, 2);
-    return query(L, layer, &KernelTable::in_circle, c, 5);
-}
-
-int l_touch_circle(lua_State* L) {
-    Layer* layer = check_layer(L, 1);
-    Circle c = check_circle(L, 2);
-    return query(L, layer, &KernelTable::touch_circle, c, 5);
-}
-
-int l_in_box(lua_State* L) {
-    Layer* layer = check_layer(L, 1);
-    Box b = check_box(L, 2);
-    return query(L, layer, &KernelTable::in_box, b, 6);
-}
-
-int l_touch_box(lua_State* L) {
-    Layer* layer = check_layer(L, 1);
-    Box b = check_box(L, 2);
-    return query(L, layer, &KernelTable::touch_box, b, 6);
-}
-
-int l_touch_capsule(lua_State* L) {
-    Layer* layer = check_layer(L, 1);
-    Capsule c = check_capsule(L, 2);
-    return query(L, layer, &KernelTable::touch_capsule, c, 7);
-}
-
-int l_in_triangle(lua_State* L) {
-    Layer* layer = check_layer(L, 1);
-    Triangle t = check_triangle(L, 2);
-    return query(L, layer, &KernelTable::in_triangle, t, 8);
-}
-
-int l_touch_triangle(lua_State* L) {
-    Layer* layer = check_layer(L, 1);
-    Triangle t = check_triangle(L, 2);
-    return query(L, layer, &KernelTable::touch_triangle, t, 8);
+    const auto shape = check(L, 2);
+    return query(L, layer, which, shape, out_arg);
 }
 
 const luaL_Reg methods[] = {
-    {"in_circle", l_in_circle},
-    {"touch_circle", l_touch_circle},
-    {"in_box", l_in_box},
-    {"touch_box", l_touch_box},
-    {"touch_capsule", l_touch_capsule},
-    {"in_triangle", l_in_triangle},
-    {"touch_triangle", l_touch_triangle},
+    // (self, x, y, dx, dy, radius, half_angle [, out [, mask]])
+    {"in_sector", shape_query<check_sector, &KernelTable::in_sector, 8>},
+    {"touch_sector", shape_query<check_sector, &KernelTable::touch_sector, 8>},
+    // (self, x, y, radius [, out [, mask]])
+    {"in_circle", shape_query<check_circle, &KernelTable::in_circle, 5>},
+    {"touch_circle", shape_query<check_circle, &KernelTable::touch_circle, 5>},
+    // (self, minx, miny, maxx, maxy [, out [, mask]])
+    {"in_box", shape_query<check_box, &KernelTable::in_box, 6>},
+    {"touch_box", shape_query<check_box, &KernelTable::touch_box, 6>},
+    // (self, x0, y0, x1, y1, radius [, out [, mask]])
+    {"touch_capsule", shape_query<check_capsule, &KernelTable::touch_capsule, 7>},
+    // (self, ax, ay, bx, by, cx, cy [, out [, mask]])
+    {"in_triangle", shape_query<check_triangle, &KernelTable::in_triangle, 8>},
+    {"touch_triangle", shape_query<check_triangle, &KernelTable::touch_triangle, 8>},
+    // (self, x, y, dx, dy, length, half_width [, out [, mask]])
+    {"in_rect", shape_query<check_rect, &KernelTable::in_rect, 8>},
+    {"touch_rect", shape_query<check_rect, &KernelTable::touch_rect, 8>},
+    // (self, x, y, inner, outer [, out [, mask]])
+    {"in_ring", shape_query<check_ring, &KernelTable::in_ring, 6>},
+    {"touch_ring", shape_query<check_ring, &KernelTable::touch_ring, 6>},
     {nullptr, nullptr},
 };
 
