@@ -12,8 +12,8 @@
 #   TARGETS      SIMD targets compiled in (default: all this CPU family has; scalar is always built)
 #   FUZZ_SECONDS bounded time of each fuzz target under `make fuzz`
 #
-# Targets: all test bench demo scene world install clean asan tsan valgrind fuzz fuzz-short fuzz-corpus
-#          test-neon test-lua test-skynet deps
+# Targets: all test core-test bench demo scene world install clean asan tsan valgrind fuzz fuzz-short
+#          fuzz-corpus test-neon test-lua test-skynet deps
 
 LUA          ?= lua5.4
 LUA54_INCDIR := $(shell pkg-config --variable=includedir lua5.4 2>/dev/null || echo /usr/include)/lua5.4
@@ -100,6 +100,10 @@ $(BUILD)/checked/core/%.o: csrc/core/%.cpp $(HEADERS)
 CORE_TEST_SRC := $(wildcard test/core/*.cpp)
 $(BUILD)/core_test: $(CORE_TEST_SRC) $(CHECKED_OBJ) $(wildcard test/core/*.hpp)
 	$(CXX) $(CFLAGS) -DSOAGEO_CHECKS $(SOAGEO_FLAGS) $(HAVE_FLAGS) -Icsrc -o $@ $(CORE_TEST_SRC) $(CHECKED_OBJ)
+
+# The core tests alone, e.g. after a change to csrc/core/ (make test runs them too).
+core-test: $(BUILD)/core_test
+	$(BUILD)/core_test
 
 # Test hosts embedding Lua 5.4 (linked here only: the module itself never links liblua).
 LUA_LIBS ?= $(shell pkg-config --libs lua5.4 2>/dev/null || echo -llua5.4)

@@ -5,21 +5,11 @@
 #include <cstring>
 
 #include "carve.hpp"
+#include "cell.hpp"
 #include "radix.hpp"
 
 namespace soageo {
 namespace {
-
-// Cell coordinates are clamped, so that any finite float (and a tiny cell) maps to a cell;
-// clamping is monotonic, so the far cells merely grow.
-constexpr double kCellClamp = 0x1p40;
-
-inline int64_t cell_of(double v, double inv_cell) noexcept {
-    double c = v * inv_cell;
-    c = c < -kCellClamp ? -kCellClamp : c > kCellClamp ? kCellClamp : c;
-    int64_t t = static_cast<int64_t>(c);  // floor without a libm call (baseline x86-64 has no roundsd)
-    return t - (static_cast<double>(t) > c ? 1 : 0);
-}
 
 // Cells are hashed by row: the cells of one row are consecutive buckets, so a run of cells
 // in a row is one window (two when it wraps). A far-flung entity costs nothing: there is no

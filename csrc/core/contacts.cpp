@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "carve.hpp"
+#include "cell.hpp"
 #include "radix.hpp"
 
 namespace soageo {
@@ -136,15 +137,6 @@ void contacts_keep(const Store& st, ContactFrame& now) noexcept {
 }
 
 namespace {
-
-constexpr double kCellClamp = 0x1p40;
-
-inline int64_t cell_of(double v, double inv) noexcept {
-    double c = v * inv;
-    c = c < -kCellClamp ? -kCellClamp : c > kCellClamp ? kCellClamp : c;
-    int64_t t = static_cast<int64_t>(c);
-    return t - (static_cast<double>(t) > c ? 1 : 0);
-}
 
 inline uint32_t bucket_of(int64_t cx, int64_t cy, uint32_t mask) noexcept {
     uint64_t h = static_cast<uint64_t>(cy) * 0x9E3779B97F4A7C15ull ^ static_cast<uint64_t>(cx) * 0xC2B2AE3D27D4EB4Full;

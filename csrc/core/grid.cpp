@@ -5,20 +5,10 @@
 #include <cstring>
 
 #include "carve.hpp"
+#include "cell.hpp"
 
 namespace soageo {
 namespace {
-
-// Cell coordinates are clamped, so that any finite float (and a tiny cell) maps to a cell;
-// clamping is monotonic, so the far cells merely grow.
-constexpr double kCellClamp = 0x1p40;
-
-inline int64_t cell_of(double v, double inv_cell) noexcept {
-    double c = v * inv_cell;
-    c = c < -kCellClamp ? -kCellClamp : c > kCellClamp ? kCellClamp : c;
-    int64_t t = static_cast<int64_t>(c);  // floor without a libm call (baseline x86-64 has no roundsd)
-    return t - (static_cast<double>(t) > c ? 1 : 0);
-}
 
 inline uint32_t bucket_of(uint32_t buckets, int64_t cx, int64_t cy) noexcept {
     uint32_t row = static_cast<uint32_t>((static_cast<uint64_t>(cy) * 0x9E3779B97F4A7C15ull) >> 32);

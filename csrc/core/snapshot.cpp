@@ -10,27 +10,27 @@ const unsigned char kMagic[4] = {'S', 'G', 'E', 'O'};
 
 constexpr bool little_endian() noexcept { return __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__; }
 
-uint64_t load64(const unsigned char* p) noexcept {
-    uint64_t v;
-    std::memcpy(&v, p, 8);
-    return little_endian() ? v : __builtin_bswap64(v);
+uint32_t byteswap(uint32_t v) noexcept { return __builtin_bswap32(v); }
+uint64_t byteswap(uint64_t v) noexcept { return __builtin_bswap64(v); }
+
+// A little-endian word of the snapshot format, whatever the host's byte order.
+template <class Word>
+Word load_le(const unsigned char* p) noexcept {
+    Word v;
+    std::memcpy(&v, p, sizeof v);
+    return little_endian() ? v : byteswap(v);
 }
 
-void store64(unsigned char* p, uint64_t v) noexcept {
-    if (!little_endian()) v = __builtin_bswap64(v);
-    std::memcpy(p, &v, 8);
+template <class Word>
+void store_le(unsigned char* p, Word v) noexcept {
+    if (!little_endian()) v = byteswap(v);
+    std::memcpy(p, &v, sizeof v);
 }
 
-uint32_t load32(const unsigned char* p) noexcept {
-    uint32_t v;
-    std::memcpy(&v, p, 4);
-    return little_endian() ? v : __builtin_bswap32(v);
-}
-
-void store32(unsigned char* p, uint32_t v) noexcept {
-    if (!little_endian()) v = __builtin_bswap32(v);
-    std::memcpy(p, &v, 4);
-}
+uint64_t load64(const unsigned char* p) noexcept { return load_le<uint64_t>(p); }
+void store64(unsigned char* p, uint64_t v) noexcept { store_le(p, v); }
+uint32_t load32(const unsigned char* p) noexcept { return load_le<uint32_t>(p); }
+void store32(unsigned char* p, uint32_t v) noexcept { store_le(p, v); }
 
 // Copies a column of 4-byte values out to little-endian bytes, or back.
 void put_column32(unsigned char* out, const void* col, uint32_t n) noexcept {

@@ -1,0 +1,22 @@
+// The cell of a coordinate on a uniform grid: one rule for the spatial index (grid.cpp), the
+// AOI (aoi.cpp) and the contacts' incremental grid (contacts.cpp), which must agree on it with
+// their own bounds (a cell range computed here is the one the points were filed under).
+// Plain scalar code for the common translation units, not for the per-target kernels.
+#pragma once
+
+#include <cstdint>
+
+namespace soageo {
+
+// Cell coordinates are clamped, so that any finite float (and a tiny cell) maps to a cell;
+// clamping is monotonic, so the far cells merely grow.
+constexpr double kCellClamp = 0x1p40;
+
+inline int64_t cell_of(double v, double inv_cell) noexcept {
+    double c = v * inv_cell;
+    c = c < -kCellClamp ? -kCellClamp : c > kCellClamp ? kCellClamp : c;
+    int64_t t = static_cast<int64_t>(c);  // floor without a libm call (baseline x86-64 has no roundsd)
+    return t - (static_cast<double>(t) > c ? 1 : 0);
+}
+
+}  // namespace soageo
