@@ -16,4 +16,17 @@ function timing.best_of(reps, iters, f)
   return best
 end
 
+-- The median of `reps` runs of `iters` calls of f, in seconds per call: what a typical call
+-- costs when the machine is shared, less swayed by one lucky run than best_of.
+function timing.median_of(reps, iters, f)
+  local runs = {}
+  for r = 1, reps do
+    local t0 = clock()
+    for _ = 1, iters do f() end
+    runs[r] = (clock() - t0) / iters
+  end
+  table.sort(runs)
+  return runs[(reps + 1) // 2]
+end
+
 return timing
