@@ -289,3 +289,51 @@ describe("when finalizers change a layer while its index answers a query", funct
     end
   end)
 end)
+
+describe("when a finalizer queries the layer while a query writes its results", function()
+  -- The finalizer's queries refill the hit buffers the outer query is writing from: the outer
+  -- query must still return exactly its own hits (it writes them again), on the scan and
+  -- through the index, for single queries, batches, nearest and segments. No `out` tables:
+  -- creating the result table is where the collector steps (filling one does not).
+  local function outer_calls(l)
+    return {
+      circle = function() return l:touch_circle(300, 300, 260) end,
+      box = function() return l:in_box(0, 0, 500, 450) end,
+      nearest = function() return l:nearest(250, 250, 400) end,
+      batch = function() return l:in_circle_batch({ 200, 200, 180, 450, 450, 150 }) end,
+      polygons = function() return l:in_polygon_batch({ { 0, 0, 500, 0, 250, 500 } }) end,
+      segment = function()
+        local ids, ts, n = l:cast_segment(0, 10, 1000, 990)
+        for i = 1, n do ids[n + i] = ts[i] end  -- one table to compare
+        return ids, n
+      end,
+    }
+  end
+
+  for _, mode in ipairs { "scan", "index" } do
+    it("returns the same results as without the finalizer (" .. mode .. ")", function()
+      local l = soageo.layer(16)
+      for i = 1, 4000 do l:set(i, (i * 37) % 1000, (i * 91) % 1000, (i % 5) * 0.5) end
+      l:index_mode(mode)
+      local calls = outer_calls(l)
+      local expected = {}
+      for name, call in pairs(calls) do expected[name] = { call() } end
+      local nested = 0
+      local mt = { __gc = function()
+        nested = nested + 1
+        l:touch_circle(900, 900, 40)  -- other hits into the same buffers
+        l:cast_segment_first(1000, 0, 0, 1000)
+        l:nearest(990, 10, 3)
+      end }
+      collectgarbage("generational")
+      for _ = 1, 60 do
+        for name, call in pairs(calls) do
+          for _ = 1, 20 do setmetatable({}, mt) end  -- garbage with finalizers
+          assert.are.same(expected[name], { call() }, name)
+        end
+      end
+      collectgarbage("incremental")
+      assert.is_true(nested > 0)
+    end)
+  end
+end)

@@ -49,6 +49,7 @@ struct Layer {
     Grid grid;        // the spatial index (index.cpp), block in kIndexValue
     double debt;      // scan work the index would have saved since the layer last changed
     uint32_t sweeps;  // bumped by every sweep and by close: watched by pairs() (results.hpp)
+    uint32_t fills;   // bumped by every call that fills the hit buffers (fill_hits)
     IndexMode mode;
     bool closed;
 };
@@ -65,10 +66,17 @@ Layer* check_layer(lua_State* L, int idx);
 // kMaxEntities without changing the layer. The layer must be at stack index `idx`.
 void reserve(lua_State* L, int idx, Layer* layer, uint64_t need);
 
-// Writes the ids of `slots[0..k)` into the table at `out` (or a new one when out is 0),
-// clears what followed, and leaves the table on top of the stack. `ids` and `slots` point into
-// the columns of the layer at `layer_idx`, which stay pinned meanwhile (results.hpp).
-void push_ids(lua_State* L, int layer_idx, int out, const int64_t* ids, const uint32_t* slots, uint32_t k);
+// The hit buffers (col.hits and col.order of the columns, the index's hits) are refilled by
+// every query, and results are written from them while result tables grow: a finalizer run by
+// that growth may query the same layer and refill them. So every call that fills them takes a
+// new `fills`, every writer watches it, and a write that saw it change is done again.
+inline void fill_hits(Layer* layer) { ++layer->fills; }
+
+// Writes the ids of `slots[0..k)` (in the columns' or the index's hit buffer of the layer at
+// `layer_idx`, both pinned meanwhile) into the table at `out` (or a new one when out is 0),
+// clears what followed and leaves the table on top of the stack; or, when a finalizer filled
+// the hit buffers meanwhile, leaves the stack as it was and returns false: query again.
+bool push_ids(lua_State* L, int layer_idx, int out, const Layer* layer, const uint32_t* slots, uint32_t k);
 
 // The spatial index (index.cpp). A query first estimates what the index would save over the
 // scan (`estimate_saving`), lets `consider_index` bring the index up to date when the
@@ -95,8 +103,6 @@ void consider_shape(lua_State* L, int idx, Layer* layer, const Shape& shape, boo
     auto area = [&](const Grid& g) { return area_of(shape, touch ? double(g.reach) : 0.0); };
     if (!index_fresh(layer)) consider_index(L, idx, layer, estimate_saving(layer, area));
 }
-// push_ids for slots that may be held in the index's scratch: pins its block too.
-void push_index_ids(lua_State* L, int layer_idx, int out, const Layer* layer, const uint32_t* slots, uint32_t k);
 
 template <class Shape>
 using Kernel = uint32_t (*)(const Points&, const Shape&, Filter, uint32_t* out) noexcept;
@@ -150,12 +156,17 @@ template <class Shape>
 int query(lua_State* L, Layer* layer, Kernel<Shape> KernelTable::*which, const Shape& shape, int out_arg) {
     int out = opt_out(L, out_arg);
     Filter f = opt_filter(L, out_arg + 1);
-    consider_shape(L, 1, layer, shape, touches(which));
-    const uint32_t* slots;
-    uint32_t k = run_query(kernels(L), layer, which, shape, f, &slots);
-    push_index_ids(L, 1, out, layer, slots, k);
-    lua_pushinteger(L, k);
-    return 2;
+    for (const int top = lua_gettop(L);; lua_settop(L, top)) {
+        layer = check_layer(L, 1);  // again: a finalizer may have closed it
+        consider_shape(L, 1, layer, shape, touches(which));
+        fill_hits(layer);
+        const uint32_t* slots;
+        uint32_t k = run_query(kernels(L), layer, which, shape, f, &slots);
+        if (push_ids(L, 1, out, layer, slots, k)) {
+            lua_pushinteger(L, k);
+            return 2;
+        }
+    }
 }
 
 // Where each file registers its functions (absolute stack indices while luaopen runs).

@@ -67,18 +67,6 @@ const Grid* fresh_plan(const Layer* layer, const Area& a, Plan& p) {
     return &layer->grid;
 }
 
-void push_index_ids(lua_State* L, int layer_idx, int out, const Layer* layer, const uint32_t* slots, uint32_t k) {
-    const int64_t* ids = layer->s.col.id;
-    Results r;
-    results_open(L, &r);
-    results_pin(&r, layer_idx, kColumnsValue);
-    results_pin(&r, layer_idx, kIndexValue);  // holds `slots`: a finalizer may replace it
-    results_table(&r, out, k);
-    const HitIds hit(ids, slots, k, layer->s.n);
-    for (uint32_t i = 0; i < k; ++i) results_int(&r, hit[i]);
-    results_close(&r);
-}
-
 namespace {
 
 // (self, x, y, k [, max_dist [, out [, mask]]]) -> out, n
@@ -100,18 +88,26 @@ int l_nearest(lua_State* L) {
         if (has_max && max_r < R) R = max_r;
         return area_of(Circle{x, y, static_cast<float>(R)}, 0.0);
     };
-    if (k > 0 && !index_fresh(layer)) consider_index(L, 1, layer, estimate_saving(layer, area));
-    Plan p;
-    uint32_t n;
-    if (k > 0 && fresh_plan(layer, area(layer->grid), p)) {
-        n = grid_nearest(layer->grid, layer->s, *context(L)->kernels, x, y, k, has_max, max_r, f);
-        push_index_ids(L, 1, out, layer, layer->grid.hits, n);
-    } else {
-        n = scan_nearest(layer->s, x, y, k, has_max, max_r, f, layer->s.col.hits);
-        push_ids(L, 1, out, layer->s.col.id, layer->s.col.hits, n);
+    for (const int top = lua_gettop(L);; lua_settop(L, top)) {
+        layer = check_layer(L, 1);  // again: a finalizer may have closed it
+        k = static_cast<uint32_t>(kk > lua_Integer(layer->s.n) ? layer->s.n : kk);
+        if (k > 0 && !index_fresh(layer)) consider_index(L, 1, layer, estimate_saving(layer, area));
+        fill_hits(layer);
+        Plan p;
+        uint32_t n;
+        const uint32_t* slots;
+        if (k > 0 && fresh_plan(layer, area(layer->grid), p)) {
+            n = grid_nearest(layer->grid, layer->s, *context(L)->kernels, x, y, k, has_max, max_r, f);
+            slots = layer->grid.hits;
+        } else {
+            n = scan_nearest(layer->s, x, y, k, has_max, max_r, f, layer->s.col.hits);
+            slots = layer->s.col.hits;
+        }
+        if (push_ids(L, 1, out, layer, slots, n)) {
+            lua_pushinteger(L, n);
+            return 2;
+        }
     }
-    lua_pushinteger(L, n);
-    return 2;
 }
 
 // Brings the index up to date now (a hint: queries do it themselves when it pays).

@@ -21,14 +21,21 @@ Layer* check_layer(lua_State* L, int idx) {
     return layer;
 }
 
-void push_ids(lua_State* L, int layer_idx, int out, const int64_t* ids, const uint32_t* slots, uint32_t k) {
+bool push_ids(lua_State* L, int layer_idx, int out, const Layer* layer, const uint32_t* slots, uint32_t k) {
+    const HitIds hit(layer->s.col.id, slots, k, layer->s.n);
     Results r;
     results_open(L, &r);
     results_pin(&r, layer_idx, kColumnsValue);
+    results_pin(&r, layer_idx, kIndexValue);
+    results_watch(&r, &layer->fills);
     results_table(&r, out, k);
-    const HitIds hit(ids, slots, k, static_cast<const Layer*>(lua_touserdata(L, layer_idx))->s.n);
     for (uint32_t i = 0; i < k; ++i) results_int(&r, hit[i]);
+    if (results_stale(&r)) {
+        lua_settop(L, r.base);
+        return false;
+    }
     results_close(&r);
+    return true;
 }
 
 void reserve(lua_State* L, int idx, Layer* layer, uint64_t need) {
@@ -272,6 +279,7 @@ int l_move_many(lua_State* L) {
         slots = reinterpret_cast<uint32_t*>(block + size_t(n) * 8);
     }
     // Nothing below allocates until the layer has changed, so the layer stays as checked.
+    fill_hits(layer);  // the hit buffers serve as scratch
     IdsAhead ids(L, &layer->s.map, 2, n);
     for (int i = 1; i <= n; ++i) {
         int64_t id = 0;

@@ -17,29 +17,36 @@ int l_cast_segment(lua_State* L) {
     int ts_out = opt_out(L, 7);
     Filter f = opt_filter(L, 8);
     luaL_argcheck(L, ids_out == 0 || ts_out == 0 || !lua_rawequal(L, ids_out, ts_out), 7, "out_t must be another table than out_ids");
-    Results r;
-    results_open(L, &r);
-    results_table(&r, ids_out, 0);
-    results_table(&r, ts_out, 0);
-    consider_shape(L, 1, layer, s, true);
-    results_pin(&r, 1, kColumnsValue);
-    const Columns& col = layer->s.col;
-    const uint32_t* slots;
-    uint32_t k = run_query(kernels(L), layer, &KernelTable::cast_segment, s, f, &slots);
-    if (slots != col.hits)
-        for (uint32_t i = 0; i < k; ++i) col.hits[i] = slots[i];  // where order_segment_hits reads them
-    order_segment_hits(col, s, k);
-    const uint64_t* keys = col.order;
-    const int64_t* ids = col.id;
-    const bool sparse = uint64_t(k) * 4 <= layer->s.n;  // as HitIds
-    for (uint32_t i = 0; i < k; ++i) {
-        if (sparse && i + kIdsAhead < k) __builtin_prefetch(ids + key_slot(keys[i + kIdsAhead]));
-        results_int(&r, static_cast<lua_Integer>(ids[key_slot(keys[i])]), 0);
-        results_number(&r, key_t(keys[i]), 1);
+    for (const int top = lua_gettop(L);; lua_settop(L, top)) {
+        layer = check_layer(L, 1);  // again: a finalizer may have closed it
+        Results r;
+        results_open(L, &r);
+        results_table(&r, ids_out, 0);
+        results_table(&r, ts_out, 0);
+        consider_shape(L, 1, layer, s, true);
+        results_pin(&r, 1, kColumnsValue);
+        results_pin(&r, 1, kIndexValue);
+        fill_hits(layer);
+        results_watch(&r, &layer->fills);
+        const Columns& col = layer->s.col;
+        const uint32_t* slots;
+        uint32_t k = run_query(kernels(L), layer, &KernelTable::cast_segment, s, f, &slots);
+        if (slots != col.hits)
+            for (uint32_t i = 0; i < k; ++i) col.hits[i] = slots[i];  // where order_segment_hits reads them
+        order_segment_hits(col, s, k);
+        const uint64_t* keys = col.order;
+        const int64_t* ids = col.id;
+        const bool sparse = uint64_t(k) * 4 <= layer->s.n;  // as HitIds
+        for (uint32_t i = 0; i < k; ++i) {
+            if (sparse && i + kIdsAhead < k) __builtin_prefetch(ids + key_slot(keys[i + kIdsAhead]));
+            results_int(&r, static_cast<lua_Integer>(ids[key_slot(keys[i])]), 0);
+            results_number(&r, key_t(keys[i]), 1);
+        }
+        if (results_stale(&r)) continue;
+        results_close(&r);
+        lua_pushinteger(L, k);
+        return 3;
     }
-    results_close(&r);
-    lua_pushinteger(L, k);
-    return 3;
 }
 
 // (self, x0, y0, x1, y1 [, mask]) -> id, t of the nearest hit, or nil
@@ -54,6 +61,7 @@ int l_cast_segment_first(lua_State* L) {
         return area_of(Segment{s.x0, s.y0, static_cast<float>(s.dx * step), static_cast<float>(s.dy * step)}, g.reach);
     };
     if (!index_fresh(layer)) consider_index(L, 1, layer, estimate_saving(layer, area));
+    fill_hits(layer);
     Plan p;
     const Columns& col = layer->s.col;
     uint32_t slot;
