@@ -174,7 +174,8 @@ ContactStep contacts_incremental(const Store& st, SweepScratch& s, const Contact
     // by their min corner, cells as wide as the widest box: a box that overlaps a changed one
     // has its min corner within [min - widest, max] on each axis, at most 3 cells. Cells are
     // hashed into a power-of-two table no larger than n.
-    uint32_t* const moved = reinterpret_cast<uint32_t*>(s.tmp_id_keys);  // 2 * (cap + W) entries
+    s.use = SweepScratch::Use::searching;
+    uint32_t* const moved = s.changed_of_rank;
     uint32_t buckets = 16;
     while (buckets * 2 <= n) buckets *= 2;
     const ContactGrid grid = layout_carve(grid_block, lay_contact_grid, grid_cap);
@@ -190,7 +191,7 @@ ContactStep contacts_incremental(const Store& st, SweepScratch& s, const Contact
     }
     const double cell = widest > 0 ? widest : 1.0, inv = 1.0 / cell;
     const uint32_t bmask = buckets - 1;
-    uint32_t* const bucket = s.keys;
+    uint32_t* const bucket = s.cell_of_slot;
     std::memset(start, 0, (size_t(buckets) + 2) * sizeof(uint32_t));
     for (uint32_t i = 0; i < n; ++i) {
         const float r = c.r[i];
