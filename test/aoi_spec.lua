@@ -74,6 +74,129 @@ for _, arch in ipairs(soageo.archs()) do
         end
       end)
 
+      -- Few entities change per tick, so most updates take the incremental path (which keeps the
+      -- last full update's buckets and changes the visible lists in place); adds, removes, ids
+      -- back at other slots, watch/unwatch, jumps and the drift of many small moves send some
+      -- ticks down the full path, and the next ones come back. Integer coordinates and views put
+      -- many targets exactly on view circles, half of them near (1e7, -1e7).
+      it("reproduces brute force at every tick when few entities change", function()
+        local g = rng.new(700 + margin)
+        local l = soageo.layer()
+        local aoi = soageo.aoi(l, { margin = margin })
+        local views, wmasks, next_id = {}, {}, 1
+        local masks = { 1, 2, 3, 0xffffffff, 0 }
+        local worlds = { { 0, 0 }, { 1e7, -1e7 } }
+        local function place(w)
+          w = worlds[w or g:int(1, 2)]
+          return w[1] + g:int(0, 60), w[2] + g:int(0, 60)
+        end
+        local function watch(id)
+          views[id] = g:int(1, 12) == 1 and 1000 or g:int(3, 15)  -- 1000: wider than a cell
+          if g:int(1, 3) == 1 then wmasks[id] = nil; aoi:watch(id, views[id])
+          else wmasks[id] = masks[g:int(1, #masks)]; aoi:watch(id, views[id], wmasks[id]) end
+        end
+        local function some_id()
+          local id = g:int(1, next_id - 1)
+          if l:has(id) then return id end
+        end
+        for _ = 1, 300 do
+          local x, y = place()
+          l:set(next_id, x, y, 0, masks[g:int(1, #masks)])
+          if g:int(1, 2) == 1 then watch(next_id) end
+          next_id = next_id + 1
+        end
+        local vis, truth, enter, leave, out = {}, {}, {}, {}, {}
+        for tick = 1, 60 do
+          if tick > 1 then
+            for _ = 1, g:int(0, 12) do  -- a few steps on the lattice
+              local id = some_id()
+              if id then local x, y = l:get(id); l:move(id, x + g:int(-1, 1), y + g:int(-1, 1)) end
+            end
+            if g:int(1, 3) == 1 then  -- a layer mask changes in place
+              local id = some_id()
+              if id then local x, y = l:get(id); l:set(id, x, y, 0, masks[g:int(1, #masks)]) end
+            end
+            if g:int(1, 3) == 1 then  -- a watcher changes its view or its filter
+              local id = some_id()
+              if id and views[id] then watch(id) end
+            end
+            if g:int(1, 8) == 1 then  -- a jump, maybe to the other world
+              local id = some_id()
+              if id then l:move(id, place()) end
+            end
+            if tick % 9 == 0 then
+              for _ = 1, 2 do local id = some_id(); if id then l:remove(id) end end
+              for _ = 1, 2 do
+                local x, y = place()
+                l:set(next_id, x, y, 0, masks[g:int(1, #masks)]); next_id = next_id + 1
+              end
+              local id = g:int(1, next_id - 1)
+              if not l:has(id) then l:set(id, place()) end  -- a removed id comes back, at another slot
+              id = some_id()
+              if id and views[id] then views[id], wmasks[id] = nil, nil; aoi:unwatch(id)
+              elseif id then watch(id) end
+            end
+            if tick % 13 == 0 then  -- the same ids, at other slots
+              local a, b = some_id(), some_id()
+              if a and b and a ~= b then
+                local ax, ay, ar, am = l:get(a)
+                local bx, by, br, bm = l:get(b)
+                l:remove(a); l:remove(b); l:set(b, bx, by, br, bm); l:set(a, ax, ay, ar, am)
+              end
+            end
+          end
+          local ne, nl
+          enter, leave, ne, nl = aoi:update(enter, leave)
+          assert.is_true(sorted_flat(enter, ne) and sorted_flat(leave, nl), "tick " .. tick)
+          replay(vis, enter, ne, leave, nl)
+          truth = ref.visible(l, views, margin, truth, wmasks)
+          assert.is_true(same_sets(vis, truth), "tick " .. tick)
+          local seers = {}
+          for w, set in pairs(truth) do
+            for t in pairs(set) do seers[t] = seers[t] or {}; table.insert(seers[t], w) end
+          end
+          for id = 1, next_id do
+            local want = {}
+            for t in pairs(truth[id] or {}) do want[#want + 1] = t end
+            table.sort(want)
+            local n
+            out, n = aoi:visible(id, out)
+            assert.are.same(want, out, "visible, tick " .. tick)
+            want = seers[id] or {}
+            table.sort(want)
+            out, n = aoi:watchers_of(id, out)
+            assert.are.equal(#want, n)
+            assert.are.same(want, out, "watchers_of, tick " .. tick)
+          end
+        end
+      end)
+
+      if margin == 0 then
+        -- The incremental update keeps the buckets of the last full one: a target bucketed in
+        -- the row past a watcher's circle that has since come into view must still be found by
+        -- the watcher's rescan (cells are twice the median reach tall: rows end at y = 0, 20).
+        it("finds a target that came into view from a row the circle does not reach", function()
+          local l = soageo.layer()
+          local aoi = soageo.aoi(l)
+          local views = {}
+          for i = 1, 3000 do  -- elsewhere, filling the buckets between
+            l:set(i, 1000 + 13 * (i % 300), 1000 + 17 * (i // 300))
+            if i <= 16 then views[i] = 10; aoi:watch(i, 10) end
+          end
+          l:set(100, 0, 9.5); views[100] = 10; aoi:watch(100, 10)
+          l:set(101, 0, 21.75)  -- two units past the row edge, 12.25 from the watcher
+          local vis = {}
+          local enter, leave, ne, nl = aoi:update()
+          replay(vis, enter, ne, leave, nl)
+          l:move(101, 0, 19.5)  -- 9.75 from the watcher once it moves too
+          l:move(100, 0.25, 9.75)
+          enter, leave, ne, nl = aoi:update()
+          replay(vis, enter, ne, leave, nl)
+          assert.is_true(same_sets(vis, ref.visible(l, views, 0, {})))
+          assert.is_true(vis[100][101])
+        end)
+      end
+
       it("reproduces brute force with masks, and watchers_of inverts every visible list", function()
         local g = rng.new(300 + margin)
         local l = soageo.layer()

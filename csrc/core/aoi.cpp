@@ -63,6 +63,7 @@ void sort_entities(const Store& st, const Watchers& w, float margin, AoiScratch&
         // slot -> rank -> slot -> id through four arrays cost 40% of an update.
         s.rank_at_pos[at] = s.rank[i];
         s.pos_of_rank[s.rank[i]] = at;
+        s.pos_of_slot[i] = at;
     }
     for (uint32_t i = n; i < padded(n + 1) + kMaxWidth; ++i) s.xs[i] = s.ys[i] = 0.0f, s.ms[i] = 0;
 }
@@ -234,7 +235,12 @@ namespace {
 Visible lay_visible(Carver& k, uint32_t watcher_cap, uint64_t target_cap, uint32_t id_cap) noexcept {
     Visible v;
     v.watcher = k.take<int64_t>(watcher_cap);
-    v.off = k.take<uint32_t>(size_t(watcher_cap) + 1);
+    v.view = k.take<float>(watcher_cap);
+    v.mask = k.take<uint32_t>(watcher_cap);
+    v.pos = k.take<uint32_t>(watcher_cap);
+    v.off = k.take<uint32_t>(watcher_cap);
+    v.len = k.take<uint32_t>(watcher_cap);
+    v.room = k.take<uint32_t>(watcher_cap);
     v.target = k.take<uint32_t>(target_cap);
     v.ids = k.take<int64_t>(id_cap);
     v.rank_at = k.take<uint32_t>(id_cap);
@@ -243,6 +249,7 @@ Visible lay_visible(Carver& k, uint32_t watcher_cap, uint64_t target_cap, uint32
     v.target_cap = target_cap;
     v.id_count = 0;
     v.id_cap = id_cap;
+    v.top = v.pairs = 0;
     return v;
 }
 }  // namespace
@@ -252,9 +259,25 @@ size_t visible_bytes(uint32_t watcher_cap, uint64_t target_cap, uint32_t id_cap)
 }
 
 Visible visible_carve(void* block, uint32_t watcher_cap, uint64_t target_cap, uint32_t id_cap) noexcept {
-    Visible v = layout_carve(block, lay_visible, watcher_cap, target_cap, id_cap);
-    v.off[0] = 0;
-    return v;
+    return layout_carve(block, lay_visible, watcher_cap, target_cap, id_cap);
+}
+
+void visible_copy(Visible& to, const Visible& from) noexcept {
+    SOAGEO_ASSERT(to.watcher_cap >= from.n && to.target_cap >= from.top && to.id_cap >= from.id_count);
+    std::memcpy(to.watcher, from.watcher, from.n * sizeof(int64_t));
+    std::memcpy(to.view, from.view, from.n * sizeof(float));
+    std::memcpy(to.mask, from.mask, from.n * sizeof(uint32_t));
+    std::memcpy(to.pos, from.pos, from.n * sizeof(uint32_t));
+    std::memcpy(to.off, from.off, from.n * sizeof(uint32_t));
+    std::memcpy(to.len, from.len, from.n * sizeof(uint32_t));
+    std::memcpy(to.room, from.room, from.n * sizeof(uint32_t));
+    std::memcpy(to.target, from.target, from.top * sizeof(uint32_t));
+    std::memcpy(to.ids, from.ids, from.id_count * sizeof(int64_t));
+    std::memcpy(to.rank_at, from.rank_at, from.id_count * sizeof(uint32_t));
+    to.n = from.n;
+    to.id_count = from.id_count;
+    to.top = from.top;
+    to.pairs = from.pairs;
 }
 
 namespace {
@@ -281,20 +304,22 @@ Observers observers_carve(void* block, uint32_t id_cap, uint64_t pair_cap) noexc
 // through the watchers in position order, to keep the writes near each other, took 0.36 ms:
 // neighbours increment the same counters one after another).
 void observers_build(const Visible& v, Observers& o) noexcept {
-    SOAGEO_ASSERT(o.id_cap >= v.id_count && o.pair_cap >= v.off[v.n]);
+    SOAGEO_ASSERT(o.id_cap >= v.id_count && o.pair_cap >= v.pairs);
     // Local copies: stores into who and off would otherwise make the compiler reload every
     // pointer and bound from memory in the inner loop.
     uint32_t* const off = o.off;
     uint32_t* const who = o.who;
     const uint32_t* const target = v.target;
     const uint32_t* const list = v.off;
-    const uint32_t watchers = v.n, ids = v.id_count, pairs = list[watchers];
+    const uint32_t* const len = v.len;
+    const uint32_t watchers = v.n, ids = v.id_count;
     std::memset(off, 0, (size_t(ids) + 2) * sizeof(uint32_t));
-    for (uint32_t i = 0; i < pairs; ++i) ++off[target[i] + 2];
+    for (uint32_t k = 0; k < watchers; ++k)
+        for (uint32_t i = list[k], end = list[k] + len[k]; i < end; ++i) ++off[target[i] + 2];
     for (uint32_t p = 2; p <= ids + 1; ++p) off[p] += off[p - 1];
     uint32_t* const next = off + 1;
-    for (uint32_t k = 0, i = 0; k < watchers; ++k)
-        for (const uint32_t end = list[k + 1]; i < end; ++i) who[next[target[i]]++] = k;
+    for (uint32_t k = 0; k < watchers; ++k)
+        for (uint32_t i = list[k], end = list[k] + len[k]; i < end; ++i) who[next[target[i]]++] = k;
     for (uint32_t p = 0; p < ids; ++p) o.pos_of_rank[v.rank_at[p]] = p;
 }
 
@@ -328,6 +353,26 @@ AoiScratch lay_aoi_scratch(Carver& k, uint32_t cap) noexcept {
     s.new_pos = k.take<uint32_t>(c);
     s.buckets = buckets_for(cap);
     s.start = k.take<uint32_t>(size_t(s.buckets) + 2);
+    s.pos_of_slot = k.take<uint32_t>(c);
+    s.sx = k.take<float>(c);
+    s.sy = k.take<float>(c);
+    s.wk = k.take<uint32_t>(c);
+    s.wv2 = k.take<float>(c);
+    s.wr2 = k.take<float>(c);
+    s.wm = k.take<uint32_t>(c);
+    s.changed = k.take<uint32_t>(c);
+    s.moved = k.take<uint32_t>(c);
+    s.old_x = k.take<float>(c);
+    s.old_y = k.take<float>(c);
+    s.old_m = k.take<uint32_t>(c);
+    s.redo = k.take<uint32_t>(c);
+    s.redo_at = k.take<uint32_t>(c);
+    s.redo_len = k.take<uint32_t>(c);
+    s.hits = k.take<uint32_t>(c);
+    s.drift = s.reach_max = 0.0;
+    s.serial = 0;
+    s.n_redo = 0;
+    s.synced = s.fresh = false;
     s.cell = s.inv_cell = s.inv_cell_x = 1.0;
     s.ranked_n = kNoSlot;
     s.zero_masks = false;
@@ -395,7 +440,8 @@ void prepare_update(const AoiInput& in, AoiScratch& s, Visible& after, AoiProgre
     std::memset(s.mark, 0, (size_t(padded(st.n + 1)) + kMaxWidth) * sizeof(uint32_t));
     after.id_count = st.n;
     after.n = 0;
-    after.off[0] = 0;
+    after.top = after.pairs = 0;
+    s.fresh = true;
     p.rank = 0;
     p.stamp = 0;
     p.prepared = true;
@@ -474,11 +520,325 @@ uint32_t collect_leaves(const AoiScratch& s, const Visible& before, const uint32
 
 }  // namespace
 
+namespace {
+
+// The incremental update: the last full update's bucket order stays, and so do the positions
+// the visible lists hold. xs, ys and ms follow the entities that changed; each search widens
+// by the drift (how far any entity has gone from the position it was bucketed at), and past
+// an eighth of a cell height (a quarter of the median reach) a full update buckets anew.
+constexpr double kDriftPerCell = 1.0 / 8;
+
+// float32 squared distance in aoi_scan's order: target minus watcher, x term first.
+inline float distance2(float tx, float ty, float wx, float wy) noexcept {
+    const float dx = tx - wx, dy = ty - wy;
+    return dx * dx + dy * dy;
+}
+
+// A watcher at position q as the movers' scan sees it. One whose reach exceeds a cell height is
+// never met there (the scan around a mover would grow with it): it is rescanned whole.
+void place_watcher(AoiScratch& s, uint32_t q, uint32_t k, float view, uint32_t mask, float margin) noexcept {
+    const float reach = view + margin;
+    const bool wide = double(reach) > s.cell;
+    s.wk[q] = k;
+    s.wm[q] = mask;
+    s.wv2[q] = wide ? -1.0f : view * view;
+    s.wr2[q] = wide ? -1.0f : reach * reach;
+    if (!wide && double(reach) > s.reach_max) s.reach_max = reach;
+}
+
+// Once after each full update: where every position was bucketed, and the watchers by position.
+void start_incremental(const AoiInput& in, AoiScratch& s) noexcept {
+    const Visible& v = *in.before;
+    const uint32_t n = v.id_count, all = padded(n + 1) + kMaxWidth;
+    std::memcpy(s.sx, s.xs, n * sizeof(float));
+    std::memcpy(s.sy, s.ys, n * sizeof(float));
+    std::fill(s.wk, s.wk + all, kNoSlot);
+    std::fill(s.wv2, s.wv2 + all, -1.0f);
+    std::fill(s.wr2, s.wr2 + all, -1.0f);
+    std::memset(s.wm, 0, all * sizeof(uint32_t));
+    std::memset(s.changed, 0, all * sizeof(uint32_t));
+    s.serial = 0;
+    s.drift = s.reach_max = 0.0;
+    for (uint32_t k = 0; k < v.n; ++k)
+        if (v.pos[k] != kNoSlot) place_watcher(s, v.pos[k], k, v.view[k], v.mask[k], in.margin);
+    s.fresh = false;
+}
+
+bool list_has(const Visible& v, uint32_t k, uint32_t pos) noexcept {
+    const uint32_t* t = v.target + v.off[k];
+    for (uint32_t i = 0, n = v.len[k]; i < n; ++i)
+        if (t[i] == pos) return true;
+    return false;
+}
+
+// A cover circle for a search that must find every entity now within `radius` of (cx, cy):
+// widened by the drift and by float32 rounding of the centre.
+Circle widened(double cx, double cy, double radius, double drift) noexcept {
+    const double r = (radius + drift) * (1.0 + 0x1p-18) + (std::fabs(cx) + std::fabs(cy)) * 0x1p-22 + 0x1p-100;
+    return Circle{float(cx), float(cy), float(r * (1.0 + 0x1p-20))};
+}
+
+inline uint64_t event_key(uint32_t k, uint32_t rank) noexcept { return uint64_t(k) << 32 | rank; }
+
+// Sorts the keys, moves them to the end of the event buffer and writes the (watcher, target)
+// id pairs in front of them; returns where the keys went (aoi_commit reads them).
+uint64_t* keys_to_events(EventList& e, uint64_t n, const Visible& v) noexcept {
+    uint64_t* keys = reinterpret_cast<uint64_t*>(e.pair);
+    std::sort(keys, keys + n);
+    uint64_t* tail = keys + (2 * e.cap - n);
+    std::memmove(tail, keys, n * sizeof(uint64_t));
+    for (uint64_t i = 0; i < n; ++i) {
+        e.pair[2 * i] = v.watcher[tail[i] >> 32];
+        e.pair[2 * i + 1] = v.ids[uint32_t(tail[i])];
+    }
+    e.n = n;
+    return tail;
+}
+
+// The room aoi_commit will take past v.top for lists that outgrow theirs.
+uint64_t relocations(const AoiScratch& s, const Visible& v, const uint64_t* ek, uint64_t ne, const uint64_t* lk,
+                     uint64_t nl) noexcept {
+    uint64_t need = 0;
+    for (uint32_t r = 0; r < s.n_redo; ++r)
+        if (s.redo_len[r] > v.room[s.redo[r]]) need += list_room(s.redo_len[r]);
+    uint64_t i = 0, j = 0;
+    while (i < ne) {
+        const uint32_t k = uint32_t(ek[i] >> 32);
+        uint64_t gained = 0, lost = 0;
+        while (i < ne && uint32_t(ek[i] >> 32) == k) ++i, ++gained;
+        while (j < nl && uint32_t(lk[j] >> 32) < k) ++j;
+        while (j < nl && uint32_t(lk[j] >> 32) == k) ++j, ++lost;
+        if (s.changed[v.pos[k]] == s.serial) continue;  // rescanned: counted above
+        const uint64_t len = v.len[k] + gained - lost;
+        if (len > v.room[k]) need += list_room(uint32_t(len));
+    }
+    return need;
+}
+
+// Returns `full` when the full path must run instead (too much changed, the scratch does not
+// describe the last update, a buffer is short). It may have changed the scratch then, which the
+// full path rebuilds; `before` and the event lists' contents are left to it. Before it changes
+// anything it asks for event buffers that hold a tick's keys and pairs side by side.
+enum class Incremental { done, full, need_enter, need_leave };
+
+Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, EventList& enter, EventList& leave,
+                            AoiProgress& p) noexcept {
+    const Store& st = *in.layer;
+    const Columns& c = st.col;
+    const Watchers& w = *in.watchers;
+    const Visible& v = *in.before;
+    const uint32_t n = st.n;
+    if (n == 0 || v.id_count != n || s.ranked_n != n || w.n != v.n) return Incremental::full;
+    for (uint32_t k = 0; k < w.n; ++k)
+        if (w.id[k] != v.watcher[k]) return Incremental::full;
+    if (2 * enter.cap / 3 < uint64_t(n) + kMaxWidth) return Incremental::need_enter;
+    if (2 * leave.cap / 3 < uint64_t(n) + kMaxWidth) return Incremental::need_leave;
+    if (s.fresh) start_incremental(in, s);
+    if (++s.serial == 0) {
+        std::memset(s.changed, 0, (size_t(padded(n + 1)) + kMaxWidth) * sizeof(uint32_t));
+        s.serial = 1;
+    }
+    const uint32_t serial = s.serial, limit = n / 4;
+    // 1. What changed, by slot: the same ids in the same slots, and at most a quarter moved.
+    uint64_t other_ids = 0;
+    uint32_t zero = 0, moved = 0;
+    uint32_t* const moved_slot = s.hits;  // until the movers' scan: the slots of the movers
+    for (uint32_t i = 0; i < n; ++i) {
+        other_ids |= s.id_keys[s.rank[i]] ^ int_key(c.id[i]);
+        zero |= c.mask[i] == 0;
+        const uint32_t q = s.pos_of_slot[i];
+        if (c.x[i] != s.xs[q] || c.y[i] != s.ys[q] || c.mask[i] != s.ms[q]) {
+            if (moved == limit) return Incremental::full;
+            s.old_x[moved] = s.xs[q], s.old_y[moved] = s.ys[q], s.old_m[moved] = s.ms[q];
+            s.changed[q] = serial;
+            moved_slot[moved] = i;
+            s.moved[moved++] = q;
+        }
+    }
+    if (other_ids) return Incremental::full;
+    double drift = s.drift;
+    for (uint32_t j = 0; j < moved; ++j) {
+        const uint32_t q = s.moved[j], i = moved_slot[j];
+        const double dx = double(c.x[i]) - s.sx[q], dy = double(c.y[i]) - s.sy[q];
+        drift = std::max(drift, std::sqrt(dx * dx + dy * dy));
+    }
+    if (drift > kDriftPerCell * s.cell) return Incremental::full;
+    // 2. Watchers rescanned whole: those that moved or changed view or mask, and the wide ones
+    // when anything moved.
+    uint32_t redo = 0;
+    for (uint32_t k = 0; k < w.n; ++k) {
+        const uint32_t q = v.pos[k];
+        if (q == kNoSlot) continue;
+        const bool again = s.changed[q] == serial || w.view[k] != v.view[k] || w.mask[k] != v.mask[k] ||
+                           (moved && double(w.view[k] + in.margin) > s.cell);
+        if (!again) continue;
+        if (redo == limit) return Incremental::full;
+        s.changed[q] = serial;
+        s.redo[redo++] = k;
+    }
+    // Committed to this path: the scratch follows the layer.
+    for (uint32_t j = 0; j < moved; ++j) {
+        const uint32_t q = s.moved[j], i = moved_slot[j];
+        s.xs[q] = c.x[i], s.ys[q] = c.y[i], s.ms[q] = c.mask[i];
+    }
+    s.drift = drift;
+    s.zero_masks = zero != 0;
+    s.n_redo = redo;
+    for (uint32_t r = 0; r < redo; ++r) {
+        const uint32_t k = s.redo[r];
+        place_watcher(s, v.pos[k], k, w.view[k], w.mask[k], in.margin);
+    }
+    std::memset(s.mark, 0, (size_t(padded(n + 1)) + kMaxWidth) * sizeof(uint32_t));
+    s.use = AoiScratch::Use::watchers;
+    uint64_t* const ek = reinterpret_cast<uint64_t*>(enter.pair);
+    uint64_t* const lk = reinterpret_cast<uint64_t*>(leave.pair);
+    const uint64_t ecap = 2 * enter.cap / 3, lcap = 2 * leave.cap / 3;  // keys and pairs side by side
+    uint64_t ne = 0, nl = 0, logged = 0;
+    uint32_t stamp = 0;
+    // 3. The rescanned watchers, as the full path scans them (their new lists go to the log).
+    for (uint32_t r = 0; r < redo; ++r) {
+        const uint32_t k = s.redo[r], self = v.pos[k];
+        const uint32_t* old_t = v.target + v.off[k];
+        const uint32_t old_n = v.len[k];
+        if (logged + n + kMaxWidth > log.target_cap || ne + n > ecap || nl + old_n > lcap) return Incremental::full;
+        const uint32_t open = 2 * ++stamp, kept = open + 1;
+        for (uint32_t o = 0; o < old_n; ++o) s.mark[old_t[o]] = open;
+        s.mark[self] = kept;  // the watcher never sees itself
+        const float view = w.view[k];
+        const Circle reach{s.xs[self], s.ys[self], view + in.margin};
+        WatcherScan scan{AoiMeet{log.target + logged, s.watcher_enters, 0, 0, 0}, v.rank_at[self], open, kept, nullptr,
+                         w.mask[k]};
+        scan.m = scan.filter != ~0u || s.zero_masks ? s.ms : nullptr;
+        cover_circle(in, s, widened(reach.cx, reach.cy, reach.radius, drift), [&](uint32_t first, uint32_t last) {
+            scan_window(in, s, first, last, reach, view, scan);
+            return true;
+        });
+        for (uint32_t i = 0; i < scan.found.n_enter; ++i) ek[ne++] = event_key(k, v.rank_at[s.watcher_enters[i]]);
+        for (uint32_t o = 0; o < old_n; ++o)
+            if (s.mark[old_t[o]] != kept) lk[nl++] = event_key(k, v.rank_at[old_t[o]]);
+        s.redo_at[r] = static_cast<uint32_t>(logged);
+        s.redo_len[r] = scan.found.n_visible;
+        logged += scan.found.n_visible;
+    }
+    // 4. Every other watcher meets only the entities that changed near it: the kernel reports
+    // where the view may have changed; each report is settled here, with a look at the
+    // watcher's list only in the hysteresis band (in reach but not in view at the last update).
+    const double search = s.reach_max;
+    for (uint32_t j = 0; j < moved; ++j) {
+        const uint32_t q = s.moved[j], rank = v.rank_at[q];
+        const float ox = s.old_x[j], oy = s.old_y[j], nx = s.xs[q], ny = s.ys[q];
+        const uint32_t om = s.old_m[j], nm = s.ms[q];
+        const double mx = 0.5 * (double(ox) + nx), my = 0.5 * (double(oy) + ny);
+        const double half = 0.5 * std::sqrt((double(nx) - ox) * (double(nx) - ox) + (double(ny) - oy) * (double(ny) - oy));
+        const uint32_t tag = 2 * ++stamp;
+        AoiMoverWindow mw{nullptr, nullptr, nullptr, nullptr, nullptr, 0, 0, ox, oy, nx, ny, om, nm};
+        bool room = true;
+        cover_circle(in, s, widened(mx, my, search + half, drift), [&](uint32_t first, uint32_t last) {
+            first &= ~uint32_t(kMaxWidth - 1);
+            if (last <= first) return true;
+            mw.x = s.xs + first, mw.y = s.ys + first, mw.wv2 = s.wv2 + first, mw.wr2 = s.wr2 + first, mw.wm = s.wm + first;
+            mw.n = last - first, mw.base = first;
+            const uint32_t h = in.kernels->aoi_mover(mw, s.hits);
+            if (ne + h > ecap || nl + h > lcap) {
+                room = false;
+                return false;
+            }
+            for (uint32_t i = 0; i < h; ++i) {
+                const uint32_t at = s.hits[i];
+                if (s.changed[at] == serial || s.mark[at] == tag) continue;  // rescanned, or met already
+                s.mark[at] = tag;
+                const float d_new = distance2(nx, ny, s.xs[at], s.ys[at]), d_old = distance2(ox, oy, s.xs[at], s.ys[at]);
+                const bool pass_new = (s.wm[at] & nm) != 0, pass_old = (s.wm[at] & om) != 0;
+                const bool view_new = pass_new && d_new < s.wv2[at], reach_new = pass_new && d_new < s.wr2[at];
+                const bool view_old = pass_old && d_old < s.wv2[at], reach_old = pass_old && d_old < s.wr2[at];
+                const uint32_t k = s.wk[at];
+                const bool seen_old = view_old || (reach_old && list_has(v, k, q));
+                const bool seen_new = view_new || (seen_old && reach_new);
+                if (seen_new && !seen_old) ek[ne++] = event_key(k, rank);
+                if (seen_old && !seen_new) lk[nl++] = event_key(k, rank);
+            }
+            return true;
+        });
+        if (!room) return Incremental::full;
+    }
+    // 5. Events sorted as the full path writes them; the lists must have room to change in place.
+    std::sort(ek, ek + ne);
+    std::sort(lk, lk + nl);
+    if (v.top + relocations(s, v, ek, ne, lk, nl) > v.target_cap) return Incremental::full;
+    p.enter_keys = keys_to_events(enter, ne, v);
+    p.leave_keys = keys_to_events(leave, nl, v);
+    p.n_enter = ne, p.n_leave = nl;
+    return Incremental::done;
+}
+
+// Moves list k to the free end of v's targets with room for `len` entries.
+void relocate(Visible& v, uint32_t k, uint32_t len) noexcept {
+    const uint32_t room = list_room(len);
+    SOAGEO_ASSERT(v.top + room <= v.target_cap);
+    std::memcpy(v.target + v.top, v.target + v.off[k], v.len[k] * sizeof(uint32_t));
+    v.off[k] = static_cast<uint32_t>(v.top);
+    v.room[k] = room;
+    v.top += room;
+}
+
+void commit_incremental(const AoiInput& in, const AoiScratch& s, Visible& v, const Visible& log,
+                        const AoiProgress& p) noexcept {
+    for (uint32_t r = 0; r < s.n_redo; ++r) {
+        const uint32_t k = s.redo[r], len = s.redo_len[r];
+        if (len > v.room[k]) relocate(v, k, len);
+        std::memcpy(v.target + v.off[k], log.target + s.redo_at[r], len * sizeof(uint32_t));
+        v.pairs = v.pairs - v.len[k] + len;
+        v.len[k] = len;
+    }
+    for (uint64_t i = 0; i < p.n_leave; ++i) {
+        const uint32_t k = uint32_t(p.leave_keys[i] >> 32), at = s.pos_of_rank[uint32_t(p.leave_keys[i])];
+        if (s.changed[v.pos[k]] == s.serial) continue;
+        uint32_t* t = v.target + v.off[k];
+        uint32_t o = 0;
+        while (o + 1 < v.len[k] && t[o] != at) ++o;
+        SOAGEO_ASSERT(t[o] == at);
+        t[o] = t[--v.len[k]];
+        --v.pairs;
+    }
+    for (uint64_t i = 0; i < p.n_enter;) {
+        const uint32_t k = uint32_t(p.enter_keys[i] >> 32);
+        uint64_t end = i;
+        while (end < p.n_enter && uint32_t(p.enter_keys[end] >> 32) == k) ++end;
+        if (s.changed[v.pos[k]] != s.serial) {
+            const uint32_t len = v.len[k] + uint32_t(end - i);
+            if (len > v.room[k]) relocate(v, k, len);
+            uint32_t* t = v.target + v.off[k];
+            v.pairs += end - i;
+            for (; i < end; ++i) t[v.len[k]++] = s.pos_of_rank[uint32_t(p.enter_keys[i])];
+        }
+        i = end;
+    }
+    std::memcpy(v.view, in.watchers->view, v.n * sizeof(float));
+    std::memcpy(v.mask, in.watchers->mask, v.n * sizeof(uint32_t));
+}
+
+}  // namespace
+
 AoiStatus aoi_update(const AoiInput& in, AoiScratch& s, Visible& after, EventList& enter, EventList& leave,
                      AoiProgress& p, uint64_t* need) noexcept {
     const Store& st = *in.layer;
     const Watchers& w = *in.watchers;
     const Visible& before = *in.before;
+    if (!p.prepared && !p.tried_incremental) {
+        p.tried_incremental = true;
+        const bool synced = s.synced;
+        s.synced = false;  // until aoi_commit: the update may change the scratch, and fail to commit
+        const Incremental i = synced ? try_incremental(in, s, after, enter, leave, p) : Incremental::full;
+        if (i == Incremental::done) return p.incremental = true, AoiStatus::done;
+        if (i == Incremental::need_enter || i == Incremental::need_leave) {
+            // Nothing is changed yet: try again once the buffer has grown.
+            s.synced = true;
+            p.tried_incremental = false;
+            *need = uint64_t(in.layer->n) + kMaxWidth;
+            return i == Incremental::need_enter ? AoiStatus::need_enter : AoiStatus::need_leave;
+        }
+        enter.n = leave.n = 0;
+    }
     if (!p.prepared) prepare_update(in, s, after, p);
     SOAGEO_ASSERT(s.use == AoiScratch::Use::watchers);
     uint32_t* const enter_ranks = s.watcher_enters;
@@ -488,11 +848,12 @@ AoiStatus aoi_update(const AoiInput& in, AoiScratch& s, Visible& after, EventLis
     while (p.cur < w.n || p.prev < before.n) {
         const Turn t = next_turn(w, before, p);
         const uint32_t* old_t = t.in_before ? before.target + before.off[p.prev] : nullptr;
-        uint32_t old_n = t.in_before ? before.off[p.prev + 1] - before.off[p.prev] : 0;
+        uint32_t old_n = t.in_before ? before.len[p.prev] : 0;
         // Room for the worst case of this watcher: it may see every entity, leave all it saw.
-        uint64_t used = after.off[after.n];
+        uint64_t used = after.top;
         // Scans write whole blocks past what they keep: kMaxWidth more.
-        if (t.in_now && used + st.n + kMaxWidth > after.target_cap) return *need = st.n + kMaxWidth, AoiStatus::need_targets;
+        const uint64_t worst = uint64_t(list_room(st.n)) + kMaxWidth;
+        if (t.in_now && used + worst > after.target_cap) return *need = worst, AoiStatus::need_targets;
         if (enter.n + st.n > enter.cap) return *need = st.n, AoiStatus::need_enter;
         if (leave.n + old_n > leave.cap) return *need = old_n, AoiStatus::need_leave;
 
@@ -509,14 +870,29 @@ AoiStatus aoi_update(const AoiInput& in, AoiScratch& s, Visible& after, EventLis
         for (uint32_t i = 0; i < entering; ++i) push_event(enter, t.wid, id_of_rank(s, enter_ranks[i]));
         for (uint32_t i = 0; i < leaving; ++i) push_event(leave, t.wid, leave_ids[i]);
         if (t.in_now) {
-            after.watcher[after.n] = t.wid;
-            after.off[after.n + 1] = static_cast<uint32_t>(used + m);
+            const uint32_t k = after.n;
+            after.watcher[k] = t.wid;
+            after.view[k] = w.view[p.cur];
+            after.mask[k] = w.mask[p.cur];
+            after.pos[k] = scan.self == kNoSlot ? kNoSlot : s.pos_of_rank[scan.self];
+            after.off[k] = static_cast<uint32_t>(used);
+            after.len[k] = m;
+            after.room[k] = list_room(m);
+            after.top = used + after.room[k];
+            after.pairs += m;
             ++after.n;
             ++p.cur;
         }
         if (t.in_before) ++p.prev;
     }
     return AoiStatus::done;
+}
+
+int aoi_commit(const AoiInput& in, AoiScratch& s, Visible* visible, int current, const AoiProgress& p) noexcept {
+    s.synced = true;
+    if (!p.incremental) return 1 - current;
+    commit_incremental(in, s, visible[current], visible[1 - current], p);
+    return current;
 }
 
 }  // namespace soageo

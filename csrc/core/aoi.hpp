@@ -29,23 +29,37 @@ void watchers_insert(Watchers& w, uint32_t at, int64_t id, float view, uint32_t 
 void watchers_erase(Watchers& w, uint32_t at) noexcept;
 void watchers_copy(Watchers& to, const Watchers& from) noexcept;
 
-// The visible sets after an update: for watcher k (ids ascending), target[off[k] .. off[k+1])
-// holds the positions (in that update's bucket order) of what it sees, in no particular
-// order. Positions, not ids: the next update maps each old position to its new one with one
-// array index, and a watcher's targets sit near each other in bucket order, so that mapping
-// and the marks it leads to stay in a few cache lines.
+// The visible sets after an update: for watcher k (ids ascending), target[off[k] .. off[k] +
+// len[k]) holds the positions (in the bucket order of the last full update) of what it sees, in
+// no particular order, with room[k] >= len[k] entries reserved there. Positions, not ids: the
+// next full update maps each old position to its new one with one array index, and a
+// watcher's targets sit near each other in bucket order, so that mapping and the marks it
+// leads to stay in a few cache lines. The room lets an incremental update (which keeps the
+// positions) change a list in place: a static watcher's list then costs only its changes.
 struct Visible {
     int64_t* watcher;  // the watcher ids, ascending
-    uint32_t* off;     // n + 1 offsets
+    float* view;       // each watcher's view and mask at that update
+    uint32_t* mask;
+    uint32_t* pos;     // position of each watcher's entity (kNoSlot: none)
+    uint32_t* off;
+    uint32_t* len;
+    uint32_t* room;
     uint32_t* target;  // positions
     int64_t* ids;      // the layer's ids, ascending, at that update (ids[rank])
     uint32_t* rank_at; // rank of the entity at each position
     uint32_t n, watcher_cap, id_count, id_cap;
     uint64_t target_cap;
+    uint64_t top;      // target[top ..] is unused
+    uint64_t pairs;    // the sum of len
 };
+
+// The room a list of m targets gets: enough for the few a static watcher gains in a tick.
+inline uint32_t list_room(uint32_t m) noexcept { return m + m / 8 + 4; }
 
 size_t visible_bytes(uint32_t watcher_cap, uint64_t target_cap, uint32_t id_cap) noexcept;
 Visible visible_carve(void* block, uint32_t watcher_cap, uint64_t target_cap, uint32_t id_cap) noexcept;
+// Copies every list and id of `from` (to's capacities must hold them).
+void visible_copy(Visible& to, const Visible& from) noexcept;
 
 // Who sees whom, inverted: the watchers (indices into Visible::watcher, ascending) that see
 // the entity at position p are who[off[p] .. off[p+1]). Built from a Visible on demand, so an
@@ -61,7 +75,7 @@ struct Observers {
 
 size_t observers_bytes(uint32_t id_cap, uint64_t pair_cap) noexcept;
 Observers observers_carve(void* block, uint32_t id_cap, uint64_t pair_cap) noexcept;
-// Needs id_cap >= v.id_count and pair_cap >= v.off[v.n].
+// Needs id_cap >= v.id_count and pair_cap >= v.pairs.
 void observers_build(const Visible& v, Observers& o) noexcept;
 
 // Per-update scratch sized for the layer: entities grouped by grid cell, id ranks, marks.
@@ -87,6 +101,35 @@ struct AoiScratch {
     uint32_t* remap;   // last update's rank -> this update's rank (kNoSlot: removed)
     uint32_t* new_pos; // last update's position -> this update's position (kNoSlot: removed)
     uint32_t* start;   // buckets + 2 entries: start[b] is the first position of bucket b
+    uint32_t* pos_of_slot;
+    // The incremental update (aoi_update's second path) keeps the last full update's bucket
+    // order and positions, and updates xs, ys and ms in place for the entities that changed;
+    // sx, sy hold where each position was when it was bucketed (drift: the farthest any
+    // entity has gone from there, which every search widens by).
+    float* sx;
+    float* sy;
+    // The watcher at each position as of the last update (wk: its index, kNoSlot: none), its
+    // squared view and reach (-1 for none, and for a watcher whose reach exceeds a cell, which
+    // is rescanned instead) and its mask: what the movers' scan compares with.
+    uint32_t* wk;
+    float* wv2;
+    float* wr2;
+    uint32_t* wm;
+    uint32_t* changed;  // per position: serial of the update where it changed (moved, mask, view)
+    uint32_t* moved;    // positions of the entities that changed, and where they were
+    float* old_x;
+    float* old_y;
+    uint32_t* old_m;
+    uint32_t* redo;     // watchers rescanned whole: index k, and their new lists in the log
+    uint32_t* redo_at;
+    uint32_t* redo_len;
+    uint32_t* hits;     // the movers' scan output
+    double drift;
+    double reach_max;   // the largest reach of a watcher met by the movers' scan
+    uint32_t serial;    // one per incremental update
+    uint32_t n_redo;
+    bool synced;        // the above describe the committed visible lists (set by aoi_commit)
+    bool fresh;         // a full update bucketed the entities: sx, sy, wk.. still to be built
     double cell, inv_cell;  // rows: cell height
     double inv_cell_x;      // cells within a row
     uint32_t buckets;   // a power of two
@@ -117,6 +160,11 @@ EventList events_carve(void* block, uint64_t cap) noexcept;
 // Progress of an update, so that it can stop when a buffer is full and resume once the
 // caller (the binding, which owns the memory) has grown it.
 struct AoiProgress {
+    bool tried_incremental = false;
+    bool incremental = false;    // the update took the incremental path: aoi_commit applies it
+    uint64_t* enter_keys = nullptr;  // (watcher index << 32 | target rank), sorted, for aoi_commit
+    uint64_t* leave_keys = nullptr;
+    uint64_t n_enter = 0, n_leave = 0;
     uint32_t cur = 0, prev = 0;  // next watcher in the current and the previous lists
     uint32_t rank = 0;           // merge position of the current watcher among the ids
     uint32_t stamp = 0;          // one per watcher processed
@@ -134,9 +182,18 @@ struct AoiInput {
     const KernelTable* kernels;
 };
 
-// Computes `after` from the layer and `before`, appending the differences to enter/leave.
-// Returns done, or which buffer needs room for at least `*need` more entries.
+// Computes what the watchers see now from the layer and `before`, appending the differences
+// to enter/leave. Returns done, or which buffer needs room for at least `*need` more entries.
+// Two paths, with the same events: the full one writes the new lists into `after`; when few
+// entities and watchers changed since the last update (and the scratch still describes it),
+// the incremental one visits only what changed and their neighbours, and keeps what aoi_commit
+// needs to change `before` in place (using `after` as its log). Nothing the caller sees as
+// committed is changed until aoi_commit.
 AoiStatus aoi_update(const AoiInput& in, AoiScratch& s, Visible& after, EventList& enter, EventList& leave,
                      AoiProgress& p, uint64_t* need) noexcept;
+
+// Once the events are delivered: makes the update current. Returns the index (0 or 1) of the
+// current visible lists in `visible`, given the index `current` they had.
+int aoi_commit(const AoiInput& in, AoiScratch& s, Visible* visible, int current, const AoiProgress& p) noexcept;
 
 }  // namespace soageo

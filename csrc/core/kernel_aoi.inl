@@ -41,5 +41,26 @@ inline void aoi_scan(const AoiWindow& window, AoiMeet& meet) noexcept {
         aoi_scan_with<false>(window, meet);
 }
 
+// The incremental update's scan (AoiMoverWindow): one changed entity against still watchers.
+// Everything a watcher's state depends on is compared at both ends: in view now but not then
+// (an enter, unless it was seen already), in reach then but not now (a leave, if it was seen).
+inline uint32_t aoi_mover(const AoiMoverWindow& window, uint32_t* out) noexcept {
+    const AoiMoverWindow w = window;
+    const wf ox = splat(w.ox), oy = splat(w.oy), nx = splat(w.nx), ny = splat(w.ny);
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < w.n; i += W) {
+        const wf x = load(w.x + i), y = load(w.y + i);
+        const wf dn = squared(nx - x) + squared(ny - y);
+        const wf d_o = squared(ox - x) + squared(oy - y);
+        const wf v2 = load(w.wv2 + i), r2 = load(w.wr2 + i);
+        const uint32_t pn = bits(mask_any(w.wm + i, w.nmask)), po = bits(mask_any(w.wm + i, w.omask));
+        const uint32_t vn = bits(lt(dn, v2)) & pn, rn = bits(lt(dn, r2)) & pn;
+        const uint32_t vo = bits(lt(d_o, v2)) & po, ro = bits(lt(d_o, r2)) & po;
+        const uint32_t maybe = ((vn & ~vo) | (ro & ~rn)) & live_lanes(w.n - i);
+        if (maybe) k += emit(out + k, w.base + i, maybe);
+    }
+    return k;
+}
+
 }  // namespace SOAGEO_TARGET
 }  // namespace soageo

@@ -149,6 +149,24 @@ struct AoiMeet {
     uint32_t n_visible, n_enter, met;
 };
 
+// One entity that changed (moved, or changed its mask) against a window of still watchers, for
+// the AOI's incremental update: the positions where the watcher's view of it may have changed.
+// wv2 and wr2 are each watcher's squared view and reach (float32 products, as aoi_scan squares
+// them; -1 where there is no watcher), wm its filter; the distances are the ones aoi_scan
+// computes (target minus watcher). A position is reported when the entity entered the view or
+// left the reach (each side filtered by the watcher's mask): the caller decides from there.
+struct AoiMoverWindow {
+    const float* x;   // the window's first block, aligned
+    const float* y;
+    const float* wv2;
+    const float* wr2;
+    const uint32_t* wm;
+    uint32_t n;       // entries in the window
+    uint32_t base;    // position of x[0]
+    float ox, oy, nx, ny;  // the entity at the last update and now
+    uint32_t omask, nmask;
+};
+
 // Kernels write slot numbers to `out`, which must hold padded(n) entries: a kernel may store a
 // whole block of lanes past its last hit (never past the padded end).
 struct KernelTable {
@@ -178,6 +196,8 @@ struct KernelTable {
     uint64_t (*sweep_between)(const SweepBoxes&, const SweepBoxes&, uint32_t* out_a, uint32_t* out_b, uint64_t cap) noexcept;
     // Within reach: d^2 < reach^2; within view: d^2 < view^2 (float32, as in_circle).
     void (*aoi_scan)(const AoiWindow&, AoiMeet&) noexcept;
+    // Positions of the window where the mover may cause an event; out holds padded(n).
+    uint32_t (*aoi_mover)(const AoiMoverWindow&, uint32_t* out) noexcept;
 };
 
 // One table per target. Only the targets this build compiles are defined (the scalar one and

@@ -41,6 +41,7 @@ const KernelTable table = {
     sweep_complete,
     sweep_between,
     aoi_scan,
+    aoi_mover,
 };
 }  // namespace SOAGEO_TARGET
 

@@ -57,15 +57,7 @@ void grow_visible(lua_State* L, Aoi* a, uint32_t epoch, int which, uint32_t watc
     void* block = new_block(L, a, epoch, which == 0 ? kVisibleA : kVisibleB, visible_bytes(watcher_cap, target_cap, id_cap));
     Visible& old = a->visible[which];
     Visible v = visible_carve(block, watcher_cap, target_cap, id_cap);
-    if (keep) {
-        std::memcpy(v.watcher, old.watcher, old.n * sizeof(int64_t));
-        std::memcpy(v.off, old.off, (old.n + 1) * sizeof(uint32_t));
-        std::memcpy(v.target, old.target, old.off[old.n] * sizeof(uint32_t));
-        std::memcpy(v.ids, old.ids, old.id_count * sizeof(int64_t));
-        std::memcpy(v.rank_at, old.rank_at, old.id_count * sizeof(uint32_t));
-        v.n = old.n;
-        v.id_count = old.id_count;
-    }
+    if (keep) visible_copy(v, old);
     old = v;
     lua_pop(L, 1);
 }
@@ -199,7 +191,7 @@ int l_update(lua_State* L) {
     Results r;
     events_write(&r, L, enter, leave, kEnterBlock, kLeaveBlock);
     event_unchanged(L, kAoi, &a->head, epoch);
-    a->current = after;
+    a->current = aoi_commit(in, a->scratch, a->visible, a->current, progress);
     ++a->generation;
     a->enter_recent = decayed_peak(a->enter_recent, enter.n);
     a->leave_recent = decayed_peak(a->leave_recent, leave.n);
@@ -225,9 +217,9 @@ int l_visible(lua_State* L) {
         // Stored as positions in no order; sorted in place by rank, they come out by id (the
         // order of a list is free to change).
         const uint32_t* rank_at = v.rank_at;
-        std::sort(v.target + v.off[lo], v.target + v.off[lo + 1],
+        std::sort(v.target + v.off[lo], v.target + v.off[lo] + v.len[lo],
                   [rank_at](uint32_t a, uint32_t b) { return rank_at[a] < rank_at[b]; });
-        for (uint32_t i = v.off[lo]; i < v.off[lo + 1]; ++i)
+        for (uint32_t i = v.off[lo]; i < v.off[lo] + v.len[lo]; ++i)
             results_int(&r, static_cast<lua_Integer>(v.ids[v.rank_at[v.target[i]]]));
     }
     return event_list_close(&r);
@@ -247,7 +239,7 @@ int l_watchers_of(lua_State* L) {
         const uint32_t generation = a->generation;
         const Visible& v = a->visible[a->current];
         if (a->observers_of != generation) {
-            const uint64_t pairs = v.off[v.n];
+            const uint64_t pairs = v.pairs;
             if (!a->observers.off || a->observers.id_cap < v.id_count || a->observers.pair_cap < pairs) {
                 const uint32_t id_cap = v.id_count + v.id_count / 2 + 16;
                 const uint64_t pair_cap = pairs + pairs / 2 + 64;

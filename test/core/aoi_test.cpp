@@ -114,3 +114,51 @@ TEST_CASE(aoi_scan_with_masks_matches_scalar_and_filters) {
         }
     }
 }
+
+// The incremental update's scan of one changed entity against still watchers: every target
+// reports exactly the positions the scalar reference does, which are those where the entity
+// entered a watcher's view or left its reach (each side filtered by the watcher's mask).
+TEST_CASE(aoi_mover_matches_scalar_and_its_definition) {
+    fixture::Rng rng(79);
+    const uint32_t sizes[] = {0, 1, 3, 4, 5, 8, 9, 16, 17, 100, 1000};
+    const uint32_t masks[] = {0, 1, 2, 3, 0xffffffffu};
+    for (uint32_t n : sizes) {
+        for (int round = 0; round < 20; ++round) {
+            const uint32_t lead = 16 * rng.below(3);
+            fixture::Cloud w(lead + n + 16), reach2(lead + n + 16);  // w.r: squared view; reach2.x: squared reach
+            for (uint32_t i = 0; i < w.n; ++i) {
+                w.x[i] = static_cast<float>(static_cast<int>(rng.below(41)) - 20);
+                w.y[i] = static_cast<float>(static_cast<int>(rng.below(41)) - 20);
+                if (round % 5 == 4) w.x[i] *= 1e18f;
+                w.mask[i] = masks[rng.below(5)];
+                if (rng.below(4) == 0) {
+                    w.r[i] = reach2.x[i] = -1.0f;  // no watcher here
+                } else {
+                    const float view = static_cast<float>(rng.below(15)), reach = view + static_cast<float>(rng.below(4));
+                    w.r[i] = view * view, reach2.x[i] = reach * reach;
+                }
+            }
+            AoiMoverWindow mw{w.x + lead, w.y + lead, w.r + lead, reach2.x + lead, w.mask + lead, n, lead,
+                              static_cast<float>(static_cast<int>(rng.below(11)) - 5), 0.5f * rng.below(3),
+                              static_cast<float>(static_cast<int>(rng.below(11)) - 5), 0.5f * rng.below(3),
+                              masks[rng.below(5)], masks[rng.below(5)]};
+            std::vector<uint32_t> want(w.cap + kMaxWidth), got(w.cap + kMaxWidth);
+            const uint32_t m = fixture::reference()->aoi_mover(mw, want.data());
+            want.resize(m);
+            std::vector<uint32_t> defined;
+            for (uint32_t i = lead; i < lead + n; ++i) {
+                const float ndx = mw.nx - w.x[i], ndy = mw.ny - w.y[i], odx = mw.ox - w.x[i], ody = mw.oy - w.y[i];
+                const float dn = ndx * ndx + ndy * ndy, d_o = odx * odx + ody * ody;
+                const bool pn = (w.mask[i] & mw.nmask) != 0, po = (w.mask[i] & mw.omask) != 0;
+                const bool vn = pn && dn < w.r[i], rn = pn && dn < reach2.x[i];
+                const bool vo = po && d_o < w.r[i], ro = po && d_o < reach2.x[i];
+                if ((vn && !vo) || (ro && !rn)) defined.push_back(i);
+            }
+            CHECK_MSG(want == defined, "scalar n=%u round %d", n, round);
+            for (const KernelTable* k : fixture::targets()) {
+                const uint32_t h = k->aoi_mover(mw, got.data());
+                CHECK_MSG(std::vector<uint32_t>(got.begin(), got.begin() + h) == want, "%s n=%u round %d", k->name, n, round);
+            }
+        }
+    }
+}
