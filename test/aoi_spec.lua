@@ -279,6 +279,32 @@ describe("soageo.aoi", function()
     end)
   end)
 
+  describe("when a tenth of a crowd moves each tick", function()
+    it("reproduces brute force, with hundreds of events per incremental update", function()
+      local g = rng.new(31)
+      local l = soageo.layer()
+      local aoi = soageo.aoi(l, { margin = 2 })
+      local views = {}
+      for i = 1, 1500 do
+        l:set(i, g:uniform(0, 100), g:uniform(0, 100))
+        if i % 5 == 0 then views[i] = 20; aoi:watch(i, 20) end
+      end
+      local vis, truth, most = {}, {}, 0
+      for tick = 1, 8 do
+        local enter, leave, ne, nl = aoi:update()
+        assert.is_true(sorted_flat(enter, ne) and sorted_flat(leave, nl), "tick " .. tick)
+        replay(vis, enter, ne, leave, nl)
+        truth = ref.visible(l, views, 2, truth)
+        assert.is_true(same_sets(vis, truth), "tick " .. tick)
+        if tick > 1 then most = math.max(most, ne, nl) end
+        for id, x, y in l:each() do
+          if g:int(1, 10) == 1 then l:move(id, x + g:uniform(-3, 3), y + g:uniform(-3, 3)) end
+        end
+      end
+      assert.is_true(most > 300, "few events: " .. most)  -- many keys to sort
+    end)
+  end)
+
   -- Runs `ticks` updates with `step` moving entities in between, checking every tick.
   local function agrees_every_tick(l, aoi, views, margin, ticks, step)
     local vis, truth = {}, {}

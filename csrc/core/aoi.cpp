@@ -580,11 +580,38 @@ Circle widened(double cx, double cy, double radius, double drift) noexcept {
 
 inline uint64_t event_key(uint32_t k, uint32_t rank) noexcept { return uint64_t(k) << 32 | rank; }
 
+inline uint32_t bits_for(uint32_t n) noexcept { return n ? 32 - uint32_t(__builtin_clz(n)) : 0; }
+
+// An LSD radix sort of event keys on the bits they use (indices below `watchers`, ranks below
+// `ranks`), 11 at a time: std::sort of a tick's keys was a sixth of an incremental update.
+void sort_keys(uint64_t* keys, uint64_t* tmp, uint64_t n, uint32_t watchers, uint32_t ranks) noexcept {
+    if (n < 256) {
+        std::sort(keys, keys + n);
+        return;
+    }
+    const uint32_t rank_bits = bits_for(ranks), total = rank_bits + bits_for(watchers);
+    const uint64_t low = (uint64_t(1) << rank_bits) - 1;
+    uint64_t *from = keys, *to = tmp;
+    uint32_t count[2048];
+    for (uint32_t shift = 0; shift < total; shift += 11) {
+        auto digit = [&](uint64_t key) { return uint32_t((((key >> 32) << rank_bits | (key & low)) >> shift) & 2047); };
+        std::memset(count, 0, sizeof count);
+        for (uint64_t i = 0; i < n; ++i) ++count[digit(from[i])];
+        for (uint32_t d = 0, sum = 0; d < 2048; ++d) {
+            const uint32_t c = count[d];
+            count[d] = sum, sum += c;
+        }
+        for (uint64_t i = 0; i < n; ++i) to[count[digit(from[i])]++] = from[i];
+        std::swap(from, to);
+    }
+    if (from != keys) std::memcpy(keys, from, n * sizeof(uint64_t));
+}
+
 // Sorts the keys, moves them to the end of the event buffer and writes the (watcher, target)
 // id pairs in front of them; returns where the keys went (aoi_commit reads them).
 uint64_t* keys_to_events(EventList& e, uint64_t n, const Visible& v) noexcept {
     uint64_t* keys = reinterpret_cast<uint64_t*>(e.pair);
-    std::sort(keys, keys + n);
+    sort_keys(keys, keys + n, n, v.n, v.id_count);  // keys take at most 2/3 of the buffer
     uint64_t* tail = keys + (2 * e.cap - n);
     std::memmove(tail, keys, n * sizeof(uint64_t));
     for (uint64_t i = 0; i < n; ++i) {
@@ -633,13 +660,9 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
         if (w.id[k] != v.watcher[k]) return Incremental::full;
     if (2 * enter.cap / 3 < uint64_t(n) + kMaxWidth) return Incremental::need_enter;
     if (2 * leave.cap / 3 < uint64_t(n) + kMaxWidth) return Incremental::need_leave;
-    if (s.fresh) start_incremental(in, s);
-    if (++s.serial == 0) {
-        std::memset(s.changed, 0, (size_t(padded(n + 1)) + kMaxWidth) * sizeof(uint32_t));
-        s.serial = 1;
-    }
-    const uint32_t serial = s.serial, limit = n / 4;
+    const uint32_t limit = n / 4;
     // 1. What changed, by slot: the same ids in the same slots, and at most a quarter moved.
+    // (Before anything else: when all move, this pass stops after a quarter of the slots.)
     uint64_t other_ids = 0;
     uint32_t zero = 0, moved = 0;
     uint32_t* const moved_slot = s.hits;  // until the movers' scan: the slots of the movers
@@ -650,19 +673,28 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
         if (c.x[i] != s.xs[q] || c.y[i] != s.ys[q] || c.mask[i] != s.ms[q]) {
             if (moved == limit) return Incremental::full;
             s.old_x[moved] = s.xs[q], s.old_y[moved] = s.ys[q], s.old_m[moved] = s.ms[q];
-            s.changed[q] = serial;
             moved_slot[moved] = i;
             s.moved[moved++] = q;
         }
     }
     if (other_ids) return Incremental::full;
-    double drift = s.drift;
+    // Right after a full update the entities are where they were bucketed.
+    const float* const bx = s.fresh ? s.xs : s.sx;
+    const float* const by = s.fresh ? s.ys : s.sy;
+    double drift = s.fresh ? 0.0 : s.drift;
     for (uint32_t j = 0; j < moved; ++j) {
         const uint32_t q = s.moved[j], i = moved_slot[j];
-        const double dx = double(c.x[i]) - s.sx[q], dy = double(c.y[i]) - s.sy[q];
+        const double dx = double(c.x[i]) - bx[q], dy = double(c.y[i]) - by[q];
         drift = std::max(drift, std::sqrt(dx * dx + dy * dy));
     }
     if (drift > kDriftPerCell * s.cell) return Incremental::full;
+    if (s.fresh) start_incremental(in, s);
+    if (++s.serial == 0) {
+        std::memset(s.changed, 0, (size_t(padded(n + 1)) + kMaxWidth) * sizeof(uint32_t));
+        s.serial = 1;
+    }
+    const uint32_t serial = s.serial;
+    for (uint32_t j = 0; j < moved; ++j) s.changed[s.moved[j]] = serial;
     // 2. Watchers rescanned whole: those that moved or changed view or mask, and the wide ones
     // when anything moved.
     uint32_t redo = 0;
@@ -762,11 +794,9 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
         if (!room) return Incremental::full;
     }
     // 5. Events sorted as the full path writes them; the lists must have room to change in place.
-    std::sort(ek, ek + ne);
-    std::sort(lk, lk + nl);
-    if (v.top + relocations(s, v, ek, ne, lk, nl) > v.target_cap) return Incremental::full;
     p.enter_keys = keys_to_events(enter, ne, v);
     p.leave_keys = keys_to_events(leave, nl, v);
+    if (v.top + relocations(s, v, p.enter_keys, ne, p.leave_keys, nl) > v.target_cap) return Incremental::full;
     p.n_enter = ne, p.n_leave = nl;
     return Incremental::done;
 }

@@ -93,8 +93,9 @@ function W.run(size, seed)
   local wc = { c = cs, layer = a, touching = {}, synced = true }
   W.contacts[#W.contacts + 1] = wc
   local enter, leave, began, ended = {}, {}, {}, {}
-  for tick = 1, 3 do
-    for id, x, y in a:each() do a:move(id, x + r(-2, 2), y + r(-2, 2)) end
+  for tick = 1, 6 do
+    -- From tick 4 a tenth move: the aoi's incremental update, which changes its lists in place.
+    for id, x, y in a:each() do if tick <= 3 or id % 10 == tick then a:move(id, x + r(-2, 2), y + r(-2, 2)) end end
     if tick == 2 then a:set(3 * size, 1, 1, 1, 0) end  -- an entity nobody sees
     local ne, nl
     enter, leave, ne, nl = aoi:update(enter, leave)
