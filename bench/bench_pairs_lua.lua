@@ -128,12 +128,13 @@ local function side_by_side(title, n, span, view, ticks, variants, mask_of)
     aois[v]:update({}, {})
     times[v] = {}
   end
-  local enter, leave = {}, {}
+  local enter, leave = {}, {}  -- each variant's own tables, as a scene keeps them
+  for v in ipairs(variants) do enter[v], leave[v] = {}, {} end
   for tick = 0, ticks do
     for v, var in ipairs(variants) do
       step(layers[v], span, var[2])
       local t0 = clock()
-      enter, leave = aois[v]:update(enter, leave)
+      aois[v]:update(enter[v], leave[v])
       if var[4] then var[4](aois[v]) end
       local t1 = clock()
       if tick > 0 then times[v][tick] = t1 - t0 end
