@@ -236,7 +236,7 @@ valgrind: $(MODULE)
 FUZZ_CXX     ?= clang++
 FUZZ_TARGETS := kernels load api merge
 FUZZ_CFLAGS  := -O1 -g -fPIC -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -DSOAGEO_CHECKS
-$(BUILD)/fuzz_%: fuzz/%_fuzz.cpp $(CORE_OBJ) $(LUA_OBJ)
+$(BUILD)/fuzz_%: fuzz/%_fuzz.cpp $(wildcard fuzz/*.hpp) $(CORE_OBJ) $(LUA_OBJ)
 	$(CXX) $(CFLAGS) $(SOAGEO_FLAGS) $(HAVE_FLAGS) -fsanitize=fuzzer -Icsrc -I$(LUA_INCDIR) -o $@ $< \
 	    $(CORE_OBJ) $(LUA_OBJ) $(LUA_LIBS)
 

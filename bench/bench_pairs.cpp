@@ -17,16 +17,10 @@ namespace {
 
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-struct Scene {
-    std::vector<unsigned char> col, map, scratch, pairs;
-    Store s;
-    SweepScratch sw;
+struct Scene : fixture::SweepWorld {
+    std::vector<unsigned char> pairs;
     PairBuffer buf;
-    explicit Scene(uint32_t n)
-        : col(columns_bytes(n)), map(idmap_bytes(idmap_cap_for(n))), scratch(sweep_scratch_bytes(n) + kAlign) {
-        s = Store{columns_carve(col.data(), n), idmap_init(map.data(), idmap_cap_for(n)), 0, 0};
-        sw = sweep_scratch_carve(scratch.data(), n);
-    }
+    explicit Scene(uint32_t n) : SweepWorld(n) {}
     void make_room(uint64_t cap) {  // the binding grows its buffer the same way
         pairs.assign(pair_buffer_bytes(cap) + kAlign, 0);
         buf = pair_buffer_carve(pairs.data(), cap);

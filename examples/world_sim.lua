@@ -13,27 +13,13 @@ local svg = require "world.svg"
 local entities = tonumber(arg[1]) or 100000
 local ticks = tonumber(arg[2]) or 20
 local cols, rows = tonumber(arg[3]) or 2, tonumber(arg[4]) or 2
--- The density of the proof's scenes (3,000 in 1024x1024), on a side divisible by the grid.
-local unit = 64 * cols * rows
-local size = math.ceil(math.sqrt(entities * 350) / unit) * unit
-
-local rules = world.rules.new({ seed = 2024, size = size, view = 50, margin = 5, reach = 40, speed = 2, jump = 16, cast = 400 })
-local script_one, script_many = rules:script(entities, 20), rules:script(entities, 20)
+local opts, churn = world.bench_rules(entities, cols, rows)
+local size = opts.size
+local rules = world.rules.new(opts)
+local script_one, script_many = rules:script(entities, churn), rules:script(entities, churn)
 local one = world.single.new(rules, entities)
 local many = world.regions(rules, cols, rows)
-
-local function same(a, na, b, nb)
-  if na ~= nb then return false end
-  local ka, kb = world.pair_keys(a, na), world.pair_keys(b, nb)
-  for i = 1, na do if ka[i] ~= kb[i] then return false end end
-  return true
-end
-
-local function median(t)
-  local s = { table.unpack(t) }
-  table.sort(s)
-  return s[(#s + 1) // 2]
-end
+local same, median = world.same_pairs, world.median
 
 print(string.format("world: %d entities in %dx%d, %dx%d regions, border %g (view %d + margin %d; skill reach %d), SIMD target %s, %s",
   entities, size, size, cols, rows, rules:min_border(), rules.view, rules.margin, rules.reach, require("soageo").arch(), _VERSION))

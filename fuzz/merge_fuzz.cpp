@@ -5,17 +5,10 @@
 // same bytes, read as ids, drive dump(ids) (an error exactly when an id is unknown or repeated;
 // else a snapshot of those ids in order) and remove_many (the count of distinct known ids).
 // Half the inputs get a valid checksum, so the content checks behind it are reached.
-#include <lua.hpp>
-
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <string>
 
-#include "core/snapshot.hpp"
-
-extern "C" int luaopen_soageo_core(lua_State* L);
+#include "probe.hpp"
 
 namespace {
 
@@ -82,43 +75,19 @@ function probe(bytes, set, clear)
 end
 )";
 
-lua_State* state() {
-    static lua_State* L = [] {  // fuzz harness only: one state for the whole run
-        lua_State* s = luaL_newstate();
-        luaL_openlibs(s);
-        luaL_requiref(s, "soageo.core", luaopen_soageo_core, 0);
-        lua_pop(s, 1);
-        if (luaL_dostring(s, kProbe) != LUA_OK) {
-            std::fprintf(stderr, "%s\n", lua_tostring(s, -1));
-            std::abort();
-        }
-        return s;
-    }();
-    return L;
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    lua_State* L = state();
+    lua_State* L = fuzz::probe_state(kProbe);
     if (size < 2) return 0;
     // Byte 0 picks the mask bits merge sets and clears; the rest is the snapshot.
     uint32_t set = (data[0] & 2) ? 0x80000000u : 0u, clear = (data[0] & 4) ? 0x40000001u : 0u;
     std::string bytes(reinterpret_cast<const char*>(data + 1), size - 1);
-    if ((data[0] & 1) && bytes.size() >= soageo::kSnapshotHeader + soageo::kSnapshotTrailer) {
-        size_t body = bytes.size() - soageo::kSnapshotTrailer;
-        uint64_t h = soageo::snapshot_checksum(reinterpret_cast<const unsigned char*>(bytes.data()), body);
-        std::memcpy(&bytes[body], &h, 8);
-    }
+    if (data[0] & 1) fuzz::reseal(bytes);
     lua_getglobal(L, "probe");
     lua_pushlstring(L, bytes.data(), bytes.size());
     lua_pushinteger(L, set);
     lua_pushinteger(L, clear);
-    if (lua_pcall(L, 3, 0, 0) != LUA_OK) {
-        std::fprintf(stderr, "%s\n", lua_tostring(L, -1));
-        std::abort();
-    }
-    lua_settop(L, 0);
-    lua_gc(L, LUA_GCCOLLECT);
+    fuzz::run_probe(L, 3);
     return 0;
 }

@@ -3,34 +3,8 @@ local rng = require "rng"
 local util = require "spec_util"
 local ref = require "pairs_reference"
 
--- Replays events into visible sets, failing on an impossible event.
-local function replay(vis, enter, ne, leave, nl)
-  for i = 1, nl do
-    local w, t = leave[2 * i - 1], leave[2 * i]
-    assert(vis[w] and vis[w][t], "leave of a pair that was not visible")
-    vis[w][t] = nil
-  end
-  for i = 1, ne do
-    local w, t = enter[2 * i - 1], enter[2 * i]
-    vis[w] = vis[w] or {}
-    assert(not vis[w][t], "enter of a pair already visible")
-    vis[w][t] = true
-  end
-end
-
-local function same_sets(a, b)
-  for w, set in pairs(a) do for t in pairs(set) do if not (b[w] and b[w][t]) then return false end end end
-  for w, set in pairs(b) do for t in pairs(set) do if not (a[w] and a[w][t]) then return false end end end
-  return true
-end
-
-local function sorted_flat(list, n)
-  for i = 2, n do
-    local a1, b1, a2, b2 = list[2 * i - 3], list[2 * i - 2], list[2 * i - 1], list[2 * i]
-    if not (a1 < a2 or (a1 == a2 and b1 < b2)) then return false end
-  end
-  return true
-end
+-- Visible sets are pair sets vis[watcher][target] (spec_util).
+local replay, same_sets, sorted_flat = util.replay, util.same_pair_sets, util.sorted_pairs
 
 for _, arch in ipairs(soageo.archs()) do
   for _, margin in ipairs({ 0, 4 }) do
@@ -49,10 +23,8 @@ for _, arch in ipairs(soageo.archs()) do
         end
         local vis, truth, enter, leave = {}, {}, {}, {}
         for tick = 1, 25 do
-          for id, x, y in l:each() do l:move(id, x + g:uniform(-3, 3), y + g:uniform(-3, 3)) end
-          for _ = 1, 3 do l:remove(g:int(1, next_id)) end                       -- removed entities leave views
-          for _ = 1, 3 do l:set(next_id, g:uniform(0, 250), g:uniform(0, 250)); next_id = next_id + 1 end
-          l:set(g:int(1, next_id - 1), g:uniform(0, 250), g:uniform(0, 250))  -- a removed id comes back, or one jumps
+          -- removed entities leave views; a removed id comes back, or one jumps
+          next_id = util.churn(l, g, next_id, { step = 3, k = 3, span = 250 })
           for _ = 1, 3 do
             local w = g:int(1, next_id)
             if views[w] and g:int(1, 2) == 1 then views[w] = nil; aoi:unwatch(w)  -- a watcher goes away
@@ -242,14 +214,7 @@ for _, arch in ipairs(soageo.archs()) do
           for w, set in pairs(truth) do
             for t in pairs(set) do seers[t] = seers[t] or {}; table.insert(seers[t], w) end
           end
-          for id = 1, next_id do
-            local want = seers[id] or {}
-            table.sort(want)
-            local n
-            out, n = aoi:watchers_of(id, out)
-            assert.are.equal(#want, n)
-            assert.are.same(want, out)
-          end
+          out = util.check_lists(assert, aoi, "watchers_of", seers, next_id, out)
         end
       end)
     end)

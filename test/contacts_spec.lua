@@ -1,48 +1,15 @@
 local soageo = require "soageo"
 local rng = require "rng"
+local util = require "spec_util"
 
--- The pair set of a flat list {a1, b1, ...}: { ["a b"] = true }.
-local function set_of(list, n)
-  local s = {}
-  for i = 1, n do s[list[2 * i - 1] .. " " .. list[2 * i]] = true end
-  return s
-end
-
-local function sorted_flat(list, n)
-  for i = 1, n do if not (list[2 * i - 1] < list[2 * i]) then return false end end
-  for i = 2, n do
-    local a1, b1, a2, b2 = list[2 * i - 3], list[2 * i - 2], list[2 * i - 1], list[2 * i]
-    if not (a1 < a2 or (a1 == a2 and b1 < b2)) then return false end
-  end
-  return true
-end
-
--- Applies the events to `pairs_set`, failing on an impossible event (a pair that began twice
--- or ended without having begun).
-local function replay(pairs_set, began, nb, ended, ne)
-  for i = 1, ne do
-    local k = ended[2 * i - 1] .. " " .. ended[2 * i]
-    assert(pairs_set[k], "end of a pair that was not touching: " .. k)
-    pairs_set[k] = nil
-  end
-  for i = 1, nb do
-    local k = began[2 * i - 1] .. " " .. began[2 * i]
-    assert(not pairs_set[k], "begin of a pair already touching: " .. k)
-    pairs_set[k] = true
-  end
-end
-
-local function same(a, b)
-  for k in pairs(a) do if not b[k] then return false end end
-  for k in pairs(b) do if not a[k] then return false end end
-  return true
-end
+-- Events are replayed onto pair sets (spec_util), compared with the set of layer:pairs().
+local set_of, replay, same = util.pair_set, util.replay, util.same_pair_sets
+-- Pairs come ascending, each (a, b) with a < b.
+local function sorted_flat(list, n) return util.sorted_pairs(list, n, true) end
 
 for _, arch in ipairs(soageo.archs()) do
   describe("when the " .. arch .. " target runs contact events", function()
-    local previous
-    setup(function() previous = soageo.use_arch(arch) end)
-    teardown(function() soageo.use_arch(previous) end)
+    util.use_target(arch, setup, teardown)
 
     it("gives events that, replayed onto the last pairs, give layer:pairs() exactly", function()
       local g = rng.new(40)
@@ -52,10 +19,10 @@ for _, arch in ipairs(soageo.archs()) do
       for _ = 1, 300 do l:set(next_id, g:uniform(0, 200), g:uniform(0, 200), g:uniform(0, 6)); next_id = next_id + 1 end
       local current, began, ended, out, adj = {}, {}, {}, {}, {}
       for tick = 1, 30 do
-        for id, x, y in l:each() do l:move(id, x + g:uniform(-2, 2), y + g:uniform(-2, 2)) end
-        for _ = 1, 4 do l:remove(g:int(1, next_id)) end                 -- their pairs end
-        for _ = 1, 4 do l:set(next_id, g:uniform(0, 200), g:uniform(0, 200), g:uniform(0, 6)); next_id = next_id + 1 end
-        l:set(g:int(1, next_id - 1), g:uniform(0, 200), g:uniform(0, 200), g:uniform(0, 12))  -- back, or a jump
+        -- removed entities' pairs end; one comes back, or jumps, with a radius up to 12
+        next_id = util.churn(l, g, next_id, {
+          step = 2, k = 4, span = 200, radius = function(jump) return g:uniform(0, jump and 12 or 6) end,
+        })
         local nb, ne
         began, ended, nb, ne = c:update(began, ended)
         assert.is_true(sorted_flat(began, nb) and sorted_flat(ended, ne), "tick " .. tick)
@@ -76,14 +43,7 @@ for _, arch in ipairs(soageo.archs()) do
           adj[a] = adj[a] or {}; adj[a][#adj[a] + 1] = b
           adj[b] = adj[b] or {}; adj[b][#adj[b] + 1] = a
         end
-        for id = 1, next_id do
-          local expect = adj[id] or {}
-          table.sort(expect)
-          local n
-          out, n = c:touching(id, out)
-          assert.are.equal(#expect, n)
-          assert.are.same(expect, out)
-        end
+        out = util.check_lists(assert, c, "touching", adj, next_id, out)
       end
     end)
   end)

@@ -3,15 +3,9 @@
 -- chunk, in a fresh set of fixtures) and compares what it raises, without the "chunk:line:"
 -- position Lua puts first, with the documented text.
 local soageo = require "soageo"
+local read = require("spec_util").read
 
 local MANUAL = "doc/manual.md"
-
-local function read(path)
-  local f = assert(io.open(path, "r"))
-  local s = f:read("a")
-  f:close()
-  return s
-end
 
 -- The rows of the first table after the "## Errors" heading: { line, call, error }.
 local function error_rows(text)

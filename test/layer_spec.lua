@@ -2,16 +2,10 @@ local soageo = require "soageo"
 local rng = require "rng"
 local f32 = require("float32").f32
 local quick = require "quick"
+local util = require "spec_util"
 
 -- A checksum of everything observable in a layer, to prove a rejected call changed nothing.
-local function checksum(layer)
-  local rows = {}
-  for id, x, y, r, mask in layer:each() do
-    rows[#rows + 1] = string.format("%d:%a:%a:%a:%d", id, x, y, r, mask)
-  end
-  table.sort(rows)
-  return #layer .. "|" .. table.concat(rows, ";")
-end
+local function checksum(layer) return util.fingerprint(layer, true) end
 
 describe("soageo.layer", function()
   describe("when entities are set", function()

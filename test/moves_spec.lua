@@ -3,15 +3,10 @@ local soageo = require "soageo"
 local rng = require "rng"
 local f32 = require("float32").f32
 local quick = require "quick"
+local util = require "spec_util"
 
 -- Everything observable in a layer, slot order included (moves must not reorder anything).
-local function snapshot(layer)
-  local rows = {}
-  for id, x, y, r, mask in layer:each() do
-    rows[#rows + 1] = string.format("%d:%a:%a:%a:%d", id, x, y, r, mask)
-  end
-  return #layer .. "|" .. table.concat(rows, ";")
-end
+local function snapshot(layer) return util.fingerprint(layer) end
 
 -- An id spread over all 64 bits (both signs) from the seeded generator.
 local function scattered(g)

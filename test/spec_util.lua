@@ -33,4 +33,103 @@ function util.use_target(arch, setup, teardown)
   teardown(function() soageo.use_arch(previous) end)
 end
 
+-- Pair sets, set[a][b] = true: what the AOI's and the contacts' events are replayed onto.
+-- The pair set of a flat list {a1, b1, a2, b2, ...} of n pairs.
+function util.pair_set(list, n)
+  local set = {}
+  for i = 1, n do
+    local a = list[2 * i - 1]
+    set[a] = set[a] or {}
+    set[a][list[2 * i]] = true
+  end
+  return set
+end
+
+function util.same_pair_sets(x, y)
+  for a, bs in pairs(x) do for b in pairs(bs) do if not (y[a] and y[a][b]) then return false end end end
+  for a, bs in pairs(y) do for b in pairs(bs) do if not (x[a] and x[a][b]) then return false end end end
+  return true
+end
+
+-- Applies an update's events (flat lists of pairs) to `set`: the n_gone pairs of `gone` (leave,
+-- ended) first, then the n_new of `new` (enter, began); fails on an impossible event, a pair
+-- that goes without being there or comes while it is.
+function util.replay(set, new, n_new, gone, n_gone)
+  for i = 1, n_gone do
+    local a, b = gone[2 * i - 1], gone[2 * i]
+    assert(set[a] and set[a][b], "a pair went that was not there: " .. a .. " " .. b)
+    set[a][b] = nil
+  end
+  for i = 1, n_new do
+    local a, b = new[2 * i - 1], new[2 * i]
+    set[a] = set[a] or {}
+    assert(not set[a][b], "a pair came that was there already: " .. a .. " " .. b)
+    set[a][b] = true
+  end
+end
+
+-- Whether the n pairs of a flat list ascend (by first, then second element); with `each_ascends`,
+-- also a < b within every pair.
+function util.sorted_pairs(list, n, each_ascends)
+  if each_ascends then
+    for i = 1, n do if not (list[2 * i - 1] < list[2 * i]) then return false end end
+  end
+  for i = 2, n do
+    local a1, b1, a2, b2 = list[2 * i - 3], list[2 * i - 2], list[2 * i - 1], list[2 * i]
+    if not (a1 < a2 or (a1 == a2 and b1 < b2)) then return false end
+  end
+  return true
+end
+
+-- Asserts (with the spec's `assert`) that obj:<method>(id, out) gives lists[id] (sorted here),
+-- and its length, for every id in 1..last. Returns `out`, reused from call to call.
+function util.check_lists(assert, obj, method, lists, last, out)
+  for id = 1, last do
+    local want = lists[id] or {}
+    table.sort(want)
+    local n
+    out, n = obj[method](obj, id, out)
+    assert.are.equal(#want, n)
+    assert.are.same(want, out)
+  end
+  return out
+end
+
+-- One tick of a moving world (the AOI's and the contacts' random specs): every entity steps by
+-- up to w.step on each axis, w.k random ids go (some may not exist), w.k new ones appear in
+-- [0, w.span]^2, and one random id is set anew (it comes back, or jumps). w.radius(jump), when
+-- given, draws the radius of a new or a jumping entity. Returns the next unused id.
+function util.churn(l, g, next_id, w)
+  for id, x, y in l:each() do l:move(id, x + g:uniform(-w.step, w.step), y + g:uniform(-w.step, w.step)) end
+  for _ = 1, w.k do l:remove(g:int(1, next_id)) end
+  for _ = 1, w.k do
+    local x, y = g:uniform(0, w.span), g:uniform(0, w.span)
+    l:set(next_id, x, y, w.radius and w.radius(false))
+    next_id = next_id + 1
+  end
+  local id = g:int(1, next_id - 1)
+  local x, y = g:uniform(0, w.span), g:uniform(0, w.span)
+  l:set(id, x, y, w.radius and w.radius(true))
+  return next_id
+end
+
+-- The whole text of a file.
+function util.read(path)
+  local f = assert(io.open(path, "r"))
+  local s = f:read("a")
+  f:close()
+  return s
+end
+
+-- Everything observable in a layer as one string: its size and each entity (id, x, y, r, mask,
+-- floats exact), in slot order, or sorted when `any_order`.
+function util.fingerprint(layer, any_order)
+  local rows = {}
+  for id, x, y, r, mask in layer:each() do
+    rows[#rows + 1] = string.format("%d:%a:%a:%a:%d", id, x, y, r, mask)
+  end
+  if any_order then table.sort(rows) end
+  return #layer .. "|" .. table.concat(rows, ";")
+end
+
 return util

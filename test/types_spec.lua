@@ -6,15 +6,9 @@
 -- a "soageo." name (luaL_newmetatable keeps them in the registry), so a new class or method
 -- is checked the day it is added.
 local soageo = require "soageo"
+local read = require("spec_util").read
 
 local PATH = "library/soageo.lua"
-
-local function read(path)
-  local f = assert(io.open(path, "r"))
-  local s = f:read("a")
-  f:close()
-  return s
-end
 
 -- { classes = {name = true}, functions = {["class" .. sep .. "name"] = def}, bad = {...} }
 local function parse(text)

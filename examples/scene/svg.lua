@@ -1,10 +1,12 @@
 -- Draws one tick of a scene as SVG: entities by faction, the skill shapes cast that tick with
 -- their hits highlighted, and one watcher's view circle.
+local doc = require "svg_doc"
+
 local svg = {}
 
 local colours = { cone = "#e6194b", nova = "#3cb44b", wall = "#4363d8", blade = "#f58231", trap = "#911eb4", arrow = "#008080" }
 
-local function fmt(v) return string.format("%.1f", v) end
+local fmt = doc.fmt
 
 local function shape(c)
   local a, col = c.args, colours[c.skill.name]
@@ -37,10 +39,7 @@ function svg.write(world, path, watcher)
   for _, c in ipairs(world.casts) do
     for _, id in ipairs(c.hits) do hit_by[id] = colours[c.skill.name] end
   end
-  local parts = {
-    string.format('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" width="900" height="900">', size, size + 60),
-    string.format('<rect width="%d" height="%d" fill="#fbfbf8"/>', size, size + 60),
-  }
+  local parts = doc.open(size, size + 60, 900, 900)
   for id, x, y, r in layer:each() do
     local fill = world.faction[id] == 1 and "#1f77b4" or "#999999"
     parts[#parts + 1] = string.format('<circle cx="%s" cy="%s" r="%s" fill="%s"/>', fmt(x), fmt(y), fmt(math.max(r, 2.5)), fill)
@@ -65,10 +64,7 @@ function svg.write(world, path, watcher)
   end
   parts[#parts + 1] = string.format('<text x="%d" y="%d" font-size="30" font-family="sans-serif">tick %d: players blue, monsters grey, hits ringed, dashed = a view circle</text>',
     10, size - 10, world.tick_no)
-  parts[#parts + 1] = "</svg>"
-  local f = assert(io.open(path, "w"))
-  f:write(table.concat(parts, "\n"), "\n")
-  f:close()
+  doc.write(parts, path)
 end
 
 return svg

@@ -28,9 +28,4 @@ function command.run(east, west, ticks)
   drive("west", west, 10)
 end
 
-skynet.start(function()
-  skynet.dispatch("lua", function(_, _, cmd, ...)
-    local f = assert(command[cmd], cmd)
-    skynet.ret(skynet.pack(f(...)))
-  end)
-end)
+require("skynet_commands").start(command)

@@ -1,6 +1,5 @@
 -- The scene service: a thin wrapper around examples/scene (all logic lives there, so the
 -- plain-Lua simulation exercises it without skynet).
-local skynet = require "skynet"
 local scene = require "scene"
 local soageo = require "soageo"
 
@@ -87,9 +86,4 @@ function command.answers(seed, count)
   return answers
 end
 
-skynet.start(function()
-  skynet.dispatch("lua", function(_, _, cmd, ...)
-    local f = assert(command[cmd], cmd)
-    skynet.ret(skynet.pack(f(...)))
-  end)
-end)
+require("skynet_commands").start(command)

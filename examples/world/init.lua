@@ -89,5 +89,29 @@ function world.pair_keys(flat, n)
   return keys
 end
 
+-- Whether two flat pair lists hold the same pairs, in whatever order.
+function world.same_pairs(a, na, b, nb)
+  if na ~= nb then return false end
+  local ka, kb = world.pair_keys(a, na), world.pair_keys(b, nb)
+  for i = 1, na do if ka[i] ~= kb[i] then return false end end
+  return true
+end
+
+-- The median of a list of numbers (the upper middle one of an even count).
+function world.median(t)
+  local s = { table.unpack(t) }
+  table.sort(s)
+  return s[(#s + 1) // 2]
+end
+
+-- The scene of make world's benchmark (examples/world_sim.lua, and examples/skynet/world/ in
+-- bench mode): the proof's density (3,000 in 1024x1024) on a side divisible by the grid. Returns
+-- the options of world.rules.new and the churn of its script (joins and leaves per tick).
+function world.bench_rules(entities, cols, rows)
+  local unit = 64 * cols * rows
+  local size = math.ceil(math.sqrt(entities * 350) / unit) * unit
+  return { seed = 2024, size = size, view = 50, margin = 5, reach = 40, speed = 2, jump = 16, cast = 400 }, 20
+end
+
 world.Regions = Regions
 return world

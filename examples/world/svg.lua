@@ -2,24 +2,22 @@
 -- neighbours mirror from), owned entities filled in their region's colour, and each ghost as a
 -- ring in the colour of the region that holds the copy (an entity near a corner is mirrored
 -- into up to three neighbours: up to three rings).
+local doc = require "svg_doc"
 local region_mod = require "world.region"
 
 local svg = {}
 
 local colours = { "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf", "#bcbd22" }
 
-local function fmt(v) return string.format("%.1f", v) end
+local fmt = doc.fmt
 
 -- many: world.regions(...); path: output file; x0, y0, side: the window in world units
 function svg.write(many, path, x0, y0, side)
   local scale = 900 / side
   local function X(x) return fmt((x - x0) * scale) end
   local function Y(y) return fmt((y - y0) * scale) end
-  local parts = {
-    string.format('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 900 960" width="900" height="960">'),
-    '<rect width="900" height="960" fill="#fbfbf8"/>',
-    '<clipPath id="w"><rect width="900" height="900"/></clipPath><g clip-path="url(#w)">',
-  }
+  local parts = doc.open(900, 960, 900, 960)
+  parts[#parts + 1] = '<clipPath id="w"><rect width="900" height="900"/></clipPath><g clip-path="url(#w)">'
   local grid, border = many.grid, many.border
   for i = 1, grid.count do
     local col = colours[(i - 1) % #colours + 1]
@@ -51,10 +49,7 @@ function svg.write(many, path, x0, y0, side)
     string.format("regions (solid), border %g (dashed: what neighbours mirror), owned entities (dots), ghosts (rings in the colour of the region holding the copy)", border))
   parts[#parts + 1] = string.format('<text x="10" y="948" font-family="sans-serif" font-size="15">window %gx%g at (%g, %g) of a %gx%g world, %d regions, tick %d</text>',
     side, side, x0, y0, grid.size, grid.size, grid.count, many.tick_no)
-  parts[#parts + 1] = "</svg>"
-  local f = assert(io.open(path, "w"))
-  f:write(table.concat(parts, "\n"), "\n")
-  f:close()
+  doc.write(parts, path)
 end
 
 return svg

@@ -117,12 +117,7 @@ TEST_CASE(every_target_equals_scalar_on_random_scenes) {
     const uint32_t sizes[] = {0, 1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 100000};
     for (uint32_t n : sizes) {
         Cloud c(n);
-        for (uint32_t i = 0; i < n; ++i) {
-            c.x[i] = static_cast<float>(g.uniform(-200, 200));
-            c.y[i] = static_cast<float>(g.uniform(-200, 200));
-            c.r[i] = static_cast<float>(g.uniform(0, 10));
-            c.mask[i] = 1u << g.below(4);
-        }
+        fixture::scatter(c, g, 200, 10, 4);
         for (int rep = 0; rep < (n > 1000 ? 10 : 50); ++rep) {
             Sector s = random_sector(g);
             compare_all(c, s, no_filter, "random");
@@ -132,20 +127,10 @@ TEST_CASE(every_target_equals_scalar_on_random_scenes) {
 }
 
 TEST_CASE(every_target_equals_scalar_on_hostile_floats) {
-    const float inf = std::numeric_limits<float>::infinity();
-    const float nan = std::numeric_limits<float>::quiet_NaN();
-    const float specials[] = {0.0f, -0.0f, 1e-45f, -1e-45f, 1e-38f, 3.4e38f, -3.4e38f, inf, -inf, nan, 1.0f, -7.5f};
-    const uint32_t m = sizeof specials / sizeof specials[0];
+    const std::vector<float> specials = fixture::hostile_floats();
+    const uint32_t m = static_cast<uint32_t>(specials.size());
     Cloud c(m * m * 3);
-    uint32_t i = 0;
-    for (uint32_t a = 0; a < m; ++a)
-        for (uint32_t b = 0; b < m; ++b)
-            for (uint32_t r = 0; r < 3; ++r, ++i) {
-                c.x[i] = specials[a];
-                c.y[i] = specials[b];
-                c.r[i] = specials[(a + b + r) % m];
-                c.mask[i] = 1;
-            }
+    fixture::fill_specials(c, specials.data(), m, 3);
     fixture::Rng g(7);
     for (int rep = 0; rep < 200; ++rep) {
         Sector s = random_sector(g);

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <limits>
 
+#include "agree.hpp"
 #include "check.hpp"
 #include "fixtures.hpp"
 
@@ -14,71 +15,44 @@ namespace {
 
 using fixture::Kernel;
 using fixture::run;
-
-template <class Shape>
-void compare(Kernel<Shape> KernelTable::*which, const char* name, const Cloud& c, const Shape& s, Filter f) {
-    const KernelTable* bad = fixture::first_mismatch(which, c, s, f);
-    CHECK_MSG(!bad, "%s %s n=%u", bad ? bad->name : "", name, c.n);
-}
+using fixture::agree;
 
 void compare_all_shapes(const Cloud& c, fixture::Rng& g, Filter f, double span) {
     auto u = [&](double lo, double hi) { return static_cast<float>(g.uniform(lo, hi)); };
     Circle circle{u(-span, span), u(-span, span), u(0, span)};
-    compare(&KernelTable::in_circle, "in_circle", c, circle, f);
-    compare(&KernelTable::touch_circle, "touch_circle", c, circle, f);
+    agree(&KernelTable::in_circle, "in_circle", c, circle, f);
+    agree(&KernelTable::touch_circle, "touch_circle", c, circle, f);
     float x0 = u(-span, span), y0 = u(-span, span);
     Box box{x0, y0, x0 + u(0, span), y0 + u(0, span)};
-    compare(&KernelTable::in_box, "in_box", c, box, f);
-    compare(&KernelTable::touch_box, "touch_box", c, box, f);
+    agree(&KernelTable::in_box, "in_box", c, box, f);
+    agree(&KernelTable::touch_box, "touch_box", c, box, f);
     float dx = u(-span, span), dy = u(-span, span);
     if (g.below(5) == 0) dx = 0;
     Capsule cap{x0, y0, dx, dy, dx * dx + dy * dy, u(0, span / 4)};
-    if (cap.len2 > 0) compare(&KernelTable::touch_capsule, "touch_capsule", c, cap, f);
+    if (cap.len2 > 0) agree(&KernelTable::touch_capsule, "touch_capsule", c, cap, f);
     Triangle t{u(-span, span), u(-span, span), u(-span, span), u(-span, span), u(-span, span), u(-span, span)};
     if (g.below(4) == 0) {  // degenerate: c on the line a-b
         t.cx = t.ax + (t.bx - t.ax) * 0.5f;
         t.cy = t.ay + (t.by - t.ay) * 0.5f;
     }
-    compare(&KernelTable::in_triangle, "in_triangle", c, t, f);
-    compare(&KernelTable::touch_triangle, "touch_triangle", c, t, f);
+    agree(&KernelTable::in_triangle, "in_triangle", c, t, f);
+    agree(&KernelTable::touch_triangle, "touch_triangle", c, t, f);
     Segment seg{x0, y0, g.below(4) == 0 ? 0.0f : u(-span, span), g.below(4) == 0 ? 0.0f : u(-span, span)};
-    compare(&KernelTable::cast_segment, "cast_segment", c, seg, f);
+    agree(&KernelTable::cast_segment, "cast_segment", c, seg, f);
 }
 
 }  // namespace
 
 TEST_CASE(every_shape_target_equals_scalar_on_random_scenes) {
     fixture::Rng g(11);
-    const uint32_t sizes[] = {0, 1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 33, 20000};
-    for (uint32_t n : sizes) {
-        Cloud c(n);
-        for (uint32_t i = 0; i < n; ++i) {
-            c.x[i] = static_cast<float>(g.uniform(-100, 100));
-            c.y[i] = static_cast<float>(g.uniform(-100, 100));
-            c.r[i] = static_cast<float>(g.uniform(0, 5));
-            c.mask[i] = 1u << g.below(3);
-        }
-        for (int rep = 0; rep < (n > 1000 ? 10 : 40); ++rep) {
-            compare_all_shapes(c, g, Filter{0, false}, 100);
-            compare_all_shapes(c, g, Filter{2, true}, 100);
-        }
-    }
+    fixture::on_random_scenes(g, [&](const Cloud& c, Filter f) { compare_all_shapes(c, g, f, 100); });
 }
 
 TEST_CASE(every_shape_target_equals_scalar_on_hostile_floats) {
-    const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
-    const float specials[] = {0.0f, -0.0f, 1e-45f, -1e-45f, 1e-38f, 3.4e38f, -3.4e38f, inf, -inf, nan, 1.0f, -7.5f};
-    const uint32_t m = sizeof specials / sizeof specials[0];
+    const std::vector<float> specials = fixture::hostile_floats();
+    const uint32_t m = static_cast<uint32_t>(specials.size());
     Cloud c(m * m * 2);
-    uint32_t i = 0;
-    for (uint32_t a = 0; a < m; ++a)
-        for (uint32_t b = 0; b < m; ++b)
-            for (uint32_t r = 0; r < 2; ++r, ++i) {
-                c.x[i] = specials[a];
-                c.y[i] = specials[b];
-                c.r[i] = specials[(a + b + r) % m];
-                c.mask[i] = 1;
-            }
+    fixture::fill_specials(c, specials.data(), m, 2);
     fixture::Rng g(5);
     for (int rep = 0; rep < 100; ++rep) compare_all_shapes(c, g, Filter{0, false}, rep % 2 ? 1e30 : 10);
 }
@@ -102,7 +76,7 @@ TEST_CASE(orient_exact_agrees_with_integer_arithmetic_at_every_scale) {
     }
 }
 
-TEST_CASE(triangle_decides_seed_002_exactly_and_degenerate_hulls) {
+TEST_CASE(triangle_decides_the_recast_case_exactly_and_degenerate_hulls) {
     // The recast triangle case's "inside" point is about 8e-7 outside edge b-c, on the decimals and on floats.
     Triangle t{261.137939f, 8.13000488f, 73.6379318f, 8.13000488f, 76.9379349f, 10.2300053f};
     CHECK(orient_exact(t.ax, t.ay, t.bx, t.by, t.cx, t.cy) < 0);             // clockwise

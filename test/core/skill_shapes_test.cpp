@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 
+#include "agree.hpp"
 #include "check.hpp"
 #include "fixtures.hpp"
 
@@ -16,14 +17,7 @@ namespace {
 
 using fixture::Kernel;
 using fixture::run;
-
-template <class Shape>
-std::vector<uint32_t> compare(Kernel<Shape> KernelTable::*which, const char* name, const Cloud& c, const Shape& s, Filter f) {
-    std::vector<uint32_t> want;
-    const KernelTable* bad = fixture::first_mismatch(which, c, s, f, &want);
-    CHECK_MSG(!bad, "%s %s n=%u", bad ? bad->name : "", name, c.n);
-    return want;
-}
+using fixture::agree;
 
 // A convex polygon: m points on an ellipse at sorted random angles, rounded to float32, kept
 // only if make_polygon accepts it (rounding can make a nearly straight turn reflex).
@@ -49,17 +43,17 @@ void compare_skill_shapes(const Cloud& c, fixture::Rng& g, Filter f, double span
     if (g.below(4) == 0) dy = 0;
     if (dx == 0 && dy == 0) dx = 1;
     Rect r = make_rect(u(-span, span), u(-span, span), dx, dy, len, hw);
-    compare(&KernelTable::in_rect, "in_rect", c, r, f);
-    compare(&KernelTable::touch_rect, "touch_rect", c, r, f);
+    agree(&KernelTable::in_rect, "in_rect", c, r, f);
+    agree(&KernelTable::touch_rect, "touch_rect", c, r, f);
     float outer = static_cast<float>(u(0, span)), inner = g.below(5) == 0 ? outer : static_cast<float>(u(0, outer));
     Ring ring{static_cast<float>(u(-span, span)), static_cast<float>(u(-span, span)), inner, outer};
-    compare(&KernelTable::in_ring, "in_ring", c, ring, f);
-    compare(&KernelTable::touch_ring, "touch_ring", c, ring, f);
+    agree(&KernelTable::in_ring, "in_ring", c, ring, f);
+    agree(&KernelTable::touch_ring, "touch_ring", c, ring, f);
     Polygon p;
     uint32_t m = 3 + g.below(g.below(3) == 0 ? 62 : 8);
     if (random_polygon(g, u(-span, span), u(-span, span), span, m, g.below(2) == 0, p)) {
-        compare(&KernelTable::in_polygon, "in_polygon", c, p, f);
-        compare(&KernelTable::touch_polygon, "touch_polygon", c, p, f);
+        agree(&KernelTable::in_polygon, "in_polygon", c, p, f);
+        agree(&KernelTable::touch_polygon, "touch_polygon", c, p, f);
     }
 }
 
@@ -73,36 +67,14 @@ int orient_int(int64_t ax, int64_t ay, int64_t bx, int64_t by, int64_t px, int64
 
 TEST_CASE(skill_shapes_every_target_equals_scalar_on_random_scenes) {
     fixture::Rng g(23);
-    const uint32_t sizes[] = {0, 1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 33, 20000};
-    for (uint32_t n : sizes) {
-        Cloud c(n);
-        for (uint32_t i = 0; i < n; ++i) {
-            c.x[i] = static_cast<float>(g.uniform(-100, 100));
-            c.y[i] = static_cast<float>(g.uniform(-100, 100));
-            c.r[i] = static_cast<float>(g.uniform(0, 5));
-            c.mask[i] = 1u << g.below(3);
-        }
-        for (int rep = 0; rep < (n > 1000 ? 10 : 40); ++rep) {
-            compare_skill_shapes(c, g, Filter{0, false}, 100);
-            compare_skill_shapes(c, g, Filter{2, true}, 100);
-        }
-    }
+    fixture::on_random_scenes(g, [&](const Cloud& c, Filter f) { compare_skill_shapes(c, g, f, 100); });
 }
 
 TEST_CASE(skill_shapes_every_target_equals_scalar_on_hostile_floats) {
-    const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
-    const float specials[] = {0.0f, -0.0f, 1e-45f, -1e-45f, 1e-38f, 3.4e38f, -3.4e38f, inf, -inf, nan, 1.0f, -7.5f, 1e-30f, 1e7f};
-    const uint32_t m = sizeof specials / sizeof specials[0];
+    const std::vector<float> specials = fixture::hostile_floats({1e-30f, 1e7f});
+    const uint32_t m = static_cast<uint32_t>(specials.size());
     Cloud c(m * m * 2);
-    uint32_t i = 0;
-    for (uint32_t a = 0; a < m; ++a)
-        for (uint32_t b = 0; b < m; ++b)
-            for (uint32_t r = 0; r < 2; ++r, ++i) {
-                c.x[i] = specials[a];
-                c.y[i] = specials[b];
-                c.r[i] = specials[(a + b + r) % m];
-                c.mask[i] = 1;
-            }
+    fixture::fill_specials(c, specials.data(), m, 2);
     fixture::Rng g(6);
     for (int rep = 0; rep < 100; ++rep) compare_skill_shapes(c, g, Filter{0, false}, rep % 3 == 0 ? 1e30 : (rep % 3 ? 10 : 1e-30));
 }

@@ -14,25 +14,14 @@ using namespace soageo;
 
 namespace {
 
-struct Owned {
-    std::vector<unsigned char> col, map, scratch;
-    Store s;
-    SweepScratch sw;
-    explicit Owned(uint32_t cap)
-        : col(columns_bytes(cap)), map(idmap_bytes(idmap_cap_for(cap))), scratch(sweep_scratch_bytes(cap) + kAlign) {
-        s = Store{columns_carve(col.data(), cap), idmap_init(map.data(), idmap_cap_for(cap)), 0, 0};
-        sw = sweep_scratch_carve(scratch.data(), cap);
-    }
-};
+using Owned = fixture::SweepWorld;
 
-using Pairs = std::vector<std::pair<uint32_t, uint32_t>>;
+using fixture::Pairs;
 
 Pairs complete(const KernelTable* k, const SweepBoxes& b) {
-    uint64_t total = k->sweep_complete(b, nullptr, nullptr, 0);
-    std::vector<uint32_t> a(total + 1), c(total + 1);
-    CHECK(k->sweep_complete(b, a.data(), c.data(), total) == total);
-    Pairs p;
-    for (uint64_t i = 0; i < total; ++i) p.push_back({a[i], c[i]});
+    uint64_t written = 0;
+    Pairs p = fixture::complete_pairs(k, b, &written);
+    CHECK(written == p.size());
     return p;
 }
 

@@ -50,27 +50,11 @@ local function each(n, f)
 end
 
 local function rules_opts()
-  if mode == "bench" then
-    -- make world's scene (examples/world_sim.lua): the proof's density on a side divisible by the grid.
-    local unit = 64 * cols * rows
-    local size = math.ceil(math.sqrt(entities * 350) / unit) * unit
-    return { seed = 2024, size = size, view = 50, margin = 5, reach = 40, speed = 2, jump = 16, cast = 400 }, 20
-  end
+  if mode == "bench" then return world.bench_rules(entities, cols, rows) end  -- make world's scene
   return { seed = 16, size = 1024, view = 50, margin = 5, reach = 40, speed = 2, jump = 300, cast = 3000 }, 12
 end
 
-local function same_pairs(a, na, b, nb)
-  if na ~= nb then return false end
-  local ka, kb = world.pair_keys(a, na), world.pair_keys(b, nb)
-  for i = 1, na do if ka[i] ~= kb[i] then return false end end
-  return true
-end
-
-local function median(t)
-  local s = { table.unpack(t) }
-  table.sort(s)
-  return s[(#s + 1) // 2]
-end
+local same_pairs, median = world.same_pairs, world.median
 
 local function run()
   local opts, churn = rules_opts()

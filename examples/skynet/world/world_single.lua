@@ -1,6 +1,5 @@
 -- The whole world in one service (examples/world/single.lua): the reference of the proof and
 -- the "one service" side of the benchmark.
-local skynet = require "skynet"
 local world = require "world"
 
 local w
@@ -19,9 +18,4 @@ function command.owned()
   return all
 end
 
-skynet.start(function()
-  skynet.dispatch("lua", function(_, _, cmd, ...)
-    local f = assert(command[cmd], cmd)
-    skynet.ret(skynet.pack(f(...)))
-  end)
-end)
+require("skynet_commands").start(command)
