@@ -165,15 +165,7 @@ do
   end
   cmp("in_box over the whole world, 100,000 hits", function() l:in_box(-1, -1, side + 1, side + 1, out) end, 9)
   cmp("touch_circle r 1000 (about 20% of the world)", function() l:touch_circle(side / 2, side / 2, 1000, out) end, 9)
-  local big = soageo.layer(100000)
-  for i = 1, 100000 do big:set(i, math.random() * 2000, math.random() * 2000) end
-  local params = {}
-  for _ = 1, 1000 do
-    local a = math.random() * 2 * math.pi
-    for _, v in ipairs({ math.random() * 2000, math.random() * 2000, math.cos(a), math.sin(a), 50, math.random() * math.pi }) do
-      params[#params + 1] = v
-    end
-  end
+  local big, params = require("scenes").sector_batch(soageo)
   big:reindex()
   local ta, ts
   big:index_mode("auto")

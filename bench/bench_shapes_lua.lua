@@ -93,18 +93,10 @@ do
   end
 end
 
--- The 1000 sectors x 100,000 points benchmark (1e8 tests) through the batch API: 1000 sectors x 100,000 points in one call.
--- Sectors are kept small (about 0.2% hits) so the (shape, id) output stays a few MB.
+-- The 1000 sectors x 100,000 points benchmark (1e8 tests) through the batch API, in one call
+-- (bench/scenes.lua).
 do
-  local big = soageo.layer(100000)
-  for i = 1, 100000 do big:set(i, math.random() * 2000, math.random() * 2000) end
-  local params = {}
-  for _ = 1, 1000 do
-    local a = math.random() * 2 * math.pi
-    for _, v in ipairs({ math.random() * 2000, math.random() * 2000, math.cos(a), math.sin(a), 50, math.random() * math.pi }) do
-      params[#params + 1] = v
-    end
-  end
+  local big, params = require("scenes").sector_batch(soageo)
   local out = {}
   local times, pairs_n = {}, 0
   for _, arch in ipairs({ "scalar", soageo.arch() }) do

@@ -13,7 +13,6 @@ using fixture::Cloud;
 
 namespace {
 
-using fixture::Kernel;
 using fixture::run;
 using fixture::agree;
 
