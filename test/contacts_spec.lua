@@ -54,7 +54,8 @@ describe("soageo.contacts", function()
     it("still replays onto layer:pairs() exactly, touching boxes and huge ones included", function()
       local g = rng.new(43)
       for _, scene in ipairs({
-        -- (the path is taken from 32,768 entities on)
+        -- (the path is taken from 2,048 entities on)
+        { span = 300, n = 2500, r = function() return g:uniform(0, 5) end },  -- crowded, just past it
         { span = 2000, n = 40000, r = function() return g:int(0, 4) end, int = true },  -- exact touches
         { span = 3000, n = 40000, r = function() return g:uniform(0, 6) end },
         { span = 1e7, n = 33000, r = function() return g:uniform(0, 2e4) end, base = 3e7 },  -- coarse floats

@@ -11,13 +11,8 @@
 namespace soageo {
 namespace {
 
-// Cells are hashed by row: the cells of one row are consecutive buckets, so a run of cells
-// in a row is one window (two when it wraps). A far-flung entity costs nothing: there is no
-// grid to span the world, only buckets for occupied cells.
-inline uint32_t bucket_of(const AoiScratch& s, int64_t cx, int64_t cy) noexcept {
-    uint32_t row = static_cast<uint32_t>((static_cast<uint64_t>(cy) * 0x9E3779B97F4A7C15ull) >> 32);
-    return (row + static_cast<uint32_t>(cx)) & (s.buckets - 1);
-}
+// Cells are hashed by row (cell.hpp): a run of cells in a row is one window (two when it wraps).
+inline uint32_t bucket_of(const AoiScratch& s, int64_t cx, int64_t cy) noexcept { return row_bucket(s.buckets, cx, cy); }
 
 // The median reach, from a sample of watchers, scaled by `per_reach`: the cell sizes follow
 // it. A watcher whose reach is far from the median still gets every candidate, only less

@@ -19,4 +19,12 @@ inline int64_t cell_of(double v, double inv_cell) noexcept {
     return t - (static_cast<double>(t) > c ? 1 : 0);
 }
 
+// Cells hashed by row into a power-of-two table of `buckets`: the cells of one row are
+// consecutive buckets, so a run of cells in a row is one run of buckets (two when it wraps),
+// and there is no grid spanning the world, only buckets for occupied cells.
+inline uint32_t row_bucket(uint32_t buckets, int64_t cx, int64_t cy) noexcept {
+    const uint32_t row = static_cast<uint32_t>((static_cast<uint64_t>(cy) * 0x9E3779B97F4A7C15ull) >> 32);
+    return (row + static_cast<uint32_t>(cx)) & (buckets - 1);
+}
+
 }  // namespace soageo

@@ -10,10 +10,7 @@
 namespace soageo {
 namespace {
 
-inline uint32_t bucket_of(uint32_t buckets, int64_t cx, int64_t cy) noexcept {
-    uint32_t row = static_cast<uint32_t>((static_cast<uint64_t>(cy) * 0x9E3779B97F4A7C15ull) >> 32);
-    return (row + static_cast<uint32_t>(cx)) & (buckets - 1);
-}
+inline uint32_t bucket_of(uint32_t buckets, int64_t cx, int64_t cy) noexcept { return row_bucket(buckets, cx, cy); }
 
 uint32_t buckets_for(uint32_t cap) noexcept {
     uint32_t b = 16;
