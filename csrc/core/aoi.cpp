@@ -690,17 +690,17 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
     }
     const uint32_t serial = s.serial;
     for (uint32_t j = 0; j < moved; ++j) s.changed[s.moved[j]] = serial;
-    // 2. Watchers rescanned whole: those that moved or changed view or mask, and the wide ones
-    // when anything moved.
+    // 2. Watchers rescanned whole: those that moved (found by position), those that changed
+    // view or mask, and the wide ones when anything moved (one sequential pass over the rest).
     uint32_t redo = 0;
+    for (uint32_t j = 0; j < moved; ++j)
+        if (s.wk[s.moved[j]] != kNoSlot) s.redo[redo++] = s.wk[s.moved[j]];
     for (uint32_t k = 0; k < w.n; ++k) {
-        const uint32_t q = v.pos[k];
-        if (q == kNoSlot) continue;
-        const bool again = s.changed[q] == serial || w.view[k] != v.view[k] || w.mask[k] != v.mask[k] ||
+        const bool again = w.view[k] != v.view[k] || w.mask[k] != v.mask[k] ||
                            (moved && double(w.view[k] + in.margin) > s.cell);
-        if (!again) continue;
+        if (!again || v.pos[k] == kNoSlot || s.changed[v.pos[k]] == serial) continue;
         if (redo == limit) return Incremental::full;
-        s.changed[q] = serial;
+        s.changed[v.pos[k]] = serial;
         s.redo[redo++] = k;
     }
     // Committed to this path: the scratch follows the layer.
@@ -724,6 +724,7 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
     uint32_t stamp = 0;
     // 3. The rescanned watchers, as the full path scans them (their new lists go to the log).
     for (uint32_t r = 0; r < redo; ++r) {
+        if (r + 2 < redo) __builtin_prefetch(v.target + v.off[s.redo[r + 2]]);  // lists lie far apart
         const uint32_t k = s.redo[r], self = v.pos[k];
         const uint32_t* old_t = v.target + v.off[k];
         const uint32_t old_n = v.len[k];
