@@ -651,11 +651,21 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
     const Visible& v = *in.before;
     const uint32_t n = st.n;
     if (n == 0 || v.id_count != n || s.ranked_n != n || w.n != v.n) return Incremental::full;
+    const uint32_t limit = n / 4;
+    // When most entities moved (all of them every tick is common), a sample of 64 slots says so
+    // before the pass (a heuristic only: the pass below decides).
+    if (n >= 1024) {
+        uint32_t sampled = 0, changed = 0;
+        for (uint32_t i = 0; i < n; i += n / 64, ++sampled) {
+            const uint32_t q = s.pos_of_slot[i];
+            changed += c.x[i] != s.xs[q] || c.y[i] != s.ys[q];
+        }
+        if (2 * changed > sampled) return Incremental::full;
+    }
     for (uint32_t k = 0; k < w.n; ++k)
         if (w.id[k] != v.watcher[k]) return Incremental::full;
     if (2 * enter.cap / 3 < uint64_t(n) + kMaxWidth) return Incremental::need_enter;
     if (2 * leave.cap / 3 < uint64_t(n) + kMaxWidth) return Incremental::need_leave;
-    const uint32_t limit = n / 4;
     // 1. What changed, by slot: the same ids in the same slots, and at most a quarter moved.
     // (Before anything else: when all move, this pass stops after a quarter of the slots.)
     uint64_t other_ids = 0;

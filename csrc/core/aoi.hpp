@@ -54,7 +54,7 @@ struct Visible {
 };
 
 // The room a list of m targets gets: enough for the few a static watcher gains in a tick.
-inline uint32_t list_room(uint32_t m) noexcept { return m + m / 32 + 4; }
+inline uint32_t list_room(uint32_t m) noexcept { return m + m / 16 + 2; }
 
 size_t visible_bytes(uint32_t watcher_cap, uint64_t target_cap, uint32_t id_cap) noexcept;
 Visible visible_carve(void* block, uint32_t watcher_cap, uint64_t target_cap, uint32_t id_cap) noexcept;
