@@ -222,25 +222,40 @@ for _, arch in ipairs(soageo.archs()) do
 end
 
 describe("soageo.aoi", function()
+  -- Runs `ticks` updates from no events replayed yet, each checked against brute force (events
+  -- sorted, replayed sets equal to ref.visible's), calling step(tick, ne, nl) after each.
+  local function check_ticks(l, aoi, views, margin, ticks, step)
+    local vis, truth = {}, {}
+    for tick = 1, ticks do
+      local enter, leave, ne, nl = aoi:update()
+      assert.is_true(sorted_flat(enter, ne) and sorted_flat(leave, nl), "tick " .. tick)
+      replay(vis, enter, ne, leave, nl)
+      truth = ref.visible(l, views, margin, truth)
+      assert.is_true(same_sets(vis, truth), "tick " .. tick)
+      step(tick, ne, nl)
+    end
+  end
+
+  -- n entities uniform in [0, span]^2 (ids 1..n); every `every`-th watches with radius `view`.
+  -- Returns the views.
+  local function crowd(l, aoi, g, n, span, every, view)
+    local views = {}
+    for i = 1, n do
+      l:set(i, g:uniform(0, span), g:uniform(0, span))
+      if i % every == 0 then views[i] = view; aoi:watch(i, view) end
+    end
+    return views
+  end
+
   describe("when 2,000 entities crowd into one spot", function()
     it("still reproduces brute force", function()
       local g = rng.new(3)
       local l = soageo.layer()
       local aoi = soageo.aoi(l)
-      local views = {}
-      for i = 1, 2000 do
-        l:set(i, g:uniform(0, 60), g:uniform(0, 60))
-        if i % 10 == 0 then views[i] = 20; aoi:watch(i, 20) end
-      end
-      local vis = {}
-      for _ = 1, 2 do
-        local enter, leave, ne, nl = aoi:update()
-        replay(vis, enter, ne, leave, nl)
+      local views = crowd(l, aoi, g, 2000, 60, 10, 20)
+      check_ticks(l, aoi, views, 0, 3, function()
         for id, x, y in l:each() do l:move(id, x + g:uniform(-2, 2), y + g:uniform(-2, 2)) end
-      end
-      local enter, leave, ne, nl = aoi:update()
-      replay(vis, enter, ne, leave, nl)
-      assert.is_true(same_sets(vis, ref.visible(l, views, 0, vis)))
+      end)
     end)
   end)
 
@@ -249,39 +264,17 @@ describe("soageo.aoi", function()
       local g = rng.new(31)
       local l = soageo.layer()
       local aoi = soageo.aoi(l, { margin = 2 })
-      local views = {}
-      for i = 1, 1500 do
-        l:set(i, g:uniform(0, 100), g:uniform(0, 100))
-        if i % 5 == 0 then views[i] = 20; aoi:watch(i, 20) end
-      end
-      local vis, truth, most = {}, {}, 0
-      for tick = 1, 8 do
-        local enter, leave, ne, nl = aoi:update()
-        assert.is_true(sorted_flat(enter, ne) and sorted_flat(leave, nl), "tick " .. tick)
-        replay(vis, enter, ne, leave, nl)
-        truth = ref.visible(l, views, 2, truth)
-        assert.is_true(same_sets(vis, truth), "tick " .. tick)
+      local views = crowd(l, aoi, g, 1500, 100, 5, 20)
+      local most = 0
+      check_ticks(l, aoi, views, 2, 8, function(tick, ne, nl)
         if tick > 1 then most = math.max(most, ne, nl) end
         for id, x, y in l:each() do
           if g:int(1, 10) == 1 then l:move(id, x + g:uniform(-3, 3), y + g:uniform(-3, 3)) end
         end
-      end
+      end)
       assert.is_true(most > 300, "few events: " .. most)  -- many keys to sort
     end)
   end)
-
-  -- Runs `ticks` updates with `step` moving entities in between, checking every tick.
-  local function agrees_every_tick(l, aoi, views, margin, ticks, step)
-    local vis, truth = {}, {}
-    for _ = 1, ticks do
-      local enter, leave, ne, nl = aoi:update()
-      replay(vis, enter, ne, leave, nl)
-      truth = ref.visible(l, views, margin, truth)
-      if not same_sets(vis, truth) then return false end
-      step()
-    end
-    return true
-  end
 
   describe("when view radii differ by orders of magnitude and some entities are far away", function()
     it("reproduces brute force for every watcher", function()
@@ -301,11 +294,11 @@ describe("soageo.aoi", function()
           aoi:watch(i, v)
         end
       end
-      assert.is_true(agrees_every_tick(l, aoi, views, 0.5, 4, function()
+      check_ticks(l, aoi, views, 0.5, 4, function()
         for id, x, y in l:each() do
           if math.abs(x) < 1e3 and math.abs(y) < 1e3 then l:move(id, x + g:uniform(-3, 3), y + g:uniform(-3, 3)) end
         end
-      end))
+      end)
     end)
   end)
 
@@ -322,10 +315,10 @@ describe("soageo.aoi", function()
         end
       end
       local shift = 0
-      assert.is_true(agrees_every_tick(l, aoi, views, 0, 3, function()
+      check_ticks(l, aoi, views, 0, 3, function()
         shift = shift + 1  -- whole-lattice moves keep every distance exact
         for i, x, y in l:each() do l:move(i, x + (shift % 2 == 0 and 1 or -1), y + 0.5) end
-      end))
+      end)
       -- Entity 1 started at (0, 0) with view 10; the lattice moved as one.
       local function at(x, y) return x * 25 + y + 1 end
       local seen = {}
@@ -350,9 +343,9 @@ describe("soageo.aoi", function()
         aoi:watch(i, 3000)
       end
       for i = 65, 80 do l:set(i, g:uniform(0, 4), g:uniform(0, 4)); views[i] = 1; aoi:watch(i, 1) end
-      assert.is_true(agrees_every_tick(l, aoi, views, 0, 3, function()
+      check_ticks(l, aoi, views, 0, 3, function()
         for i, x, y in l:each() do l:move(i, x + g:uniform(-40, 40), y + g:uniform(-40, 40)) end
-      end))
+      end)
     end)
   end)
 
@@ -366,14 +359,9 @@ describe("soageo.aoi", function()
         l:set(i, 5, g:uniform(0, 300))
         if i % 4 == 0 then views[i] = 15; aoi:watch(i, 15) end
       end
-      local vis, truth = {}, {}
-      for _ = 1, 3 do
-        local enter, leave, ne, nl = aoi:update()
-        replay(vis, enter, ne, leave, nl)
-        truth = ref.visible(l, views, 1, truth)
-        assert.is_true(same_sets(vis, truth))
+      check_ticks(l, aoi, views, 1, 3, function()
         for id, x, y in l:each() do l:move(id, x, y + g:uniform(-2, 2)) end
-      end
+      end)
     end)
   end)
 
