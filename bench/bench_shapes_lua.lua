@@ -5,9 +5,9 @@ package.cpath = "./?.so;" .. package.cpath
 
 local soageo = require "soageo"
 local pure = require "pure_shapes"
-local clock = os.clock
 
-local best_of = require("timing").best_of
+local timing = require "timing"
+local best_of = timing.best_of
 
 local n = 10000
 math.randomseed(7)
@@ -50,15 +50,8 @@ end
 -- each) after a warm-up, pure Lua timed the same way, the two side by side in this run.
 do
   local function median(reps, iters, f)
-    f()
-    local t = {}
-    for r = 1, reps do
-      local t0 = clock()
-      for _ = 1, iters do f() end
-      t[r] = (clock() - t0) / iters
-    end
-    table.sort(t)
-    return t[(reps + 1) // 2]
+    f()  -- warm-up
+    return timing.median_of(reps, iters, f)
   end
   local octagon = {}
   for k = 0, 7 do  -- regular, radius 119: area 2 sqrt(2) 119^2, about 40,000
