@@ -152,12 +152,14 @@ ContactStep contacts_incremental(const Store& st, SweepScratch& s, const Contact
     if (n == 0 || n != before.id_count || *s.ranked_n != n || now.id_cap < n || grid_cap < n) return ContactStep::full;
     // Same ids in the same slots as at the last update, and the sweep's ranks still theirs.
     uint32_t movers = 0;
-    float maxr = 0;
+    double widest = 0;  // the widest box side, as sweep_prepare's float32 bounds give it
     uint32_t* const mover = now.buf.a;  // slots that changed; room for buf.cap
     for (uint32_t i = 0; i < n; ++i) {
         if (before.id_at[i] != c.id[i] || s.id_keys[s.rank[i]] != int_key(c.id[i])) return ContactStep::full;
-        maxr = c.r[i] > maxr ? c.r[i] : maxr;
-        const bool changed = c.x[i] != before.x[i] || c.y[i] != before.y[i] || c.r[i] != before.r[i];
+        const float x = c.x[i], y = c.y[i], r = c.r[i];
+        const double w = std::max(double(x + r) - double(x - r), double(y + r) - double(y - r));
+        widest = w > widest ? w : widest;
+        const bool changed = x != before.x[i] || y != before.y[i] || r != before.r[i];
         if (changed) {
             if (movers == now.buf.cap) return ContactStep::full;
             mover[movers++] = i;
@@ -181,12 +183,6 @@ ContactStep contacts_incremental(const Store& st, SweepScratch& s, const Contact
     uint32_t* const start = grid.start;
     std::memset(moved, 0, n * sizeof(uint32_t));
     for (uint32_t q = 0; q < movers; ++q) moved[s.rank[mover[q]]] = 1;
-    double widest = 0;
-    for (uint32_t i = 0; i < n; ++i) {
-        const float x = c.x[i], y = c.y[i], r = c.r[i];
-        const double w = std::max(double(x + r) - double(x - r), double(y + r) - double(y - r));
-        widest = w > widest ? w : widest;
-    }
     const double cell = widest > 0 ? widest : 1.0, inv = 1.0 / cell;
     const uint32_t bmask = buckets - 1;
     uint32_t* const bucket = s.cell_of_slot;
