@@ -6,6 +6,22 @@ local ref = require "pairs_reference"
 -- Visible sets are pair sets vis[watcher][target] (spec_util).
 local replay, same_sets, sorted_flat = util.replay, util.same_pair_sets, util.sorted_pairs
 
+-- One update checked against brute force: its events come sorted and, replayed onto the last
+-- sets (vis), give the new ones. Returns the event tables, the new sets and who sees whom.
+local function checked_update(aoi, l, enter, leave, vis, views, margin, truth, wmasks, label)
+  local ne, nl
+  enter, leave, ne, nl = aoi:update(enter, leave)
+  assert.is_true(sorted_flat(enter, ne) and sorted_flat(leave, nl), label)
+  replay(vis, enter, ne, leave, nl)
+  truth = ref.visible(l, views, margin, truth, wmasks)
+  assert.is_true(same_sets(vis, truth), label)
+  local seers = {}
+  for w, set in pairs(truth) do
+    for t in pairs(set) do seers[t] = seers[t] or {}; table.insert(seers[t], w) end
+  end
+  return enter, leave, truth, seers
+end
+
 for _, arch in ipairs(soageo.archs()) do
   for _, margin in ipairs({ 0, 4 }) do
     describe("when the " .. arch .. " target runs AOI with margin " .. margin, function()
@@ -117,16 +133,8 @@ for _, arch in ipairs(soageo.archs()) do
               end
             end
           end
-          local ne, nl
-          enter, leave, ne, nl = aoi:update(enter, leave)
-          assert.is_true(sorted_flat(enter, ne) and sorted_flat(leave, nl), "tick " .. tick)
-          replay(vis, enter, ne, leave, nl)
-          truth = ref.visible(l, views, margin, truth, wmasks)
-          assert.is_true(same_sets(vis, truth), "tick " .. tick)
-          local seers = {}
-          for w, set in pairs(truth) do
-            for t in pairs(set) do seers[t] = seers[t] or {}; table.insert(seers[t], w) end
-          end
+          local seers
+          enter, leave, truth, seers = checked_update(aoi, l, enter, leave, vis, views, margin, truth, wmasks, "tick " .. tick)
           for id = 1, next_id do
             local want = {}
             for t in pairs(truth[id] or {}) do want[#want + 1] = t end
@@ -202,18 +210,10 @@ for _, arch in ipairs(soageo.archs()) do
             if views[w] and g:int(1, 3) == 1 then views[w], wmasks[w] = nil, nil; aoi:unwatch(w)
             elseif l:has(w) then watch(w) end  -- a new watcher, or a new radius or filter
           end
-          local ne, nl
-          enter, leave, ne, nl = aoi:update(enter, leave)
-          assert.is_true(sorted_flat(enter, ne) and sorted_flat(leave, nl))
-          replay(vis, enter, ne, leave, nl)
-          truth = ref.visible(l, views, margin, truth, wmasks)
-          assert.is_true(same_sets(vis, truth), "tick " .. tick)
+          local seers
+          enter, leave, truth, seers = checked_update(aoi, l, enter, leave, vis, views, margin, truth, wmasks, "tick " .. tick)
           -- Who sees whom, inverted from the brute-force sets, against watchers_of for every
           -- entity, every removed id and one never used.
-          local seers = {}
-          for w, set in pairs(truth) do
-            for t in pairs(set) do seers[t] = seers[t] or {}; table.insert(seers[t], w) end
-          end
           out = util.check_lists(assert, aoi, "watchers_of", seers, next_id, out)
         end
       end)
