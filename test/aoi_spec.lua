@@ -46,12 +46,7 @@ for _, arch in ipairs(soageo.archs()) do
             if views[w] and g:int(1, 2) == 1 then views[w] = nil; aoi:unwatch(w)  -- a watcher goes away
             elseif l:has(w) then views[w] = g:uniform(5, 30); aoi:watch(w, views[w]) end  -- a new one, or a new radius
           end
-          local ne, nl
-          enter, leave, ne, nl = aoi:update(enter, leave)
-          assert.is_true(sorted_flat(enter, ne) and sorted_flat(leave, nl))
-          replay(vis, enter, ne, leave, nl)
-          truth = ref.visible(l, views, margin, truth)
-          assert.is_true(same_sets(vis, truth), "tick " .. tick)
+          enter, leave, truth = checked_update(aoi, l, enter, leave, vis, views, margin, truth, nil, "tick " .. tick)
           for wid in pairs(views) do
             local list, n = aoi:visible(wid)
             local count = 0
