@@ -144,18 +144,23 @@ inline uint32_t bucket_of(int64_t cx, int64_t cy, uint32_t mask) noexcept { retu
 
 size_t contact_grid_bytes(uint32_t cap) noexcept { return layout_bytes(lay_contact_grid, cap); }
 
-ContactStep contacts_incremental(const Store& st, SweepScratch& s, const ContactFrame& before, ContactFrame& now,
+ContactStep contacts_incremental(const Store& st, SweepScratch& s, bool ranks_current, const ContactFrame& before,
+                                 ContactFrame& now,
                                  void* grid_block, uint32_t grid_cap, EventList& began, EventList& ended,
                                  uint64_t* need) noexcept {
     const uint32_t n = st.n;
     const Columns& c = st.col;
-    if (n == 0 || n != before.id_count || *s.ranked_n != n || now.id_cap < n || grid_cap < n) return ContactStep::full;
-    // Same ids in the same slots as at the last update, and the sweep's ranks still theirs.
+    if (n == 0 || !ranks_current || n != before.id_count || *s.ranked_n != n || now.id_cap < n || grid_cap < n)
+        return ContactStep::full;
+    // Same ids in the same slots as at the last update, whose ranks the scratch holds (the
+    // caller says so: checking it here would be a random read per entity, so the checked
+    // builds assert it instead).
     uint32_t movers = 0;
     double widest = 0;  // the widest box side, as sweep_prepare's float32 bounds give it
     uint32_t* const mover = now.buf.a;  // slots that changed; room for buf.cap
     for (uint32_t i = 0; i < n; ++i) {
-        if (before.id_at[i] != c.id[i] || s.id_keys[s.rank[i]] != int_key(c.id[i])) return ContactStep::full;
+        if (before.id_at[i] != c.id[i]) return ContactStep::full;
+        SOAGEO_ASSERT(s.id_keys[s.rank[i]] == int_key(c.id[i]));
         const float x = c.x[i], y = c.y[i], r = c.r[i];
         const double w = std::max(double(x + r) - double(x - r), double(y + r) - double(y - r));
         widest = w > widest ? w : widest;

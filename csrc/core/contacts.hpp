@@ -51,15 +51,16 @@ struct ContactCell {
 size_t contact_grid_bytes(uint32_t cap) noexcept;
 
 // An update that costs what changed: when the layer holds the ids of the last update in the
-// same slots, the ranks in `s` still describe them and at most a quarter of the entities
+// same slots, the ranks in `s` still describe them (`ranks_current`: the caller knows it, as
+// no update failed after ranking since the last one committed) and at most a quarter of the entities
 // changed (moved, or changed radius), only the changed ones are searched again (a grid of
 // the layer's boxes, cells twice the largest radius), and the last pairs that involve none of
 // them are kept as they are. Returns full when it does not apply (the caller sweeps);
 // need_pairs with *need when now's buffer is too small; done with now's keys, ids and kept
 // columns set and the events in began/ended (counted past their caps, as contacts_diff).
 // `grid` holds contact_grid_bytes(grid_cap) bytes (kAlign-aligned); grid_cap < n: full.
-ContactStep contacts_incremental(const Store& st, SweepScratch& s, const ContactFrame& before, ContactFrame& now,
-                                 void* grid, uint32_t grid_cap, EventList& began, EventList& ended,
+ContactStep contacts_incremental(const Store& st, SweepScratch& s, bool ranks_current, const ContactFrame& before,
+                                 ContactFrame& now, void* grid, uint32_t grid_cap, EventList& began, EventList& ended,
                                  uint64_t* need) noexcept;
 
 // Who touches whom: the neighbours of the entity of rank r are nbr[off[r] .. off[r+1]), as

@@ -35,6 +35,7 @@ struct Contacts {
     uint32_t grid_cap;
     uint64_t began_recent, ended_recent;  // decaying peaks of the event counts (shrinking)
     uint32_t touching_of;    // the epoch `touching` describes (0: none)
+    bool ranks_current;      // the scratch's id ranks are frame[current]'s (contacts_incremental)
 };
 static_assert(std::is_standard_layout<Contacts>::value && offsetof(Contacts, head) == 0,
               "event_object.hpp reaches the head");
@@ -97,6 +98,7 @@ int l_update(lua_State* L) {
         if (c->scratch.cap < ranks) {
             const uint32_t cap = ranks + ranks / 2;
             c->scratch = sweep_scratch_carve(new_block(L, c, epoch, kScratchBlock, sweep_scratch_bytes(cap)), cap);
+            c->ranks_current = false;
             lua_pop(L, 1);
         }
         ContactFrame& now = c->frame[after];
@@ -124,7 +126,8 @@ int l_update(lua_State* L) {
         // What changed since the last update, when little did: its searches only.
         uint64_t want = 0;
         c->began.n = c->ended.n = 0;
-        const ContactStep step = contacts_incremental(st, c->scratch, before, now, c->grid, c->grid_cap, c->began, c->ended, &want);
+        const ContactStep step = contacts_incremental(st, c->scratch, c->ranks_current, before, now, c->grid, c->grid_cap,
+                                                      c->began, c->ended, &want);
         if (step == ContactStep::need_pairs) {
             need = want;
             continue;
@@ -136,6 +139,7 @@ int l_update(lua_State* L) {
             if (c->ended.n > c->ended.cap) renew_events(L, c, epoch, c->ended, kEndedBlock, c->ended.n + c->ended.n / 2);
             continue;
         }
+        c->ranks_current = false;  // until this update commits: it may fail after the ranking
         sweep_prepare(st, c->scratch, true);
         contacts_keep(st, now);  // the columns the sweep saw, before anything can change them
         const uint64_t pairs = k->sweep_complete(c->scratch.boxes, now.buf.a, now.buf.b, now.buf.cap);
@@ -170,6 +174,7 @@ int l_update(lua_State* L) {
     events_write(&r, L, began, ended, kBeganBlock, kEndedBlock);
     event_unchanged(L, kContacts, &c->head, epoch);
     c->current = after;
+    c->ranks_current = true;  // ranked by this update's sweep, or kept by its incremental path
     ++c->head.epoch;  // lists built for touching() during this call described the last frame
     c->began_recent = decayed_peak(c->began_recent, began.n);
     c->ended_recent = decayed_peak(c->ended_recent, ended.n);
