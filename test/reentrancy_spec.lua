@@ -188,8 +188,8 @@ describe("when finalizers update, close or grow a contacts object inside its own
       local ok1, e1 = pcall(c.update, c)          -- grows scratch, frames and events
       local ok2, e2 = pcall(c.touching, c, 3)     -- builds the neighbour lists in a new block
       cur, action = nil, nil
-      if not ok1 then assert.is_truthy(e1:find("by a finalizer during this call", 1, true) or e1:find("contacts is closed", 1, true)) end
-      if not ok2 then assert.is_truthy(e2:find("by a finalizer during this call", 1, true) or e2:find("contacts is closed", 1, true)) end
+      if not ok1 then assert.is_truthy(e1:find("by a finalizer during this call", 1, true) or e1:find("contacts is closed", 1, true), e1) end
+      if not ok2 then assert.is_truthy(e2:find("by a finalizer during this call", 1, true) or e2:find("contacts is closed", 1, true), e2) end
       -- The checks allocate much: only after a round where a finalizer acted (or now and then),
       -- so that most collections, and the finalizers, fall inside the calls above.
       if (count > fired_before or round % 100 == 0) and not tostring(c):find("closed", 1, true) then

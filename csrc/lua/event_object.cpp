@@ -33,6 +33,9 @@ void* event_new(lua_State* L, const EventClass& c) {
 }
 
 Layer* event_layer(lua_State* L, int idx, const EventClass& c) {
+    // Every call checked the object open on entry: closed now (its layer value gone with the
+    // rest) means that a finalizer run by an allocation of this call closed it.
+    event_alive(L, c, head_of(lua_touserdata(L, idx)));
     lua_getiuservalue(L, idx, kEventLayer);
     Layer* layer = static_cast<Layer*>(luaL_testudata(L, -1, kLayerClass));
     if (!layer || layer->closed) luaL_error(L, "%s", c.layer_closed);
