@@ -156,8 +156,9 @@ template <class Shape>
 int query(lua_State* L, Layer* layer, Kernel<Shape> KernelTable::*which, const Shape& shape, int out_arg) {
     int out = opt_out(L, out_arg);
     Filter f = opt_filter(L, out_arg + 1);
-    for (const int top = lua_gettop(L);; lua_settop(L, top)) {
-        layer = check_layer(L, 1);  // again: a finalizer may have closed it
+    // The caller checked the layer and nothing has allocated since; a retry checks it again:
+    // the finalizer that interrupted may have closed it.
+    for (const int top = lua_gettop(L);; lua_settop(L, top), layer = check_layer(L, 1)) {
         consider_shape(L, 1, layer, shape, touches(which));
         fill_hits(layer);
         const uint32_t* slots;
