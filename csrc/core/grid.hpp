@@ -26,7 +26,7 @@ struct Grid {
     // The other half of a rebuild (swapped with the above after each build).
     float *x2, *y2, *r2;
     uint32_t *mask2, *slot2;
-    float *tx, *ty;        // build scratch: positions in source order
+    float* xy;             // build scratch: x and y interleaved by slot (the rebuild after moves)
     uint32_t* key;         // build scratch: bucket of each source position
     uint32_t* start;       // buckets + 2 entries: bucket b holds positions [start[b], start[b + 1])
     uint32_t* hits;        // query scratch: cap + kHitSlack entries
@@ -87,8 +87,13 @@ uint32_t sort_slots(uint32_t* slots, uint32_t k, uint32_t n, uint32_t* bitmap) n
 // Runs `test(points, out) -> hits` (a shape kernel bound to its shape and filter: kernels of
 // any shape fit, they test the same columns) over the plan's runs; writes the slots hit,
 // ascending, to g.hits; returns how many.
+// Asks for the cache lines of the plan's runs at once: a small query in a large layer reads
+// a few short runs that are rarely in cache, and one miss after another is most of its time.
+void grid_prefetch(const Grid& g, const Plan& p) noexcept;
+
 template <class Test>
 uint32_t grid_collect(const Grid& g, const Plan& p, Test test) noexcept {
+    grid_prefetch(g, p);
     uint32_t* out = g.hits;
     uint32_t k = 0;
     for (uint32_t i = 0; i < p.n; ++i) {

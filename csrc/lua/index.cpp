@@ -35,6 +35,7 @@ static void rebuild(lua_State* L, int idx, Layer* layer) {
     grid_build(layer->grid, layer->s, layer->s.stale == kStaleMoved);
     layer->s.stale = 0;
     layer->debt = 0;
+    layer->period_fresh = true;
 }
 
 // A rebuild in "entities tested by the scan" units, from bench/bench_index.cpp against the
@@ -50,11 +51,26 @@ void consider_index(lua_State* L, int idx, Layer* layer, double saved) {
     if (index_fresh(layer) || layer->mode == IndexMode::scan) return;
     if (layer->mode == IndexMode::automatic) {
         if (!(saved > 0)) return;
+        const double cost = rebuild_cost(layer->s);
+        // The first query after the changes that ended a period with a fresh index: a server
+        // ticks, and a tick queries about as much as the last one did. When the last period's
+        // queries saved at least twice a rebuild, rebuild now rather than scan first.
+        if (layer->period_fresh) {
+            const double last = layer->period_saving;
+            layer->period_fresh = false;
+            layer->period_saving = 0;
+            if (last >= 2.0 * cost) {
+                layer->period_saving = saved;
+                rebuild(L, idx, layer);
+                return;
+            }
+        }
         layer->debt += saved;
+        layer->period_saving += saved;
         // Ski rental: scan while the savings forgone since the last change are below the
         // cost of a rebuild, then rebuild. A layer queried once per change keeps the scan;
         // one queried many times pays at most about twice the best of the two.
-        if (layer->debt < rebuild_cost(layer->s)) return;
+        if (layer->debt < cost) return;
     }
     rebuild(L, idx, layer);
 }
@@ -63,7 +79,9 @@ const Grid* fresh_plan(const Layer* layer, const Area& a, Plan& p) {
     if (layer->mode == IndexMode::scan || !index_fresh(layer)) return nullptr;
     grid_plan(layer->grid, a, p);
     if (!p.ok) return nullptr;
-    if (layer->mode == IndexMode::automatic && plan_cost(p) >= double(layer->s.n)) return nullptr;
+    const double saving = double(layer->s.n) - plan_cost(p);
+    if (layer->mode == IndexMode::automatic && !(saving > 0)) return nullptr;
+    layer->period_saving += saving;
     return &layer->grid;
 }
 

@@ -87,7 +87,11 @@ struct HitIds {
     uint32_t k;
     bool sparse;
     HitIds(const int64_t* i, const uint32_t* s, uint32_t hits, uint32_t entities)
-        : ids(i), slots(s), k(hits), sparse(uint64_t(hits) * 4 <= entities) {}
+        : ids(i), slots(s), k(hits), sparse(uint64_t(hits) * 4 <= entities) {
+        // The first kIdsAhead are asked for at once: a small query's few ids miss together.
+        if (sparse)
+            for (uint32_t h = 0; h < k && h < kIdsAhead; ++h) __builtin_prefetch(ids + slots[h]);
+    }
     // The id of hit h, asking for the one kIdsAhead later.
     lua_Integer operator[](uint32_t h) const {
         if (sparse && h + kIdsAhead < k) __builtin_prefetch(ids + slots[h + kIdsAhead]);
