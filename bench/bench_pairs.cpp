@@ -5,9 +5,12 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <vector>
 
 #include "../test/core/fixtures.hpp"
+#include "core/bands.hpp"
+#include "core/dispatch.hpp"
 #include "core/sweep.hpp"
 
 using namespace soageo;
@@ -158,6 +161,91 @@ void sort_choice(uint32_t n, double span) {
                 " insertion sort of last order (keys only) %.3f ms\n", n, radix * 1e3, insertion * 1e3);
 }
 
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+// What layer:pairs does natively, on the target it dispatches to: the plain path (one sweep of
+// the whole layer, as below 32,768 boxes) against the banded path (bands.hpp) on the same
+// layer, alternating in each round; both orders the pairs the way layer:pairs returns them.
+void bands_vs_plain(const char* name, uint32_t n, double span, int rounds) {
+    fixture::Rng g(n + 1);
+    Scene sc(n);
+    for (uint32_t i = 0; i < n; ++i)
+        store_set(sc.s, i + 1, static_cast<float>(g.uniform(0, span)), static_cast<float>(g.uniform(0, span)),
+                  static_cast<float>(g.uniform(2.5, 15)), 1);
+    const KernelTable* k = kernels_best();
+    sweep_prepare(sc.s, sc.sw, true);
+    const uint64_t count = k->sweep_complete(sc.sw.boxes, nullptr, nullptr, 0);
+    BandPlan plan = band_plan(sc.sw.boxes);
+    const bool forced = !plan.bands;
+    if (forced) plan = band_plan(sc.sw.boxes, 0);  // below the threshold: what bands would cost there
+    std::vector<unsigned char> band_block(band_scratch_bytes(plan.entries, plan.bands) + kAlign);
+    BandScratch bs = band_scratch_carve(band_block.data(), plan.entries, plan.bands);
+    Scene other(1);
+    other.make_room(count + 1);
+    sc.make_room(count + 1);
+    // One round: prepare (radix sort of min-x, id ranks kept), sweep, order; each step timed.
+    auto plain = [&](double* t) {
+        Clock::time_point t0 = Clock::now();
+        sweep_prepare(sc.s, sc.sw, true);
+        t[0] = seconds_since(t0);
+        t0 = Clock::now();
+        uint64_t m = k->sweep_complete(sc.sw.boxes, sc.buf.a, sc.buf.b, sc.buf.cap);
+        t[1] = seconds_since(t0);
+        t0 = Clock::now();
+        order_pairs(sc.buf, m, sc.sw, sc.sw, true);
+        t[2] = seconds_since(t0);
+        return m;
+    };
+    auto banded = [&](double* t) {
+        Clock::time_point t0 = Clock::now();
+        sweep_prepare(sc.s, sc.sw, true);
+        t[0] = seconds_since(t0);
+        t0 = Clock::now();
+        const BandPlan p = forced ? band_plan(sc.sw.boxes, 0) : band_plan(sc.sw.boxes);
+        // pairs_banded's steps, timed apart: band entries carry id ranks, so the sweep's pairs
+        // need no lookup to be ordered.
+        uint32_t* rank_at = sc.sw.rank_at_pos;
+        for (uint32_t i = 0; i < n; ++i) rank_at[i] = sc.sw.rank[sc.sw.boxes.slot[i]];
+        uint64_t m = sweep_banded(p, sc.sw.boxes, bs, k->sweep_complete, other.buf.a, other.buf.b, other.buf.cap, rank_at);
+        t[1] = seconds_since(t0);
+        if (m > other.buf.cap) return m;
+        t0 = Clock::now();
+        order_rank_pairs(other.buf, m, n);
+        t[2] = seconds_since(t0);
+        return m;
+    };
+    double warm[3];
+    uint64_t np = plain(warm), nb = banded(warm);
+    if (nb > other.buf.cap) {  // bands find a pair in each band both boxes touch: room for all
+        other.make_room(nb);
+        nb = banded(warm);
+    }
+    const bool same = np == count && nb == count && !std::memcmp(sc.buf.keys, other.buf.keys, count * sizeof(uint64_t));
+    std::vector<double> tp[4], tb[4];
+    for (int r = 0; r < rounds; ++r) {
+        double t[3];
+        plain(t);
+        tp[0].push_back(t[0]), tp[1].push_back(t[1]), tp[2].push_back(t[2]), tp[3].push_back(t[0] + t[1] + t[2]);
+        banded(t);
+        tb[0].push_back(t[0]), tb[1].push_back(t[1]), tb[2].push_back(t[2]), tb[3].push_back(t[0] + t[1] + t[2]);
+    }
+    double p[4], b[4];
+    for (int i = 0; i < 4; ++i) p[i] = median(tp[i]) * 1e3, b[i] = median(tb[i]) * 1e3;
+    std::printf("\n%s: %u boxes, %llu pairs, %u bands%s (%s, medians of %d rounds)%s\n", name, n,
+                static_cast<unsigned long long>(count), plan.bands, forced ? " (forced: layer:pairs sweeps plain here)" : "",
+                k->name, rounds, same ? "" : "  PAIRS DIFFER");
+    std::printf("  sort by min-x + id ranks   plain %8.2f ms   banded %8.2f ms\n", p[0], b[0]);
+    std::printf("  sweep                      plain %8.2f ms   banded %8.2f ms   %5.2fx\n", p[1], b[1], p[1] / b[1]);
+    std::printf("  order pairs by id          plain %8.2f ms   banded %8.2f ms   %5.2fx\n", p[2], b[2], p[2] / b[2]);
+    std::printf("  sort + sweep               plain %8.2f ms   banded %8.2f ms   %5.2fx\n", p[0] + p[1], b[0] + b[1],
+                (p[0] + p[1]) / (b[0] + b[1]));
+    std::printf("  layer:pairs natively       plain %8.2f ms   banded %8.2f ms   %5.2fx  (sort + sweep + order)\n", p[3],
+                b[3], p[3] / b[3]);
+}
+
 }  // namespace
 
 int main() {
@@ -165,6 +253,9 @@ int main() {
     run("uniform 10,000 in 2000x2000", 10000, 2000, 2.5, 15);
     run("uniform 100,000 in 6325x6325 (same density)", 100000, 6325, 2.5, 15);
     run("clustered 10,000 in 200x200", 10000, 200, 2.5, 15);
+    std::printf("\nlayer:pairs in y bands against one sweep of the whole layer (radius 2.5..15, density of 10,000 in 2000x2000)\n");
+    bands_vs_plain("uniform 10,000 in 2000x2000", 10000, 2000, 31);
+    bands_vs_plain("uniform 1,000,000 in 20000x20000", 1000000, 20000, 5);
     std::printf("\nradix sort or insertion sort of the previous order?\n");
     sort_choice(10000, 2000);
     sort_choice(100000, 6325);

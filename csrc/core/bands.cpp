@@ -8,9 +8,6 @@
 namespace soageo {
 namespace {
 
-// Below this many boxes the plain sweep's window is short already and the copies do not pay
-// (measured: the same time at 10,000 and 20,000 uniform boxes, 1.1x faster at 40,000).
-constexpr uint32_t kMinBoxes = 32768;
 // Band entries per band beyond its boxes: its start rounded to whole blocks of the widest
 // target (aligned loads) and kMaxWidth NaN sentinels after its last box (the kernel's stop).
 constexpr uint64_t kBandPad = 2 * kMaxWidth;
@@ -26,10 +23,12 @@ uint64_t round_block(uint64_t c) noexcept { return (c + (kMaxWidth - 1)) & ~uint
 
 }  // namespace
 
-BandPlan band_plan(const SweepBoxes& b) noexcept {
+// Below kBandMinBoxes the plain sweep's window is short already and the copies do not pay
+// (measured: the same time at 10,000 and 20,000 uniform boxes, 1.1x faster at 40,000).
+BandPlan band_plan(const SweepBoxes& b, uint32_t min_boxes) noexcept {
     const BandPlan none{0, 0, 0, 0};
     const uint32_t n = b.n;
-    if (n < kMinBoxes) return none;
+    if (n < min_boxes || n < 2) return none;
     double lo = b.miny[0], hi = b.maxy[0], sum_h = 0;
     for (uint32_t i = 0; i < n; ++i) {
         lo = b.miny[i] < lo ? b.miny[i] : lo;
@@ -96,9 +95,8 @@ void band_scratch_held(const void* block, uint64_t* entries, uint32_t* bands) no
     *bands = static_cast<uint32_t>(held[1]);
 }
 
-uint64_t sweep_banded(const BandPlan& plan, const SweepBoxes& b, BandScratch& s,
-                      uint64_t (*sweep)(const SweepBoxes&, uint32_t*, uint32_t*, uint64_t) noexcept, uint32_t* out_a,
-                      uint32_t* out_b, uint64_t cap) noexcept {
+uint64_t sweep_banded(const BandPlan& plan, const SweepBoxes& b, BandScratch& s, SweepFn sweep, uint32_t* out_a,
+                      uint32_t* out_b, uint64_t cap, const uint32_t* tag) noexcept {
     const uint32_t n = b.n, nb = plan.bands;
     // Boxes per band, then each band's first entry (block-aligned, sentinels after its boxes).
     uint32_t* count = s.fill;
@@ -127,7 +125,7 @@ uint64_t sweep_banded(const BandPlan& plan, const SweepBoxes& b, BandScratch& s,
             s.maxx[e] = b.maxx[i];
             s.miny[e] = b.miny[i];
             s.maxy[e] = b.maxy[i];
-            s.pos[e] = i;
+            s.pos[e] = tag ? tag[i] : i;
         }
     }
     uint64_t kept = 0, found = 0;
@@ -155,6 +153,17 @@ uint64_t sweep_banded(const BandPlan& plan, const SweepBoxes& b, BandScratch& s,
         kept = w;
     }
     return overflow ? found : kept;
+}
+
+uint64_t pairs_banded(const BandPlan& plan, SweepScratch& s, BandScratch& bs, SweepFn sweep, PairBuffer& buf) noexcept {
+    SOAGEO_ASSERT(s.use == SweepScratch::Use::ordering);
+    const uint32_t n = s.boxes.n;
+    uint32_t* rank_at = s.rank_at_pos;
+    for (uint32_t p = 0; p < n; ++p) rank_at[p] = s.rank[s.boxes.slot[p]];
+    const uint64_t m = sweep_banded(plan, s.boxes, bs, sweep, buf.a, buf.b, buf.cap, rank_at);
+    if (m > buf.cap) return m;
+    order_rank_pairs(buf, m, n);
+    return m;
 }
 
 }  // namespace soageo

@@ -27,7 +27,10 @@ struct BandPlan {
 // Plans bands for the sorted boxes of a sweep (sweep_prepare's output). Bands only when n is
 // large enough for them to pay, their count stays O(n) however large or sparse the world, and
 // the copies stay under 2n.
-BandPlan band_plan(const SweepBoxes& b) noexcept;
+// min_boxes: fewer boxes than this are not banded (kBandMinBoxes for layer:pairs; benchmarks
+// and tests may ask for bands below it).
+constexpr uint32_t kBandMinBoxes = 32768;
+BandPlan band_plan(const SweepBoxes& b, uint32_t min_boxes = kBandMinBoxes) noexcept;
 
 // Scratch for `entries` band entries and `bands` bands.
 struct BandScratch {
@@ -47,11 +50,19 @@ BandScratch band_scratch_carve(void* block, uint64_t entries, uint32_t bands) no
 // What a block carved by band_scratch_carve was carved for.
 void band_scratch_held(const void* block, uint64_t* entries, uint32_t* bands) noexcept;
 
+using SweepFn = uint64_t (*)(const SweepBoxes&, uint32_t*, uint32_t*, uint64_t) noexcept;
+
 // The pairs of the sorted boxes `b`, band by band with `sweep` (a target's sweep_complete), as
-// positions into b in out_a/out_b, each pair once. Writes at most `cap`; returns a count that
-// is at least the number of pairs and, when it exceeds cap, the capacity to retry with.
-uint64_t sweep_banded(const BandPlan& plan, const SweepBoxes& b, BandScratch& s,
-                      uint64_t (*sweep)(const SweepBoxes&, uint32_t*, uint32_t*, uint64_t) noexcept, uint32_t* out_a,
-                      uint32_t* out_b, uint64_t cap) noexcept;
+// positions into b in out_a/out_b (or, given `tag`, tag[position]), each pair once. Writes at
+// most `cap`; returns a count that is at least the number of pairs and, when it exceeds cap,
+// the capacity to retry with.
+uint64_t sweep_banded(const BandPlan& plan, const SweepBoxes& b, BandScratch& s, SweepFn sweep, uint32_t* out_a,
+                      uint32_t* out_b, uint64_t cap, const uint32_t* tag = nullptr) noexcept;
+
+// layer:pairs' banded path, for s prepared by sweep_prepare with ranks: the pairs in
+// buf.keys as order_pairs leaves them (rank_lo << 32 | rank_hi, ascending). The band entries
+// carry id ranks instead of positions, so no pair needs a lookup afterwards. Returns the
+// count, or when it exceeds buf.cap the capacity to retry with (buf then holds nothing).
+uint64_t pairs_banded(const BandPlan& plan, SweepScratch& s, BandScratch& bs, SweepFn sweep, PairBuffer& buf) noexcept;
 
 }  // namespace soageo

@@ -161,4 +161,63 @@ void order_pairs(PairBuffer& buf, uint64_t n, const SweepScratch& sa, const Swee
     radix_sort64(buf.keys, nullptr, buf.tmp, nullptr, n);
 }
 
+void order_rank_pairs(PairBuffer& buf, uint64_t n, uint32_t n_ranks) noexcept {
+    SOAGEO_ASSERT(n <= buf.cap);
+    uint64_t* keys = buf.keys;
+    uint32_t hb = 1;  // bits of a rank
+    while (hb < 32 && (uint64_t(1) << hb) < n_ranks) ++hb;
+    // Both ranks packed into 2 * hb bits (40 at 1,000,000 entities) and sorted by an LSD radix
+    // sort of digits up to 11 bits wide: 4 passes at 1,000,000 where the byte-wise sort of
+    // rank_lo << 32 | rank_hi takes 6 (memory-bound: 20 ms instead of 26 for 1.66M pairs,
+    // key building included). The last pass unpacks. Past 4 passes, the byte-wise sort.
+    const uint32_t tb = 2 * hb, passes = (tb + 10) / 11;
+    if (passes > 4 || n >= (uint64_t(1) << 32)) {
+        for (uint64_t i = 0; i < n; ++i) {
+            uint64_t a = buf.a[i], b = buf.b[i];
+            keys[i] = a < b ? (a << 32) | b : (b << 32) | a;
+        }
+        radix_sort64(keys, nullptr, buf.tmp, nullptr, n);
+        return;
+    }
+    const uint32_t d = (tb + passes - 1) / passes, digit = (1u << d) - 1;
+    uint32_t count[4][1u << 11];
+    std::memset(count, 0, sizeof(count[0]) * passes);
+    for (uint64_t i = 0; i < n; ++i) {
+        const uint64_t a = buf.a[i], b = buf.b[i];
+        const uint64_t k = a < b ? (a << hb) | b : (b << hb) | a;
+        keys[i] = k;
+        for (uint32_t p = 0; p < passes; ++p) ++count[p][(k >> (p * d)) & digit];
+    }
+    for (uint32_t p = 0; p < passes; ++p) {
+        uint32_t sum = 0;
+        for (uint32_t v = 0; v <= digit; ++v) {
+            const uint32_t c = count[p][v];
+            count[p][v] = sum;
+            sum += c;
+        }
+    }
+    const uint64_t low = (uint64_t(1) << hb) - 1;
+    uint64_t* src = keys;
+    uint64_t* dst = buf.tmp;
+    for (uint32_t p = 0; p < passes; ++p) {
+        uint32_t* c = count[p];
+        const uint32_t shift = p * d;
+        if (p + 1 < passes) {
+            for (uint64_t i = 0; i < n; ++i) {
+                const uint64_t k = src[i];
+                dst[c[(k >> shift) & digit]++] = k;
+            }
+        } else {
+            for (uint64_t i = 0; i < n; ++i) {
+                const uint64_t k = src[i];
+                dst[c[(k >> shift) & digit]++] = ((k >> hb) << 32) | (k & low);
+            }
+        }
+        uint64_t* t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != keys) std::memcpy(keys, src, n * sizeof(uint64_t));
+}
+
 }  // namespace soageo

@@ -86,6 +86,8 @@ bool push_pairs(lua_State* L, int out, const PairBuffer& buf, uint64_t n, const 
     results_table(&r, out, n > 0x3fffffff ? 0 : static_cast<lua_Integer>(2 * n));
     if (results_stale(&r)) return false;
     for (uint64_t i = 0; i < n; ++i) {
+        // The higher ids are in no order: ask for the one kIdsAhead pairs ahead.
+        if (i + kIdsAhead < n) __builtin_prefetch(rb.id_keys + (buf.keys[i + kIdsAhead] & 0xffffffffu));
         uint64_t key = buf.keys[i];
         results_int(&r, static_cast<lua_Integer>(key_int(ra.id_keys[key >> 32])));
         results_int(&r, static_cast<lua_Integer>(key_int(rb.id_keys[key & 0xffffffffu])));
@@ -121,13 +123,13 @@ int l_pairs(lua_State* L) {
             band_count = plan.bands;
             continue;
         }
-        uint64_t n = plan.bands ? sweep_banded(plan, s.boxes, bs, k->sweep_complete, buf.a, buf.b, buf.cap)
+        uint64_t n = plan.bands ? pairs_banded(plan, s, bs, k->sweep_complete, buf)
                                 : k->sweep_complete(s.boxes, buf.a, buf.b, buf.cap);
         if (n > buf.cap) {
             need = n;
             continue;
         }
-        order_pairs(buf, n, s, s, true);
+        if (!plan.bands) order_pairs(buf, n, s, s, true);
         ++layer->sweeps;
         if (!push_pairs(L, out, buf, n, s, s, layer, layer)) continue;
         lua_pushinteger(L, static_cast<lua_Integer>(n));

@@ -120,3 +120,100 @@ TEST_CASE(band_sweep_with_boxes_on_band_edges) {
         CHECK_MSG(banded(k, w.sw.boxes, plan, want.size() + 64, &enough) == want, "%s", k->name);
     }
 }
+
+namespace {
+
+// A pair buffer of `cap` pairs held in a vector.
+struct Buffer {
+    std::vector<unsigned char> block;
+    PairBuffer buf;
+    explicit Buffer(uint64_t cap) : block(pair_buffer_bytes(cap)) { buf = pair_buffer_carve(block.data(), cap); }
+};
+
+// What layer:pairs returned before bands: the plain sweep, then order_pairs.
+std::vector<uint64_t> plain_in_id_order(World& w) {
+    sweep_prepare(w.s, w.sw, true);
+    const uint64_t n = fixture::reference()->sweep_complete(w.sw.boxes, nullptr, nullptr, 0);
+    Buffer b(n + 1);
+    fixture::reference()->sweep_complete(w.sw.boxes, b.buf.a, b.buf.b, b.buf.cap);
+    order_pairs(b.buf, n, w.sw, w.sw, true);
+    return std::vector<uint64_t>(b.buf.keys, b.buf.keys + n);
+}
+
+// layer:pairs' banded path through a buffer of `cap` pairs, then of what it asked for.
+std::vector<uint64_t> banded_in_id_order(World& w, const KernelTable* k, uint64_t cap, bool* asked_enough) {
+    sweep_prepare(w.s, w.sw, true);
+    const BandPlan plan = band_plan(w.sw.boxes);
+    std::vector<unsigned char> block(band_scratch_bytes(plan.entries, plan.bands));
+    BandScratch s = band_scratch_carve(block.data(), plan.entries, plan.bands);
+    Buffer b(cap);
+    uint64_t n = pairs_banded(plan, w.sw, s, k->sweep_complete, b.buf);
+    *asked_enough = true;
+    if (n > cap) {
+        Buffer again(n);
+        sweep_prepare(w.s, w.sw, true);
+        const uint64_t m = pairs_banded(plan, w.sw, s, k->sweep_complete, again.buf);
+        *asked_enough = m <= n;
+        return std::vector<uint64_t>(again.buf.keys, again.buf.keys + (m <= n ? m : 0));
+    }
+    return std::vector<uint64_t>(b.buf.keys, b.buf.keys + n);
+}
+
+}  // namespace
+
+TEST_CASE(banded_pairs_come_in_the_plain_paths_order_on_every_target) {
+    const Case cases[] = {
+        {"uniform 40,000", 40000, 4000, 15, 0, true},
+        {"uniform 200,000", 200000, 8944, 15, 0, true},
+        {"crowded 40,000 in 600x600", 40000, 600, 15, 0, true},
+        {"sparse 40,000 in 5 clusters over +-1e7", 40000, 900, 15, 5, true},
+    };
+    fixture::Rng g(17);
+    for (const Case& c : cases) {
+        World w(c.n);
+        fill(w, g, c);
+        const std::vector<uint64_t> want = plain_in_id_order(w);
+        CHECK_MSG(!want.empty() && std::is_sorted(want.begin(), want.end()), "%s", c.name);
+        CHECK_MSG(band_plan(w.sw.boxes).bands > 0, "%s", c.name);
+        for (const KernelTable* k : fixture::targets()) {
+            bool enough = false;
+            std::vector<uint64_t> got = banded_in_id_order(w, k, want.size() + 64, &enough);
+            CHECK_MSG(got == want, "%s %s: %zu vs %zu pairs", k->name, c.name, got.size(), want.size());
+            got = banded_in_id_order(w, k, 100, &enough);
+            CHECK_MSG(enough && got == want, "%s %s through a small buffer", k->name, c.name);
+        }
+        // Entities removed and moved (ids and ranks change; slots reused by swap-remove).
+        for (uint32_t i = 0; i < c.n / 10; ++i) store_remove(w.s, w.s.col.id[g.below(w.s.n)]);
+        for (uint32_t i = 0; i < w.s.n; i += 3) w.s.col.x[i] += static_cast<float>(g.uniform(-20, 20));
+        const std::vector<uint64_t> want2 = plain_in_id_order(w);
+        bool enough = false;
+        CHECK_MSG(banded_in_id_order(w, fixture::targets().back(), want2.size() + 1, &enough) == want2,
+                  "%s after removals and moves", c.name);
+    }
+}
+
+TEST_CASE(order_rank_pairs_sorts_as_std_sort) {
+    // Rank counts around each change of plan: 16-bit ranks, digits of 11 bits, 4 passes at most,
+    // the byte-wise fallback past 2^22 ranks, and ranks using all 32 bits.
+    const uint32_t counts[] = {2, 3, 1000, 65536, 65537, 1u << 20, (1u << 22) - 1, 1u << 22, (1u << 22) + 1,
+                               0xffffffffu};
+    fixture::Rng g(23);
+    for (uint32_t n_ranks : counts) {
+        for (uint64_t n : {uint64_t(0), uint64_t(1), uint64_t(5000)}) {
+            Buffer b(n + 1);
+            std::vector<uint64_t> want;
+            for (uint64_t i = 0; i < n; ++i) {
+                uint32_t x = g.below(n_ranks), y = g.below(n_ranks);
+                if (x == y) y = x ? x - 1 : 1;
+                if (i % 7 == 0 && n_ranks > 2) x = n_ranks - 1, y = g.below(n_ranks - 1);  // the top rank
+                b.buf.a[i] = x;
+                b.buf.b[i] = y;
+                want.push_back(x < y ? (uint64_t(x) << 32) | y : (uint64_t(y) << 32) | x);
+            }
+            std::sort(want.begin(), want.end());
+            order_rank_pairs(b.buf, n, n_ranks);
+            CHECK_MSG(std::vector<uint64_t>(b.buf.keys, b.buf.keys + n) == want, "%u ranks, %llu pairs", n_ranks,
+                      static_cast<unsigned long long>(n));
+        }
+    }
+}
