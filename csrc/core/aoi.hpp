@@ -61,22 +61,39 @@ Visible visible_carve(void* block, uint32_t watcher_cap, uint64_t target_cap, ui
 // Copies every list and id of `from` (to's capacities must hold them).
 void visible_copy(Visible& to, const Visible& from) noexcept;
 
-// Who sees whom, inverted: the watchers (indices into Visible::watcher, ascending) that see
-// the entity at position p are who[off[p] .. off[p+1]). Built from a Visible on demand, so an
-// update that nobody asks "who sees me" of pays nothing for it. By position, not rank: a
-// watcher's targets are near each other in bucket order, so the counting sort stays in cache.
+// Who sees whom, inverted: the watchers (indices into Visible::watcher) that see the entity of
+// rank r are who[off[r] .. off[r] + len[r]), ascending once observers_sort(o, r) has run, with
+// room[r] >= len[r] entries reserved there. Built from a Visible on demand, so an update that nobody asks "who sees me"
+// of pays nothing for it; once built, an update that keeps the ids and the watchers applies its
+// events to the lists (observers_apply) instead of a new build: a cost that follows the events.
+// By rank, not position: ranks last while the ids do, positions only until the next full update.
 struct Observers {
-    uint32_t* off;  // id_count + 2 entries (one spare for the counting sort)
+    uint32_t* off;
+    uint32_t* len;
+    uint32_t* room;
     uint32_t* who;
-    uint32_t* pos_of_rank;
-    uint32_t id_cap;
+    uint8_t* unsorted;   // per rank: the list is out of order (observers_sort)
+    uint64_t* sort;      // observers_apply's events by target, sort_cap at a time
+    uint32_t* count;     // its counting sort (id_cap + 1)
+    uint32_t id_cap, sort_cap;
     uint64_t pair_cap;
+    uint64_t top;   // who[top ..] is unused
 };
 
 size_t observers_bytes(uint32_t id_cap, uint64_t pair_cap) noexcept;
 Observers observers_carve(void* block, uint32_t id_cap, uint64_t pair_cap) noexcept;
-// Needs id_cap >= v.id_count and pair_cap >= v.pairs.
+// The pair_cap a build of v needs (every list with its room).
+uint64_t observers_need(const Visible& v) noexcept;
+// Needs id_cap >= v.id_count and pair_cap >= observers_need(v).
 void observers_build(const Visible& v, Observers& o) noexcept;
+// Puts the list of rank r in ascending order (it costs what is out of order).
+void observers_sort(Observers& o, uint32_t r) noexcept;
+// Applies an update's events, keys (watcher index << 32 | target rank) in any order, to lists
+// built for the last update's visible lists, with the same ids and watchers as `v` (this
+// update's). Returns false when a list outgrew its room and the free end is short: the lists
+// are then unusable until the next observers_build.
+bool observers_apply(const Visible& v, Observers& o, const uint64_t* leave_keys, uint64_t n_leave,
+                     const uint64_t* enter_keys, uint64_t n_enter) noexcept;
 
 // Per-update scratch sized for the layer: entities grouped by grid cell, id ranks, marks.
 struct AoiScratch {
@@ -92,7 +109,7 @@ struct AoiScratch {
     uint64_t* id_keys;  // int_key of the ids, ascending: the id of each rank
     uint64_t* tmp_id_keys;
     uint32_t* watcher_enters;  // = tmp_keys: positions, then ranks, of one watcher's enters
-    int64_t* watcher_leaves;   // = tmp_id_keys: ids of one watcher's leaves
+    uint32_t* watcher_leaves;  // = tmp_vals: ranks (the last update's) of one watcher's leaves
     uint32_t* rank;    // slot -> rank
     uint32_t* slot_of_rank;
     uint32_t* rank_at_pos;  // rank of the entity at each bucket-order position
@@ -170,6 +187,11 @@ struct AoiProgress {
     uint32_t stamp = 0;          // one per watcher processed
     bool prepared = false;
     bool same_ranks = false;     // the layer has the ids of the last update: ranks carry over
+    // Asked by the caller (who keeps observers up to date): the full path also writes its
+    // events as keys, at the end of the event buffers, while the ids and watchers are those of
+    // the last update and the buffers hold both (else `keys` ends false). The keys are then
+    // enter_keys/leave_keys, as for the incremental path, in no particular order.
+    bool keys = false;
 };
 
 enum class AoiStatus { done, need_targets, need_enter, need_leave };

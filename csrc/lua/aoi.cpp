@@ -31,8 +31,12 @@ struct Aoi {
     float margin;
     uint32_t generation;     // bumped by every update: which visible lists are current
     uint32_t observers_of;   // the generation `observers` describes (0: none)
+    uint32_t observers_idle; // updates since the last watchers_of call
 };
 static_assert(std::is_standard_layout<Aoi>::value && offsetof(Aoi, head) == 0, "event_object.hpp reaches the head");
+
+// Updates without a watchers_of call after which the inversion stops following the events.
+constexpr uint32_t kObserversIdle = 4;
 
 const EventClass kAoi = {"soageo.aoi", "aoi", "the aoi's layer is closed", "leave must be another table than enter",
                          sizeof(Aoi), kAoiValues};
@@ -153,6 +157,17 @@ int l_update(lua_State* L) {
     }
     shrink_events(L, a, epoch, a->enter, kEnterBlock, a->enter_recent, n);
     shrink_events(L, a, epoch, a->leave, kLeaveBlock, a->leave_recent, n);
+    // Once asked "who sees me", the inversion follows the events while the caller keeps asking
+    // (a few updates without a call end it: a later call builds it again). A full update then
+    // writes its events' keys behind the pairs: buffers that hold both for a usual tick.
+    const bool follow = a->observers_of == a->generation && a->observers_idle < kObserversIdle;
+    a->observers_idle += a->observers_idle < kObserversIdle;
+    if (follow) {
+        if (a->enter.cap < 2 * a->enter_recent + n + kEventsFloor)
+            grow_events(L, a, epoch, a->enter, kEnterBlock, 2 * a->enter_recent + n + kEventsFloor);
+        if (a->leave.cap < 2 * a->leave_recent + n + kEventsFloor)
+            grow_events(L, a, epoch, a->leave, kLeaveBlock, 2 * a->leave_recent + n + kEventsFloor);
+    }
     if (a->visible[after].watcher_cap < a->watchers.n || a->visible[after].target_cap < a->visible[before].target_cap ||
         a->visible[after].id_cap < n)
         grow_visible(L, a, epoch, after, a->watchers.cap, a->visible[before].target_cap, n + n / 2, false);
@@ -168,6 +183,7 @@ int l_update(lua_State* L) {
     a->enter.n = a->leave.n = 0;
     AoiInput in{&layer_copy, &a->watchers, &a->visible[before], a->margin, context(L)->kernels};
     AoiProgress progress;
+    progress.keys = follow;
     for (;;) {
         uint64_t need = 0;
         AoiStatus st = aoi_update(in, a->scratch, a->visible[after], a->enter, a->leave, progress, &need);
@@ -193,6 +209,10 @@ int l_update(lua_State* L) {
     event_unchanged(L, kAoi, &a->head, epoch);
     a->current = aoi_commit(in, a->scratch, a->visible, a->current, progress);
     ++a->generation;
+    if (follow && (progress.incremental || progress.keys) &&
+        observers_apply(a->visible[a->current], a->observers, progress.leave_keys, progress.n_leave, progress.enter_keys,
+                        progress.n_enter))
+        a->observers_of = a->generation;
     a->enter_recent = decayed_peak(a->enter_recent, enter.n);
     a->leave_recent = decayed_peak(a->leave_recent, leave.n);
     return events_close(&r, enter.n, leave.n);
@@ -226,8 +246,9 @@ int l_visible(lua_State* L) {
 }
 
 // aoi:watchers_of(id [, out]) -> out, n: the watchers that saw `id` at the last update,
-// ascending. The first call after an update inverts the visible lists (a counting sort,
-// O(pairs)); every call then costs what it returns plus a binary search.
+// ascending. The first call inverts the visible lists (a counting sort, O(pairs)); updates
+// then apply their events to the inversion while calls keep coming; every call costs what it
+// returns plus a binary search.
 int l_watchers_of(lua_State* L) {
     Aoi* a = check_aoi(L, 1);
     int64_t id = check_id(L, 2);
@@ -238,11 +259,12 @@ int l_watchers_of(lua_State* L) {
         event_alive(L, kAoi, &a->head);
         const uint32_t generation = a->generation;
         const Visible& v = a->visible[a->current];
+        a->observers_idle = 0;
         if (a->observers_of != generation) {
-            const uint64_t pairs = v.pairs;
+            const uint64_t pairs = observers_need(v);
             if (!a->observers.off || a->observers.id_cap < v.id_count || a->observers.pair_cap < pairs) {
                 const uint32_t id_cap = v.id_count + v.id_count / 2 + 16;
-                const uint64_t pair_cap = pairs + pairs / 2 + 64;
+                const uint64_t pair_cap = pairs + pairs / 2 + 64;  // lists that outgrow their room move to the end
                 void* block = event_view_block(L, &a->head, &a->generation, generation, kObserversBlock,
                                                observers_bytes(id_cap, pair_cap), 3);
                 if (!block) continue;
@@ -252,13 +274,15 @@ int l_watchers_of(lua_State* L) {
             a->observers_of = generation;
         }
         const Visible vis = v;
+        const int64_t* found = std::lower_bound(vis.ids, vis.ids + vis.id_count, id);
+        const bool seen = found != vis.ids + vis.id_count && *found == id;
+        const uint32_t rank = static_cast<uint32_t>(found - vis.ids);
+        if (seen) observers_sort(a->observers, rank);
         const Observers o = a->observers;
         Results r;
         event_list_open(&r, L, kObserversBlock, a->current == 0 ? kVisibleA : kVisibleB, &a->generation);
-        const int64_t* found = std::lower_bound(vis.ids, vis.ids + vis.id_count, id);
-        if (found != vis.ids + vis.id_count && *found == id) {
-            const uint32_t p = o.pos_of_rank[found - vis.ids];
-            for (uint32_t i = o.off[p]; i < o.off[p + 1]; ++i)
+        if (seen) {
+            for (uint32_t i = o.off[rank]; i < o.off[rank] + o.len[rank]; ++i)
                 results_int(&r, static_cast<lua_Integer>(vis.watcher[o.who[i]]));
         }
         if (event_rewrite(&r, &a->head)) continue;
