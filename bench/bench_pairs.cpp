@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "../test/core/fixtures.hpp"
+#include "bench.hpp"
 #include "core/bands.hpp"
 #include "core/dispatch.hpp"
 #include "core/sweep.hpp"
@@ -246,6 +247,78 @@ void bands_vs_plain(const char* name, uint32_t n, double span, int rounds) {
                 b[3], p[3] / b[3]);
 }
 
+// pair_count and pairs_between, plain against banded on the dispatched target, alternating
+// in each round: the count of one layer, and the pairs (ordered) between two layers that share
+// a world, `na` and `nb` entities (bands forced when band_plan_between would not choose them).
+void count_and_between(const char* name, uint32_t na, uint32_t nb, double span, int rounds) {
+    fixture::Rng g(na + nb);
+    Scene a(na), b(nb);
+    for (uint32_t i = 0; i < na; ++i)
+        store_set(a.s, i + 1, static_cast<float>(g.uniform(0, span)), static_cast<float>(g.uniform(0, span)),
+                  static_cast<float>(g.uniform(2.5, 15)), 1);
+    for (uint32_t i = 0; i < nb; ++i)
+        store_set(b.s, i + 1, static_cast<float>(g.uniform(0, span)), static_cast<float>(g.uniform(0, span)),
+                  static_cast<float>(g.uniform(2.5, 15)), 1);
+    const KernelTable* k = kernels_best();
+    sweep_prepare(a.s, a.sw, true);
+    sweep_prepare(b.s, b.sw, true);
+    uint64_t entries_b = 0;
+    BandPlan plan = band_plan_between(a.sw.boxes, b.sw.boxes, &entries_b);
+    const bool chosen = plan.bands > 0;
+    if (!chosen) plan = band_plan_between(a.sw.boxes, b.sw.boxes, &entries_b, 0);
+    const uint64_t between = k->sweep_between(a.sw.boxes, b.sw.boxes, nullptr, nullptr, 0);
+    std::vector<unsigned char> block_a(band_scratch_bytes(plan.entries, plan.bands) + kAlign);
+    std::vector<unsigned char> block_b(band_scratch_bytes(entries_b, plan.bands) + kAlign);
+    BandScratch ba = band_scratch_carve(block_a.data(), plan.entries, plan.bands);
+    BandScratch bb = band_scratch_carve(block_b.data(), entries_b, plan.bands);
+    const BandPlan count_plan = band_plan(a.sw.boxes, 0);
+    std::vector<unsigned char> block_c(band_scratch_bytes(count_plan.count_entries, 2 * count_plan.bands) + kAlign);
+    BandScratch bc = band_scratch_carve(block_c.data(), count_plan.count_entries, 2 * count_plan.bands);
+    Scene other(1);
+    a.make_room(between + 1);
+    other.make_room(2 * between + 64);
+    uint32_t none = 0;
+    auto plain_between = [&] {
+        sweep_prepare(a.s, a.sw, true);
+        sweep_prepare(b.s, b.sw, true);
+        uint64_t m = k->sweep_between(a.sw.boxes, b.sw.boxes, a.buf.a, a.buf.b, a.buf.cap);
+        order_pairs(a.buf, m, a.sw, b.sw, false);
+        return m;
+    };
+    auto banded_between = [&] {
+        sweep_prepare(a.s, a.sw, true);
+        sweep_prepare(b.s, b.sw, true);
+        return pairs_banded_between(plan, a.sw, b.sw, ba, bb, k->sweep_between, other.buf);
+    };
+    auto plain_count = [&] {
+        sweep_prepare(a.s, a.sw, false);
+        return k->sweep_complete(a.sw.boxes, &none, &none, 0);
+    };
+    auto banded_count = [&] {
+        sweep_prepare(a.s, a.sw, false);
+        return count_banded(band_plan(a.sw.boxes, 0), a.sw.boxes, bc, k->sweep_complete);
+    };
+    const uint64_t pb = plain_between(), bb_n = banded_between(), pc = plain_count(), bc_n = banded_count();
+    const bool same = pb == between && bb_n == between && pc == bc_n &&
+                      !std::memcmp(a.buf.keys, other.buf.keys, between * sizeof(uint64_t));
+    std::vector<double> t[4];
+    for (int r = 0; r < rounds; ++r) {
+        t[0].push_back(bench::best_of(1, plain_between));
+        t[1].push_back(bench::best_of(1, banded_between));
+        t[2].push_back(bench::best_of(1, plain_count));
+        t[3].push_back(bench::best_of(1, banded_count));
+    }
+    double m[4];
+    for (int i = 0; i < 4; ++i) m[i] = median(t[i]) * 1e3;
+    std::printf("\n%s (%s, medians of %d rounds)%s\n", name, k->name, rounds, same ? "" : "  RESULTS DIFFER");
+    std::printf("  pairs_between, %llu pairs, %u bands%s   plain %8.2f ms   banded %8.2f ms   %5.2fx\n",
+                static_cast<unsigned long long>(between), plan.bands, chosen ? "" : " (forced: plain here)", m[0], m[1],
+                m[0] / m[1]);
+    std::printf("  pair_count of the first, %llu pairs%s   plain %8.2f ms   banded %8.2f ms   %5.2fx\n",
+                static_cast<unsigned long long>(pc), band_plan(a.sw.boxes).bands ? "" : " (forced: plain here)", m[2],
+                m[3], m[2] / m[3]);
+}
+
 }  // namespace
 
 int main() {
@@ -256,6 +329,10 @@ int main() {
     std::printf("\nlayer:pairs in y bands against one sweep of the whole layer (radius 2.5..15, density of 10,000 in 2000x2000)\n");
     bands_vs_plain("uniform 10,000 in 2000x2000", 10000, 2000, 31);
     bands_vs_plain("uniform 1,000,000 in 20000x20000", 1000000, 20000, 5);
+    std::printf("\npair_count and pairs_between in y bands against the plain sweep (same density)\n");
+    count_and_between("uniform 1,000,000 and 250,000 in 20000x20000", 1000000, 250000, 20000, 3);
+    count_and_between("uniform 1,000,000 and 10,000 in 20000x20000 (one layer a hundredth of the other)", 1000000,
+                      10000, 20000, 3);
     std::printf("\nradix sort or insertion sort of the previous order?\n");
     sort_choice(10000, 2000);
     sort_choice(100000, 6325);

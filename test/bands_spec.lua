@@ -1,5 +1,6 @@
--- layer:pairs on layers large enough to be swept in y bands: the same pairs as a plain Lua
--- sort-and-sweep, in worlds that band differently, and again after every entity moved.
+-- layer:pairs, layer:pair_count and soageo.pairs_between on layers large enough to be swept
+-- in y bands: the same pairs as a plain Lua sort-and-sweep, in worlds that band differently,
+-- and again after every entity moved.
 local soageo = require "soageo"
 local rng = require "rng"
 local ref = require "pairs_reference"
@@ -61,6 +62,22 @@ describe("layer:pairs swept in y bands", function()
       l:move_many(ids, xs, ys)
       local out2, np2 = l:pairs(out)
       assert(flat_equal(out2, np2, ref.pairs_sweep(ref.entities(l))))
+      assert.are.equal(np2, l:pair_count())
+    end)
+    it("finds the plain sweep's pairs between two layers: " .. c[1], function()
+      local g = rng.new(200 + k)
+      local a = c[2](g)
+      -- every other entity of a, moved by up to 10 units and resized, under its own id
+      local b, i = soageo.layer(), 0
+      for id, x, y, r in a:each() do
+        i = i + 1
+        if i % 2 == 0 then b:set(id ~ 1, x + g:uniform(-10, 10), y + g:uniform(-10, 10), r * g:uniform(0, 1.5)) end
+      end
+      local out, np = soageo.pairs_between(a, b)
+      assert.is_true(np > 1000)
+      assert(flat_equal(out, np, ref.pairs_between_sweep(ref.entities(a), ref.entities(b))))
+      local back, nback = soageo.pairs_between(b, a, out)
+      assert(flat_equal(back, nback, ref.pairs_between_sweep(ref.entities(b), ref.entities(a))))
     end)
   end
 end)

@@ -11,6 +11,10 @@ namespace {
 // Band entries per band beyond its boxes: its start rounded to whole blocks of the widest
 // target (aligned loads) and kMaxWidth NaN sentinels after its last box (the kernel's stop).
 constexpr uint64_t kBandPad = 2 * kMaxWidth;
+// pairs_between bands only when the smaller layer holds at least 1/kBetweenMinShare of the
+// boxes: against a few boxes, the plain sweep's windows are short on one side and empty on
+// the other, and copying the large side into bands costs more than it saves.
+constexpr uint64_t kBetweenMinShare = 16;
 
 uint32_t band_of(const BandPlan& p, float y) noexcept {
     double t = (static_cast<double>(y) - p.y0) * p.inv_h;
@@ -23,40 +27,83 @@ uint64_t round_block(uint64_t c) noexcept { return (c + (kMaxWidth - 1)) & ~uint
 
 }  // namespace
 
-// Below kBandMinBoxes the plain sweep's window is short already and the copies do not pay
-// (measured: the same time at 10,000 and 20,000 uniform boxes, 1.1x faster at 40,000).
-BandPlan band_plan(const SweepBoxes& b, uint32_t min_boxes) noexcept {
-    const BandPlan none{0, 0, 0, 0};
-    const uint32_t n = b.n;
-    if (n < min_boxes || n < 2) return none;
-    double lo = b.miny[0], hi = b.maxy[0], sum_h = 0;
-    for (uint32_t i = 0; i < n; ++i) {
-        lo = b.miny[i] < lo ? b.miny[i] : lo;
-        hi = b.maxy[i] > hi ? b.maxy[i] : hi;
-        sum_h += static_cast<double>(b.maxy[i]) - b.miny[i];
+namespace {
+
+// The cut for the boxes of `sets` (one set, or both sides of pairs_between): bands eight mean
+// box heights tall (about 140 units for boxes of radius 2.5 to 15): an eighth of the boxes
+// touch two bands, and a box's x window inside its band holds a few boxes, not a column of
+// the world (4 and 16 heights measured within noise of 8 at 1,000,000). At most n / 64
+// bands, so a huge sparse world costs O(n) memory, never O(area). Fills copies[s] with the
+// band entries set s takes (a box is copied into every band its y extent touches).
+BandPlan cut(const SweepBoxes* const* sets, int count, uint64_t* copies) noexcept {
+    const BandPlan none{0, 0, 0, 0, 0};
+    uint64_t n = 0;
+    double lo = 0, hi = 0, sum_h = 0;
+    bool first = true;
+    for (int k = 0; k < count; ++k) {
+        const SweepBoxes& b = *sets[k];
+        if (b.n && first) lo = b.miny[0], hi = b.maxy[0], first = false;
+        for (uint32_t i = 0; i < b.n; ++i) {
+            lo = b.miny[i] < lo ? b.miny[i] : lo;
+            hi = b.maxy[i] > hi ? b.maxy[i] : hi;
+            sum_h += static_cast<double>(b.maxy[i]) - b.miny[i];
+        }
+        n += b.n;
     }
     const double span = hi - lo;
-    if (!std::isfinite(span) || !std::isfinite(sum_h) || !(span > 0)) return none;
-    // Bands eight mean box heights tall (about 140 units for boxes of radius 2.5 to 15): an
-    // eighth of the boxes touch two bands, and a box's x window inside its band holds a few
-    // boxes, not a column of the world (4 and 16 heights measured within noise of 8 at
-    // 1,000,000). At most n / 64 bands, so a huge sparse world costs O(n) memory, never O(area).
+    if (n < 2 || !std::isfinite(span) || !std::isfinite(sum_h) || !(span > 0)) return none;
     double h = 8 * sum_h / n;
     const double min_h = span / (n / 64.0);
     if (h < min_h) h = min_h;
     for (int attempt = 0; attempt < 4; ++attempt, h *= 2) {
-        const double count = std::floor(span / h) + 1;
-        if (count < 2) return none;
-        BandPlan p{lo, 1.0 / h, static_cast<uint32_t>(count), 0};
-        uint64_t copies = 0;
-        for (uint32_t i = 0; i < n; ++i) copies += band_of(p, b.maxy[i]) - band_of(p, b.miny[i]) + 1;
-        // Tall boxes touch many bands: past n / 2 extra copies, taller bands (or no bands).
-        if (copies <= n + n / 2) {
-            p.entries = copies + uint64_t(p.bands) * kBandPad;
-            return p;
+        const double bands = std::floor(span / h) + 1;
+        if (bands < 2) return none;
+        BandPlan p{lo, 1.0 / h, static_cast<uint32_t>(bands), 0, 0};
+        uint64_t total = 0;
+        for (int k = 0; k < count; ++k) {
+            const SweepBoxes& b = *sets[k];
+            uint64_t c = 0;
+            for (uint32_t i = 0; i < b.n; ++i) c += band_of(p, b.maxy[i]) - band_of(p, b.miny[i]) + 1;
+            copies[k] = c;
+            total += c;
         }
+        // Tall boxes touch many bands: past n / 2 extra copies, taller bands (or no bands).
+        if (total <= n + n / 2) return p;
     }
     return none;
+}
+
+// Entries of the layouts: each band's boxes (sweep_banded), and for count_banded each band's
+// boxes followed by those of them that also touch the band before (copies - n of them).
+BandPlan with_entries(BandPlan p, uint64_t copies, uint32_t n) noexcept {
+    p.entries = copies + uint64_t(p.bands) * kBandPad;
+    p.count_entries = copies + (copies - n) + 2 * uint64_t(p.bands) * kBandPad;
+    return p;
+}
+
+}  // namespace
+
+// Below kBandMinBoxes the plain sweep's window is short already and the copies do not pay
+// (measured: the same time at 10,000 and 20,000 uniform boxes, 1.1x faster at 40,000).
+BandPlan band_plan(const SweepBoxes& b, uint32_t min_boxes) noexcept {
+    if (b.n < min_boxes) return BandPlan{0, 0, 0, 0, 0};
+    const SweepBoxes* sets[1] = {&b};
+    uint64_t copies[1];
+    const BandPlan p = cut(sets, 1, copies);
+    return p.bands ? with_entries(p, copies[0], b.n) : p;
+}
+
+BandPlan band_plan_between(const SweepBoxes& a, const SweepBoxes& b, uint64_t* entries_b, uint32_t min_boxes) noexcept {
+    *entries_b = 0;
+    const BandPlan none{0, 0, 0, 0, 0};
+    const uint64_t small = a.n < b.n ? a.n : b.n;
+    if (uint64_t(a.n) + b.n < min_boxes || (min_boxes && small * kBetweenMinShare < uint64_t(a.n) + b.n)) return none;
+    const SweepBoxes* sets[2] = {&a, &b};
+    uint64_t copies[2];
+    BandPlan p = cut(sets, 2, copies);
+    if (!p.bands) return none;
+    *entries_b = with_entries(p, copies[1], b.n).entries;
+    return with_entries(p, copies[0], a.n);
 }
 
 namespace {
@@ -95,44 +142,75 @@ void band_scratch_held(const void* block, uint64_t* entries, uint32_t* bands) no
     *bands = static_cast<uint32_t>(held[1]);
 }
 
-uint64_t sweep_banded(const BandPlan& plan, const SweepBoxes& b, BandScratch& s, SweepFn sweep, uint32_t* out_a,
-                      uint32_t* out_b, uint64_t cap, const uint32_t* tag) noexcept {
-    const uint32_t n = b.n, nb = plan.bands;
-    // Boxes per band, then each band's first entry (block-aligned, sentinels after its boxes).
+namespace {
+
+// Lays the boxes of b into segments of s, sorted by min-x within each (b is): band k in segment
+// k, or with `crossing` band k in segment 2k and, in segment 2k + 1, those of its boxes whose
+// min-y lies in an earlier band. Each segment starts on a block and is followed by at least
+// kMaxWidth NaN sentinels (the kernels' stop). Entries carry tag[i] (or i) as their slot.
+// Returns the number of segments; s.start[seg] and s.fill[seg] bound segment seg.
+uint32_t lay_bands(const BandPlan& plan, const SweepBoxes& b, BandScratch& s, const uint32_t* tag,
+                   bool crossing) noexcept {
+    const uint32_t n = b.n, nb = plan.bands, segs = crossing ? 2 * nb : nb;
+    SOAGEO_ASSERT(segs <= s.bands);
     uint32_t* count = s.fill;
-    std::memset(count, 0, nb * sizeof(uint32_t));
-    for (uint32_t i = 0; i < n; ++i)
-        for (uint32_t k = band_of(plan, b.miny[i]), last = band_of(plan, b.maxy[i]); k <= last; ++k) ++count[k];
-    uint64_t at = 0;
-    for (uint32_t k = 0; k < nb; ++k) {
-        s.start[k] = static_cast<uint32_t>(at);
-        at += round_block(count[k]) + kMaxWidth;
+    std::memset(count, 0, segs * sizeof(uint32_t));
+    for (uint32_t i = 0; i < n; ++i) {
+        const uint32_t k0 = band_of(plan, b.miny[i]), last = band_of(plan, b.maxy[i]);
+        for (uint32_t k = k0; k <= last; ++k) {
+            if (!crossing) {
+                ++count[k];
+                continue;
+            }
+            ++count[2 * k];
+            if (k > k0) ++count[2 * k + 1];
+        }
     }
-    s.start[nb] = static_cast<uint32_t>(at);
+    uint64_t at = 0;
+    for (uint32_t g = 0; g < segs; ++g) {
+        s.start[g] = static_cast<uint32_t>(at);
+        at += round_block(count[g]) + kMaxWidth;
+    }
+    SOAGEO_ASSERT(at <= s.entries);
+    s.start[segs] = static_cast<uint32_t>(at);
     const float nan = std::nanf("");
-    for (uint32_t k = 0; k < nb; ++k) {
-        for (uint32_t e = s.start[k] + count[k]; e < s.start[k + 1]; ++e) {
+    for (uint32_t g = 0; g < segs; ++g) {
+        for (uint32_t e = s.start[g] + count[g]; e < s.start[g + 1]; ++e) {
             s.minx[e] = s.maxx[e] = s.miny[e] = s.maxy[e] = nan;
             s.pos[e] = 0;
         }
-        count[k] = s.start[k];  // from here on: where the band's next box goes
+        count[g] = s.start[g];  // from here on: where the segment's next box goes
     }
-    // In sorted order, so each band's boxes are sorted by min-x too.
     for (uint32_t i = 0; i < n; ++i) {
-        for (uint32_t k = band_of(plan, b.miny[i]), last = band_of(plan, b.maxy[i]); k <= last; ++k) {
-            uint32_t e = count[k]++;
-            s.minx[e] = b.minx[i];
-            s.maxx[e] = b.maxx[i];
-            s.miny[e] = b.miny[i];
-            s.maxy[e] = b.maxy[i];
-            s.pos[e] = tag ? tag[i] : i;
+        const uint32_t k0 = band_of(plan, b.miny[i]), last = band_of(plan, b.maxy[i]);
+        for (uint32_t k = k0; k <= last; ++k) {
+            for (uint32_t g = crossing ? 2 * k : k, g_last = crossing && k > k0 ? g + 1 : g; g <= g_last; ++g) {
+                const uint32_t e = count[g]++;
+                s.minx[e] = b.minx[i];
+                s.maxx[e] = b.maxx[i];
+                s.miny[e] = b.miny[i];
+                s.maxy[e] = b.maxy[i];
+                s.pos[e] = tag ? tag[i] : i;
+            }
         }
     }
+    return segs;
+}
+
+SweepBoxes segment(const BandScratch& s, uint32_t g) noexcept {
+    const uint32_t base = s.start[g];
+    return SweepBoxes{s.minx + base, s.maxx + base, s.miny + base, s.maxy + base, s.pos + base, s.fill[g] - base};
+}
+
+}  // namespace
+
+uint64_t sweep_banded(const BandPlan& plan, const SweepBoxes& b, BandScratch& s, SweepFn sweep, uint32_t* out_a,
+                      uint32_t* out_b, uint64_t cap, const uint32_t* tag) noexcept {
+    const uint32_t nb = lay_bands(plan, b, s, tag, false);
     uint64_t kept = 0, found = 0;
     bool overflow = false;
     for (uint32_t k = 0; k < nb; ++k) {
-        const uint32_t base = s.start[k];
-        const SweepBoxes band{s.minx + base, s.maxx + base, s.miny + base, s.maxy + base, s.pos + base, count[k] - base};
+        const SweepBoxes band = segment(s, k);
         if (band.n < 2) continue;
         const uint64_t room = overflow ? 0 : cap - kept;
         const uint64_t f = sweep(band, room ? out_a + kept : out_a, room ? out_b + kept : out_b, room);
@@ -155,14 +233,74 @@ uint64_t sweep_banded(const BandPlan& plan, const SweepBoxes& b, BandScratch& s,
     return overflow ? found : kept;
 }
 
-uint64_t pairs_banded(const BandPlan& plan, SweepScratch& s, BandScratch& bs, SweepFn sweep, PairBuffer& buf) noexcept {
+uint64_t count_banded(const BandPlan& plan, const SweepBoxes& b, BandScratch& s, SweepFn sweep) noexcept {
+    const uint32_t segs = lay_bands(plan, b, s, nullptr, true);
+    // A band finds each pair of its boxes; the pairs whose two boxes both began in an earlier
+    // band (both are in its second segment) were counted there already.
+    uint64_t total = 0;
+    uint32_t none = 0;
+    for (uint32_t g = 0; g < segs; g += 2) {
+        const SweepBoxes band = segment(s, g), again = segment(s, g + 1);
+        if (band.n >= 2) total += sweep(band, &none, &none, 0);
+        if (again.n >= 2) total -= sweep(again, &none, &none, 0);
+    }
+    return total;
+}
+
+uint64_t sweep_banded_between(const BandPlan& plan, const SweepBoxes& a, const SweepBoxes& b, BandScratch& sa,
+                              BandScratch& sb, SweepBetweenFn sweep, uint32_t* out_a, uint32_t* out_b, uint64_t cap,
+                              const uint32_t* tag_a, const uint32_t* tag_b) noexcept {
+    const uint32_t nb = lay_bands(plan, a, sa, tag_a, false);
+    lay_bands(plan, b, sb, tag_b, false);
+    uint64_t kept = 0, found = 0;
+    bool overflow = false;
+    for (uint32_t k = 0; k < nb; ++k) {
+        const SweepBoxes band_a = segment(sa, k), band_b = segment(sb, k);
+        if (!band_a.n || !band_b.n) continue;
+        const uint64_t room = overflow ? 0 : cap - kept;
+        const uint64_t f = sweep(band_a, band_b, room ? out_a + kept : out_a, room ? out_b + kept : out_b, room);
+        found += f;
+        if (f > room) overflow = true;
+        if (overflow) continue;
+        uint64_t w = kept;
+        for (uint64_t t = kept; t < kept + f; ++t) {
+            const uint32_t i = out_a[t], j = out_b[t];
+            const float y = band_a.miny[i] > band_b.miny[j] ? band_a.miny[i] : band_b.miny[j];
+            if (band_of(plan, y) != k) continue;
+            out_a[w] = band_a.slot[i];
+            out_b[w] = band_b.slot[j];
+            ++w;
+        }
+        kept = w;
+    }
+    return overflow ? found : kept;
+}
+
+namespace {
+
+uint32_t* ranks_at_positions(SweepScratch& s) noexcept {
     SOAGEO_ASSERT(s.use == SweepScratch::Use::ordering);
-    const uint32_t n = s.boxes.n;
     uint32_t* rank_at = s.rank_at_pos;
-    for (uint32_t p = 0; p < n; ++p) rank_at[p] = s.rank[s.boxes.slot[p]];
-    const uint64_t m = sweep_banded(plan, s.boxes, bs, sweep, buf.a, buf.b, buf.cap, rank_at);
+    for (uint32_t p = 0; p < s.boxes.n; ++p) rank_at[p] = s.rank[s.boxes.slot[p]];
+    return rank_at;
+}
+
+}  // namespace
+
+uint64_t pairs_banded(const BandPlan& plan, SweepScratch& s, BandScratch& bs, SweepFn sweep, PairBuffer& buf) noexcept {
+    const uint64_t m = sweep_banded(plan, s.boxes, bs, sweep, buf.a, buf.b, buf.cap, ranks_at_positions(s));
     if (m > buf.cap) return m;
-    order_rank_pairs(buf, m, n);
+    order_rank_pairs(buf, m, s.boxes.n, true);
+    return m;
+}
+
+uint64_t pairs_banded_between(const BandPlan& plan, SweepScratch& sa, SweepScratch& sb, BandScratch& bsa,
+                              BandScratch& bsb, SweepBetweenFn sweep, PairBuffer& buf) noexcept {
+    const uint32_t* ra = ranks_at_positions(sa);
+    const uint32_t* rb = ranks_at_positions(sb);
+    const uint64_t m = sweep_banded_between(plan, sa.boxes, sb.boxes, bsa, bsb, sweep, buf.a, buf.b, buf.cap, ra, rb);
+    if (m > buf.cap) return m;
+    order_rank_pairs(buf, m, sa.boxes.n > sb.boxes.n ? sa.boxes.n : sb.boxes.n, false);
     return m;
 }
 

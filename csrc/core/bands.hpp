@@ -20,17 +20,24 @@ namespace soageo {
 struct BandPlan {
     double y0;
     double inv_h;
-    uint32_t bands;    // 0: do not band (too few boxes, or boxes too tall for bands to pay)
-    uint64_t entries;  // band entries needed, sentinels and alignment included
+    uint32_t bands;          // 0: do not band (too few boxes, or boxes too tall for bands to pay)
+    uint64_t entries;        // band entries sweep_banded needs, sentinels and alignment included
+    uint64_t count_entries;  // and count_banded, which needs 2 * bands of BandScratch's bands
 };
 
 // Plans bands for the sorted boxes of a sweep (sweep_prepare's output). Bands only when n is
 // large enough for them to pay, their count stays O(n) however large or sparse the world, and
-// the copies stay under 2n.
+// the copies stay under 1.5n.
 // min_boxes: fewer boxes than this are not banded (kBandMinBoxes for layer:pairs; benchmarks
 // and tests may ask for bands below it).
 constexpr uint32_t kBandMinBoxes = 32768;
 BandPlan band_plan(const SweepBoxes& b, uint32_t min_boxes = kBandMinBoxes) noexcept;
+
+// One cut for the pairs between two sorted sets (pairs_between), from the boxes of both: the
+// plan's entries are a's, *entries_b b's. Bands when both sets together reach min_boxes and
+// the smaller holds at least a sixteenth of them (min_boxes 0: whenever the cut allows).
+BandPlan band_plan_between(const SweepBoxes& a, const SweepBoxes& b, uint64_t* entries_b,
+                           uint32_t min_boxes = kBandMinBoxes) noexcept;
 
 // Scratch for `entries` band entries and `bands` bands.
 struct BandScratch {
@@ -51,6 +58,7 @@ BandScratch band_scratch_carve(void* block, uint64_t entries, uint32_t bands) no
 void band_scratch_held(const void* block, uint64_t* entries, uint32_t* bands) noexcept;
 
 using SweepFn = uint64_t (*)(const SweepBoxes&, uint32_t*, uint32_t*, uint64_t) noexcept;
+using SweepBetweenFn = uint64_t (*)(const SweepBoxes&, const SweepBoxes&, uint32_t*, uint32_t*, uint64_t) noexcept;
 
 // The pairs of the sorted boxes `b`, band by band with `sweep` (a target's sweep_complete), as
 // positions into b in out_a/out_b (or, given `tag`, tag[position]), each pair once. Writes at
@@ -59,10 +67,24 @@ using SweepFn = uint64_t (*)(const SweepBoxes&, uint32_t*, uint32_t*, uint64_t) 
 uint64_t sweep_banded(const BandPlan& plan, const SweepBoxes& b, BandScratch& s, SweepFn sweep, uint32_t* out_a,
                       uint32_t* out_b, uint64_t cap, const uint32_t* tag = nullptr) noexcept;
 
+// The number of pairs sweep_banded finds, without writing them: s holds plan.count_entries
+// entries and 2 * plan.bands bands.
+uint64_t count_banded(const BandPlan& plan, const SweepBoxes& b, BandScratch& s, SweepFn sweep) noexcept;
+
+// The pairs between a and b (sweep: a target's sweep_between) under band_plan_between's plan,
+// each once, as positions (or tags) into a in out_a and into b in out_b; sa and sb hold the
+// plan's entries for a and b. Returns as sweep_banded does.
+uint64_t sweep_banded_between(const BandPlan& plan, const SweepBoxes& a, const SweepBoxes& b, BandScratch& sa,
+                              BandScratch& sb, SweepBetweenFn sweep, uint32_t* out_a, uint32_t* out_b, uint64_t cap,
+                              const uint32_t* tag_a = nullptr, const uint32_t* tag_b = nullptr) noexcept;
+
 // layer:pairs' banded path, for s prepared by sweep_prepare with ranks: the pairs in
 // buf.keys as order_pairs leaves them (rank_lo << 32 | rank_hi, ascending). The band entries
 // carry id ranks instead of positions, so no pair needs a lookup afterwards. Returns the
 // count, or when it exceeds buf.cap the capacity to retry with (buf then holds nothing).
 uint64_t pairs_banded(const BandPlan& plan, SweepScratch& s, BandScratch& bs, SweepFn sweep, PairBuffer& buf) noexcept;
+// The same for pairs_between: keys rank_in_a << 32 | rank_in_b, ascending.
+uint64_t pairs_banded_between(const BandPlan& plan, SweepScratch& sa, SweepScratch& sb, BandScratch& bsa,
+                              BandScratch& bsb, SweepBetweenFn sweep, PairBuffer& buf) noexcept;
 
 }  // namespace soageo

@@ -161,7 +161,7 @@ void order_pairs(PairBuffer& buf, uint64_t n, const SweepScratch& sa, const Swee
     radix_sort64(buf.keys, nullptr, buf.tmp, nullptr, n);
 }
 
-void order_rank_pairs(PairBuffer& buf, uint64_t n, uint32_t n_ranks) noexcept {
+void order_rank_pairs(PairBuffer& buf, uint64_t n, uint32_t n_ranks, bool complete) noexcept {
     SOAGEO_ASSERT(n <= buf.cap);
     uint64_t* keys = buf.keys;
     uint32_t hb = 1;  // bits of a rank
@@ -174,7 +174,7 @@ void order_rank_pairs(PairBuffer& buf, uint64_t n, uint32_t n_ranks) noexcept {
     if (passes > 4 || n >= (uint64_t(1) << 32)) {
         for (uint64_t i = 0; i < n; ++i) {
             uint64_t a = buf.a[i], b = buf.b[i];
-            keys[i] = a < b ? (a << 32) | b : (b << 32) | a;
+            keys[i] = a < b || !complete ? (a << 32) | b : (b << 32) | a;
         }
         radix_sort64(keys, nullptr, buf.tmp, nullptr, n);
         return;
@@ -184,7 +184,7 @@ void order_rank_pairs(PairBuffer& buf, uint64_t n, uint32_t n_ranks) noexcept {
     std::memset(count, 0, sizeof(count[0]) * passes);
     for (uint64_t i = 0; i < n; ++i) {
         const uint64_t a = buf.a[i], b = buf.b[i];
-        const uint64_t k = a < b ? (a << hb) | b : (b << hb) | a;
+        const uint64_t k = a < b || !complete ? (a << hb) | b : (b << hb) | a;
         keys[i] = k;
         for (uint32_t p = 0; p < passes; ++p) ++count[p][(k >> (p * d)) & digit];
     }

@@ -77,8 +77,9 @@ PairBuffer pair_buffer_carve(void* block, uint64_t cap) noexcept;
 // index (the same one for complete pairs; then each pair is ordered lower id first).
 void order_pairs(PairBuffer& buf, uint64_t n, const SweepScratch& sa, const SweepScratch& sb, bool complete) noexcept;
 
-// The same for pairs given as id ranks (below n_ranks) in buf.a/buf.b, either one the lower:
-// buf.keys gets rank_lo << 32 | rank_hi ascending.
-void order_rank_pairs(PairBuffer& buf, uint64_t n, uint32_t n_ranks) noexcept;
+// The same for pairs given as id ranks (below n_ranks) in buf.a/buf.b: buf.keys gets
+// rank_lo << 32 | rank_hi ascending when `complete` (either one may be the lower), else
+// rank_a << 32 | rank_b ascending.
+void order_rank_pairs(PairBuffer& buf, uint64_t n, uint32_t n_ranks, bool complete = true) noexcept;
 
 }  // namespace soageo

@@ -138,16 +138,34 @@ int l_pairs(lua_State* L) {
 }
 
 // (self) -> n: the pair count, without building the list (capacity planning, benchmarks).
+// Large layers are counted in bands too (count_banded), which need more band scratch than
+// layer:pairs: the same start-over as there.
 int l_pair_count(lua_State* L) {
-    Layer* layer = check_layer(L, 1);
-    SweepScratch s = scratch_of(L, 1, layer->s.n);
-    layer = live_layer(L, 1);
-    if (s.cap < layer->s.n) return l_pair_count(L);  // grown by a finalizer meanwhile
-    ++layer->sweeps;
-    sweep_prepare(layer->s, s, false);
-    uint32_t none = 0;
-    lua_pushinteger(L, static_cast<lua_Integer>(context(L)->kernels->sweep_complete(s.boxes, &none, &none, 0)));
-    return 1;
+    check_layer(L, 1);
+    const KernelTable* k = context(L)->kernels;
+    const int top = lua_gettop(L);
+    uint64_t band_entries = 0;
+    uint32_t band_count = 0;
+    for (;; lua_settop(L, top)) {
+        SweepScratch s = scratch_of(L, 1, live_layer(L, 1)->s.n);
+        BandScratch bs{};
+        if (band_entries) bs = bands_of(L, 1, band_entries, band_count);
+        Layer* layer = live_layer(L, 1);
+        if (s.cap < layer->s.n) continue;  // grown by a finalizer meanwhile
+        ++layer->sweeps;
+        sweep_prepare(layer->s, s, false);  // nothing allocates from here on
+        const BandPlan plan = band_plan(s.boxes);
+        if (plan.bands && (plan.count_entries > bs.entries || 2 * plan.bands > bs.bands)) {
+            band_entries = plan.count_entries;
+            band_count = 2 * plan.bands;
+            continue;
+        }
+        uint32_t none = 0;
+        const uint64_t n = plan.bands ? count_banded(plan, s.boxes, bs, k->sweep_complete)
+                                      : k->sweep_complete(s.boxes, &none, &none, 0);
+        lua_pushinteger(L, static_cast<lua_Integer>(n));
+        return 1;
+    }
 }
 
 // (layer_a, layer_b [, out]) -> out, n with out = {a1, b1, ...}: id in a, id in b
@@ -158,10 +176,18 @@ int l_pairs_between(lua_State* L) {
     int out = opt_out(L, 3);
     const KernelTable* k = context(L)->kernels;
     const int top = lua_gettop(L);
+    // Bands as in l_pairs: one cut for both layers, each layer's boxes in its own band scratch.
+    uint64_t entries_a = 0, entries_b = 0;
+    uint32_t band_count = 0;
     for (uint64_t need = 0;; lua_settop(L, top)) {
         SweepScratch sa = scratch_of(L, 1, live_layer(L, 1)->s.n);
         SweepScratch sb = scratch_of(L, 2, live_layer(L, 2)->s.n);
         PairBuffer buf = pairs_of(L, 1, need);
+        BandScratch ba{}, bb{};
+        if (band_count) {
+            ba = bands_of(L, 1, entries_a, band_count);
+            bb = bands_of(L, 2, entries_b, band_count);
+        }
         a = live_layer(L, 1);
         b = live_layer(L, 2);
         if (sa.cap < a->s.n || sb.cap < b->s.n) continue;
@@ -170,12 +196,22 @@ int l_pairs_between(lua_State* L) {
         const Store st_a = a->s, st_b = b->s;  // nothing allocates from here to the push
         sweep_prepare(st_a, sa, true);
         sweep_prepare(st_b, sb, true);
-        uint64_t n = k->sweep_between(sa.boxes, sb.boxes, buf.a, buf.b, buf.cap);
+        uint64_t plan_b = 0;
+        const BandPlan plan = band_plan_between(sa.boxes, sb.boxes, &plan_b);
+        if (plan.bands && (plan.entries > ba.entries || plan_b > bb.entries || plan.bands > ba.bands ||
+                           plan.bands > bb.bands)) {
+            entries_a = plan.entries;
+            entries_b = plan_b;
+            band_count = plan.bands;
+            continue;
+        }
+        uint64_t n = plan.bands ? pairs_banded_between(plan, sa, sb, ba, bb, k->sweep_between, buf)
+                                : k->sweep_between(sa.boxes, sb.boxes, buf.a, buf.b, buf.cap);
         if (n > buf.cap) {
             need = n;
             continue;
         }
-        order_pairs(buf, n, sa, sb, false);
+        if (!plan.bands) order_pairs(buf, n, sa, sb, false);
         ++a->sweeps;
         ++b->sweeps;
         if (!push_pairs(L, out, buf, n, sa, sb, a, b)) continue;

@@ -1,5 +1,7 @@
 // The band sweep finds exactly the pairs of the plain sweep (each once), on every target, in
-// uniform, clustered, huge sparse and tall-box worlds, and through a too-small buffer.
+// uniform, clustered, huge sparse and tall-box worlds, and through a too-small buffer; so do
+// its count (pair_count) and its pairs between two sets (pairs_between), and the banded paths
+// give the pairs in the plain paths' order.
 #include <algorithm>
 #include <cmath>
 #include <utility>
@@ -74,7 +76,7 @@ TEST_CASE(band_sweep_equals_the_plain_sweep_on_every_target) {
     const Case cases[] = {
         {"uniform 40,000", 40000, 4000, 15, 0, true},
         {"uniform 200,000", 200000, 8944, 15, 0, true},
-        {"clustered 40,000 in 150x150", 40000, 150, 15, 0, true},
+        {"clustered 40,000 in 300x300", 40000, 300, 15, 0, true},  // 8M pairs (150x150: 32M, a minute)
         {"sparse 40,000 in 5 clusters over +-1e7", 40000, 900, 15, 5, true},
         {"radii to 1,000 (tall boxes)", 40000, 4000, 1000, 0, false},
         {"everything on one line", 40000, 0, 0, 0, false},
@@ -99,6 +101,11 @@ TEST_CASE(band_sweep_equals_the_plain_sweep_on_every_target) {
             CHECK_MSG(got == want, "%s %s: %zu vs %zu pairs", k->name, c.name, got.size(), want.size());
             got = banded(k, w.sw.boxes, plan, 100, &enough);  // too small: retried with what it asked
             CHECK_MSG(enough && got == want, "%s %s through a small buffer", k->name, c.name);
+            std::vector<unsigned char> block(band_scratch_bytes(plan.count_entries, 2 * plan.bands));
+            BandScratch s = band_scratch_carve(block.data(), plan.count_entries, 2 * plan.bands);
+            const uint64_t counted = count_banded(plan, w.sw.boxes, s, k->sweep_complete);
+            CHECK_MSG(counted == want.size(), "%s %s: counted %llu of %zu pairs", k->name, c.name,
+                      static_cast<unsigned long long>(counted), want.size());
         }
     }
 }
@@ -216,4 +223,89 @@ TEST_CASE(order_rank_pairs_sorts_as_std_sort) {
                       static_cast<unsigned long long>(n));
         }
     }
+}
+
+namespace {
+
+// Two layers for pairs_between: `a` as fill() makes it, `b` every other entity of a moved by up
+// to 10 units (on a lattice world, kept on the lattice) and resized, plus some of its own.
+void split(World& a, World& b, fixture::Rng& g, bool lattice) {
+    for (uint32_t i = 0; i < a.s.n; i += 2) {
+        const float d = lattice ? 8.0f * static_cast<float>(g.below(3)) - 8 : static_cast<float>(g.uniform(-10, 10));
+        store_set(b.s, a.s.col.id[i] ^ 1, a.s.col.x[i] + d, a.s.col.y[i] - d, a.s.col.r[i] * (lattice ? 1.0f : 1.25f), 1);
+    }
+}
+
+// What pairs_between returned before bands: the plain sweep, then order_pairs.
+std::vector<uint64_t> plain_between(World& a, World& b) {
+    sweep_prepare(a.s, a.sw, true);
+    sweep_prepare(b.s, b.sw, true);
+    const KernelTable* k = fixture::reference();
+    const uint64_t n = k->sweep_between(a.sw.boxes, b.sw.boxes, nullptr, nullptr, 0);
+    Buffer buf(n + 1);
+    k->sweep_between(a.sw.boxes, b.sw.boxes, buf.buf.a, buf.buf.b, buf.buf.cap);
+    order_pairs(buf.buf, n, a.sw, b.sw, false);
+    return std::vector<uint64_t>(buf.buf.keys, buf.buf.keys + n);
+}
+
+}  // namespace
+
+TEST_CASE(banded_pairs_between_equal_the_plain_path_on_every_target) {
+    const Case cases[] = {
+        {"uniform 40,000", 40000, 4000, 15, 0, true},
+        {"crowded 40,000 in 1200x1200", 40000, 1200, 15, 0, true},
+        {"sparse 40,000 in 5 clusters over +-1e7", 40000, 900, 15, 5, true},
+        {"radii to 1,000 (tall boxes)", 40000, 4000, 1000, 0, false},
+        {"below the threshold", 20000, 3000, 15, 0, false},
+    };
+    fixture::Rng g(29);
+    for (int lattice = 0; lattice < 2; ++lattice) {
+        for (const Case& c : cases) {
+            if (lattice && &c != cases) continue;
+            World a(c.n), b(c.n);
+            if (lattice) {  // touching boxes on band edges
+                for (uint32_t i = 0; i < c.n; ++i)
+                    store_set(a.s, static_cast<int64_t>(i) * 7919, static_cast<float>(g.below(500) * 8),
+                              static_cast<float>(g.below(500) * 8), static_cast<float>(g.below(3) * 4), 1);
+            } else {
+                fill(a, g, c);
+            }
+            split(a, b, g, lattice);
+            sweep_prepare(a.s, a.sw, true);
+            sweep_prepare(b.s, b.sw, true);
+            uint64_t entries_b = 0;
+            const BandPlan plan = band_plan_between(a.sw.boxes, b.sw.boxes, &entries_b);
+            CHECK_MSG((plan.bands > 0) == c.bands, "%s: %u bands", c.name, plan.bands);
+            if (!plan.bands) continue;
+            const std::vector<uint64_t> want = plain_between(a, b);
+            CHECK_MSG(!want.empty(), "%s", c.name);
+            std::vector<unsigned char> block_a(band_scratch_bytes(plan.entries, plan.bands));
+            std::vector<unsigned char> block_b(band_scratch_bytes(entries_b, plan.bands));
+            BandScratch sa = band_scratch_carve(block_a.data(), plan.entries, plan.bands);
+            BandScratch sb = band_scratch_carve(block_b.data(), entries_b, plan.bands);
+            for (const KernelTable* k : fixture::targets()) {
+                Buffer small(100);
+                sweep_prepare(a.s, a.sw, true);
+                sweep_prepare(b.s, b.sw, true);
+                const uint64_t asked = pairs_banded_between(plan, a.sw, b.sw, sa, sb, k->sweep_between, small.buf);
+                CHECK_MSG(asked > 100 && asked >= want.size(), "%s %s: asked for %llu", k->name, c.name,
+                          static_cast<unsigned long long>(asked));
+                Buffer buf(asked);
+                sweep_prepare(a.s, a.sw, true);
+                sweep_prepare(b.s, b.sw, true);
+                const uint64_t n = pairs_banded_between(plan, a.sw, b.sw, sa, sb, k->sweep_between, buf.buf);
+                CHECK_MSG(n == want.size() && std::vector<uint64_t>(buf.buf.keys, buf.buf.keys + n) == want,
+                          "%s %s%s: %llu vs %zu pairs", k->name, c.name, lattice ? " (lattice)" : "",
+                          static_cast<unsigned long long>(n), want.size());
+            }
+        }
+    }
+    // One side too small a share of the boxes: the plain sweep.
+    World a(40000), b(100);
+    fill(a, g, cases[0]);
+    for (uint32_t i = 0; i < 100; ++i) store_set(b.s, i, static_cast<float>(g.uniform(0, 4000)), 5.0f, 3.0f, 1);
+    sweep_prepare(a.s, a.sw, true);
+    sweep_prepare(b.s, b.sw, true);
+    uint64_t entries_b = 0;
+    CHECK(band_plan_between(a.sw.boxes, b.sw.boxes, &entries_b).bands == 0);
 }
