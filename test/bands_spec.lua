@@ -45,6 +45,16 @@ describe("layer:pairs swept in y bands", function()
       return l
     end },
   }
+  it("finds the plain sweep's pairs again once the layer outgrew its band scratch", function()
+    local g = rng.new(99)
+    local l = scene(g, n, 40000, 500, 15)
+    local out = l:pairs({})
+    assert.is_true(l:pair_count() > 1000)
+    for i = 1, n // 2 do l:set(-i, g:uniform(0, 40000), g:uniform(0, 500), g:uniform(0, 15)) end
+    local out2, np = l:pairs(out)
+    assert(flat_equal(out2, np, ref.pairs_sweep(ref.entities(l))))
+    assert.are.equal(np, l:pair_count())
+  end)
   for k, c in ipairs(cases) do
     it("finds the plain sweep's pairs: " .. c[1], function()
       local g = rng.new(100 + k)

@@ -49,13 +49,16 @@ PairBuffer pairs_of(lua_State* L, int idx, uint64_t need) {
 }
 
 // The band scratch of the layer at `idx`, holding at least `entries` entries and `bands`
-// bands, pinned on the stack.
+// bands, pinned on the stack. With entries = 0, whatever the layer holds (maybe nothing) and
+// no allocation: a call takes the scratch of the last one before planning, so it starts over
+// (sorting again) only when the plan outgrows it.
 BandScratch bands_of(lua_State* L, int idx, uint64_t entries, uint32_t bands) {
     lua_getiuservalue(L, idx, kBandsValue);
     void* block = lua_touserdata(L, -1);
     uint64_t have = 0;
     uint32_t have_bands = 0;
     if (block) band_scratch_held(block, &have, &have_bands);
+    if (!block && !entries) return BandScratch{};
     if (!block || have < entries || have_bands < bands) {
         lua_pop(L, 1);
         have = entries + entries / 4;
@@ -110,8 +113,7 @@ int l_pairs(lua_State* L) {
     for (uint64_t need = 0;; lua_settop(L, top)) {
         SweepScratch s = scratch_of(L, 1, live_layer(L, 1)->s.n);
         PairBuffer buf = pairs_of(L, 1, need);
-        BandScratch bs{};
-        if (band_entries) bs = bands_of(L, 1, band_entries, band_count);
+        BandScratch bs = bands_of(L, 1, band_entries, band_count);
         Layer* layer = live_layer(L, 1);
         if (s.cap < layer->s.n) continue;  // grown by a finalizer meanwhile
         lua_getiuservalue(L, 1, kColumnsValue);
@@ -148,8 +150,7 @@ int l_pair_count(lua_State* L) {
     uint32_t band_count = 0;
     for (;; lua_settop(L, top)) {
         SweepScratch s = scratch_of(L, 1, live_layer(L, 1)->s.n);
-        BandScratch bs{};
-        if (band_entries) bs = bands_of(L, 1, band_entries, band_count);
+        BandScratch bs = bands_of(L, 1, band_entries, band_count);
         Layer* layer = live_layer(L, 1);
         if (s.cap < layer->s.n) continue;  // grown by a finalizer meanwhile
         ++layer->sweeps;
@@ -183,11 +184,8 @@ int l_pairs_between(lua_State* L) {
         SweepScratch sa = scratch_of(L, 1, live_layer(L, 1)->s.n);
         SweepScratch sb = scratch_of(L, 2, live_layer(L, 2)->s.n);
         PairBuffer buf = pairs_of(L, 1, need);
-        BandScratch ba{}, bb{};
-        if (band_count) {
-            ba = bands_of(L, 1, entries_a, band_count);
-            bb = bands_of(L, 2, entries_b, band_count);
-        }
+        BandScratch ba = bands_of(L, 1, entries_a, band_count);
+        BandScratch bb = bands_of(L, 2, entries_b, band_count);
         a = live_layer(L, 1);
         b = live_layer(L, 2);
         if (sa.cap < a->s.n || sb.cap < b->s.n) continue;
