@@ -284,6 +284,32 @@ describe("when the index is stale, fresh or rebuilt in auto mode", function()
   end)
 end)
 
+describe("when the world is huge and sparse or degenerate", function()
+  it("keeps the index's memory proportional to the entities, not to the area", function()
+    -- The same capacity and count in every world: the index takes the same memory whatever
+    -- the coordinates, about 64 bytes per slot of capacity (doc/manual.md).
+    local grown = {}
+    for _, kind in ipairs({ "uniform", "sparse", "point", "radii" }) do
+      local g = rng.new(5)
+      local l = soageo.layer(20000)
+      fill(l, kind, 20000, g, {})
+      collectgarbage("collect")
+      local before = collectgarbage("count")
+      l:reindex()
+      collectgarbage("collect")
+      grown[kind] = (collectgarbage("count") - before) * 1024
+      assert.is_true(grown[kind] > 0, kind .. ": the index was built")
+      local per_slot = grown[kind] / l:capacity()
+      assert.is_true(per_slot < 72, kind .. ": " .. per_slot .. " bytes per slot of capacity")
+      l:close()
+    end
+    -- (within a few KB: the collector's own bookkeeping moves the count a little)
+    for _, kind in ipairs({ "sparse", "point", "radii" }) do
+      assert.is_true(math.abs(grown[kind] - grown.uniform) < 4096, kind .. ": " .. grown[kind] .. " vs " .. grown.uniform)
+    end
+  end)
+end)
+
 describe("when nearest is asked", function()
   it("orders by float32 distance then id, honours k, mask and a strict max_dist", function()
     local l = soageo.layer()

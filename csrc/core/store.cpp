@@ -132,9 +132,9 @@ uint32_t store_set(Store& s, int64_t id, float x, float y, float r, uint32_t mas
         slot = s.n++;
         s.col.id[slot] = id;
         idmap_put(s.map, id, slot);
-        s.stale |= kStaleAll;
+        s.stale |= kStaleAll | kChanged;
     } else {
-        s.stale |= (s.col.r[slot] == r && s.col.mask[slot] == mask) ? kStaleMoved : kStaleAll;
+        s.stale |= ((s.col.r[slot] == r && s.col.mask[slot] == mask) ? kStaleMoved : kStaleAll) | kChanged;
     }
     s.col.x[slot] = x;
     s.col.y[slot] = y;
@@ -147,7 +147,7 @@ void store_move_many(Store& s, const uint32_t* slots, const float* xy, uint32_t 
     // Random slots: every store may miss the cache twice (x and y columns); asking for the
     // lines of the move kDist ahead keeps several misses in flight.
     constexpr uint32_t kDist = 16;
-    if (n) s.stale |= kStaleMoved;
+    if (n) s.stale |= kStaleMoved | kChanged;
     float* x = s.col.x;
     float* y = s.col.y;
     uint32_t i = 0;
@@ -167,7 +167,7 @@ bool store_remove(Store& s, int64_t id) noexcept {
     uint32_t slot = idmap_find(s.map, id);
     if (slot == kNoSlot) return false;
     idmap_erase(s.map, id);
-    s.stale |= kStaleAll;
+    s.stale |= kStaleAll | kChanged;
     uint32_t last = --s.n;
     if (slot != last) {
         Columns& c = s.col;
@@ -191,7 +191,7 @@ void store_clear(Store& s) noexcept {
     std::memset(s.col.r, 0, s.n * sizeof(float));
     std::memset(s.col.mask, 0, s.n * sizeof(uint32_t));
     s.n = 0;
-    s.stale |= kStaleAll;
+    s.stale |= kStaleAll | kChanged;
 }
 
 void store_rehome(Store& s, const Columns& col, const IdMap& map) noexcept {
@@ -201,7 +201,7 @@ void store_rehome(Store& s, const Columns& col, const IdMap& map) noexcept {
     for (uint32_t i = 0; i < s.n; ++i) idmap_put(m, to.id[i], i);
     s.col = to;
     s.map = m;
-    s.stale |= kStaleAll;
+    s.stale |= kStaleAll | kChanged;
 }
 
 }  // namespace soageo

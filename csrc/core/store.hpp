@@ -67,6 +67,7 @@ bool idmap_insert_new(IdMap& m, int64_t id, uint32_t slot) noexcept;
 // date lazily, so every mutation only sets a bit here.
 constexpr uint8_t kStaleMoved = 1;  // positions
 constexpr uint8_t kStaleAll = 2;    // membership, slots, radii or masks
+constexpr uint8_t kChanged = 4;     // any change since a query last asked (rebuild_policy.hpp)
 
 struct Store {
     Columns col;
@@ -84,7 +85,7 @@ uint32_t store_set(Store& s, int64_t id, float x, float y, float r, uint32_t mas
 inline void store_move(Store& s, uint32_t slot, float x, float y) noexcept {
     s.col.x[slot] = x;
     s.col.y[slot] = y;
-    s.stale |= kStaleMoved;
+    s.stale |= kStaleMoved | kChanged;
 }
 // Moves slots[i] to (xy[2i], xy[2i + 1]) for i < n, in order (a slot listed twice ends at its
 // last position).

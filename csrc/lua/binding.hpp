@@ -14,6 +14,7 @@
 
 #include "../core/grid.hpp"
 #include "../core/kernels.hpp"
+#include "../core/rebuild_policy.hpp"
 #include "../core/store.hpp"
 #include "check.hpp"
 #include "results.hpp"
@@ -47,12 +48,7 @@ enum class IndexMode : uint8_t { automatic, scan, index };
 struct Layer {
     Store s;
     Grid grid;        // the spatial index (index.cpp), block in kIndexValue
-    double debt;      // scan work the index would have saved since the layer last changed
-    // Scan work the index saved or would have saved since the layer last changed after a
-    // fresh index (queries through the index add to it: fresh_plan), and whether the index
-    // has been fresh since: the next change ends that period (index.cpp).
-    mutable double period_saving;
-    bool period_fresh;
+    mutable RebuildPolicy policy;  // when the index is rebuilt (index.cpp; fresh_plan adds to it)
     uint32_t sweeps;  // bumped by every sweep and by close: watched by pairs() (results.hpp)
     uint32_t fills;   // bumped by every call that fills the hit buffers (fill_hits)
     IndexMode mode;

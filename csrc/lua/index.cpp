@@ -10,7 +10,8 @@ namespace soageo {
 namespace lua {
 
 bool index_fresh(const Layer* layer) {
-    return layer->grid.built && layer->s.stale == 0 && layer->grid.cap == layer->s.col.cap;
+    return layer->grid.built && (layer->s.stale & (kStaleMoved | kStaleAll)) == 0 &&
+           layer->grid.cap == layer->s.col.cap;
 }
 
 // Makes the index fresh. The block is allocated first (it may raise, and a finalizer run by
@@ -32,45 +33,29 @@ static void rebuild(lua_State* L, int idx, Layer* layer) {
         layer->s.stale |= kStaleAll;
         break;
     }
-    grid_build(layer->grid, layer->s, layer->s.stale == kStaleMoved);
+    grid_build(layer->grid, layer->s, (layer->s.stale & kStaleAll) == 0);
     layer->s.stale = 0;
-    layer->debt = 0;
-    layer->period_fresh = true;
 }
 
-// A rebuild in "entities tested by the scan" units, from bench/bench_index.cpp against the
-// scan's cost per entity on AVX-512: after moves only about 40 (6.5 vs 0.15 ns per entity at
-// 100,000), a full build about 75; past a few hundred thousand entities the build's scattered
-// writes leave the cache and cost about 3 times more per entity, the scan does not.
+// A rebuild in "entities tested by the scan" units, from bench/bench_index.cpp and the tick of
+// bench/bench_index_lua.lua against a small query's scan (0.15-0.17 ns per entity on
+// AVX-512): after moves only about 60 (6-9.5 ns per entity at 100,000, caches cold after a
+// tick of moves from Lua), a full build about 80; past a few hundred thousand entities the
+// build's scattered writes leave the cache (11-13 ns after moves, 17 ns full at 1,000,000),
+// the scan does not.
 static double rebuild_cost(const Store& s) {
-    double per = s.stale == kStaleMoved ? 40.0 : 75.0;
-    return per * s.n * (s.n > 262144 ? 3.0 : 1.0);
+    const bool big = s.n > 262144;
+    const double per = (s.stale & kStaleAll) ? (big ? 130.0 : 80.0) : (big ? 90.0 : 60.0);
+    return per * s.n;
 }
 
 void consider_index(lua_State* L, int idx, Layer* layer, double saved) {
     if (index_fresh(layer) || layer->mode == IndexMode::scan) return;
     if (layer->mode == IndexMode::automatic) {
         if (!(saved > 0)) return;
-        const double cost = rebuild_cost(layer->s);
-        // The first query after the changes that ended a period with a fresh index: a server
-        // ticks, and a tick queries about as much as the last one did. When the last period's
-        // queries saved at least twice a rebuild, rebuild now rather than scan first.
-        if (layer->period_fresh) {
-            const double last = layer->period_saving;
-            layer->period_fresh = false;
-            layer->period_saving = 0;
-            if (last >= 2.0 * cost) {
-                layer->period_saving = saved;
-                rebuild(L, idx, layer);
-                return;
-            }
-        }
-        layer->debt += saved;
-        layer->period_saving += saved;
-        // Ski rental: scan while the savings forgone since the last change are below the
-        // cost of a rebuild, then rebuild. A layer queried once per change keeps the scan;
-        // one queried many times pays at most about twice the best of the two.
-        if (layer->debt < cost) return;
+        const bool new_period = layer->s.stale & kChanged;
+        layer->s.stale &= static_cast<uint8_t>(~kChanged);
+        if (!policy_stale_query(layer->policy, new_period, saved, rebuild_cost(layer->s))) return;
     }
     rebuild(L, idx, layer);
 }
@@ -81,7 +66,7 @@ const Grid* fresh_plan(const Layer* layer, const Area& a, Plan& p) {
     if (!p.ok) return nullptr;
     const double saving = double(layer->s.n) - plan_cost(p);
     if (layer->mode == IndexMode::automatic && !(saving > 0)) return nullptr;
-    layer->period_saving += saving;
+    if (saving > 0) policy_fresh_query(layer->policy, saving);
     return &layer->grid;
 }
 

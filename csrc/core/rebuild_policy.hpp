@@ -1,0 +1,45 @@
+// When the spatial index is rebuilt. The binding asks at every query of a layer whose index is
+// stale; nothing here knows about Lua or the index itself, only about work, in "entities
+// tested by the scan" units: what a query would save through a fresh index, what a rebuild
+// costs.
+//
+// A period runs from the first query after a change of the layer to the next change. A game
+// server ticks: it changes the layer, then queries it, and a tick queries about as much as the
+// last one did. So a period that follows one whose queries saved at least a rebuild rebuilds
+// at its first query, and one that follows a period that did not keeps the scan. Only the
+// first period, and a period that queries far more than the last (twice a rebuild forgone),
+// fall back to ski rental: scan while the savings forgone stay below the bound, then rebuild.
+// The forgone savings are counted per period: an index built now serves only until the next
+// change, so savings forgone before it do not pay for it (counted across periods, a layer
+// queried once per tick rebuilt every ~40 ticks, twice the cost of always scanning).
+#pragma once
+
+namespace soageo {
+
+struct RebuildPolicy {
+    double saving;  // what the index saved, or would have saved, in this period
+    double last;    // the same for the last period
+    double debt;    // what scanning has forgone in this period
+    bool has_last;  // a period has ended: `last` predicts this one
+};
+
+// A query of a layer whose index is stale: `new_period` when the layer changed since a query
+// last asked, `saved` > 0 what this query would save through a fresh index, `cost` what a
+// rebuild costs. True: rebuild now.
+inline bool policy_stale_query(RebuildPolicy& p, bool new_period, double saved, double cost) noexcept {
+    if (new_period) {
+        p.has_last = p.has_last || p.saving > 0;
+        p.last = p.saving;
+        p.saving = 0;
+        p.debt = 0;
+    }
+    p.saving += saved;
+    if (new_period && p.has_last && p.last >= cost) return true;
+    p.debt += saved;
+    return p.debt >= (p.has_last ? 2.0 * cost : cost);
+}
+
+// A query through a fresh index, which saved `saved`.
+inline void policy_fresh_query(RebuildPolicy& p, double saved) noexcept { p.saving += saved; }
+
+}  // namespace soageo
