@@ -382,6 +382,23 @@ describe("when a layer holds a million entities", function()
     ids, xs, ys = nil, nil, nil
     l:reindex()
     compare(l, g, "uniform", 40, "1M")
+    -- Every target, then every entity moved by up to 2 units (the rebuild that starts from
+    -- the last cell order), in one batch and one by one.
+    local was = soageo.arch()
+    for _, arch in ipairs(soageo.archs()) do
+      soageo.use_arch(arch)
+      compare(l, g, "uniform", 8, "1M " .. arch)
+    end
+    soageo.use_arch(was)
+    ids, xs, ys = {}, {}, {}
+    for id, x, y in l:each() do
+      ids[#ids + 1], xs[#xs + 1], ys[#ys + 1] = id, x + g:uniform(-2, 2), y + g:uniform(-2, 2)
+    end
+    l:move_many(ids, xs, ys)
+    compare(l, g, "uniform", 20, "1M after move_many")
+    for i = 1, #ids, 7 do l:move(ids[i], xs[i] + 1.5, ys[i] - 1.5) end
+    compare(l, g, "uniform", 20, "1M after moves")
+    ids, xs, ys = nil, nil, nil
     -- Leave no big garbage behind: specs after this one time their finalizers against the GC.
     l:close()
     l = nil
