@@ -60,6 +60,10 @@ void sort_entities(const Store& st, const Watchers& w, float margin, AoiScratch&
         s.pos_of_rank[s.rank[i]] = at;
         s.pos_of_slot[i] = at;
     }
+    std::memcpy(s.px, c.x, n * sizeof(float));
+    std::memcpy(s.py, c.y, n * sizeof(float));
+    std::memcpy(s.pm, c.mask, n * sizeof(uint32_t));
+    std::memcpy(s.pid, c.id, n * sizeof(int64_t));
     for (uint32_t i = n; i < padded(n + 1) + kMaxWidth; ++i) s.xs[i] = s.ys[i] = 0.0f, s.ms[i] = 0;
 }
 
@@ -454,6 +458,10 @@ AoiScratch lay_aoi_scratch(Carver& k, uint32_t cap) noexcept {
     s.pos_of_slot = k.take<uint32_t>(c);
     s.sx = k.take<float>(c);
     s.sy = k.take<float>(c);
+    s.px = k.take<float>(c);
+    s.py = k.take<float>(c);
+    s.pm = k.take<uint32_t>(c);
+    s.pid = k.take<int64_t>(c);
     s.wk = k.take<uint32_t>(c);
     s.wv2 = k.take<float>(c);
     s.wr2 = k.take<float>(c);
@@ -468,6 +476,7 @@ AoiScratch lay_aoi_scratch(Carver& k, uint32_t cap) noexcept {
     s.redo_len = k.take<uint32_t>(c);
     s.hits = k.take<uint32_t>(c);
     s.drift = s.reach_max = 0.0;
+    s.any_wide = false;
     s.serial = 0;
     s.n_redo = 0;
     s.synced = s.fresh = false;
@@ -642,6 +651,7 @@ void place_watcher(AoiScratch& s, uint32_t q, uint32_t k, float view, uint32_t m
     s.wm[q] = mask;
     s.wv2[q] = wide ? -1.0f : view * view;
     s.wr2[q] = wide ? -1.0f : reach * reach;
+    s.any_wide |= wide;
     if (!wide && double(reach) > s.reach_max) s.reach_max = reach;
 }
 
@@ -658,6 +668,7 @@ void start_incremental(const AoiInput& in, AoiScratch& s) noexcept {
     std::memset(s.changed, 0, all * sizeof(uint32_t));
     s.serial = 0;
     s.drift = s.reach_max = 0.0;
+    s.any_wide = false;
     for (uint32_t k = 0; k < v.n; ++k)
         if (v.pos[k] != kNoSlot) place_watcher(s, v.pos[k], k, v.view[k], v.mask[k], in.margin);
     s.fresh = false;
@@ -761,12 +772,11 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
     if (n >= 1024) {
         uint32_t sampled = 0, changed = 0;
         for (uint32_t i = 0; i < n; i += n / 64, ++sampled) {
-            const uint32_t q = s.pos_of_slot[i];
-            changed += c.x[i] != s.xs[q] || c.y[i] != s.ys[q];
+            changed += c.x[i] != s.px[i] || c.y[i] != s.py[i];
         }
         if (2 * changed > sampled) return Incremental::full;
     }
-    for (uint32_t k = 0; k < w.n; ++k)
+    for (uint32_t k = 0; !in.watchers_same && k < w.n; ++k)
         if (w.id[k] != v.watcher[k]) return Incremental::full;
     if (2 * enter.cap / 3 < uint64_t(n) + kMaxWidth) return Incremental::need_enter;
     if (2 * leave.cap / 3 < uint64_t(n) + kMaxWidth) return Incremental::need_leave;
@@ -775,18 +785,22 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
     uint64_t other_ids = 0;
     uint32_t zero = 0, moved = 0;
     uint32_t* const moved_slot = s.hits;  // until the movers' scan: the slots of the movers
-    for (uint32_t i = 0; i < n; ++i) {
-        other_ids |= s.id_keys[s.rank[i]] ^ int_key(c.id[i]);
-        zero |= c.mask[i] == 0;
-        const uint32_t q = s.pos_of_slot[i];
-        if (c.x[i] != s.xs[q] || c.y[i] != s.ys[q] || c.mask[i] != s.ms[q]) {
-            if (moved == limit) return Incremental::full;
-            s.old_x[moved] = s.xs[q], s.old_y[moved] = s.ys[q], s.old_m[moved] = s.ms[q];
+    // Branch-free (a tenth moving at random made every test a guess), in runs of 256 slots.
+    for (uint32_t run = 0; run < n; run += 256) {
+        for (uint32_t i = run, end = std::min(n, run + 256); i < end; ++i) {
+            other_ids |= uint64_t(s.pid[i] ^ c.id[i]);
+            zero |= c.mask[i] == 0;
             moved_slot[moved] = i;
-            s.moved[moved++] = q;
+            moved += (c.x[i] != s.px[i]) | (c.y[i] != s.py[i]) | (c.mask[i] != s.pm[i]);
         }
+        if (moved > limit) return Incremental::full;
     }
     if (other_ids) return Incremental::full;
+    for (uint32_t j = 0; j < moved; ++j) {  // what the scratch has, by slot: no lookup
+        const uint32_t i = moved_slot[j];
+        s.old_x[j] = s.px[i], s.old_y[j] = s.py[i], s.old_m[j] = s.pm[i];
+        s.moved[j] = s.pos_of_slot[i];
+    }
     // Right after a full update the entities are where they were bucketed.
     const float* const bx = s.fresh ? s.xs : s.sx;
     const float* const by = s.fresh ? s.ys : s.sy;
@@ -809,7 +823,8 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
     uint32_t redo = 0;
     for (uint32_t j = 0; j < moved; ++j)
         if (s.wk[s.moved[j]] != kNoSlot) s.redo[redo++] = s.wk[s.moved[j]];
-    for (uint32_t k = 0; k < w.n; ++k) {
+    // No watch or unwatch since the last update and no watcher wider than a cell: none to add.
+    for (uint32_t k = 0; (!in.watchers_same || (moved && s.any_wide)) && k < w.n; ++k) {
         const bool again = w.view[k] != v.view[k] || w.mask[k] != v.mask[k] ||
                            (moved && double(w.view[k] + in.margin) > s.cell);
         if (!again || v.pos[k] == kNoSlot || s.changed[v.pos[k]] == serial) continue;
@@ -821,9 +836,23 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
     for (uint32_t j = 0; j < moved; ++j) {
         const uint32_t q = s.moved[j], i = moved_slot[j];
         s.xs[q] = c.x[i], s.ys[q] = c.y[i], s.ms[q] = c.mask[i];
+        s.px[i] = c.x[i], s.py[i] = c.y[i], s.pm[i] = c.mask[i];
     }
     s.drift = drift;
     s.zero_masks = zero != 0;
+    // The movers and the rescanned watchers in position order: one after another, their
+    // searches then meet the same cells (in slot order, each met cold memory). One pass over
+    // the marks; new_pos (the full path's) says which mover is at a position.
+    uint32_t* const order = s.keys;  // the full path's too: free here
+    for (uint32_t j = 0; j < moved; ++j) s.new_pos[s.moved[j]] = j;
+    uint32_t in_order = 0, redo_in_order = 0;
+    for (uint32_t q = 0; q < n; ++q) {
+        if (s.changed[q] != serial) continue;
+        const uint32_t j = s.new_pos[q];
+        if (j < moved && s.moved[j] == q) order[in_order++] = j;
+        if (s.wk[q] != kNoSlot) s.redo[redo_in_order++] = s.wk[q];
+    }
+    SOAGEO_ASSERT(in_order == moved && redo_in_order == redo);
     s.n_redo = redo;
     for (uint32_t r = 0; r < redo; ++r) {
         const uint32_t k = s.redo[r];
@@ -837,8 +866,24 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
     uint64_t ne = 0, nl = 0, logged = 0;
     uint32_t stamp = 0;
     // 3. The rescanned watchers, as the full path scans them (their new lists go to the log).
+    // (Planning each one's windows while the one before is scanned, as the full path does,
+    // measured no faster here: in position order its windows are mostly in cache already.)
     for (uint32_t r = 0; r < redo; ++r) {
-        if (r + 2 < redo) __builtin_prefetch(v.target + v.off[s.redo[r + 2]]);  // lists lie far apart
+        // Watchers in position order are far apart in index order: what each reads by index, and
+        // its list, is fetched a few rescans ahead.
+        if (r + 8 < redo) {
+            const uint32_t k8 = s.redo[r + 8];
+            __builtin_prefetch(v.off + k8);
+            __builtin_prefetch(v.len + k8);
+            __builtin_prefetch(w.view + k8);
+            __builtin_prefetch(w.mask + k8);
+            __builtin_prefetch(v.pos + k8);
+        }
+        if (r + 4 < redo) {
+            const uint32_t* list = v.target + v.off[s.redo[r + 4]];
+            __builtin_prefetch(list);
+            __builtin_prefetch(list + 16);
+        }
         const uint32_t k = s.redo[r], self = v.pos[k];
         const uint32_t* old_t = v.target + v.off[k];
         const uint32_t old_n = v.len[k];
@@ -866,8 +911,8 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
     // where the view may have changed; each report is settled here, with a look at the
     // watcher's list only in the hysteresis band (in reach but not in view at the last update).
     const double search = s.reach_max;
-    for (uint32_t j = 0; j < moved; ++j) {
-        const uint32_t q = s.moved[j], rank = v.rank_at[q];
+    for (uint32_t o = 0; o < moved; ++o) {
+        const uint32_t j = order[o], q = s.moved[j], rank = v.rank_at[q];
         const float ox = s.old_x[j], oy = s.old_y[j], nx = s.xs[q], ny = s.ys[q];
         const uint32_t om = s.old_m[j], nm = s.ms[q];
         const double mx = 0.5 * (double(ox) + nx), my = 0.5 * (double(oy) + ny);

@@ -125,6 +125,12 @@ struct AoiScratch {
     // entity has gone from there, which every search widens by).
     float* sx;
     float* sy;
+    // The same by slot (x, y, layer mask, id of each slot as the scratch has it): the
+    // incremental update finds what changed in one sequential pass over the layer and these.
+    float* px;
+    float* py;
+    uint32_t* pm;
+    int64_t* pid;
     // The watcher at each position as of the last update (wk: its index, kNoSlot: none), its
     // squared view and reach (-1 for none, and for a watcher whose reach exceeds a cell, which
     // is rescanned instead) and its mask: what the movers' scan compares with.
@@ -147,6 +153,7 @@ struct AoiScratch {
     uint32_t n_redo;
     bool synced;        // the above describe the committed visible lists (set by aoi_commit)
     bool fresh;         // a full update bucketed the entities: sx, sy, wk.. still to be built
+    bool any_wide;      // some watcher placed since is wider than a cell (rescanned when anything moves)
     double cell, inv_cell;  // rows: cell height
     double inv_cell_x;      // cells within a row
     uint32_t buckets;   // a power of two
@@ -202,6 +209,7 @@ struct AoiInput {
     const Visible* before;
     float margin;
     const KernelTable* kernels;
+    bool watchers_same = false;  // no watch or unwatch since the last committed update
 };
 
 // Computes what the watchers see now from the layer and `before`, appending the differences

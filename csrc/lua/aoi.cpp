@@ -32,6 +32,7 @@ struct Aoi {
     uint32_t generation;     // bumped by every update: which visible lists are current
     uint32_t observers_of;   // the generation `observers` describes (0: none)
     uint32_t observers_idle; // updates since the last watchers_of call
+    bool watchers_touched;   // watch or unwatch called since the last committed update
 };
 static_assert(std::is_standard_layout<Aoi>::value && offsetof(Aoi, head) == 0, "event_object.hpp reaches the head");
 
@@ -115,6 +116,7 @@ int l_watch(lua_State* L) {
     bool found;
     uint32_t at = watchers_find(a->watchers, id, &found);
     const uint32_t epoch = ++a->head.epoch;
+    a->watchers_touched = true;
     if (found) {
         a->watchers.view[at] = view;
         a->watchers.mask[at] = mask;
@@ -134,6 +136,7 @@ int l_unwatch(lua_State* L) {
     bool found;
     uint32_t at = watchers_find(a->watchers, check_id(L, 2), &found);
     ++a->head.epoch;
+    a->watchers_touched = true;
     if (found) watchers_erase(a->watchers, at);
     lua_pushboolean(L, found);
     return 1;
@@ -181,7 +184,7 @@ int l_update(lua_State* L) {
     lua_getiuservalue(L, -1, kColumnsValue);
     const Store layer_copy = layer->s;  // plain data: what this update reads, whatever finalizers do
     a->enter.n = a->leave.n = 0;
-    AoiInput in{&layer_copy, &a->watchers, &a->visible[before], a->margin, context(L)->kernels};
+    AoiInput in{&layer_copy, &a->watchers, &a->visible[before], a->margin, context(L)->kernels, !a->watchers_touched};
     AoiProgress progress;
     progress.keys = follow;
     for (;;) {
@@ -208,6 +211,7 @@ int l_update(lua_State* L) {
     events_write(&r, L, enter, leave, kEnterBlock, kLeaveBlock);
     event_unchanged(L, kAoi, &a->head, epoch);
     a->current = aoi_commit(in, a->scratch, a->visible, a->current, progress);
+    a->watchers_touched = false;
     ++a->generation;
     if (follow && (progress.incremental || progress.keys) &&
         observers_apply(a->visible[a->current], a->observers, progress.leave_keys, progress.n_leave, progress.enter_keys,
