@@ -114,6 +114,31 @@ function W.run(size, seed)
     h = digest_of(h, ended, 2 * nd)
     out, n = cs:touching(7, out); h = digest_of(h, out, n)
   end
+  -- Contacts on a layer large enough for their incremental path (2,048 entities and up), a
+  -- tenth moving each tick: its searches and its merge under every allocation failure too.
+  if size >= 400 then
+    local big = soageo.layer(2100)
+    W.layers[#W.layers + 1] = big
+    for i = 1, 2100 do big:set(i, r(0, 500), r(0, 500), r(0, 3)) end
+    local cb = soageo.contacts(big)
+    local wb = { c = cb, layer = big, touching = {}, synced = true }
+    W.contacts[#W.contacts + 1] = wb
+    for tick = 1, 3 do
+      if tick > 1 then
+        for id = tick, 2100, 10 do
+          local x, y = big:get(id)
+          big:move(id, x + r(-2, 2), y + r(-2, 2))
+        end
+      end
+      local nb, nd
+      began, ended, nb, nd = cb:update(began, ended)
+      wb.synced = false
+      assert(replay(wb.touching, began, nb, ended, nd), "contact events do not apply")
+      wb.synced = true
+      h = digest_of(h, began, 2 * nb)
+      h = digest_of(h, ended, 2 * nd)
+    end
+  end
   return tostring(h)
 end
 
