@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <type_traits>
 
+#include "../core/bands.hpp"
 #include "../core/contacts.hpp"
 #include "binding.hpp"
 #include "check.hpp"
@@ -21,7 +22,7 @@ namespace {
 
 enum : int {
     kLayerOf = kEventLayer, kScratchBlock, kFrameA, kFrameB, kBeganBlock, kEndedBlock, kTouchingBlock, kGridBlock,
-    kContactsValues = kGridBlock
+    kBandBlock, kContactsValues = kBandBlock
 };
 
 struct Contacts {
@@ -33,6 +34,7 @@ struct Contacts {
     Touching touching;       // frame[current] as neighbour lists, for touching(); built on demand
     void* grid;              // the incremental path's grid (contacts_incremental), grid_cap boxes
     uint32_t grid_cap;
+    BandScratch bands;       // the full path's y bands, as layer:pairs sweeps a large layer (bands.hpp)
     uint64_t began_recent, ended_recent;  // decaying peaks of the event counts (shrinking)
     uint32_t touching_of;    // the epoch `touching` describes (0: none)
     bool ranks_current;      // the scratch's id ranks are frame[current]'s (contacts_incremental)
@@ -88,6 +90,8 @@ int l_update(lua_State* L) {
     const KernelTable* k = context(L)->kernels;
     const int after = 1 - c->current;
     uint64_t need = 0;  // pairs of this update, once a sweep has counted them
+    uint64_t band_entries = 0;  // band scratch this update's plan needs, once planned
+    uint32_t band_count = 0;
     for (;;) {
         lua_settop(L, 3);
         Layer* layer = layer_of(L, 1);
@@ -117,6 +121,12 @@ int l_update(lua_State* L) {
             c->grid_cap = cap;
             lua_pop(L, 1);
         }
+        if (band_entries > c->bands.entries || band_count > c->bands.bands) {
+            const uint64_t entries = band_entries + band_entries / 4;
+            const uint32_t bands = band_count + band_count / 4;
+            c->bands = band_scratch_carve(new_block(L, c, epoch, kBandBlock, band_scratch_bytes(entries, bands)), entries, bands);
+            lua_pop(L, 1);
+        }
         // A finalizer run by those allocations may have changed the layer: size again.
         layer = layer_of(L, 1);
         if (layer->s.n != n) continue;
@@ -141,13 +151,21 @@ int l_update(lua_State* L) {
         }
         c->ranks_current = false;  // until this update commits: it may fail after the ranking
         sweep_prepare(st, c->scratch, true);
+        // A large layer is swept in y bands, as layer:pairs does: the same pairs, the same keys.
+        const BandPlan plan = band_plan(c->scratch.boxes);
+        if (plan.bands && (plan.entries > c->bands.entries || plan.bands > c->bands.bands)) {
+            band_entries = plan.entries;
+            band_count = plan.bands;
+            continue;
+        }
         contacts_keep(st, now);  // the columns the sweep saw, before anything can change them
-        const uint64_t pairs = k->sweep_complete(c->scratch.boxes, now.buf.a, now.buf.b, now.buf.cap);
+        const uint64_t pairs = plan.bands ? pairs_banded(plan, c->scratch, c->bands, k->sweep_complete, now.buf)
+                                          : k->sweep_complete(c->scratch.boxes, now.buf.a, now.buf.b, now.buf.cap);
         if (pairs > now.buf.cap) {
             need = pairs;
             continue;
         }
-        order_pairs(now.buf, pairs, c->scratch, c->scratch, true);
+        if (!plan.bands) order_pairs(now.buf, pairs, c->scratch, c->scratch, true);
         now.n = pairs;
         // tmp_vals is free once the pairs are ordered: the remap of the last update's ranks.
         // Event lists are sized by what a tick brings, not by the worst case (every pair): a
