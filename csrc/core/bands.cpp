@@ -202,35 +202,48 @@ SweepBoxes segment(const BandScratch& s, uint32_t g) noexcept {
     return SweepBoxes{s.minx + base, s.maxx + base, s.miny + base, s.maxy + base, s.pos + base, s.fill[g] - base};
 }
 
-}  // namespace
-
-uint64_t sweep_banded(const BandPlan& plan, const SweepBoxes& b, BandScratch& s, SweepFn sweep, uint32_t* out_a,
-                      uint32_t* out_b, uint64_t cap, const uint32_t* tag) noexcept {
-    const uint32_t nb = lay_bands(plan, b, s, tag, false);
+// Sweeps band after band: `sweep_band(k, out_a, out_b, room, &A, &B)` returns how many pairs
+// band k found (positions into its two sides A and B; writing at most `room`), or 0 with
+// nothing to sweep. A pair is kept only in the band of the larger min-y of its two boxes (a
+// band both touch: band_of is monotonic and each box spans the bands from its min-y to its
+// max-y), as the two boxes' slots (or tags). Returns the pairs kept or, past `cap`, a count
+// that is at least the number of pairs (the capacity to retry with).
+template <class SweepBand>
+uint64_t keep_banded(const BandPlan& plan, uint32_t bands, uint32_t* out_a, uint32_t* out_b, uint64_t cap,
+                     SweepBand sweep_band) noexcept {
     uint64_t kept = 0, found = 0;
     bool overflow = false;
-    for (uint32_t k = 0; k < nb; ++k) {
-        const SweepBoxes band = segment(s, k);
-        if (band.n < 2) continue;
+    for (uint32_t k = 0; k < bands; ++k) {
         const uint64_t room = overflow ? 0 : cap - kept;
-        const uint64_t f = sweep(band, room ? out_a + kept : out_a, room ? out_b + kept : out_b, room);
+        SweepBoxes A, B;
+        const uint64_t f = sweep_band(k, room ? out_a + kept : out_a, room ? out_b + kept : out_b, room, &A, &B);
         found += f;
         if (f > room) overflow = true;
         if (overflow) continue;
-        // Keep a pair in the band of the larger min-y of its two boxes (a band both touch:
-        // band_of is monotonic and each box spans the bands from its min-y to its max-y).
         uint64_t w = kept;
         for (uint64_t t = kept; t < kept + f; ++t) {
             const uint32_t i = out_a[t], j = out_b[t];
-            const float y = band.miny[i] > band.miny[j] ? band.miny[i] : band.miny[j];
+            const float y = A.miny[i] > B.miny[j] ? A.miny[i] : B.miny[j];
             if (band_of(plan, y) != k) continue;
-            out_a[w] = band.slot[i];
-            out_b[w] = band.slot[j];
+            out_a[w] = A.slot[i];
+            out_b[w] = B.slot[j];
             ++w;
         }
         kept = w;
     }
     return overflow ? found : kept;
+}
+
+}  // namespace
+
+uint64_t sweep_banded(const BandPlan& plan, const SweepBoxes& b, BandScratch& s, SweepFn sweep, uint32_t* out_a,
+                      uint32_t* out_b, uint64_t cap, const uint32_t* tag) noexcept {
+    const uint32_t nb = lay_bands(plan, b, s, tag, false);
+    return keep_banded(plan, nb, out_a, out_b, cap,
+                       [&](uint32_t k, uint32_t* a, uint32_t* o, uint64_t room, SweepBoxes* A, SweepBoxes* B) -> uint64_t {
+                           *A = *B = segment(s, k);
+                           return A->n < 2 ? 0 : sweep(*A, a, o, room);
+                       });
 }
 
 uint64_t count_banded(const BandPlan& plan, const SweepBoxes& b, BandScratch& s, SweepFn sweep) noexcept {
@@ -252,28 +265,12 @@ uint64_t sweep_banded_between(const BandPlan& plan, const SweepBoxes& a, const S
                               const uint32_t* tag_a, const uint32_t* tag_b) noexcept {
     const uint32_t nb = lay_bands(plan, a, sa, tag_a, false);
     lay_bands(plan, b, sb, tag_b, false);
-    uint64_t kept = 0, found = 0;
-    bool overflow = false;
-    for (uint32_t k = 0; k < nb; ++k) {
-        const SweepBoxes band_a = segment(sa, k), band_b = segment(sb, k);
-        if (!band_a.n || !band_b.n) continue;
-        const uint64_t room = overflow ? 0 : cap - kept;
-        const uint64_t f = sweep(band_a, band_b, room ? out_a + kept : out_a, room ? out_b + kept : out_b, room);
-        found += f;
-        if (f > room) overflow = true;
-        if (overflow) continue;
-        uint64_t w = kept;
-        for (uint64_t t = kept; t < kept + f; ++t) {
-            const uint32_t i = out_a[t], j = out_b[t];
-            const float y = band_a.miny[i] > band_b.miny[j] ? band_a.miny[i] : band_b.miny[j];
-            if (band_of(plan, y) != k) continue;
-            out_a[w] = band_a.slot[i];
-            out_b[w] = band_b.slot[j];
-            ++w;
-        }
-        kept = w;
-    }
-    return overflow ? found : kept;
+    return keep_banded(plan, nb, out_a, out_b, cap,
+                       [&](uint32_t k, uint32_t* pa, uint32_t* pb, uint64_t room, SweepBoxes* A, SweepBoxes* B) -> uint64_t {
+                           *A = segment(sa, k);
+                           *B = segment(sb, k);
+                           return (!A->n || !B->n) ? 0 : sweep(*A, *B, pa, pb, room);
+                       });
 }
 
 namespace {

@@ -33,6 +33,17 @@ local function digest_of(acc, out, n)
   return (h * 17 + n) % 1000000007
 end
 
+-- One contacts:update whose events must apply to what the last successful one said (`w`),
+-- folded into the digest.
+local function contacts_tick(w, h, began, ended)
+  local nb, nd
+  began, ended, nb, nd = w.c:update(began, ended)
+  w.synced = false
+  assert(replay(w.touching, began, nb, ended, nd), "contact events do not apply")
+  w.synced = true
+  return digest_of(digest_of(h, began, 2 * nb), ended, 2 * nd), began, ended
+end
+
 function W.run(size, seed)
   local r = rng(seed)
   local h = 7
@@ -105,13 +116,7 @@ function W.run(size, seed)
     h = digest_of(h, enter, 2 * ne)
     h = digest_of(h, leave, 2 * nl)
     out, n = aoi:watchers_of(5, out); h = digest_of(h, out, n)
-    local nb, nd
-    began, ended, nb, nd = cs:update(began, ended)
-    wc.synced = false
-    assert(replay(wc.touching, began, nb, ended, nd), "contact events do not apply")
-    wc.synced = true
-    h = digest_of(h, began, 2 * nb)
-    h = digest_of(h, ended, 2 * nd)
+    h, began, ended = contacts_tick(wc, h, began, ended)
     out, n = cs:touching(7, out); h = digest_of(h, out, n)
   end
   -- Contacts on a layer large enough for their incremental path (2,048 entities and up), a
@@ -130,13 +135,7 @@ function W.run(size, seed)
           big:move(id, x + r(-2, 2), y + r(-2, 2))
         end
       end
-      local nb, nd
-      began, ended, nb, nd = cb:update(began, ended)
-      wb.synced = false
-      assert(replay(wb.touching, began, nb, ended, nd), "contact events do not apply")
-      wb.synced = true
-      h = digest_of(h, began, 2 * nb)
-      h = digest_of(h, ended, 2 * nd)
+      h, began, ended = contacts_tick(wb, h, began, ended)
     end
   end
   return tostring(h)
