@@ -291,6 +291,13 @@ uint64_t pairs_banded(const BandPlan& plan, SweepScratch& s, BandScratch& bs, Sw
     return m;
 }
 
+uint64_t pairs_ordered(const BandPlan& plan, SweepScratch& s, BandScratch& bs, SweepFn sweep, PairBuffer& buf) noexcept {
+    if (plan.bands) return pairs_banded(plan, s, bs, sweep, buf);
+    const uint64_t n = sweep(s.boxes, buf.a, buf.b, buf.cap);
+    if (n <= buf.cap) order_pairs(buf, n, s, s, true);
+    return n;
+}
+
 uint64_t pairs_banded_between(const BandPlan& plan, SweepScratch& sa, SweepScratch& sb, BandScratch& bsa,
                               BandScratch& bsb, SweepBetweenFn sweep, PairBuffer& buf) noexcept {
     const uint32_t* ra = ranks_at_positions(sa);

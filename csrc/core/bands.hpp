@@ -83,6 +83,10 @@ uint64_t sweep_banded_between(const BandPlan& plan, const SweepBoxes& a, const S
 // carry id ranks instead of positions, so no pair needs a lookup afterwards. Returns the
 // count, or when it exceeds buf.cap the capacity to retry with (buf then holds nothing).
 uint64_t pairs_banded(const BandPlan& plan, SweepScratch& s, BandScratch& bs, SweepFn sweep, PairBuffer& buf) noexcept;
+// layer:pairs for s prepared by sweep_prepare with ranks, under band_plan's plan: banded when
+// it bands, else one sweep of the whole layer and order_pairs. The same keys either way;
+// returns as pairs_banded.
+uint64_t pairs_ordered(const BandPlan& plan, SweepScratch& s, BandScratch& bs, SweepFn sweep, PairBuffer& buf) noexcept;
 // The same for pairs_between: keys rank_in_a << 32 | rank_in_b, ascending.
 uint64_t pairs_banded_between(const BandPlan& plan, SweepScratch& sa, SweepScratch& sb, BandScratch& bsa,
                               BandScratch& bsb, SweepBetweenFn sweep, PairBuffer& buf) noexcept;

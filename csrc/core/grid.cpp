@@ -166,9 +166,13 @@ void grid_build(Grid& g, const Store& s, bool moves_only) noexcept {
     const float* X = s.col.x;
     const float* Y = s.col.y;
     float reach = 0.0f;
+    // Where the scatter below reads each source position from.
+    const float *sx = X, *sy = Y, *sr = s.col.r;
+    const uint32_t* sm = s.col.mask;
+    const uint32_t* src = nullptr;  // slot of each source position (null: the position itself)
     if (reuse) {
         // Only positions changed: the last cell order is the source (most entities keep their
-        // cell, so the scatter below writes nearly in order). Its new positions are a gather by
+        // cell, so the scatter writes nearly in order). Its new positions are a gather by
         // slot; one interleaved copy of the columns, made in slot order, turns the two cache
         // misses of that gather into one. The last positions in cell order are not needed, so
         // the gathered ones take their place.
@@ -177,45 +181,30 @@ void grid_build(Grid& g, const Store& s, bool moves_only) noexcept {
             xy[2 * i] = X[i];
             xy[2 * i + 1] = Y[i];
         }
-        const uint32_t* src = g.slot;
+        src = g.slot;
         for (uint32_t p = 0; p < n; ++p) {
             // Prefetch distance of the gather: 16 measured 20-40% slower at 1,000,000 entities.
             constexpr uint32_t kAhead = 48;
             if (p + kAhead < n) __builtin_prefetch(xy + 2 * size_t(src[p + kAhead]));
             const float* e = xy + 2 * size_t(src[p]);
-            float x = e[0], y = e[1];
-            uint32_t key = key_of(x, y, g.r[p], fcell, inv, B, reach);
-            g.key[p] = key;
-            g.x[p] = x;
-            g.y[p] = y;
-            ++start[key + 2];
+            g.x[p] = e[0];
+            g.y[p] = e[1];
         }
-        for (uint32_t b = 2; b < B + 3; ++b) start[b] += start[b - 1];
-        for (uint32_t p = 0; p < n; ++p) {
-            uint32_t q = start[g.key[p] + 1]++;
-            g.x2[q] = g.x[p];
-            g.y2[q] = g.y[p];
-            g.r2[q] = g.r[p];
-            g.mask2[q] = g.mask[p];
-            g.slot2[q] = src[p];
-        }
-    } else {
-        const float* R = s.col.r;
-        const uint32_t* M = s.col.mask;
-        for (uint32_t p = 0; p < n; ++p) {
-            uint32_t key = key_of(X[p], Y[p], R[p], fcell, inv, B, reach);
-            g.key[p] = key;
-            ++start[key + 2];
-        }
-        for (uint32_t b = 2; b < B + 3; ++b) start[b] += start[b - 1];
-        for (uint32_t p = 0; p < n; ++p) {
-            uint32_t q = start[g.key[p] + 1]++;
-            g.x2[q] = X[p];
-            g.y2[q] = Y[p];
-            g.r2[q] = R[p];
-            g.mask2[q] = M[p];
-            g.slot2[q] = p;
-        }
+        sx = g.x, sy = g.y, sr = g.r, sm = g.mask;
+    }
+    for (uint32_t p = 0; p < n; ++p) {
+        const uint32_t key = key_of(sx[p], sy[p], sr[p], fcell, inv, B, reach);
+        g.key[p] = key;
+        ++start[key + 2];
+    }
+    for (uint32_t b = 2; b < B + 3; ++b) start[b] += start[b - 1];
+    for (uint32_t p = 0; p < n; ++p) {
+        const uint32_t q = start[g.key[p] + 1]++;
+        g.x2[q] = sx[p];
+        g.y2[q] = sy[p];
+        g.r2[q] = sr[p];
+        g.mask2[q] = sm[p];
+        g.slot2[q] = src ? src[p] : p;
     }
     std::swap(g.x, g.x2);
     std::swap(g.y, g.y2);

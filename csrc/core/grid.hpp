@@ -84,13 +84,13 @@ double plan_cost(const Plan& p) noexcept;
 // Sorts slots ascending and drops duplicates; `bitmap` holds one bit per slot below `n`.
 uint32_t sort_slots(uint32_t* slots, uint32_t k, uint32_t n, uint32_t* bitmap) noexcept;
 
-// Runs `test(points, out) -> hits` (a shape kernel bound to its shape and filter: kernels of
-// any shape fit, they test the same columns) over the plan's runs; writes the slots hit,
-// ascending, to g.hits; returns how many.
 // Asks for the cache lines of the plan's runs at once: a small query in a large layer reads
 // a few short runs that are rarely in cache, and one miss after another is most of its time.
 void grid_prefetch(const Grid& g, const Plan& p) noexcept;
 
+// Runs `test(points, out) -> hits` (a shape kernel bound to its shape and filter: kernels of
+// any shape fit, they test the same columns) over the plan's runs; writes the slots hit,
+// ascending, to g.hits; returns how many.
 template <class Test>
 uint32_t grid_collect(const Grid& g, const Plan& p, Test test) noexcept {
     grid_prefetch(g, p);

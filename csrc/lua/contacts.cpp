@@ -159,13 +159,11 @@ int l_update(lua_State* L) {
             continue;
         }
         contacts_keep(st, now);  // the columns the sweep saw, before anything can change them
-        const uint64_t pairs = plan.bands ? pairs_banded(plan, c->scratch, c->bands, k->sweep_complete, now.buf)
-                                          : k->sweep_complete(c->scratch.boxes, now.buf.a, now.buf.b, now.buf.cap);
+        const uint64_t pairs = pairs_ordered(plan, c->scratch, c->bands, k->sweep_complete, now.buf);
         if (pairs > now.buf.cap) {
             need = pairs;
             continue;
         }
-        if (!plan.bands) order_pairs(now.buf, pairs, c->scratch, c->scratch, true);
         now.n = pairs;
         // tmp_vals is free once the pairs are ordered: the remap of the last update's ranks.
         // Event lists are sized by what a tick brings, not by the worst case (every pair): a

@@ -127,13 +127,11 @@ int l_pairs(lua_State* L) {
             band_count = plan.bands;
             continue;
         }
-        uint64_t n = plan.bands ? pairs_banded(plan, s, bs, k->sweep_complete, buf)
-                                : k->sweep_complete(s.boxes, buf.a, buf.b, buf.cap);
+        const uint64_t n = pairs_ordered(plan, s, bs, k->sweep_complete, buf);
         if (n > buf.cap) {
             need = n;
             continue;
         }
-        if (!plan.bands) order_pairs(buf, n, s, s, true);
         ++layer->sweeps;
         if (!push_pairs(L, out, buf, n, s, s, layer, layer)) continue;
         lua_pushinteger(L, static_cast<lua_Integer>(n));
