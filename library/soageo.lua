@@ -547,6 +547,12 @@ function contacts:update(began, ended) end
 ---@return integer n
 function contacts:touching(id, out) end
 
+---How many updates took each path: t.full (a sweep of the layer) and t.incremental (searches
+---around the changed boxes only).
+---@param t? table filled and returned
+---@return {full: integer, incremental: integer}
+function contacts:stats(t) end
+
 ---Frees the object now; idempotent (also `__gc` and `__close`).
 function contacts:close() end
 

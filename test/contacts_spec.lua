@@ -99,6 +99,54 @@ describe("soageo.contacts", function()
     end)
   end)
 
+  describe("when asked which path its updates took (stats)", function()
+    it("counts the incremental path when a tenth moves and the full one when all move", function()
+      local g = rng.new(44)
+      local l = soageo.layer()
+      local n = 3000
+      for i = 1, n do l:set(i, g:uniform(0, 1000), g:uniform(0, 1000), g:uniform(0, 8)) end
+      local c = soageo.contacts(l)
+      local st = c:stats()
+      assert.are.same({ full = 0, incremental = 0 }, st)
+      local current, began, ended = {}, {}, {}
+      local function tick(fraction)
+        for id = 1, n do
+          if fraction >= 1 or g:uniform(0, 1) < fraction then
+            local x, y = l:get(id)
+            l:move(id, x + g:uniform(-2, 2), y + g:uniform(-2, 2))
+          end
+        end
+        local nb, ne
+        began, ended, nb, ne = c:update(began, ended)
+        replay(current, began, nb, ended, ne)
+        local want, np = l:pairs()
+        assert.is_true(same(current, set_of(want, np)))
+        return nb + ne
+      end
+      tick(1)  -- the first update: every pair begins, by a sweep
+      assert.are.equal(st, c:stats(st))
+      assert.are.same({ full = 1, incremental = 0 }, st)
+      local events = 0
+      for t = 1, 6 do
+        events = events + tick(0.1)
+        assert.are.same({ full = 1, incremental = t }, c:stats(st))
+      end
+      assert.is_true(events > 0)
+      for t = 1, 3 do
+        tick(1)
+        assert.are.same({ full = 1 + t, incremental = 6 }, c:stats(st))
+      end
+      tick(0.1)
+      assert.are.same({ full = 4, incremental = 7 }, c:stats(st))
+      l:set(n + 1, 5, 5, 1)  -- a new id: its ranks differ, a sweep again
+      tick(0)
+      assert.are.same({ full = 5, incremental = 7 }, c:stats(st))
+      assert.has_error(function() c:stats(1) end, "bad argument #1 to 'stats' (table expected, got number)")
+      c:close()
+      assert.has_error(function() c:stats() end, "calling 'stats' on bad self (contacts is closed)")
+    end)
+  end)
+
   describe("when the layer holds more than 65,536 entities and its ids change", function()
     it("still replays onto layer:pairs() exactly (the 64-bit ordering path and the rank remap)", function()
       local g = rng.new(41)

@@ -38,6 +38,9 @@ struct Contacts {
     uint64_t began_recent, ended_recent;  // decaying peaks of the event counts (shrinking)
     uint32_t touching_of;    // the epoch `touching` describes (0: none)
     bool ranks_current;      // the scratch's id ranks are frame[current]'s (contacts_incremental)
+    // Committed updates by the path they took (contacts:stats): lets the specs, and a user
+    // tuning a scene, see that the incremental path ran.
+    uint64_t full_updates, incremental_updates;
 };
 static_assert(std::is_standard_layout<Contacts>::value && offsetof(Contacts, head) == 0,
               "event_object.hpp reaches the head");
@@ -92,6 +95,7 @@ int l_update(lua_State* L) {
     uint64_t need = 0;  // pairs of this update, once a sweep has counted them
     uint64_t band_entries = 0;  // band scratch this update's plan needs, once planned
     uint32_t band_count = 0;
+    bool incremental = false;
     for (;;) {
         lua_settop(L, 3);
         Layer* layer = layer_of(L, 1);
@@ -143,12 +147,14 @@ int l_update(lua_State* L) {
             continue;
         }
         if (step == ContactStep::done) {
+            incremental = true;
             if (c->began.n <= c->began.cap && c->ended.n <= c->ended.cap) break;
             // Growing may run a finalizer that changes the layer: start over from the layer.
             if (c->began.n > c->began.cap) renew_events(L, c, epoch, c->began, kBeganBlock, c->began.n + c->began.n / 2);
             if (c->ended.n > c->ended.cap) renew_events(L, c, epoch, c->ended, kEndedBlock, c->ended.n + c->ended.n / 2);
             continue;
         }
+        incremental = false;
         c->ranks_current = false;  // until this update commits: it may fail after the ranking
         sweep_prepare(st, c->scratch, true);
         // A large layer is swept in y bands, as layer:pairs does: the same pairs, the same keys.
@@ -192,6 +198,7 @@ int l_update(lua_State* L) {
     c->current = after;
     c->ranks_current = true;  // ranked by this update's sweep, or kept by its incremental path
     ++c->head.epoch;  // lists built for touching() during this call described the last frame
+    ++(incremental ? c->incremental_updates : c->full_updates);
     c->began_recent = decayed_peak(c->began_recent, began.n);
     c->ended_recent = decayed_peak(c->ended_recent, ended.n);
     return events_close(&r, began.n, ended.n);
@@ -234,6 +241,23 @@ int l_touching(lua_State* L) {
     }
 }
 
+// contacts:stats([t]) -> t: t.full and t.incremental, the updates that took each path.
+int l_stats(lua_State* L) {
+    Contacts* c = check_contacts(L, 1);
+    if (lua_isnoneornil(L, 2)) {
+        lua_settop(L, 1);
+        lua_createtable(L, 0, 2);
+    } else {
+        luaL_checktype(L, 2, LUA_TTABLE);
+        lua_settop(L, 2);
+    }
+    lua_pushinteger(L, static_cast<lua_Integer>(c->full_updates));
+    lua_setfield(L, 2, "full");
+    lua_pushinteger(L, static_cast<lua_Integer>(c->incremental_updates));
+    lua_setfield(L, 2, "incremental");
+    return 1;
+}
+
 int l_close(lua_State* L) { return event_close(L, kContacts); }
 
 int l_tostring(lua_State* L) { return event_tostring(L, kContacts); }
@@ -241,6 +265,7 @@ int l_tostring(lua_State* L) { return event_tostring(L, kContacts); }
 const luaL_Reg methods[] = {
     {"update", l_update},
     {"touching", l_touching},
+    {"stats", l_stats},
     {"close", l_close},
     {nullptr, nullptr},
 };
