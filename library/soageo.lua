@@ -524,6 +524,12 @@ function aoi:watchers_of(id, out) end
 ---@return integer
 function aoi:watchers() end
 
+---How the updates have run so far: counters `full`, `incremental` (committed updates by path),
+---`inversion_builds` and `inversion_follows` (how watchers_of's inverted lists were kept).
+---@param t? table
+---@return { full: integer, incremental: integer, inversion_builds: integer, inversion_follows: integer }
+function aoi:stats(t) end
+
 ---Frees the aoi now; idempotent (also `__gc` and `__close`).
 function aoi:close() end
 

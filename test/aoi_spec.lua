@@ -208,6 +208,55 @@ for _, arch in ipairs(soageo.archs()) do
         end
       end)
 
+      -- The cheap paths must not only give the right events but run: aoi:stats() counts the
+      -- path each update took and how the inversion was kept. Slow steps (at most 0.3 per axis,
+      -- five ticks) stay within the drift a full update's buckets allow (an eighth of a cell,
+      -- cells twice the reach), so every tick where a tenth moves is incremental.
+      it("takes the incremental path when a tenth moves, the full one when all move, and follows watchers_of", function()
+        local g = rng.new(900 + margin)
+        local l = soageo.layer()
+        local aoi = soageo.aoi(l, { margin = margin })
+        local views, n = {}, 400
+        for id = 1, n do
+          l:set(id, g:uniform(0, 120), g:uniform(0, 120))
+          if id % 4 == 0 then views[id] = 12; aoi:watch(id, 12) end
+        end
+        local vis, truth, enter, leave, out = {}, {}, {}, {}, {}
+        local seers
+        enter, leave, truth, seers = checked_update(aoi, l, enter, leave, vis, views, margin, truth, nil, "first")
+        out = util.check_lists(assert, aoi, "watchers_of", seers, n, out)
+        local was = aoi:stats()
+        assert.are.same({ full = 1, incremental = 0, inversion_builds = 1, inversion_follows = 0 }, was)
+        for tick = 1, 10 do
+          local all = tick <= 5
+          local moved = 0
+          for id, x, y in l:each() do
+            if all then
+              l:move(id, x + g:uniform(-2, 2), y + g:uniform(-2, 2)); moved = moved + 1
+            elseif id % 10 == tick % 10 then
+              l:move(id, x + g:uniform(-0.3, 0.3), y + g:uniform(-0.3, 0.3)); moved = moved + 1
+            end
+          end
+          assert.is_true(all and moved == n or moved == n // 10)
+          enter, leave, truth, seers = checked_update(aoi, l, enter, leave, vis, views, margin, truth, nil, "tick " .. tick)
+          out = util.check_lists(assert, aoi, "watchers_of", seers, n, out)
+          local now = aoi:stats()
+          local label = (all and "all moving" or "a tenth moving") .. ", tick " .. tick
+          assert.are.equal(was.full + (all and 1 or 0), now.full, label)
+          assert.are.equal(was.incremental + (all and 0 or 1), now.incremental, label)
+          assert.are.equal(1, now.inversion_builds, label)  -- followed, never built again
+          assert.are.equal(was.inversion_follows + 1, now.inversion_follows, label)
+          was = now
+        end
+        -- Asked no more, the inversion follows 4 more updates, then stops; a call builds it again.
+        for _ = 1, 6 do aoi:update(enter, leave) end
+        local idle = aoi:stats({})
+        assert.are.equal(was.inversion_follows + 4, idle.inversion_follows)
+        assert.are.equal(was.incremental + 6, idle.incremental)  -- nothing moved
+        aoi:watchers_of(1, out)
+        assert.are.equal(2, aoi:stats().inversion_builds)
+      end)
+
       it("reproduces brute force with masks, and watchers_of inverts every visible list", function()
         local g = rng.new(300 + margin)
         local l = soageo.layer()

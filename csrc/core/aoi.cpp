@@ -1095,6 +1095,7 @@ AoiStatus aoi_update(const AoiInput& in, AoiScratch& s, Visible& after, EventLis
 
 int aoi_commit(const AoiInput& in, AoiScratch& s, Visible* visible, int current, const AoiProgress& p) noexcept {
     s.synced = true;
+    if (in.stats) ++(p.incremental ? in.stats->incremental : in.stats->full);
     if (!p.incremental) return 1 - current;
     commit_incremental(in, s, visible[current], visible[1 - current], p);
     return current;

@@ -203,6 +203,14 @@ struct AoiProgress {
 
 enum class AoiStatus { done, need_targets, need_enter, need_leave };
 
+// How the updates ran (aoi:stats()): which path each committed update took, and how the
+// inversion watchers_of reads was kept. Tests check from these that the cheap paths run.
+struct AoiStats {
+    uint64_t full = 0, incremental = 0;  // committed updates, by path
+    uint64_t inversion_builds = 0;       // watchers_of built the inversion anew
+    uint64_t inversion_follows = 0;      // an update applied its events to the inversion
+};
+
 struct AoiInput {
     const Store* layer;
     const Watchers* watchers;
@@ -210,6 +218,7 @@ struct AoiInput {
     float margin;
     const KernelTable* kernels;
     bool watchers_same = false;  // no watch or unwatch since the last committed update
+    AoiStats* stats = nullptr;   // counted by aoi_commit when given
 };
 
 // Computes what the watchers see now from the layer and `before`, appending the differences

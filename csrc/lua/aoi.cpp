@@ -33,6 +33,7 @@ struct Aoi {
     uint32_t observers_of;   // the generation `observers` describes (0: none)
     uint32_t observers_idle; // updates since the last watchers_of call
     bool watchers_touched;   // watch or unwatch called since the last committed update
+    AoiStats stats;          // aoi:stats()
 };
 static_assert(std::is_standard_layout<Aoi>::value && offsetof(Aoi, head) == 0, "event_object.hpp reaches the head");
 
@@ -184,7 +185,8 @@ int l_update(lua_State* L) {
     lua_getiuservalue(L, -1, kColumnsValue);
     const Store layer_copy = layer->s;  // plain data: what this update reads, whatever finalizers do
     a->enter.n = a->leave.n = 0;
-    AoiInput in{&layer_copy, &a->watchers, &a->visible[before], a->margin, context(L)->kernels, !a->watchers_touched};
+    AoiInput in{&layer_copy, &a->watchers, &a->visible[before], a->margin, context(L)->kernels, !a->watchers_touched,
+                &a->stats};
     AoiProgress progress;
     progress.keys = follow;
     for (;;) {
@@ -215,8 +217,10 @@ int l_update(lua_State* L) {
     ++a->generation;
     if (follow && (progress.incremental || progress.keys) &&
         observers_apply(a->visible[a->current], a->observers, progress.leave_keys, progress.n_leave, progress.enter_keys,
-                        progress.n_enter))
+                        progress.n_enter)) {
         a->observers_of = a->generation;
+        ++a->stats.inversion_follows;
+    }
     a->enter_recent = decayed_peak(a->enter_recent, enter.n);
     a->leave_recent = decayed_peak(a->leave_recent, leave.n);
     return events_close(&r, enter.n, leave.n);
@@ -276,6 +280,7 @@ int l_watchers_of(lua_State* L) {
             }
             observers_build(v, a->observers);
             a->observers_of = generation;
+            ++a->stats.inversion_builds;
         }
         const Visible vis = v;
         const int64_t* found = std::lower_bound(vis.ids, vis.ids + vis.id_count, id);
@@ -294,6 +299,25 @@ int l_watchers_of(lua_State* L) {
     }
 }
 
+// aoi:stats([t]) -> t: how the updates ran so far (counters; see AoiStats).
+int l_stats(lua_State* L) {
+    const Aoi* a = check_aoi(L, 1);
+    const AoiStats st = a->stats;
+    if (opt_out(L, 2) == 0) lua_createtable(L, 0, 4);
+    else lua_settop(L, 2);
+    const struct { const char* name; uint64_t value; } fields[] = {
+        {"full", st.full},
+        {"incremental", st.incremental},
+        {"inversion_builds", st.inversion_builds},
+        {"inversion_follows", st.inversion_follows},
+    };
+    for (const auto& f : fields) {
+        lua_pushinteger(L, static_cast<lua_Integer>(f.value));
+        lua_setfield(L, -2, f.name);
+    }
+    return 1;
+}
+
 int l_watchers(lua_State* L) {
     lua_pushinteger(L, check_aoi(L, 1)->watchers.n);
     return 1;
@@ -310,6 +334,7 @@ const luaL_Reg methods[] = {
     {"visible", l_visible},
     {"watchers_of", l_watchers_of},
     {"watchers", l_watchers},
+    {"stats", l_stats},
     {"close", l_close},
     {nullptr, nullptr},
 };
