@@ -90,9 +90,12 @@ void grid_prefetch(const Grid& g, const Plan& p) noexcept;
 
 // Runs `test(points, out) -> hits` (a shape kernel bound to its shape and filter: kernels of
 // any shape fit, they test the same columns) over the plan's runs; writes the slots hit,
-// ascending, to g.hits; returns how many.
+// ascending, to g.hits; returns how many. With `ids` (the store's id column), the ids of the
+// first hits are asked for as soon as their slots are known: in a large layer they miss the
+// cache, and the sort and the result table's setup then hide part of the wait.
 template <class Test>
-uint32_t grid_collect(const Grid& g, const Plan& p, Test test) noexcept {
+uint32_t grid_collect(const Grid& g, const Plan& p, Test test, const int64_t* ids = nullptr) noexcept {
+    constexpr uint32_t kIdsEarly = 16;
     grid_prefetch(g, p);
     uint32_t* out = g.hits;
     uint32_t k = 0;
@@ -105,7 +108,11 @@ uint32_t grid_collect(const Grid& g, const Plan& p, Test test) noexcept {
         uint32_t w = k;
         for (uint32_t j = 0; j < m; ++j) {
             uint32_t pos = a0 + out[k + j];
-            if (pos >= begin) out[w++] = g.slot[pos];
+            if (pos >= begin) {
+                const uint32_t slot = g.slot[pos];
+                if (ids && w < kIdsEarly) __builtin_prefetch(ids + slot);
+                out[w++] = slot;
+            }
         }
         k = w;
     }

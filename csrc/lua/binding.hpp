@@ -144,7 +144,8 @@ uint32_t run_query(const KernelTable* k, const Layer* layer, Kernel<Shape> Kerne
     Plan p;
     if (const Grid* g = fresh_plan(layer, area_of(shape, touches(which) ? double(layer->grid.reach) : 0.0), p)) {
         *slots = g->hits;
-        return grid_collect(*g, p, [&](const Points& pts, uint32_t* o) { return run_kernel(k, which, pts, shape, f, o); });
+        return grid_collect(
+            *g, p, [&](const Points& pts, uint32_t* o) { return run_kernel(k, which, pts, shape, f, o); }, layer->s.col.id);
     }
     *slots = layer->s.col.hits;
     return run_kernel(k, which, points_of(layer->s), shape, f, layer->s.col.hits);
