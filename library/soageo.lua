@@ -554,9 +554,9 @@ function contacts:update(began, ended) end
 function contacts:touching(id, out) end
 
 ---How many updates took each path: t.full (a sweep of the layer) and t.incremental (searches
----around the changed boxes only).
+---around the changed boxes only); t.grids: the grids the incremental path built.
 ---@param t? table filled and returned
----@return {full: integer, incremental: integer}
+---@return {full: integer, incremental: integer, grids: integer}
 function contacts:stats(t) end
 
 ---Frees the object now; idempotent (also `__gc` and `__close`).

@@ -107,7 +107,8 @@ describe("soageo.contacts", function()
       for i = 1, n do l:set(i, g:uniform(0, 1000), g:uniform(0, 1000), g:uniform(0, 8)) end
       local c = soageo.contacts(l)
       local st = c:stats()
-      assert.are.same({ full = 0, incremental = 0 }, st)
+      local function paths() return { full = st.full, incremental = st.incremental } end
+      assert.are.same({ full = 0, incremental = 0, grids = 0 }, st)
       local current, began, ended = {}, {}, {}
       local function tick(fraction)
         for id = 1, n do
@@ -125,25 +126,67 @@ describe("soageo.contacts", function()
       end
       tick(1)  -- the first update: every pair begins, by a sweep
       assert.are.equal(st, c:stats(st))
-      assert.are.same({ full = 1, incremental = 0 }, st)
+      assert.are.same({ full = 1, incremental = 0 }, paths())
       local events = 0
       for t = 1, 6 do
         events = events + tick(0.1)
-        assert.are.same({ full = 1, incremental = t }, c:stats(st))
+        c:stats(st)
+        assert.are.same({ full = 1, incremental = t }, paths())
       end
       assert.is_true(events > 0)
+      -- The incremental path keeps its grid: a tick where nothing moved builds none.
+      local grids = st.grids
+      assert.is_true(grids >= 1 and grids <= 6, grids .. " grids")
+      assert.are.equal(0, tick(0))
+      assert.are.same({ full = 1, incremental = 7, grids = grids }, c:stats(st))
       for t = 1, 3 do
         tick(1)
-        assert.are.same({ full = 1 + t, incremental = 6 }, c:stats(st))
+        c:stats(st)
+        assert.are.same({ full = 1 + t, incremental = 7 }, paths())
       end
       tick(0.1)
-      assert.are.same({ full = 4, incremental = 7 }, c:stats(st))
+      c:stats(st)
+      assert.are.same({ full = 4, incremental = 8 }, paths())
       l:set(n + 1, 5, 5, 1)  -- a new id: its ranks differ, a sweep again
       tick(0)
-      assert.are.same({ full = 5, incremental = 7 }, c:stats(st))
+      c:stats(st)
+      assert.are.same({ full = 5, incremental = 8 }, paths())
       assert.has_error(function() c:stats(1) end, "bad argument #1 to 'stats' (table expected, got number)")
       c:close()
       assert.has_error(function() c:stats() end, "calling 'stats' on bad self (contacts is closed)")
+    end)
+  end)
+
+  describe("when movers drift from the cells its grid filed them under", function()
+    it("still finds every pair, and builds the grid again only now and then", function()
+      -- Boxes all as wide as the widest (the grid's cells), two groups crossing each other
+      -- slower than a quarter cell a tick: a pair begins at the edge of a search window,
+      -- where a box filed before it moved would be missed if windows did not follow drift.
+      local g = rng.new(45)
+      local l = soageo.layer()
+      local n = 3000
+      for i = 1, n do l:set(i, g:uniform(0, 500), g:uniform(0, 500), 4) end
+      local c = soageo.contacts(l)
+      local current, began, ended = {}, {}, {}
+      local st = {}
+      local events = 0
+      for tick = 1, 40 do
+        for id = 1, n // 10 do
+          local x, y = l:get(id)
+          local dir = id % 2 == 0 and 1 or -1
+          l:move(id, x + 0.45 * dir, y - 0.3 * dir)
+        end
+        local nb, ne
+        began, ended, nb, ne = c:update(began, ended)
+        replay(current, began, nb, ended, ne)
+        local want, np = l:pairs()
+        assert.is_true(same(current, set_of(want, np)), "tick " .. tick)
+        if tick > 1 then events = events + nb + ne end
+      end
+      c:stats(st)
+      assert.are.same({ 1, 39 }, { st.full, st.incremental })
+      assert.is_true(st.grids >= 2 and st.grids <= 20, st.grids .. " grids")
+      assert.is_true(events > 100, events .. " events")
     end)
   end)
 

@@ -26,16 +26,30 @@ ContactFrame lay_contact_frame(Carver& k, uint64_t pair_cap, uint32_t id_cap) no
     return f;
 }
 
-struct ContactGrid {
-    ContactCell* cell;
-    uint32_t* start;
-};
-
-ContactGrid lay_contact_grid(Carver& k, uint32_t cap) noexcept {
-    ContactGrid g;
-    g.cell = k.take<ContactCell>(cap);
-    g.start = k.take<uint32_t>(size_t(cap) + 2);  // buckets + 2 <= n + 2
-    return g;
+ContactState lay_contact_state(Carver& k, uint32_t cap) noexcept {
+    ContactState cs;
+    cs.x = k.take<float>(cap);
+    cs.y = k.take<float>(cap);
+    cs.r = k.take<float>(cap);
+    cs.id_at = k.take<int64_t>(cap);
+    cs.cell = k.take<ContactCell>(cap);
+    cs.filed = k.take<float>(size_t(cap) * 2);
+    cs.start = k.take<uint32_t>(size_t(cap) + 1);  // buckets + 1 <= cap + 1
+    cs.pos_of_slot = k.take<uint32_t>(cap);
+    cs.pos_bits = k.take<uint64_t>(size_t(cap) / 64 + 1);
+    cs.rank_bits = k.take<uint64_t>(size_t(cap) / 64 + 1);
+    const size_t movers = size_t(cap) / 4 + 1;
+    cs.mover = k.take<uint32_t>(movers);
+    cs.mx = k.take<float>(movers);
+    cs.my = k.take<float>(movers);
+    cs.mr = k.take<float>(movers);
+    cs.side = cs.inv_side = 1.0;
+    cs.drift = 0;
+    cs.builds = 0;
+    cs.buckets = cs.movers = 0;
+    cs.cap = cap;
+    cs.kept = cs.built = false;
+    return cs;
 }
 
 Touching lay_touching(Carver& k, uint32_t id_cap, uint64_t pair_cap) noexcept {
@@ -140,146 +154,261 @@ namespace {
 
 inline uint32_t bucket_of(int64_t cx, int64_t cy, uint32_t mask) noexcept { return row_bucket(mask + 1, cx, cy); }
 
+inline bool bit(const uint64_t* bits, uint32_t i) noexcept { return (bits[i >> 6] >> (i & 63)) & 1; }
+
+// The box of slot i as sweep_prepare computes it (float32 bounds).
+inline ContactCell box_of(float x, float y, float r, uint32_t rank) noexcept {
+    return ContactCell{x - r, x + r, y - r, y + r, rank};
+}
+
+// A grid of the current boxes (the layer's columns), filed by their min corner, cells of
+// `side`, hashed by row into a power-of-two table no larger than n.
+void build_grid(ContactState& cs, const Columns& c, uint32_t n, const uint32_t* rank, double side) noexcept {
+    uint32_t buckets = 16;
+    while (buckets * 2 <= n) buckets *= 2;
+    const uint32_t bmask = buckets - 1;
+    const double inv = 1.0 / side;
+    uint32_t* const start = cs.start;
+    uint32_t* const bucket = cs.pos_of_slot;  // the bucket of each slot, until the scatter replaces it
+    std::memset(start, 0, (size_t(buckets) + 1) * sizeof(uint32_t));
+    for (uint32_t i = 0; i < n; ++i) {
+        const float r = c.r[i];
+        bucket[i] = bucket_of(cell_of(c.x[i] - r, inv), cell_of(c.y[i] - r, inv), bmask);
+        ++start[bucket[i] + 1];
+    }
+    for (uint32_t b = 1; b <= buckets; ++b) start[b] += start[b - 1];
+    // start[b] runs ahead while scattering, then is shifted back by one bucket.
+    for (uint32_t i = 0; i < n; ++i) {
+        const uint32_t at = start[bucket[i]]++;
+        const ContactCell box = box_of(c.x[i], c.y[i], c.r[i], rank[i]);
+        cs.cell[at] = box;
+        cs.filed[2 * at] = box.minx;
+        cs.filed[2 * at + 1] = box.miny;
+        cs.pos_of_slot[i] = at;
+    }
+    for (uint32_t b = buckets; b > 0; --b) start[b] = start[b - 1];
+    start[0] = 0;
+    cs.side = side;
+    cs.inv_side = inv;
+    cs.buckets = buckets;
+    cs.drift = 0;
+    ++cs.builds;
+}
+
+// Below this many entities the sweep is as cheap as the searches and the grid's passes.
+// Measured with 10% of a uniform layer moving (loaded machine, from Lua): 0.28 ms here vs
+// 0.49 ms for the sweep at 10,000 entities, 0.14 vs 0.20 ms at 4,000, 3.9 vs 9 ms at
+// 100,000; even at 2,000 (crowded or not), and the sweep no better with a quarter moving.
+constexpr uint32_t kIncrementalMin = 2048;
+
 }  // namespace
 
-size_t contact_grid_bytes(uint32_t cap) noexcept { return layout_bytes(lay_contact_grid, cap); }
+size_t contact_state_bytes(uint32_t cap) noexcept { return layout_bytes(lay_contact_state, cap); }
 
-ContactStep contacts_incremental(const Store& st, SweepScratch& s, bool ranks_current, const ContactFrame& before,
-                                 ContactFrame& now,
-                                 void* grid_block, uint32_t grid_cap, EventList& began, EventList& ended,
+ContactState contact_state_carve(void* block, uint32_t cap) noexcept { return layout_carve(block, lay_contact_state, cap); }
+
+ContactStep contacts_incremental(const Store& st, const SweepScratch& s, bool ranks_current, const ContactFrame& before,
+                                 ContactFrame& now, ContactState& cs, EventList& began, EventList& ended,
                                  uint64_t* need) noexcept {
     const uint32_t n = st.n;
     const Columns& c = st.col;
-    if (n == 0 || !ranks_current || n != before.id_count || *s.ranked_n != n || now.id_cap < n || grid_cap < n)
+    if (n < kIncrementalMin || !ranks_current || !cs.kept || n != before.id_count || *s.ranked_n != n ||
+        now.id_cap < n || cs.cap < n)
         return ContactStep::full;
+    // The boxes an update that did not commit wrote go back to the committed ones: the layer
+    // may have changed since in any way, and change detection compares with those.
+    if (cs.built) {
+        for (uint32_t q = 0; q < cs.movers; ++q) {
+            const uint32_t i = cs.mover[q], pos = cs.pos_of_slot[i];
+            cs.cell[pos] = box_of(cs.x[i], cs.y[i], cs.r[i], cs.cell[pos].rank_changed & 0x7fffffffu);
+        }
+    }
+    cs.movers = 0;
     // Same ids in the same slots as at the last update, whose ranks the scratch holds (the
     // caller says so: checking it here would be a random read per entity, so the checked
     // builds assert it instead).
     uint32_t movers = 0;
+    const uint32_t max_movers = n / 4;  // more, and a sweep is cheaper than their searches
     double widest = 0;  // the widest box side, as sweep_prepare's float32 bounds give it
-    uint32_t* const mover = now.buf.a;  // slots that changed; room for buf.cap
     for (uint32_t i = 0; i < n; ++i) {
-        if (before.id_at[i] != c.id[i]) return ContactStep::full;
+        if (cs.id_at[i] != c.id[i]) return ContactStep::full;
         SOAGEO_ASSERT(s.id_keys[s.rank[i]] == int_key(c.id[i]));
         const float x = c.x[i], y = c.y[i], r = c.r[i];
         const double w = std::max(double(x + r) - double(x - r), double(y + r) - double(y - r));
         widest = w > widest ? w : widest;
-        const bool changed = x != before.x[i] || y != before.y[i] || r != before.r[i];
+        const bool changed = x != cs.x[i] || y != cs.y[i] || r != cs.r[i];
         if (changed) {
-            if (movers == now.buf.cap) return ContactStep::full;
-            mover[movers++] = i;
+            if (movers == max_movers) return ContactStep::full;
+            cs.mover[movers] = i;
+            cs.mx[movers] = x;
+            cs.my[movers] = y;
+            cs.mr[movers] = r;
+            ++movers;
         }
     }
-    // A sweep is cheaper than many searches, and than the grid's passes over a tiny layer.
-    // Measured with 10% of a uniform layer moving (loaded machine, from Lua): 0.28 ms here vs
-    // 0.49 ms for the sweep at 10,000 entities, 0.14 vs 0.20 ms at 4,000, 3.9 vs 9 ms at
-    // 100,000; even at 2,000 (crowded or not), and the sweep no better with a quarter moving.
-    if (uint64_t(movers) * 4 > n || n < 2048) return ContactStep::full;
-    // Flags by rank, then a grid of the boxes (float32, as sweep_prepare computes them) keyed
-    // by their min corner, cells as wide as the widest box: a box that overlaps a changed one
-    // has its min corner within [min - widest, max] on each axis, at most 3 cells. Cells are
-    // hashed into a power-of-two table no larger than n.
-    s.use = SweepScratch::Use::searching;
-    uint32_t* const moved = s.changed_of_rank;
-    uint32_t buckets = 16;
-    while (buckets * 2 <= n) buckets *= 2;
-    const ContactGrid grid = layout_carve(grid_block, lay_contact_grid, grid_cap);
-    ContactCell* const g = grid.cell;
-    uint32_t* const start = grid.start;
-    std::memset(moved, 0, n * sizeof(uint32_t));
-    for (uint32_t q = 0; q < movers; ++q) moved[s.rank[mover[q]]] = 1;
-    const double cell = widest > 0 ? widest : 1.0, inv = 1.0 / cell;
-    const uint32_t bmask = buckets - 1;
-    uint32_t* const bucket = s.cell_of_slot;
-    std::memset(start, 0, (size_t(buckets) + 2) * sizeof(uint32_t));
-    for (uint32_t i = 0; i < n; ++i) {
-        const float r = c.r[i];
-        bucket[i] = bucket_of(cell_of(c.x[i] - r, inv), cell_of(c.y[i] - r, inv), bmask);
-        ++start[bucket[i] + 2];
+    // The grid as built holds, or is built again: cells as wide as the widest box (a box that
+    // overlaps a changed one has its min corner within [min - widest, max] on each axis, at
+    // most 3 cells, plus the drift), not much wider either.
+    const double side = widest > 0 ? widest : 1.0;
+    const size_t words = size_t(n) / 64 + 1;
+    std::memset(cs.pos_bits, 0, words * sizeof(uint64_t));
+    std::memset(cs.rank_bits, 0, words * sizeof(uint64_t));
+    ContactCell* const g = cs.cell;
+    cs.movers = movers;  // their boxes are not the committed ones until the commit
+    // Each mover's box written in place, flagged, and how far its min corner went from where
+    // it was filed: one pass, two cache misses per mover (at 100,000 entities the grid and
+    // the filed corners are far larger than the cache).
+    bool build = !cs.built || widest > cs.side || cs.side > 4 * side;
+    if (!build) {
+        double drift = cs.drift;
+        for (uint32_t q = 0; q < movers; ++q) {
+            const uint32_t pos = cs.pos_of_slot[cs.mover[q]];
+            const float x = cs.mx[q], y = cs.my[q], r = cs.mr[q];
+            const double dx = std::fabs(double(x - r) - double(cs.filed[2 * pos]));
+            const double dy = std::fabs(double(y - r) - double(cs.filed[2 * pos + 1]));
+            drift = std::max(drift, std::max(dx, dy));
+            const uint32_t rank = g[pos].rank_changed & 0x7fffffffu;
+            g[pos] = box_of(x, y, r, rank | 0x80000000u);
+            cs.pos_bits[pos >> 6] |= uint64_t(1) << (pos & 63);
+            cs.rank_bits[rank >> 6] |= uint64_t(1) << (rank & 63);
+        }
+        cs.drift = drift;
+        // Built again once a min corner went a quarter cell away: windows half a cell wider
+        // per axis at most.
+        build = drift > 0.25 * cs.side;
     }
-    for (uint32_t b = 2; b <= buckets + 1; ++b) start[b] += start[b - 1];
-    for (uint32_t i = 0; i < n; ++i) {
-        const uint32_t at = start[bucket[i] + 1]++;
-        const float x = c.x[i], y = c.y[i], r = c.r[i];
-        const uint32_t rank = s.rank[i];
-        g[at] = ContactCell{x - r, x + r, y - r, y + r, rank | (moved[rank] << 31)};  // as sweep_prepare
+    if (build) {
+        cs.built = false;
+        build_grid(cs, c, n, s.rank, side);
+        std::memset(cs.pos_bits, 0, words * sizeof(uint64_t));
+        for (uint32_t q = 0; q < movers; ++q) {
+            const uint32_t pos = cs.pos_of_slot[cs.mover[q]];
+            const uint32_t rank = g[pos].rank_changed;
+            g[pos].rank_changed = rank | 0x80000000u;
+            cs.pos_bits[pos >> 6] |= uint64_t(1) << (pos & 63);
+            cs.rank_bits[rank >> 6] |= uint64_t(1) << (rank & 63);
+        }
     }
-    // The changed entities' pairs now, as keys; a pair of two changed ones is emitted by the
-    // lower rank. Hashing may bring a bucket twice: duplicates go after the sort. The changed
-    // boxes are taken in the grid's order, row-hashed cells one after the other, so that each
-    // search reads the rows the last one read (in slot order, every cell was a cache miss:
-    // 9 ms at 100,000 entities, 10% of them moving).
-    uint64_t* const found = now.buf.tmp;
+    cs.built = true;
+    // The changed entities' pairs now, as ranks in now.buf.a/b; a pair of two changed ones is
+    // found by the lower rank. Hashing may bring a bucket twice: duplicates go after the sort.
+    // The changed boxes are taken in the grid's order, row-hashed cells one after the other,
+    // so that each search reads the rows the last one read (in slot order, every cell was a
+    // cache miss: 9 ms at 100,000 entities, 10% of them moving).
+    const uint32_t* const start = cs.start;
+    const uint32_t buckets = cs.buckets, bmask = buckets - 1;
+    const double inv = cs.inv_side, reach = widest + cs.drift, ahead = cs.drift;
+    uint32_t* const fa = now.buf.a;
+    uint32_t* const fb = now.buf.b;
+    const uint64_t cap = now.buf.cap;
     uint64_t k = 0;
-    for (uint32_t q = 0; q < n; ++q) {
-        if (!(g[q].rank_changed >> 31)) continue;
-        const uint32_t rm = g[q].rank_changed & 0x7fffffffu;
-        const float lox = g[q].minx, hix = g[q].maxx, loy = g[q].miny, hiy = g[q].maxy;
-        // Branch-free on the overlap, which a branch would mispredict: the key is written
-        // always and kept when it is a pair.
-        auto test = [&](uint32_t p) {
-            const ContactCell& e = g[p];
-            const uint32_t rc = e.rank_changed & 0x7fffffffu;
-            const bool pair = (rc != rm) & !((e.rank_changed >> 31) & (rc < rm)) & (e.minx <= hix) & (lox <= e.maxx) &
-                              (e.miny <= hiy) & (loy <= e.maxy);
-            if (k < now.buf.cap) found[k] = rc < rm ? (uint64_t(rc) << 32 | rm) : (uint64_t(rm) << 32 | rc);
-            k += pair;
-        };
-        // Widened by a relative 2^-40: (lo - widest) in double may round up.
-        const double slack_x = (std::fabs(double(lox)) + widest) * 0x1p-40, slack_y = (std::fabs(double(loy)) + widest) * 0x1p-40;
-        const int64_t cx0 = cell_of(double(lox) - widest - slack_x, inv), cx1 = cell_of(hix, inv);
-        const int64_t cy0 = cell_of(double(loy) - widest - slack_y, inv), cy1 = cell_of(hiy, inv);
-        if (double(cx1 - cx0 + 1) * double(cy1 - cy0 + 1) > buckets) {  // a huge box: every entity once
-            for (uint32_t p = 0; p < n; ++p) test(p);
-            continue;
-        }
-        const uint32_t width = static_cast<uint32_t>(cx1 - cx0 + 1);  // <= buckets, checked above
-        for (int64_t cy = cy0; cy <= cy1; ++cy) {
-            const uint32_t b0 = bucket_of(cx0, cy, bmask);
-            if (b0 + width <= buckets) {  // the row's cells: one run of buckets
-                for (uint32_t p = start[b0]; p < start[b0 + width]; ++p) test(p);
-            } else {  // wrapping around the table: two
-                for (uint32_t p = start[b0]; p < start[buckets]; ++p) test(p);
-                for (uint32_t p = start[0]; p < start[b0 + width - buckets]; ++p) test(p);
+    for (size_t wd = 0; wd < words; ++wd) {
+        for (uint64_t bits = cs.pos_bits[wd]; bits; bits &= bits - 1) {
+            const uint32_t q = static_cast<uint32_t>(wd * 64 + static_cast<unsigned>(__builtin_ctzll(bits)));
+            const uint32_t rm = g[q].rank_changed & 0x7fffffffu;
+            const float lox = g[q].minx, hix = g[q].maxx, loy = g[q].miny, hiy = g[q].maxy;
+            // Branch-free on the overlap, which a branch would mispredict: the ranks are
+            // written always and kept when they are a pair.
+            auto test = [&](uint32_t p) {
+                const ContactCell& e = g[p];
+                const uint32_t rc = e.rank_changed & 0x7fffffffu;
+                const bool pair = (rc != rm) & !((e.rank_changed >> 31) & (rc < rm)) & (e.minx <= hix) &
+                                  (lox <= e.maxx) & (e.miny <= hiy) & (loy <= e.maxy);
+                if (k < cap) fa[k] = rc, fb[k] = rm;
+                k += pair;
+            };
+            // Min corners filed within [lo - widest - drift, hi + drift]; widened by a
+            // relative 2^-40, as the sums in double may round toward the box.
+            const double slack_x = (std::fabs(double(lox)) + std::fabs(double(hix)) + reach) * 0x1p-40;
+            const double slack_y = (std::fabs(double(loy)) + std::fabs(double(hiy)) + reach) * 0x1p-40;
+            const int64_t cx0 = cell_of(double(lox) - reach - slack_x, inv), cx1 = cell_of(double(hix) + ahead + slack_x, inv);
+            const int64_t cy0 = cell_of(double(loy) - reach - slack_y, inv), cy1 = cell_of(double(hiy) + ahead + slack_y, inv);
+            if (double(cx1 - cx0 + 1) * double(cy1 - cy0 + 1) > buckets) {  // a huge box: every entity once
+                for (uint32_t p = 0; p < n; ++p) test(p);
+                continue;
+            }
+            const uint32_t width = static_cast<uint32_t>(cx1 - cx0 + 1);  // <= buckets, checked above
+            for (int64_t cy = cy0; cy <= cy1; ++cy) {
+                const uint32_t b0 = bucket_of(cx0, cy, bmask);
+                if (b0 + width <= buckets) {  // the row's cells: one run of buckets
+                    for (uint32_t p = start[b0]; p < start[b0 + width]; ++p) test(p);
+                } else {  // wrapping around the table: two
+                    for (uint32_t p = start[b0]; p < start[buckets]; ++p) test(p);
+                    for (uint32_t p = start[0]; p < start[b0 + width - buckets]; ++p) test(p);
+                }
             }
         }
     }
-    if (k > now.buf.cap) return *need = k + before.n, ContactStep::need_pairs;
-    radix_sort64(found, nullptr, now.buf.keys, nullptr, k);  // buf.keys is free until the merge
+    for (uint32_t q = 0; q < movers; ++q) g[cs.pos_of_slot[cs.mover[q]]].rank_changed &= 0x7fffffffu;
+    const uint64_t no = before.n;
+    if (k + no > cap) return *need = k + no, ContactStep::need_pairs;
+    order_rank_pairs(now.buf, k, n, true);
+    uint64_t* const found = now.buf.keys;
     k = static_cast<uint64_t>(std::unique(found, found + k) - found);
     // Merge: the last pairs that involve no changed entity stay; those that do and are not
-    // found again ended; found ones not among the last began.
+    // found again ended; found ones not among the last began. Branch-free over the last pairs
+    // below the next found one (most of them): each is written to the output and to the
+    // ended ranks (now.buf.a/b, free again), and kept in the one its flags say.
     const uint64_t* const old = before.buf.keys;
-    uint64_t* const out = now.buf.keys;
+    uint64_t* const out = now.buf.tmp;
+    uint32_t* const ea = now.buf.a;
+    uint32_t* const eb = now.buf.b;
     const int64_t* const ids = before.ids;
-    const uint64_t no = before.n, cap = now.buf.cap;
-    uint64_t i = 0, j = 0, w = 0;
-    auto put = [&](uint64_t key) {
-        if (w < cap) out[w] = key;
-        ++w;
-    };
-    while (i < no || j < k) {
-        if (j == k || (i < no && old[i] < found[j])) {
-            const uint64_t key = old[i++];
-            if (moved[key >> 32] | moved[key & 0xffffffffu])
-                push_pair(ended, ids[key >> 32], ids[key & 0xffffffffu]);
-            else
-                put(key);
-        } else if (i == no || found[j] < old[i]) {
-            const uint64_t key = found[j++];
-            push_pair(began, ids[key >> 32], ids[key & 0xffffffffu]);
-            put(key);
-        } else {
-            put(old[i]);
-            ++i, ++j;
+    const uint64_t* const moved = cs.rank_bits;
+    uint64_t i = 0, w = 0, ne = 0;
+    auto keep_below = [&](uint64_t limit) {
+        for (; i < no && old[i] < limit; ++i) {
+            const uint64_t key = old[i];
+            const uint32_t lo = static_cast<uint32_t>(key >> 32), hi = static_cast<uint32_t>(key);
+            const uint64_t mv = bit(moved, lo) | bit(moved, hi);
+            out[w] = key;
+            w += mv ^ 1;
+            ea[ne] = lo;
+            eb[ne] = hi;
+            ne += mv;
         }
+    };
+    for (uint64_t j = 0; j < k; ++j) {
+        const uint64_t f = found[j];
+        keep_below(f);
+        out[w++] = f;
+        if (i < no && old[i] == f)
+            ++i;
+        else
+            push_pair(began, ids[f >> 32], ids[f & 0xffffffffu]);
     }
-    if (w > cap) return *need = w, ContactStep::need_pairs;
+    keep_below(~uint64_t(0));  // the rest: ranks stay below 2^32 - 1, no key is all ones
+    for (uint64_t q = 0; q < ne; ++q) push_pair(ended, ids[ea[q]], ids[eb[q]]);
+    std::swap(now.buf.keys, now.buf.tmp);
+    std::swap(now.buf.keys32, now.buf.tmp32);
     now.n = w;
     std::memcpy(now.ids, before.ids, n * sizeof(int64_t));
     now.id_count = n;
-    contacts_keep(st, now);
     return ContactStep::done;
+}
+
+void contacts_commit(ContactState& cs, const ContactFrame& now, bool incremental) noexcept {
+    if (incremental) {
+        for (uint32_t q = 0; q < cs.movers; ++q) {
+            const uint32_t i = cs.mover[q];
+            cs.x[i] = cs.mx[q];
+            cs.y[i] = cs.my[q];
+            cs.r[i] = cs.mr[q];
+        }
+        cs.movers = 0;  // the grid holds the committed boxes
+        return;
+    }
+    const uint32_t n = now.id_count;
+    SOAGEO_ASSERT(n <= cs.cap);
+    if (n) {
+        std::memcpy(cs.x, now.x, n * sizeof(float));
+        std::memcpy(cs.y, now.y, n * sizeof(float));
+        std::memcpy(cs.r, now.r, n * sizeof(float));
+        std::memcpy(cs.id_at, now.id_at, n * sizeof(int64_t));
+    }
+    cs.kept = true;
+    cs.built = false;  // every box may have moved: the next incremental update builds the grid
+    cs.movers = 0;
 }
 
 size_t touching_bytes(uint32_t id_cap, uint64_t pair_cap) noexcept {

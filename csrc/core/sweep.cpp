@@ -26,11 +26,9 @@ SweepScratch lay_sweep(Carver& k, uint32_t cap) noexcept {
     s.rank_at_pos = s.keys;
     s.lo_counts = s.tmp_keys;
     s.hi_counts = s.tmp_vals;
-    s.cell_of_slot = s.keys;
     s.use = SweepScratch::Use::sorting;
     s.id_keys = k.take<uint64_t>(c);
     s.tmp_id_keys = k.take<uint64_t>(c);
-    s.changed_of_rank = reinterpret_cast<uint32_t*>(s.tmp_id_keys);
     s.rank = k.take<uint32_t>(c);
     s.slot_of_rank = k.take<uint32_t>(c);
     s.ranked_n = k.take<uint32_t>(1);

@@ -25,8 +25,7 @@ struct SweepBoxes {
 // Scratch of one layer for sweeping: the sorted boxes plus radix-sort buffers and id ranks.
 // keys, tmp_keys and tmp_vals are sweep_prepare's radix-sort buffers, free once it returns;
 // order_pairs then reuses them under the names it needs (the same memory): `use` says which,
-// and order_pairs asserts it. contacts_incremental, which runs instead of a sweep, borrows
-// keys and tmp_id_keys under names of its own (`searching`): the ranks stay valid.
+// and order_pairs asserts it.
 struct SweepScratch {
     SweepBoxes boxes;
     uint32_t* keys;
@@ -35,9 +34,7 @@ struct SweepScratch {
     uint32_t* rank_at_pos;  // = keys: the rank of the box at each sorted position
     uint32_t* lo_counts;    // = tmp_keys: counting-sort counters by the lower rank
     uint32_t* hi_counts;    // = tmp_vals: and by the higher rank
-    uint32_t* cell_of_slot;   // = keys: contacts_incremental's bucket of each box
-    uint32_t* changed_of_rank;  // = tmp_id_keys, as 32-bit words: its flags by rank
-    enum class Use : uint8_t { sorting, ordering, searching } use;
+    enum class Use : uint8_t { sorting, ordering } use;
     uint64_t* id_keys;   // ranks: ids sorted, with their slots
     uint64_t* tmp_id_keys;
     uint32_t* rank;          // rank[slot] = position of the slot's id in id order

@@ -32,8 +32,7 @@ struct Contacts {
     int current;
     EventList began, ended;
     Touching touching;       // frame[current] as neighbour lists, for touching(); built on demand
-    void* grid;              // the incremental path's grid (contacts_incremental), grid_cap boxes
-    uint32_t grid_cap;
+    ContactState state;      // what the incremental path keeps between updates (contacts_incremental)
     BandScratch bands;       // the full path's y bands, as layer:pairs sweeps a large layer (bands.hpp)
     uint64_t began_recent, ended_recent;  // decaying peaks of the event counts (shrinking)
     uint32_t touching_of;    // the epoch `touching` describes (0: none)
@@ -119,10 +118,11 @@ int l_update(lua_State* L) {
                                       pair_cap, id_cap);
             lua_pop(L, 1);
         }
-        if (c->grid_cap < n) {
+        if (c->state.cap < n) {
             const uint32_t cap = n + n / 2;
-            c->grid = new_block(L, c, epoch, kGridBlock, contact_grid_bytes(cap));
-            c->grid_cap = cap;
+            const uint64_t builds = c->state.builds;
+            c->state = contact_state_carve(new_block(L, c, epoch, kGridBlock, contact_state_bytes(cap)), cap);
+            c->state.builds = builds;
             lua_pop(L, 1);
         }
         if (band_entries > c->bands.entries || band_count > c->bands.bands) {
@@ -140,7 +140,7 @@ int l_update(lua_State* L) {
         // What changed since the last update, when little did: its searches only.
         uint64_t want = 0;
         c->began.n = c->ended.n = 0;
-        const ContactStep step = contacts_incremental(st, c->scratch, c->ranks_current, before, now, c->grid, c->grid_cap,
+        const ContactStep step = contacts_incremental(st, c->scratch, c->ranks_current, before, now, c->state,
                                                       c->began, c->ended, &want);
         if (step == ContactStep::need_pairs) {
             need = want;
@@ -196,6 +196,7 @@ int l_update(lua_State* L) {
     events_write(&r, L, began, ended, kBeganBlock, kEndedBlock);
     event_unchanged(L, kContacts, &c->head, epoch);
     c->current = after;
+    contacts_commit(c->state, c->frame[after], incremental);
     c->ranks_current = true;  // ranked by this update's sweep, or kept by its incremental path
     ++c->head.epoch;  // lists built for touching() during this call described the last frame
     ++(incremental ? c->incremental_updates : c->full_updates);
@@ -241,7 +242,8 @@ int l_touching(lua_State* L) {
     }
 }
 
-// contacts:stats([t]) -> t: t.full and t.incremental, the updates that took each path.
+// contacts:stats([t]) -> t: t.full and t.incremental, the updates that took each path; t.grids,
+// the grids the incremental path built.
 int l_stats(lua_State* L) {
     Contacts* c = check_contacts(L, 1);
     if (lua_isnoneornil(L, 2)) {
@@ -255,6 +257,8 @@ int l_stats(lua_State* L) {
     lua_setfield(L, 2, "full");
     lua_pushinteger(L, static_cast<lua_Integer>(c->incremental_updates));
     lua_setfield(L, 2, "incremental");
+    lua_pushinteger(L, static_cast<lua_Integer>(c->state.builds));
+    lua_setfield(L, 2, "grids");
     return 1;
 }
 
