@@ -979,9 +979,9 @@ void commit_incremental(const AoiInput& in, const AoiScratch& s, Visible& v, con
         const uint32_t k = uint32_t(p.leave_keys[i] >> 32), at = s.pos_of_rank[uint32_t(p.leave_keys[i])];
         if (s.changed[v.pos[k]] == s.serial) continue;
         uint32_t* t = v.target + v.off[k];
-        uint32_t o = 0;
-        while (o + 1 < v.len[k] && t[o] != at) ++o;
-        SOAGEO_ASSERT(t[o] == at);
+        const uint32_t o = in.kernels->find_u32(t, v.len[k], at);
+        SOAGEO_ASSERT(o < v.len[k]);
+        if (o == v.len[k]) continue;  // cannot be: the watcher saw it
         t[o] = t[--v.len[k]];
         --v.pairs;
     }

@@ -198,6 +198,8 @@ struct KernelTable {
     void (*aoi_scan)(const AoiWindow&, AoiMeet&) noexcept;
     // Positions of the window where the mover may cause an event; out holds padded(n).
     uint32_t (*aoi_mover)(const AoiMoverWindow&, uint32_t* out) noexcept;
+    // The first i < n with t[i] == v, or n (t needs no alignment, nothing past t[n - 1] is read).
+    uint32_t (*find_u32)(const uint32_t* t, uint32_t n, uint32_t v) noexcept;
 };
 
 // One table per target. Only the targets this build compiles are defined (the scalar one and

@@ -42,6 +42,7 @@ const KernelTable table = {
     sweep_between,
     aoi_scan,
     aoi_mover,
+    find_u32,
 };
 }  // namespace SOAGEO_TARGET
 

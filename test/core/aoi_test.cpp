@@ -1,5 +1,6 @@
 // The AOI scan: every target's aoi_scan returns exactly what the scalar reference does (the
 // same positions in the same order, the same counts, the same marks left behind).
+#include <algorithm>
 #include <vector>
 
 #include "check.hpp"
@@ -111,6 +112,26 @@ TEST_CASE(aoi_scan_with_masks_matches_scalar_and_filters) {
             for (uint32_t p : want.visible) CHECK_MSG((c.mask[p] & filter) != 0, "visible position %u filtered out", p);
             for (uint32_t i = lead; i < lead + n; ++i)
                 if ((c.mask[i] & filter) == 0) CHECK_MSG(want.mark[i] == marks[i], "mark of filtered position %u changed", i);
+        }
+    }
+}
+
+// The search the incremental commit makes in a watcher's list: every target returns the first
+// match, as std::find does, from any alignment and length, and none past the end (the value
+// sought is put right after it).
+TEST_CASE(find_u32_returns_the_first_match_on_every_target) {
+    fixture::Rng rng(81);
+    std::vector<uint32_t> buf(1200);
+    for (uint32_t n : {0u, 1u, 3u, 4u, 5u, 7u, 8u, 15u, 16u, 17u, 31u, 33u, 100u, 1000u}) {
+        for (int round = 0; round < 30; ++round) {
+            const uint32_t lead = rng.below(17);
+            for (auto& x : buf) x = rng.below(round % 3 == 0 ? 4 : 1000);
+            const uint32_t* t = buf.data() + lead;
+            const uint32_t v = round % 5 == 4 ? 5000 : (n && round % 2 ? t[rng.below(n)] : rng.below(1000));
+            buf[lead + n] = v;  // just past the end: never found there
+            const uint32_t want = static_cast<uint32_t>(std::find(t, t + n, v) - t);
+            for (const KernelTable* k : fixture::targets())
+                CHECK_MSG(k->find_u32(t, n, v) == want, "%s n=%u round %d", k->name, n, round);
         }
     }
 }
