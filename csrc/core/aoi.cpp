@@ -358,27 +358,29 @@ namespace {
 // events of a tick at 10,000 uniform watchers all moving, as much as a new build. A leave takes
 // the list's last watcher in its place, an enter goes last, and the list is marked unsorted
 // (no shifting of sorted lists here): observers_sort puts it back in order when asked for.
+// One event at a time: loops per target over its 0-2 leaves and 0-2 enters missed their exit
+// at almost every target (in-process A/B, update + inversion at 10,000 all moving: 0.97-0.98x).
 bool apply_batch(Observers& o, const uint64_t* ev, uint32_t n) noexcept {
     uint32_t* const off = o.off;
     uint32_t* const len = o.len;
     uint32_t* const who = o.who;
-    for (uint32_t i = 0; i < n;) {
+    for (uint32_t i = 0; i < n; ++i) {
         if (i + 12 < n) {  // the lists are far apart even in this order: fetched ahead
             const uint32_t* ahead = who + off[uint32_t(ev[i + 12] >> 33)];
             __builtin_prefetch(ahead);
             __builtin_prefetch(ahead + 16);
         }
-        const uint32_t r = uint32_t(ev[i] >> 33);
+        const uint64_t e = ev[i];
+        const uint32_t r = uint32_t(e >> 33), k = uint32_t(e);
         uint32_t* t = who + off[r];
-        uint32_t m = len[r];
-        for (; i < n && (ev[i] >> 32) == uint64_t(r) << 1; ++i) {  // leaves: k is in the list
-            const uint32_t k = uint32_t(ev[i]);
+        const uint32_t m = len[r];
+        if (!((e >> 32) & 1)) {  // a leave: k is in the list
             uint32_t at = 0;
             while (t[at] != k) ++at;
             SOAGEO_ASSERT(at < m);
-            t[at] = t[--m];
-        }
-        for (; i < n && (ev[i] >> 33) == r; ++i) {  // enters
+            t[at] = t[m - 1];
+            len[r] = m - 1;
+        } else {
             if (m == o.room[r]) {  // outgrown: to the free end, with room again
                 const uint32_t room = list_room(m + 1);
                 if (o.top + room > o.pair_cap) return false;
@@ -388,9 +390,9 @@ bool apply_batch(Observers& o, const uint64_t* ev, uint32_t n) noexcept {
                 o.top += room;
                 t = who + off[r];
             }
-            t[m++] = uint32_t(ev[i]);
+            t[m] = k;
+            len[r] = m + 1;
         }
-        len[r] = m;
         o.unsorted[r] = 1;
     }
     return true;
