@@ -8,6 +8,10 @@
 #include "cell.hpp"
 #include "radix.hpp"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace soageo {
 
 namespace {
@@ -156,11 +160,11 @@ namespace {
 
 inline uint32_t bucket_of(int64_t cx, int64_t cy, uint32_t mask) noexcept { return row_bucket(mask + 1, cx, cy); }
 
-inline bool bit(const uint64_t* bits, uint32_t i) noexcept { return (bits[i >> 6] >> (i & 63)) & 1; }
+inline uint64_t bit(const uint64_t* bits, uint32_t i) noexcept { return (bits[i >> 6] >> (i & 63)) & 1; }
 
 // The box of slot i as sweep_prepare computes it (float32 bounds).
 inline ContactCell box_of(float x, float y, float r, uint32_t rank) noexcept {
-    return ContactCell{x - r, x + r, y - r, y + r, rank};
+    return ContactCell{x - r, -(x + r), y - r, -(y + r), rank};
 }
 
 // A grid of the current boxes (the layer's columns), filed by their min corner, cells of
@@ -315,14 +319,23 @@ ContactStep contacts_incremental(const Store& st, const SweepScratch& s, bool ra
         for (uint64_t bits = cs.pos_bits[wd]; bits; bits &= bits - 1) {
             const uint32_t q = static_cast<uint32_t>(wd * 64 + static_cast<unsigned>(__builtin_ctzll(bits)));
             const uint32_t rm = g[q].rank_changed & 0x7fffffffu;
-            const float lox = g[q].minx, hix = g[q].maxx, loy = g[q].miny, hiy = g[q].maxy;
+            const float lox = g[q].minx, hix = -g[q].neg_maxx, loy = g[q].miny, hiy = -g[q].neg_maxy;
             // Branch-free on the overlap, which a branch would mispredict: the ranks are
             // written always and kept when they are a pair.
+#if defined(__SSE2__)
+            const __m128 box = _mm_setr_ps(hix, -lox, hiy, -loy);
+            auto overlaps = [&](const ContactCell& e) {
+                return _mm_movemask_ps(_mm_cmple_ps(_mm_loadu_ps(&e.minx), box)) == 15;
+            };
+#else
+            auto overlaps = [&](const ContactCell& e) {
+                return (e.minx <= hix) & (e.neg_maxx <= -lox) & (e.miny <= hiy) & (e.neg_maxy <= -loy);
+            };
+#endif
             auto test = [&](uint32_t p) {
                 const ContactCell& e = g[p];
                 const uint32_t rc = e.rank_changed & 0x7fffffffu;
-                const bool pair = (rc != rm) & !((e.rank_changed >> 31) & (rc < rm)) & (e.minx <= hix) &
-                                  (lox <= e.maxx) & (e.miny <= hiy) & (loy <= e.maxy);
+                const bool pair = (rc != rm) & !((e.rank_changed >> 31) & (rc < rm)) & overlaps(e);
                 if (k < cap) fa[k] = rc, fb[k] = rm;
                 k += pair;
             };

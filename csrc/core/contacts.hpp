@@ -41,9 +41,11 @@ void contacts_keep(const Store& st, ContactFrame& now) noexcept;
 enum class ContactStep { full, done, need_pairs };
 
 // The incremental path's grid: every box once, in bucket order, with its rank and whether it
-// changed (top bit), packed so that a candidate costs one cache line, not six arrays.
+// changed (top bit), packed so that a candidate costs one cache line, not six arrays. The
+// maxima are stored negated: the four overlap tests become one comparison of four lanes
+// (min x, -max x, min y, -max y) <= (its max x, -its min x, its max y, -its min y).
 struct ContactCell {
-    float minx, maxx, miny, maxy;
+    float minx, neg_maxx, miny, neg_maxy;
     uint32_t rank_changed;
 };
 
