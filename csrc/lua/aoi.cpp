@@ -303,19 +303,19 @@ int l_watchers_of(lua_State* L) {
 int l_stats(lua_State* L) {
     const Aoi* a = check_aoi(L, 1);
     const AoiStats st = a->stats;
-    if (opt_out(L, 2) == 0) lua_createtable(L, 0, 4);
-    else lua_settop(L, 2);
-    const struct { const char* name; uint64_t value; } fields[] = {
+    int t = opt_out(L, 2);
+    if (t == 0) {
+        lua_settop(L, 1);
+        lua_createtable(L, 0, 4);
+        t = 2;
+    }
+    const Counter counters[] = {
         {"full", st.full},
         {"incremental", st.incremental},
         {"inversion_builds", st.inversion_builds},
         {"inversion_follows", st.inversion_follows},
     };
-    for (const auto& f : fields) {
-        lua_pushinteger(L, static_cast<lua_Integer>(f.value));
-        lua_setfield(L, -2, f.name);
-    }
-    return 1;
+    return event_stats(L, t, counters, sizeof counters / sizeof counters[0]);
 }
 
 int l_watchers(lua_State* L) {

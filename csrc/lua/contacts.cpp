@@ -253,13 +253,12 @@ int l_stats(lua_State* L) {
         luaL_checktype(L, 2, LUA_TTABLE);
         lua_settop(L, 2);
     }
-    lua_pushinteger(L, static_cast<lua_Integer>(c->full_updates));
-    lua_setfield(L, 2, "full");
-    lua_pushinteger(L, static_cast<lua_Integer>(c->incremental_updates));
-    lua_setfield(L, 2, "incremental");
-    lua_pushinteger(L, static_cast<lua_Integer>(c->state.builds));
-    lua_setfield(L, 2, "grids");
-    return 1;
+    const Counter counters[] = {
+        {"full", c->full_updates},
+        {"incremental", c->incremental_updates},
+        {"grids", c->state.builds},
+    };
+    return event_stats(L, 2, counters, sizeof counters / sizeof counters[0]);
 }
 
 int l_close(lua_State* L) { return event_close(L, kContacts); }

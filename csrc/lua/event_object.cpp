@@ -171,6 +171,15 @@ int event_close(lua_State* L, const EventClass& c) {
     return 0;
 }
 
+int event_stats(lua_State* L, int t, const Counter* counters, size_t n) {
+    lua_settop(L, t);
+    for (size_t i = 0; i < n; ++i) {
+        lua_pushinteger(L, static_cast<lua_Integer>(counters[i].value));
+        lua_setfield(L, t, counters[i].name);
+    }
+    return 1;
+}
+
 int event_tostring(lua_State* L, const EventClass& c) {
     void* p = luaL_checkudata(L, 1, c.name);
     lua_pushfstring(L, head_of(p)->closed ? "%s (closed): %p" : "%s: %p", c.name, p);

@@ -104,6 +104,14 @@ bool event_rewrite(Results* r, const EventHead* h);
 // Closes the results of a query by id and pushes their count: `out, n`.
 int event_list_close(Results* r);
 
+// stats([t]) of an object: each counter as an integer field of the table at `t`, which is
+// left on top.
+struct Counter {
+    const char* name;
+    uint64_t value;
+};
+int event_stats(lua_State* L, int t, const Counter* counters, size_t n);
+
 // The idempotent close (close, __gc, __close) and __tostring of an object of class `c`.
 int event_close(lua_State* L, const EventClass& c);
 int event_tostring(lua_State* L, const EventClass& c);
