@@ -50,14 +50,14 @@ ContactState lay_contact_state(Carver& k, uint32_t cap) noexcept {
     cs.start = k.take<uint32_t>(size_t(cap) + 1);  // buckets + 1 <= cap + 1
     cs.pos_of_slot = k.take<uint32_t>(cap);
     cs.pos_bits = k.take<uint64_t>(size_t(cap) / 64 + 1);
-    cs.rank_bits = k.take<uint64_t>(size_t(cap) / 64 + 1);
+    cs.rank_moved = k.take<uint8_t>(cap);
     const size_t movers = size_t(cap) / 4 + kDetectBlock + 1;
     cs.mover = k.take<uint32_t>(movers);
     cs.mx = k.take<float>(movers);
     cs.my = k.take<float>(movers);
     cs.mr = k.take<float>(movers);
     cs.side = cs.inv_side = 1.0;
-    cs.drift = 0;
+    cs.drift = cs.widest = 0;
     cs.builds = 0;
     cs.buckets = cs.movers = 0;
     cs.cap = cap;
@@ -167,7 +167,16 @@ namespace {
 
 inline uint32_t bucket_of(int64_t cx, int64_t cy, uint32_t mask) noexcept { return row_bucket(mask + 1, cx, cy); }
 
-inline uint64_t bit(const uint64_t* bits, uint32_t i) noexcept { return (bits[i >> 6] >> (i & 63)) & 1; }
+inline uint32_t float_bits(float v) noexcept {
+    uint32_t u;
+    std::memcpy(&u, &v, sizeof u);
+    return u;
+}
+
+// The side of the box of (x, y, r) as sweep_prepare's float32 bounds give it.
+inline double box_side(float x, float y, float r) noexcept {
+    return std::max(double(x + r) - double(x - r), double(y + r) - double(y - r));
+}
 
 // The box of slot i as sweep_prepare computes it (float32 bounds).
 inline ContactCell box_of(float x, float y, float r, uint32_t rank) noexcept {
@@ -195,8 +204,8 @@ void build_grid(ContactState& cs, const Columns& c, uint32_t n, const uint32_t* 
         const uint32_t at = start[bucket[i]]++;
         const ContactCell box = box_of(c.x[i], c.y[i], c.r[i], rank[i]);
         cs.cell[at] = box;
-        cs.filed[2 * at] = box.minx;
-        cs.filed[2 * at + 1] = box.miny;
+        cs.filed[2 * i] = box.minx;
+        cs.filed[2 * i + 1] = box.miny;
         cs.pos_of_slot[i] = at;
     }
     for (uint32_t b = buckets; b > 0; --b) start[b] = start[b - 1];
@@ -229,12 +238,20 @@ ContactStep contacts_incremental(const Store& st, const SweepScratch& s, bool ra
         now.id_cap < n || cs.cap < n)
         return ContactStep::full;
     // The boxes an update that did not commit wrote go back to the committed ones: the layer
-    // may have changed since in any way, and change detection compares with those.
+    // may have changed since in any way, and change detection compares with those. Such a box
+    // stays filed where that update saw it: its distance from there and its size count.
+    double widest = cs.widest, drift = cs.drift;
     if (cs.built) {
         for (uint32_t q = 0; q < cs.movers; ++q) {
             const uint32_t i = cs.mover[q], pos = cs.pos_of_slot[i];
-            cs.cell[pos] = box_of(cs.x[i], cs.y[i], cs.r[i], cs.cell[pos].rank_changed & 0x7fffffffu);
+            const ContactCell box = box_of(cs.x[i], cs.y[i], cs.r[i], s.rank[i]);
+            cs.cell[pos] = box;
+            drift = std::max(drift, std::max(std::fabs(double(box.minx) - double(cs.filed[2 * i])),
+                                              std::fabs(double(box.miny) - double(cs.filed[2 * i + 1]))));
+            widest = std::max(widest, box_side(cs.x[i], cs.y[i], cs.r[i]));
         }
+        cs.drift = drift;
+        cs.widest = widest;
     }
     cs.movers = 0;
     // Same ids in the same slots as at the last update, whose ranks the scratch holds (the
@@ -242,71 +259,82 @@ ContactStep contacts_incremental(const Store& st, const SweepScratch& s, bool ra
     // builds assert it instead).
     uint32_t movers = 0;
     const uint32_t max_movers = n / 4;  // more, and a sweep is cheaper than their searches
-    double widest = 0;  // the widest box side, as sweep_prepare's float32 bounds give it
     // Branch-free (a changed entity is a coin toss for the predictor): every entity is
     // written as a mover and kept as one when it changed; the limits are checked per block.
+    // Only the comparisons run over every entity: the movers' columns and sizes are read after.
+    // Bits are compared, not values: 0 against -0 counts as a move, which searches that box
+    // again for the same pairs (the float comparison, NaN-safe, took twice the instructions).
     for (uint32_t i0 = 0; i0 < n; i0 += kDetectBlock) {
         const uint32_t i1 = std::min(n, i0 + kDetectBlock);
         uint64_t other_id = 0;
         for (uint32_t i = i0; i < i1; ++i) {
             other_id |= static_cast<uint64_t>(cs.id_at[i] ^ c.id[i]);
             SOAGEO_ASSERT(cs.id_at[i] != c.id[i] || s.id_keys[s.rank[i]] == int_key(c.id[i]));
-            const float x = c.x[i], y = c.y[i], r = c.r[i];
-            const double w = std::max(double(x + r) - double(x - r), double(y + r) - double(y - r));
-            widest = w > widest ? w : widest;
-            const bool changed = (x != cs.x[i]) | (y != cs.y[i]) | (r != cs.r[i]);
+            const uint32_t diff = (float_bits(c.x[i]) ^ float_bits(cs.x[i])) | (float_bits(c.y[i]) ^ float_bits(cs.y[i])) |
+                                  (float_bits(c.r[i]) ^ float_bits(cs.r[i]));
             cs.mover[movers] = i;
-            cs.mx[movers] = x;
-            cs.my[movers] = y;
-            cs.mr[movers] = r;
-            movers += changed;
+            movers += diff != 0;
         }
         if (other_id || movers > max_movers) return ContactStep::full;
     }
-    // The grid as built holds, or is built again: cells 1.5 times the widest box, not much
-    // wider either. A box that overlaps a changed one has its min corner within [min - widest,
-    // max] on each axis, plus the drift: 2 or 3 cells. Measured with a tenth of 10,000 uniform
-    // entities moving (alternating processes, against layer:pairs()): cells 1.5 times the
-    // widest 0.40-0.41x, as wide 0.43-0.46x, twice 0.39-0.41x, half 0.48x (100,000: 0.34x,
-    // 0.35x, 0.36x, 0.44x).
-    const double widest_or_1 = widest > 0 ? widest : 1.0, side = 1.5 * widest_or_1;
+    // The grid's boxes are the unchanged ones, no wider than `widest` when it was built or
+    // patched, and the movers' new ones.
+    if (!cs.built) widest = 0;
+    for (uint32_t q = 0; q < movers; ++q) {
+        const uint32_t i = cs.mover[q];
+        const float x = c.x[i], y = c.y[i], r = c.r[i];
+        cs.mx[q] = x;
+        cs.my[q] = y;
+        cs.mr[q] = r;
+        widest = std::max(widest, box_side(x, y, r));
+    }
+    // The grid as built holds, or is built again: cells 1.5 times the widest box. A box that
+    // overlaps a changed one has its min corner within [min - widest, max] on each axis, plus
+    // the drift: 2 or 3 cells. Measured with a tenth of 10,000 uniform entities moving
+    // (alternating processes, against layer:pairs()): cells 1.5 times the widest 0.40-0.41x,
+    // as wide 0.43-0.46x, twice 0.39-0.41x, half 0.48x (100,000: 0.34x, 0.35x, 0.36x, 0.44x).
+    // `widest` only grows between grids, so cells grown too wide wait for the next grid.
+    double side = 1.5 * (widest > 0 ? widest : 1.0);
     const size_t words = size_t(n) / 64 + 1;
     std::memset(cs.pos_bits, 0, words * sizeof(uint64_t));
-    std::memset(cs.rank_bits, 0, words * sizeof(uint64_t));
+    std::memset(cs.rank_moved, 0, n);
     ContactCell* const g = cs.cell;
+    const uint32_t* const rank_of = s.rank;
     cs.movers = movers;  // their boxes are not the committed ones until the commit
     // Each mover's box written in place, flagged, and how far its min corner went from where
-    // it was filed: one pass, two cache misses per mover (at 100,000 entities the grid and
-    // the filed corners are far larger than the cache).
-    bool build = !cs.built || side > cs.side || cs.side > 4 * side;
+    // it was filed: one pass, one cache miss per mover (the write into the grid: the filed
+    // corners are by slot, read in slot order).
+    bool build = !cs.built || side > cs.side;
     if (!build) {
-        double drift = cs.drift;
         for (uint32_t q = 0; q < movers; ++q) {
-            const uint32_t pos = cs.pos_of_slot[cs.mover[q]];
+            const uint32_t i = cs.mover[q], pos = cs.pos_of_slot[i], rank = rank_of[i];
             const float x = cs.mx[q], y = cs.my[q], r = cs.mr[q];
-            const double dx = std::fabs(double(x - r) - double(cs.filed[2 * pos]));
-            const double dy = std::fabs(double(y - r) - double(cs.filed[2 * pos + 1]));
+            const double dx = std::fabs(double(x - r) - double(cs.filed[2 * i]));
+            const double dy = std::fabs(double(y - r) - double(cs.filed[2 * i + 1]));
             drift = std::max(drift, std::max(dx, dy));
-            const uint32_t rank = g[pos].rank_changed & 0x7fffffffu;
             g[pos] = box_of(x, y, r, rank | 0x80000000u);
             cs.pos_bits[pos >> 6] |= uint64_t(1) << (pos & 63);
-            cs.rank_bits[rank >> 6] |= uint64_t(1) << (rank & 63);
+            cs.rank_moved[rank] = 1;
         }
         cs.drift = drift;
+        cs.widest = widest;
         // Built again once a min corner went a quarter of the widest box away (a sixth of a
         // cell): windows a third of a cell wider per axis at most.
         build = drift > cs.side / 6;
     }
     if (build) {
         cs.built = false;
-        build_grid(cs, c, n, s.rank, side);
+        widest = 0;
+        for (uint32_t i = 0; i < n; ++i) widest = std::max(widest, box_side(c.x[i], c.y[i], c.r[i]));
+        side = 1.5 * (widest > 0 ? widest : 1.0);
+        build_grid(cs, c, n, rank_of, side);
+        cs.widest = widest;
         std::memset(cs.pos_bits, 0, words * sizeof(uint64_t));
         for (uint32_t q = 0; q < movers; ++q) {
-            const uint32_t pos = cs.pos_of_slot[cs.mover[q]];
-            const uint32_t rank = g[pos].rank_changed;
+            const uint32_t i = cs.mover[q], pos = cs.pos_of_slot[i], rank = rank_of[i];
             g[pos].rank_changed = rank | 0x80000000u;
             cs.pos_bits[pos >> 6] |= uint64_t(1) << (pos & 63);
-            cs.rank_bits[rank >> 6] |= uint64_t(1) << (rank & 63);
+            cs.rank_moved[rank] = 1;
         }
     }
     cs.built = true;
@@ -317,7 +345,7 @@ ContactStep contacts_incremental(const Store& st, const SweepScratch& s, bool ra
     // cache miss: 9 ms at 100,000 entities, 10% of them moving).
     const uint32_t* const start = cs.start;
     const uint32_t buckets = cs.buckets, bmask = buckets - 1;
-    const double inv = cs.inv_side, reach = widest + cs.drift, ahead = cs.drift;
+    const double inv = cs.inv_side, reach = cs.widest + cs.drift, ahead = cs.drift;
     uint32_t* const fa = now.buf.a;
     uint32_t* const fb = now.buf.b;
     const uint64_t cap = now.buf.cap;
@@ -383,13 +411,13 @@ ContactStep contacts_incremental(const Store& st, const SweepScratch& s, bool ra
     uint32_t* const ea = now.buf.a;
     uint32_t* const eb = now.buf.b;
     const int64_t* const ids = before.ids;
-    const uint64_t* const moved = cs.rank_bits;
+    const uint8_t* const moved = cs.rank_moved;
     uint64_t i = 0, w = 0, ne = 0;
     auto keep_below = [&](uint64_t limit) {
         for (; i < no && old[i] < limit; ++i) {
             const uint64_t key = old[i];
             const uint32_t lo = static_cast<uint32_t>(key >> 32), hi = static_cast<uint32_t>(key);
-            const uint64_t mv = bit(moved, lo) | bit(moved, hi);
+            const uint64_t mv = moved[lo] | moved[hi];
             out[w] = key;
             w += mv ^ 1;
             ea[ne] = lo;

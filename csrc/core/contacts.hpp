@@ -62,14 +62,16 @@ struct ContactState {
     float *x, *y, *r;
     int64_t* id_at;
     ContactCell* cell;     // by position
-    float* filed;          // by position: the min corner (x, y) the box was filed under
+    float* filed;          // by slot: the min corner (x, y) its box was filed under
     uint32_t* start;       // buckets + 1: bucket b holds positions [start[b], start[b + 1])
     uint32_t* pos_of_slot;
     uint64_t* pos_bits;    // scratch: the movers' positions, one bit each
-    uint64_t* rank_bits;   // scratch: the movers' ranks
+    uint8_t* rank_moved;   // scratch: 1 at the movers' ranks
     uint32_t* mover;       // the slots the last update found changed (cap / 4 + 1)
     float *mx, *my, *mr;   // and their columns then, written to x, y, r by the commit
-    double side, inv_side, drift;
+    // widest: at least the widest side of any box in the grid (exact when it was built, then
+    // raised by the boxes written since), so that change detection need not measure every box.
+    double side, inv_side, drift, widest;
     uint64_t builds;       // grids built (contacts:stats)
     uint32_t buckets, movers, cap;
     bool kept;   // x, y, r, id_at hold the layer of the last committed update
