@@ -167,6 +167,20 @@ struct AoiMoverWindow {
     uint32_t omask, nmask;
 };
 
+// The AOI incremental update's first pass (aoi.cpp): which slots of [first, last) changed since
+// the copy the scratch keeps (x or y not equal as floats, so -0 and +0 are the same; or another
+// mask), and whether some mask there is 0. first is a multiple of kMaxWidth; the columns and
+// the copy are aligned and padded.
+struct AoiChanges {
+    const float* x;
+    const float* y;
+    const uint32_t* m;
+    const float* px;
+    const float* py;
+    const uint32_t* pm;
+    uint32_t first, last;
+};
+
 // Kernels write slot numbers to `out`, which must hold padded(n) entries: a kernel may store a
 // whole block of lanes past its last hit (never past the padded end).
 struct KernelTable {
@@ -200,6 +214,10 @@ struct KernelTable {
     uint32_t (*aoi_mover)(const AoiMoverWindow&, uint32_t* out) noexcept;
     // The first i < n with t[i] == v, or n (t needs no alignment, nothing past t[n - 1] is read).
     uint32_t (*find_u32)(const uint32_t* t, uint32_t n, uint32_t v) noexcept;
+    // The slots that changed, ascending; sets *zero when some mask is 0 (else leaves it).
+    uint32_t (*aoi_changed)(const AoiChanges&, uint32_t* out, bool* zero) noexcept;
+    // Every i < n with t[i] == v, ascending (t aligned and padded, out holds padded(n)).
+    uint32_t (*match_u32)(const uint32_t* t, uint32_t n, uint32_t v, uint32_t* out) noexcept;
 };
 
 // One table per target. Only the targets this build compiles are defined (the scalar one and

@@ -43,6 +43,8 @@ const KernelTable table = {
     aoi_scan,
     aoi_mover,
     find_u32,
+    aoi_changed,
+    match_u32,
 };
 }  // namespace SOAGEO_TARGET
 

@@ -97,6 +97,9 @@ inline uint32_t eq_bits(const uint32_t* p, uint32_t v) {
 inline uint32_t eq_bits_u(const uint32_t* p, uint32_t v) {  // p unaligned
     return _mm512_cmpeq_epi32_mask(_mm512_loadu_si512(p), _mm512_set1_epi32(static_cast<int>(v)));
 }
+inline uint32_t same_bits(const uint32_t* a, const uint32_t* b) {  // both aligned: which lanes equal
+    return _mm512_cmpeq_epi32_mask(_mm512_load_si512(a), _mm512_load_si512(b));
+}
 inline void store_where(uint32_t* p, uint32_t b, uint32_t v) {
     _mm512_mask_store_epi32(p, static_cast<__mmask16>(b), _mm512_set1_epi32(static_cast<int>(v)));
 }
@@ -159,6 +162,11 @@ inline uint32_t eq_bits(const uint32_t* p, uint32_t v) {
 inline uint32_t eq_bits_u(const uint32_t* p, uint32_t v) {  // p unaligned
     __m256i eq = _mm256_cmpeq_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)),
                                     _mm256_set1_epi32(static_cast<int>(v)));
+    return static_cast<uint32_t>(_mm256_movemask_ps(_mm256_castsi256_ps(eq)));
+}
+inline uint32_t same_bits(const uint32_t* a, const uint32_t* b) {  // both aligned: which lanes equal
+    __m256i eq = _mm256_cmpeq_epi32(_mm256_load_si256(reinterpret_cast<const __m256i*>(a)),
+                                    _mm256_load_si256(reinterpret_cast<const __m256i*>(b)));
     return static_cast<uint32_t>(_mm256_movemask_ps(_mm256_castsi256_ps(eq)));
 }
 inline void store_where(uint32_t* p, uint32_t b, uint32_t v) {
@@ -224,6 +232,11 @@ inline uint32_t eq_bits_u(const uint32_t* p, uint32_t v) {  // p unaligned
     __m128i eq = _mm_cmpeq_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), _mm_set1_epi32(static_cast<int>(v)));
     return static_cast<uint32_t>(_mm_movemask_ps(_mm_castsi128_ps(eq)));
 }
+inline uint32_t same_bits(const uint32_t* a, const uint32_t* b) {  // both aligned: which lanes equal
+    __m128i eq = _mm_cmpeq_epi32(_mm_load_si128(reinterpret_cast<const __m128i*>(a)),
+                                 _mm_load_si128(reinterpret_cast<const __m128i*>(b)));
+    return static_cast<uint32_t>(_mm_movemask_ps(_mm_castsi128_ps(eq)));
+}
 inline void store_where(uint32_t* p, uint32_t b, uint32_t v) {
     __m128i m = _mm_castps_si128(from_bits(b).v);
     __m128i old = _mm_load_si128(reinterpret_cast<const __m128i*>(p));
@@ -276,6 +289,7 @@ inline uint32_t emit(uint32_t* out, uint32_t base, uint32_t b) {
 inline float hsum(wf a) { return vaddvq_f32(a.v); }
 inline uint32_t eq_bits(const uint32_t* p, uint32_t v) { return bits(wm{vceqq_u32(vld1q_u32(p), vdupq_n_u32(v))}); }
 inline uint32_t eq_bits_u(const uint32_t* p, uint32_t v) { return eq_bits(p, v); }  // vld1q needs no alignment
+inline uint32_t same_bits(const uint32_t* a, const uint32_t* b) { return bits(wm{vceqq_u32(vld1q_u32(a), vld1q_u32(b))}); }
 inline void store_where(uint32_t* p, uint32_t b, uint32_t v) {
     vst1q_u32(p, vbslq_u32(from_bits(b).v, vdupq_n_u32(v), vld1q_u32(p)));
 }
@@ -317,6 +331,7 @@ inline uint32_t emit(uint32_t* out, uint32_t base, uint32_t b) {
 inline float hsum(wf a) { return a.v; }
 inline uint32_t eq_bits(const uint32_t* p, uint32_t v) { return *p == v ? 1u : 0u; }
 inline uint32_t eq_bits_u(const uint32_t* p, uint32_t v) { return eq_bits(p, v); }
+inline uint32_t same_bits(const uint32_t* a, const uint32_t* b) { return *a == *b ? 1u : 0u; }
 inline void store_where(uint32_t* p, uint32_t b, uint32_t v) { *p = b ? v : *p; }
 inline uint32_t count_bits(uint32_t b) { return b; }
 inline void store_splat(uint32_t* out, uint32_t v) { *out = v; }

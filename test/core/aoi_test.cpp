@@ -183,3 +183,63 @@ TEST_CASE(aoi_mover_matches_scalar_and_its_definition) {
         }
     }
 }
+
+// The incremental update's pass over the layer: every target reports exactly the slots of
+// [first, last) whose x, y (as floats: -0 equals +0) or mask differ from the copy, ascending,
+// and whether a mask there is 0; nothing outside the range counts.
+TEST_CASE(aoi_changed_reports_the_changed_slots_on_every_target) {
+    fixture::Rng rng(83);
+    const float values[] = {0.0f, -0.0f, 1.0f, -1.5f, 1e30f, 3.25f};
+    for (uint32_t n : {0u, 1u, 3u, 4u, 5u, 8u, 15u, 16u, 17u, 100u, 256u, 300u}) {
+        for (int round = 0; round < 30; ++round) {
+            fixture::Cloud now(n + 64), copy(n + 64);
+            for (uint32_t i = 0; i < now.n; ++i) {
+                now.x[i] = values[rng.below(6)], now.y[i] = values[rng.below(6)];
+                now.mask[i] = round % 3 == 0 ? rng.below(3) : 1u + rng.below(3);
+                const uint32_t change = rng.below(round % 2 ? 4 : 40);  // some rounds change few
+                copy.x[i] = change == 1 ? values[rng.below(6)] : now.x[i];
+                copy.y[i] = change == 2 ? values[rng.below(6)] : now.y[i];
+                copy.mask[i] = change == 3 ? rng.below(3) : now.mask[i];
+                if (change == 0 && rng.below(2)) copy.x[i] = now.x[i] == 0.0f ? -now.x[i] : now.x[i];  // -0 vs +0
+            }
+            const uint32_t first = 16 * rng.below(3), last = first + n;
+            std::vector<uint32_t> want;
+            bool want_zero = false;
+            for (uint32_t i = first; i < last; ++i) {
+                if (now.x[i] != copy.x[i] || now.y[i] != copy.y[i] || now.mask[i] != copy.mask[i]) want.push_back(i);
+                want_zero |= now.mask[i] == 0;
+            }
+            const AoiChanges ch{now.x, now.y, now.mask, copy.x, copy.y, copy.mask, first, last};
+            for (const KernelTable* k : fixture::targets()) {
+                std::vector<uint32_t> got(now.cap + kMaxWidth);
+                bool zero = false, kept = true;
+                const uint32_t m = k->aoi_changed(ch, got.data(), &zero);
+                k->aoi_changed(ch, got.data(), &kept);  // never clears it
+                got.resize(m);
+                CHECK_MSG(got == want && zero == want_zero && kept, "%s n=%u round %d", k->name, n, round);
+            }
+        }
+    }
+}
+
+// The positions holding a value, as the incremental update lists its movers: every target
+// gives all of them, ascending, and none at or past n (the value is put there too).
+TEST_CASE(match_u32_lists_every_match_on_every_target) {
+    fixture::Rng rng(85);
+    for (uint32_t n : {0u, 1u, 3u, 4u, 5u, 8u, 15u, 16u, 17u, 33u, 100u, 1000u}) {
+        for (int round = 0; round < 30; ++round) {
+            fixture::Cloud t(n + 32);
+            const uint32_t v = round % 4 == 3 ? 0u : 7u;
+            for (uint32_t i = 0; i < t.n; ++i) t.mask[i] = rng.below(round % 2 ? 2 : 20) ? 5u + rng.below(3) : v;
+            for (uint32_t i = n; i < t.n; ++i) t.mask[i] = v;
+            std::vector<uint32_t> want;
+            for (uint32_t i = 0; i < n; ++i)
+                if (t.mask[i] == v) want.push_back(i);
+            for (const KernelTable* k : fixture::targets()) {
+                std::vector<uint32_t> got(t.cap + kMaxWidth);
+                got.resize(k->match_u32(t.mask, n, v, got.data()));
+                CHECK_MSG(got == want, "%s n=%u round %d", k->name, n, round);
+            }
+        }
+    }
+}
