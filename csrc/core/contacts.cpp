@@ -8,22 +8,12 @@
 #include "cell.hpp"
 #include "radix.hpp"
 
-// The incremental search tests a candidate's four bounds in one comparison of the four-lane
-// wide type that every x86-64 CPU has (SSE2); elsewhere, four plain comparisons.
-#if defined(__SSE2__)
-#define SOAGEO_WIDE_SSE2
-#define SOAGEO_TARGET contacts_sse2
-#include "wide.hpp"
-#undef SOAGEO_TARGET
-#undef SOAGEO_WIDE_SSE2
-#define SOAGEO_CONTACTS_SSE2 1
-#endif
-
 namespace soageo {
 
 namespace {
 
 constexpr uint32_t kDetectBlock = 256;  // change detection checks its limits per block
+constexpr uint32_t kRunBatch = 32;      // runs of grid positions handed to the search kernel at once
 
 ContactFrame lay_contact_frame(Carver& k, uint64_t pair_cap, uint32_t id_cap) noexcept {
     ContactFrame f;
@@ -45,7 +35,13 @@ ContactState lay_contact_state(Carver& k, uint32_t cap) noexcept {
     cs.y = k.take<float>(cap);
     cs.r = k.take<float>(cap);
     cs.id_at = k.take<int64_t>(cap);
-    cs.cell = k.take<ContactCell>(cap);
+    const size_t padded = size_t(cap) + kMaxWidth;  // the search reads whole blocks of lanes
+    cs.minx = k.take_zeroed<float>(padded);
+    cs.neg_maxx = k.take_zeroed<float>(padded);
+    cs.miny = k.take_zeroed<float>(padded);
+    cs.neg_maxy = k.take_zeroed<float>(padded);
+    cs.rank_changed = k.take<uint32_t>(cap);
+    cs.hits = k.take<uint32_t>(padded);
     cs.filed = k.take<float>(size_t(cap) * 2);
     cs.start = k.take<uint32_t>(size_t(cap) + 1);  // buckets + 1 <= cap + 1
     cs.pos_of_slot = k.take<uint32_t>(cap);
@@ -178,9 +174,13 @@ inline double box_side(float x, float y, float r) noexcept {
     return std::max(double(x + r) - double(x - r), double(y + r) - double(y - r));
 }
 
-// The box of slot i as sweep_prepare computes it (float32 bounds).
-inline ContactCell box_of(float x, float y, float r, uint32_t rank) noexcept {
-    return ContactCell{x - r, -(x + r), y - r, -(y + r), rank};
+// The box (x, y, r) at grid position pos, its bounds as sweep_prepare computes them (float32).
+inline void put_box(ContactState& cs, uint32_t pos, float x, float y, float r, uint32_t rank_changed) noexcept {
+    cs.minx[pos] = x - r;
+    cs.neg_maxx[pos] = -(x + r);
+    cs.miny[pos] = y - r;
+    cs.neg_maxy[pos] = -(y + r);
+    cs.rank_changed[pos] = rank_changed;
 }
 
 // A grid of the current boxes (the layer's columns), filed by their min corner, cells of
@@ -202,10 +202,9 @@ void build_grid(ContactState& cs, const Columns& c, uint32_t n, const uint32_t* 
     // start[b] runs ahead while scattering, then is shifted back by one bucket.
     for (uint32_t i = 0; i < n; ++i) {
         const uint32_t at = start[bucket[i]]++;
-        const ContactCell box = box_of(c.x[i], c.y[i], c.r[i], rank[i]);
-        cs.cell[at] = box;
-        cs.filed[2 * i] = box.minx;
-        cs.filed[2 * i + 1] = box.miny;
+        put_box(cs, at, c.x[i], c.y[i], c.r[i], rank[i]);
+        cs.filed[2 * i] = c.x[i] - c.r[i];
+        cs.filed[2 * i + 1] = c.y[i] - c.r[i];
         cs.pos_of_slot[i] = at;
     }
     for (uint32_t b = buckets; b > 0; --b) start[b] = start[b - 1];
@@ -230,8 +229,8 @@ size_t contact_state_bytes(uint32_t cap) noexcept { return layout_bytes(lay_cont
 ContactState contact_state_carve(void* block, uint32_t cap) noexcept { return layout_carve(block, lay_contact_state, cap); }
 
 ContactStep contacts_incremental(const Store& st, const SweepScratch& s, bool ranks_current, const ContactFrame& before,
-                                 ContactFrame& now, ContactState& cs, EventList& began, EventList& ended,
-                                 uint64_t* need) noexcept {
+                                 ContactFrame& now, ContactState& cs, const KernelTable& kernels, EventList& began,
+                                 EventList& ended, uint64_t* need) noexcept {
     const uint32_t n = st.n;
     const Columns& c = st.col;
     if (n < kIncrementalMin || !ranks_current || !cs.kept || n != before.id_count || *s.ranked_n != n ||
@@ -244,10 +243,10 @@ ContactStep contacts_incremental(const Store& st, const SweepScratch& s, bool ra
     if (cs.built) {
         for (uint32_t q = 0; q < cs.movers; ++q) {
             const uint32_t i = cs.mover[q], pos = cs.pos_of_slot[i];
-            const ContactCell box = box_of(cs.x[i], cs.y[i], cs.r[i], s.rank[i]);
-            cs.cell[pos] = box;
-            drift = std::max(drift, std::max(std::fabs(double(box.minx) - double(cs.filed[2 * i])),
-                                              std::fabs(double(box.miny) - double(cs.filed[2 * i + 1]))));
+            const float x = cs.x[i], y = cs.y[i], r = cs.r[i];
+            put_box(cs, pos, x, y, r, s.rank[i]);
+            drift = std::max(drift, std::max(std::fabs(double(x - r) - double(cs.filed[2 * i])),
+                                              std::fabs(double(y - r) - double(cs.filed[2 * i + 1]))));
             widest = std::max(widest, box_side(cs.x[i], cs.y[i], cs.r[i]));
         }
         cs.drift = drift;
@@ -298,7 +297,6 @@ ContactStep contacts_incremental(const Store& st, const SweepScratch& s, bool ra
     const size_t words = size_t(n) / 64 + 1;
     std::memset(cs.pos_bits, 0, words * sizeof(uint64_t));
     std::memset(cs.rank_moved, 0, n);
-    ContactCell* const g = cs.cell;
     const uint32_t* const rank_of = s.rank;
     cs.movers = movers;  // their boxes are not the committed ones until the commit
     // Each mover's box written in place, flagged, and how far its min corner went from where
@@ -312,7 +310,7 @@ ContactStep contacts_incremental(const Store& st, const SweepScratch& s, bool ra
             const double dx = std::fabs(double(x - r) - double(cs.filed[2 * i]));
             const double dy = std::fabs(double(y - r) - double(cs.filed[2 * i + 1]));
             drift = std::max(drift, std::max(dx, dy));
-            g[pos] = box_of(x, y, r, rank | 0x80000000u);
+            put_box(cs, pos, x, y, r, rank | 0x80000000u);
             cs.pos_bits[pos >> 6] |= uint64_t(1) << (pos & 63);
             cs.rank_moved[rank] = 1;
         }
@@ -332,7 +330,7 @@ ContactStep contacts_incremental(const Store& st, const SweepScratch& s, bool ra
         std::memset(cs.pos_bits, 0, words * sizeof(uint64_t));
         for (uint32_t q = 0; q < movers; ++q) {
             const uint32_t i = cs.mover[q], pos = cs.pos_of_slot[i], rank = rank_of[i];
-            g[pos].rank_changed = rank | 0x80000000u;
+            cs.rank_changed[pos] = rank | 0x80000000u;
             cs.pos_bits[pos >> 6] |= uint64_t(1) << (pos & 63);
             cs.rank_moved[rank] = 1;
         }
@@ -350,29 +348,48 @@ ContactStep contacts_incremental(const Store& st, const SweepScratch& s, bool ra
     uint32_t* const fb = now.buf.b;
     const uint64_t cap = now.buf.cap;
     uint64_t k = 0;
+    uint32_t* const rank_changed = cs.rank_changed;
+    uint32_t* const hits = cs.hits;
+    uint32_t runs[2 * kRunBatch];
+    ContactSearch search;
+    search.minx = cs.minx;
+    search.neg_maxx = cs.neg_maxx;
+    search.miny = cs.miny;
+    search.neg_maxy = cs.neg_maxy;
+    search.runs = runs;
     for (size_t wd = 0; wd < words; ++wd) {
         for (uint64_t bits = cs.pos_bits[wd]; bits; bits &= bits - 1) {
             const uint32_t q = static_cast<uint32_t>(wd * 64 + static_cast<unsigned>(__builtin_ctzll(bits)));
-            const uint32_t rm = g[q].rank_changed & 0x7fffffffu;
-            const float lox = g[q].minx, hix = -g[q].neg_maxx, loy = g[q].miny, hiy = -g[q].neg_maxy;
-            // Branch-free on the overlap, which a branch would mispredict: the ranks are
-            // written always and kept when they are a pair.
-#if defined(SOAGEO_CONTACTS_SSE2)
-            namespace wide = contacts_sse2;
-            const float bounds[4] = {hix, -lox, hiy, -loy};
-            const wide::wf box = wide::loadu(bounds);
-            auto overlaps = [&](const ContactCell& e) { return wide::bits(wide::le(wide::loadu(&e.minx), box)) == 15; };
-#else
-            auto overlaps = [&](const ContactCell& e) {
-                return (e.minx <= hix) & (e.neg_maxx <= -lox) & (e.miny <= hiy) & (e.neg_maxy <= -loy);
+            const uint32_t rm = rank_changed[q] & 0x7fffffffu;
+            const float lox = cs.minx[q], hix = -cs.neg_maxx[q], loy = cs.miny[q], hiy = -cs.neg_maxy[q];
+            search.maxx = hix;
+            search.neg_minx = -lox;
+            search.maxy = hiy;
+            search.neg_miny = -loy;
+            // The kernel finds the overlaps, W candidates a comparison; the new pairs among
+            // them (not the box itself, nor a changed box of lower rank, which finds this one)
+            // are kept branch-free, the ranks written always.
+            uint32_t n_runs = 0;
+            uint64_t batch = 0;  // candidates in the runs gathered: hits holds n + kMaxWidth
+            auto flush = [&]() {
+                search.n_runs = n_runs;
+                const uint32_t h = kernels.contact_search(search, hits);
+                for (uint32_t t = 0; t < h; ++t) {
+                    const uint32_t e = rank_changed[hits[t]], rc = e & 0x7fffffffu;
+                    const bool pair = (rc != rm) & !((e >> 31) & (rc < rm));
+                    if (k < cap) fa[k] = rc, fb[k] = rm;
+                    k += pair;
+                }
+                n_runs = 0;
+                batch = 0;
             };
-#endif
-            auto test = [&](uint32_t p) {
-                const ContactCell& e = g[p];
-                const uint32_t rc = e.rank_changed & 0x7fffffffu;
-                const bool pair = (rc != rm) & !((e.rank_changed >> 31) & (rc < rm)) & overlaps(e);
-                if (k < cap) fa[k] = rc, fb[k] = rm;
-                k += pair;
+            auto run = [&](uint32_t first, uint32_t end) {
+                if (first >= end) return;
+                if (n_runs == kRunBatch || batch + (end - first) > n) flush();
+                runs[2 * n_runs] = first;
+                runs[2 * n_runs + 1] = end;
+                ++n_runs;
+                batch += end - first;
             };
             // Min corners filed within [lo - widest - drift, hi + drift]; widened by a
             // relative 2^-40, as the sums in double may round toward the box.
@@ -381,22 +398,23 @@ ContactStep contacts_incremental(const Store& st, const SweepScratch& s, bool ra
             const int64_t cx0 = cell_of(double(lox) - reach - slack_x, inv), cx1 = cell_of(double(hix) + ahead + slack_x, inv);
             const int64_t cy0 = cell_of(double(loy) - reach - slack_y, inv), cy1 = cell_of(double(hiy) + ahead + slack_y, inv);
             if (double(cx1 - cx0 + 1) * double(cy1 - cy0 + 1) > buckets) {  // a huge box: every entity once
-                for (uint32_t p = 0; p < n; ++p) test(p);
-                continue;
-            }
-            const uint32_t width = static_cast<uint32_t>(cx1 - cx0 + 1);  // <= buckets, checked above
-            for (int64_t cy = cy0; cy <= cy1; ++cy) {
-                const uint32_t b0 = bucket_of(cx0, cy, bmask);
-                if (b0 + width <= buckets) {  // the row's cells: one run of buckets
-                    for (uint32_t p = start[b0]; p < start[b0 + width]; ++p) test(p);
-                } else {  // wrapping around the table: two
-                    for (uint32_t p = start[b0]; p < start[buckets]; ++p) test(p);
-                    for (uint32_t p = start[0]; p < start[b0 + width - buckets]; ++p) test(p);
+                run(0, n);
+            } else {
+                const uint32_t width = static_cast<uint32_t>(cx1 - cx0 + 1);  // <= buckets, checked above
+                for (int64_t cy = cy0; cy <= cy1; ++cy) {
+                    const uint32_t b0 = bucket_of(cx0, cy, bmask);
+                    if (b0 + width <= buckets) {  // the row's cells: one run of buckets
+                        run(start[b0], start[b0 + width]);
+                    } else {  // wrapping around the table: two
+                        run(start[b0], start[buckets]);
+                        run(start[0], start[b0 + width - buckets]);
+                    }
                 }
             }
+            if (n_runs) flush();
         }
     }
-    for (uint32_t q = 0; q < movers; ++q) g[cs.pos_of_slot[cs.mover[q]]].rank_changed &= 0x7fffffffu;
+    for (uint32_t q = 0; q < movers; ++q) rank_changed[cs.pos_of_slot[cs.mover[q]]] &= 0x7fffffffu;
     const uint64_t no = before.n;
     if (k + no > cap) return *need = k + no, ContactStep::need_pairs;
     order_rank_pairs(now.buf, k, n, true);

@@ -40,28 +40,22 @@ void contacts_keep(const Store& st, ContactFrame& now) noexcept;
 
 enum class ContactStep { full, done, need_pairs };
 
-// The incremental path's grid: every box once, in bucket order, with its rank and whether it
-// changed (top bit), packed so that a candidate costs one cache line, not six arrays. The
-// maxima are stored negated: the four overlap tests become one comparison of four lanes
-// (min x, -max x, min y, -max y) <= (its max x, -its min x, its max y, -its min y).
-struct ContactCell {
-    float minx, neg_maxx, miny, neg_maxy;
-    uint32_t rank_changed;
-};
-
 // What the incremental path keeps from update to update (one block, cap entities), so that an
 // update where a tenth moved costs what moved rather than the layer's size: measured at
 // 100,000 uniform entities, building a grid of every box each update was 1.3 ms of 4.6.
 // - The layer by slot as of the last committed update (x, y, r, id_at): change detection
 //   compares with it; a commit writes only what changed.
 // - A grid of the current boxes, keyed by the cell of their min corner as it was when the
-//   grid was built (filed). Movers are written in place, not filed again: a search widens its
+//   grid was built (filed), as columns by position that the search kernel reads W at a time
+//   (kernels.hpp, ContactSearch: the maxima negated, so the four tests have one direction). Movers are written in place, not filed again: a search widens its
 //   window by `drift`, the farthest any min corner went from where it was filed, and the grid
 //   is built again once that passes a quarter cell (or the boxes outgrow the cells).
 struct ContactState {
     float *x, *y, *r;
     int64_t* id_at;
-    ContactCell* cell;     // by position
+    float *minx, *neg_maxx, *miny, *neg_maxy;  // by position, kMaxWidth entries of padding
+    uint32_t* rank_changed;  // by position: the rank, top bit set while the box is a changed one
+    uint32_t* hits;        // scratch: the search kernel's overlaps (cap + kMaxWidth)
     float* filed;          // by slot: the min corner (x, y) its box was filed under
     uint32_t* start;       // buckets + 1: bucket b holds positions [start[b], start[b + 1])
     uint32_t* pos_of_slot;
@@ -75,7 +69,7 @@ struct ContactState {
     uint64_t builds;       // grids built (contacts:stats)
     uint32_t buckets, movers, cap;
     bool kept;   // x, y, r, id_at hold the layer of the last committed update
-    bool built;  // cell holds the boxes of x, y, r, except at the slots mover[0, movers)
+    bool built;  // the grid holds the boxes of x, y, r, except at the slots mover[0, movers)
 };
 
 size_t contact_state_bytes(uint32_t cap) noexcept;
@@ -91,8 +85,8 @@ ContactState contact_state_carve(void* block, uint32_t cap) noexcept;
 // too small; done with now's keys and ids set and the events in began/ended (counted past
 // their caps, as contacts_diff). Then, once the update is committed, contacts_commit.
 ContactStep contacts_incremental(const Store& st, const SweepScratch& s, bool ranks_current, const ContactFrame& before,
-                                 ContactFrame& now, ContactState& cs, EventList& began, EventList& ended,
-                                 uint64_t* need) noexcept;
+                                 ContactFrame& now, ContactState& cs, const KernelTable& kernels, EventList& began,
+                                 EventList& ended, uint64_t* need) noexcept;
 
 // Brings `cs` to the update just committed: `incremental` (contacts_incremental gave done) or
 // a sweep, whose columns contacts_keep recorded in `now`.

@@ -181,6 +181,22 @@ struct AoiChanges {
     uint32_t first, last;
 };
 
+// The incremental contacts' search (contacts.cpp): runs of a grid's boxes, stored as columns
+// min x, -max x, min y, -max y, against one box given as (max x, -min x, max y, -min y). A
+// position is reported when its box overlaps that one, touching counting: min x <= max x,
+// -max x <= -min x, min y <= max y, -max y <= -min y (the maxima negated, so the four tests
+// have one direction). The columns are read from each run's first position to its end rounded
+// up to W lanes.
+struct ContactSearch {
+    const float* minx;
+    const float* neg_maxx;
+    const float* miny;
+    const float* neg_maxy;
+    const uint32_t* runs;  // n_runs runs [runs[2k], runs[2k + 1]) of positions
+    uint32_t n_runs;
+    float maxx, neg_minx, maxy, neg_miny;
+};
+
 // Kernels write slot numbers to `out`, which must hold padded(n) entries: a kernel may store a
 // whole block of lanes past its last hit (never past the padded end).
 struct KernelTable {
@@ -218,6 +234,9 @@ struct KernelTable {
     uint32_t (*aoi_changed)(const AoiChanges&, uint32_t* out, bool* zero) noexcept;
     // Every i < n with t[i] == v, ascending (t aligned and padded, out holds padded(n)).
     uint32_t (*match_u32)(const uint32_t* t, uint32_t n, uint32_t v, uint32_t* out) noexcept;
+    // Positions of the runs whose box overlaps the search's, ascending within each run, runs
+    // in order; out holds their total length plus kMaxWidth.
+    uint32_t (*contact_search)(const ContactSearch&, uint32_t* out) noexcept;
 };
 
 // One table per target. Only the targets this build compiles are defined (the scalar one and

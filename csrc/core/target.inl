@@ -11,6 +11,7 @@
 #include "kernel_polygon.inl"
 #include "kernel_sweep.inl"
 #include "kernel_aoi.inl"
+#include "kernel_contacts.inl"
 
 #define SOAGEO_PASTE2(a, b) a##b
 #define SOAGEO_PASTE(a, b) SOAGEO_PASTE2(a, b)
@@ -45,6 +46,7 @@ const KernelTable table = {
     find_u32,
     aoi_changed,
     match_u32,
+    contact_search,
 };
 }  // namespace SOAGEO_TARGET
 

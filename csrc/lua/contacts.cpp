@@ -140,7 +140,7 @@ int l_update(lua_State* L) {
         // What changed since the last update, when little did: its searches only.
         uint64_t want = 0;
         c->began.n = c->ended.n = 0;
-        const ContactStep step = contacts_incremental(st, c->scratch, c->ranks_current, before, now, c->state,
+        const ContactStep step = contacts_incremental(st, c->scratch, c->ranks_current, before, now, c->state, *k,
                                                       c->began, c->ended, &want);
         if (step == ContactStep::need_pairs) {
             need = want;
