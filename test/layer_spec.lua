@@ -142,6 +142,11 @@ describe("soageo.layer", function()
         "bad argument #5 to 'set' (mask must be an integer in [0, 0xffffffff])" },
       { "move nan", function() l:move(1, 0 / 0, 0) end, "bad argument #2 to 'move' (x must be finite)" },
       { "wrong self", function() l.set({}, 2, 0, 0) end, "bad argument #1 to 'set' (soageo.layer expected, got table)" },
+      -- userdata of other kinds, some of a layer's own making: only a layer passes for one
+      { "a file as self", function() l.move(io.stdout, 1, 0, 0) end, "bad argument #1 to 'move' (soageo.layer expected, got FILE*)" },
+      { "an aoi as self", function() l.move(soageo.aoi(l), 1, 0, 0) end, "bad argument #1 to 'move' (soageo.layer expected, got soageo.aoi)" },
+      { "contacts as self", function() l.get(soageo.contacts(l), 1) end,
+        "bad argument #1 to 'get' (soageo.layer expected, got soageo.contacts)" },
       { "bad capacity", function() soageo.layer(-1) end, "bad argument #1 to 'layer' (capacity must be in [0, 2^28])" },
     }
     for _, case in ipairs(cases) do

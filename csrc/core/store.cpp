@@ -5,16 +5,6 @@
 #include "carve.hpp"
 
 namespace soageo {
-namespace {
-
-uint64_t mix(int64_t id) noexcept {  // splitmix64's finaliser: sequential ids spread evenly
-    uint64_t z = static_cast<uint64_t>(id);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-}  // namespace
 
 namespace {
 
@@ -61,18 +51,11 @@ IdMap idmap_init(void* block, uint32_t cap) noexcept {
     return m;
 }
 
-uint32_t idmap_find(const IdMap& m, int64_t id) noexcept {
-    uint32_t mask = m.cap - 1;
-    for (uint32_t i = static_cast<uint32_t>(mix(id)) & mask;; i = (i + 1) & mask) {
-        const IdMap::Entry& e = m.entries[i];
-        if (e.slot == kNoSlot) return kNoSlot;
-        if (e.id == id) return e.slot;
-    }
-}
+uint32_t idmap_find(const IdMap& m, int64_t id) noexcept { return idmap_find_from(m, idmap_home(m, id), id); }
 
 void idmap_put(IdMap& m, int64_t id, uint32_t slot) noexcept {
     uint32_t mask = m.cap - 1;
-    for (uint32_t i = static_cast<uint32_t>(mix(id)) & mask;; i = (i + 1) & mask) {
+    for (uint32_t i = idmap_home(m, id);; i = (i + 1) & mask) {
         IdMap::Entry& e = m.entries[i];
         if (e.slot == kNoSlot || e.id == id) {
             e.id = id;
@@ -83,16 +66,16 @@ void idmap_put(IdMap& m, int64_t id, uint32_t slot) noexcept {
 }
 
 void idmap_prefetch(const IdMap& m, int64_t id) noexcept {
-    __builtin_prefetch(&m.entries[static_cast<uint32_t>(mix(id)) & (m.cap - 1)], 1);
+    __builtin_prefetch(&m.entries[idmap_home(m, id)], 1);
 }
 
 void idmap_prefetch_find(const IdMap& m, int64_t id) noexcept {
-    __builtin_prefetch(&m.entries[static_cast<uint32_t>(mix(id)) & (m.cap - 1)], 0);
+    __builtin_prefetch(&m.entries[idmap_home(m, id)], 0);
 }
 
 bool idmap_insert_new(IdMap& m, int64_t id, uint32_t slot) noexcept {
     uint32_t mask = m.cap - 1;
-    for (uint32_t i = static_cast<uint32_t>(mix(id)) & mask;; i = (i + 1) & mask) {
+    for (uint32_t i = idmap_home(m, id);; i = (i + 1) & mask) {
         IdMap::Entry& e = m.entries[i];
         if (e.slot == kNoSlot) {
             e.id = id;
@@ -106,7 +89,7 @@ bool idmap_insert_new(IdMap& m, int64_t id, uint32_t slot) noexcept {
 // Backward-shift deletion: no tombstones, so lookups never slow down after many removals.
 void idmap_erase(IdMap& m, int64_t id) noexcept {
     uint32_t mask = m.cap - 1;
-    uint32_t i = static_cast<uint32_t>(mix(id)) & mask;
+    uint32_t i = idmap_home(m, id);
     for (;; i = (i + 1) & mask) {
         if (m.entries[i].slot == kNoSlot) return;
         if (m.entries[i].id == id) break;
@@ -114,7 +97,7 @@ void idmap_erase(IdMap& m, int64_t id) noexcept {
     for (uint32_t j = (i + 1) & mask;; j = (j + 1) & mask) {
         IdMap::Entry& e = m.entries[j];
         if (e.slot == kNoSlot) break;
-        uint32_t home = static_cast<uint32_t>(mix(e.id)) & mask;
+        uint32_t home = idmap_home(m, e.id);
         // e may fill the hole at i only if its home is not cyclically within (i, j].
         bool stays = i <= j ? (i < home && home <= j) : (i < home || home <= j);
         if (!stays) {

@@ -46,6 +46,22 @@ struct IdMap {
     uint32_t cap;  // a power of two, at least twice the entity capacity
 };
 
+// Where `id`'s probe sequence starts: splitmix64's finaliser, so sequential ids spread evenly.
+inline uint32_t idmap_home(const IdMap& m, int64_t id) noexcept {
+    uint64_t z = static_cast<uint64_t>(id);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return static_cast<uint32_t>(z ^ (z >> 31)) & (m.cap - 1);
+}
+// idmap_find from a home already computed (layer:move hashes once, to prefetch the line early).
+inline uint32_t idmap_find_from(const IdMap& m, uint32_t home, int64_t id) noexcept {
+    for (uint32_t i = home;; i = (i + 1) & (m.cap - 1)) {
+        const IdMap::Entry& e = m.entries[i];
+        if (e.slot == kNoSlot) return kNoSlot;
+        if (e.id == id) return e.slot;
+    }
+}
+
 // Smallest map capacity for `entities` ids at load factor <= 1/2.
 uint32_t idmap_cap_for(uint32_t entities) noexcept;
 size_t idmap_bytes(uint32_t cap) noexcept;

@@ -34,7 +34,6 @@ constexpr const char* kLayerClass = "soageo.layer";
 // upvalue 1 by every function the module registers, so there is no process-wide mutable state.
 struct Context {
     const KernelTable* kernels;
-    const void* layer_metatable;  // check_layer compares pointers instead of a registry lookup by name
 };
 
 inline Context* context(lua_State* L) {
@@ -46,6 +45,7 @@ inline Context* context(lua_State* L) {
 enum class IndexMode : uint8_t { automatic, scan, index };
 
 struct Layer {
+    uintptr_t tag;    // layer_tag(this): check_layer's fast test (see there)
     Store s;
     Grid grid;        // the spatial index (index.cpp), block in kIndexValue
     mutable RebuildPolicy policy;  // when the index is rebuilt (index.cpp; fresh_plan adds to it)
@@ -61,6 +61,12 @@ constexpr int kPairsValue = 4;  // pair buffer, grown on demand (pairs.cpp)
 constexpr int kIndexValue = 5;  // the spatial index's block, made when first worth it (index.cpp)
 constexpr int kBandsValue = 6;  // band-sweep scratch of layer:pairs, made when bands pay (pairs.cpp)
 constexpr int kLayerValues = 6;
+
+// A layer's tag is its own address mixed with a constant: a block of another type would have
+// to hold, at its start, its own address so mixed to pass for a layer.
+inline uintptr_t layer_tag(const void* p) { return reinterpret_cast<uintptr_t>(p) ^ uintptr_t(0x5a0b9e0d1c2b3a49ull); }
+// A new, empty layer userdata with the layer metatable, on the top of the stack.
+Layer* new_layer(lua_State* L);
 
 Layer* check_layer(lua_State* L, int idx);
 // Makes room for `need` entities, growing by doubling; raises on out-of-memory or past

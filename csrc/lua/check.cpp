@@ -28,7 +28,11 @@ Capsule capsule_of(float x0, float y0, float x1, float y1, float radius) {
 Ring ring_of(float x, float y, float inner, float outer) { return {x, y, inner, outer}; }
 
 float check_float(lua_State* L, int arg, const char* what) {
-    lua_Number v = luaL_checknumber(L, arg);
+    // lua_tonumberx itself: luaL_checknumber is one more call around it, on every coordinate
+    // (it still gives the message of a value that is no number).
+    int isnum = 0;
+    lua_Number v = lua_tonumberx(L, arg, &isnum);
+    if (!isnum) v = luaL_checknumber(L, arg);
     if (!finite32(v)) luaL_argerror(L, arg, lua_pushfstring(L, "%s must be finite", what));
     return static_cast<float>(v);
 }

@@ -76,7 +76,6 @@ SOAGEO_EXPORT int luaopen_soageo_core(lua_State* L) {
     int context_idx = lua_gettop(L);
     luaL_newmetatable(L, kLayerClass);
     int metatable = lua_gettop(L);
-    ctx->layer_metatable = lua_topointer(L, metatable);  // the registry keeps it alive as long as L
     lua_newtable(L);
     int methods = lua_gettop(L);
     Tables t{module, metatable, methods, context_idx};

@@ -129,9 +129,7 @@ int l_load(lua_State* L) {
     const auto* data = reinterpret_cast<const unsigned char*>(luaL_checklstring(L, 1, &size));
     uint32_t n = 0;
     if (const char* why = snapshot_check(data, size, &n)) return luaL_argerror(L, 1, why);
-    auto* layer = static_cast<Layer*>(lua_newuserdatauv(L, sizeof(Layer), kLayerValues));
-    std::memset(layer, 0, sizeof *layer);
-    luaL_setmetatable(L, kLayerClass);
+    Layer* layer = new_layer(L);
     reserve(L, -1, layer, n ? n : kMaxWidth);
     if (const char* why = snapshot_read(data, n, layer->s)) {
         std::memset(&layer->s, 0, sizeof layer->s);
