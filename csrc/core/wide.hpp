@@ -339,6 +339,17 @@ inline void store_splat(uint32_t* out, uint32_t v) { *out = v; }
 #endif
 
 
+// A 32-bit store that bypasses the caches where the CPU has one (every x86-64: movnti), for
+// outputs too large to stay cached that are written once in order; elsewhere a plain store.
+// stream_fence() orders them before the stores that follow.
+#if defined(SOAGEO_WIDE_AVX512) || defined(SOAGEO_WIDE_AVX2) || defined(SOAGEO_WIDE_SSE2)
+inline void stream_u32(uint32_t* p, uint32_t v) { _mm_stream_si32(reinterpret_cast<int*>(p), static_cast<int>(v)); }
+inline void stream_fence() { _mm_sfence(); }
+#else
+inline void stream_u32(uint32_t* p, uint32_t v) { *p = v; }
+inline void stream_fence() {}
+#endif
+
 inline wm none() { return from_bits(0); }
 inline wm all() { return from_bits(0xffffffffu); }
 
