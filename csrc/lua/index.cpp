@@ -41,8 +41,8 @@ static void rebuild(lua_State* L, int idx, Layer* layer) {
 // bench/bench_index_lua.lua against a small query's scan (0.15-0.17 ns per entity on
 // AVX-512): after moves only about 60 (6-9.5 ns per entity at 100,000, caches cold after a
 // tick of moves from Lua), a full build about 80; past a few hundred thousand entities the
-// build's scattered writes leave the cache (11-13 ns after moves, 17 ns full at 1,000,000),
-// the scan does not.
+// build's scattered writes leave the cache (9-10 ns after moves, whose scatter then bypasses
+// the caches, and 17 ns full at 1,000,000), the scan does not.
 static double rebuild_cost(const Store& s) {
     const bool big = s.n > 262144;
     const double per = (s.stale & kStaleAll) ? (big ? 130.0 : 80.0) : (big ? 90.0 : 60.0);
