@@ -695,16 +695,46 @@ inline uint64_t event_key(uint32_t k, uint32_t rank) noexcept { return uint64_t(
 inline uint32_t bits_for(uint32_t n) noexcept { return n ? 32 - uint32_t(__builtin_clz(n)) : 0; }
 
 // An LSD radix sort of event keys on the bits they use (indices below `watchers`, ranks below
-// `ranks`), 11 at a time: std::sort of a tick's keys was a sixth of an incremental update.
-void sort_keys(uint64_t* keys, uint64_t* tmp, uint64_t n, uint32_t watchers, uint32_t ranks) noexcept {
+// `ranks`): std::sort of a tick's keys was a sixth of an incremental update. When both fit in
+// 32 bits the keys are packed first and sorted as such, in as few passes of at most 11 bits as
+// costs least for their number (a tick's few hundred keys took 2048-bucket passes: 150
+// instructions a key).
+void sort_keys(uint64_t* keys, uint64_t* tmp, uint64_t n, uint32_t watchers, uint32_t ranks, uint32_t* packed,
+               uint32_t* packed_tmp, uint64_t packed_cap) noexcept {
     if (n < 256) {
         std::sort(keys, keys + n);
         return;
     }
     const uint32_t rank_bits = bits_for(ranks), total = rank_bits + bits_for(watchers);
     const uint64_t low = (uint64_t(1) << rank_bits) - 1;
-    uint64_t *from = keys, *to = tmp;
     uint32_t count[2048];
+    if (total <= 32 && n <= packed_cap) {
+        uint32_t passes = 1, digit_bits = 32;
+        double best = 0;
+        for (uint32_t p = 1; p <= 4; ++p) {
+            const uint32_t d = (total + p - 1) / p;
+            if (d > 11) continue;
+            const double cost = double(p) * (3.0 * double(n) + double(2u << d));
+            if (digit_bits == 32 || cost < best) best = cost, passes = p, digit_bits = d;
+        }
+        if (digit_bits == 32) passes = (total + 10) / 11, digit_bits = 11;
+        uint32_t *from = packed, *to = packed_tmp;
+        for (uint64_t i = 0; i < n; ++i) from[i] = uint32_t((keys[i] >> 32) << rank_bits | (keys[i] & low));
+        const uint32_t buckets = 1u << digit_bits, digit_mask = buckets - 1;
+        for (uint32_t pass = 0, shift = 0; pass < passes; ++pass, shift += digit_bits) {
+            std::memset(count, 0, buckets * sizeof(uint32_t));
+            for (uint64_t i = 0; i < n; ++i) ++count[(from[i] >> shift) & digit_mask];
+            for (uint32_t d = 0, sum = 0; d < buckets; ++d) {
+                const uint32_t c = count[d];
+                count[d] = sum, sum += c;
+            }
+            for (uint64_t i = 0; i < n; ++i) to[count[(from[i] >> shift) & digit_mask]++] = from[i];
+            std::swap(from, to);
+        }
+        for (uint64_t i = 0; i < n; ++i) keys[i] = uint64_t(from[i] >> rank_bits) << 32 | (from[i] & low);
+        return;
+    }
+    uint64_t *from = keys, *to = tmp;
     for (uint32_t shift = 0; shift < total; shift += 11) {
         auto digit = [&](uint64_t key) { return uint32_t((((key >> 32) << rank_bits | (key & low)) >> shift) & 2047); };
         std::memset(count, 0, sizeof count);
@@ -721,9 +751,10 @@ void sort_keys(uint64_t* keys, uint64_t* tmp, uint64_t n, uint32_t watchers, uin
 
 // Sorts the keys, moves them to the end of the event buffer and writes the (watcher, target)
 // id pairs in front of them; returns where the keys went (aoi_commit reads them).
-uint64_t* keys_to_events(EventList& e, uint64_t n, const Visible& v) noexcept {
+uint64_t* keys_to_events(EventList& e, uint64_t n, const Visible& v, AoiScratch& s) noexcept {
     uint64_t* keys = reinterpret_cast<uint64_t*>(e.pair);
-    sort_keys(keys, keys + n, n, v.n, v.id_count);  // keys take at most 2/3 of the buffer
+    // Keys take at most 2/3 of the buffer; tmp_* are free once the scans are done.
+    sort_keys(keys, keys + n, n, v.n, v.id_count, s.tmp_keys, s.tmp_vals, s.cap);
     uint64_t* tail = keys + (2 * e.cap - n);
     std::memmove(tail, keys, n * sizeof(uint64_t));
     for (uint64_t i = 0; i < n; ++i) {
@@ -901,8 +932,10 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
             return true;
         });
         for (uint32_t i = 0; i < scan.found.n_enter; ++i) ek[ne++] = event_key(k, v.rank_at[s.watcher_enters[i]]);
-        for (uint32_t o = 0; o < old_n; ++o)
-            if (s.mark[old_t[o]] != kept) lk[nl++] = event_key(k, v.rank_at[old_t[o]]);
+        // Every old target not met within reach leaves: none when all were met (most watchers),
+        // and the pass stops at the last one (as collect_leaves).
+        for (uint32_t o = 0, left = old_n - scan.found.met; left && o < old_n; ++o)
+            if (s.mark[old_t[o]] != kept) lk[nl++] = event_key(k, v.rank_at[old_t[o]]), --left;
         s.redo_at[r] = static_cast<uint32_t>(logged);
         s.redo_len[r] = scan.found.n_visible;
         logged += scan.found.n_visible;
@@ -949,8 +982,8 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
         if (!room) return Incremental::full;
     }
     // 5. Events sorted as the full path writes them; the lists must have room to change in place.
-    p.enter_keys = keys_to_events(enter, ne, v);
-    p.leave_keys = keys_to_events(leave, nl, v);
+    p.enter_keys = keys_to_events(enter, ne, v, s);
+    p.leave_keys = keys_to_events(leave, nl, v, s);
     if (v.top + relocations(s, v, p.enter_keys, ne, p.leave_keys, nl) > v.target_cap) return Incremental::full;
     p.n_enter = ne, p.n_leave = nl;
     return Incremental::done;
