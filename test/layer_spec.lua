@@ -93,6 +93,63 @@ describe("soageo.layer", function()
       end
       assert.are.equal(100, seen)
     end)
+
+    it("gives every entity to each of two loops run in step, and to nested loops", function()
+      local l = soageo.layer()
+      for i = 1, 50 do l:set(i * 7, i, i) end
+      local all = {}
+      for id in l:each() do all[#all + 1] = id end
+      assert.are.equal(50, #all)
+      -- two iterations advanced in turn, one 10 steps ahead: each step of one moves the
+      -- other's hint away
+      local fa, sa, ca = l:each()
+      local fb, sb, cb = l:each()
+      local a, b = {}, {}
+      for _ = 1, 10 do
+        ca = fa(sa, ca)
+        a[#a + 1] = ca
+      end
+      repeat
+        ca = ca ~= nil and fa(sa, ca) or nil
+        if ca then a[#a + 1] = ca end
+        cb = fb(sb, cb)
+        if cb then b[#b + 1] = cb end
+      until ca == nil and cb == nil
+      assert.are.same(all, a)
+      assert.are.same(all, b)
+      local pairs_seen = 0
+      for _ in l:each() do
+        for _ in l:each() do pairs_seen = pairs_seen + 1 end
+      end
+      assert.are.equal(50 * 50, pairs_seen)
+    end)
+
+    it("keeps going when entities move or are added, and raises when the current one is removed", function()
+      local l = soageo.layer()
+      for i = 1, 20 do l:set(i, i, i) end
+      local seen = 0
+      for id, x in l:each() do
+        seen = seen + 1
+        l:move(id, x + 1, 0)
+        if id == 5 then l:set(100, 0, 0) end  -- added at the end: the loop reaches it
+      end
+      assert.are.equal(21, seen)
+      assert.are.equal(2.0, (l:get(1)))
+      -- the current entity removed: another takes its slot, and the next step says so
+      assert.has_error(function()
+        for id in l:each() do
+          if id == 3 then l:remove(3) end
+        end
+      end, "layer changed during iteration (id 3 removed)")
+      -- the last entity removed while it is the current one: its slot is past the end
+      local last
+      for id in l:each() do last = id end
+      assert.has_error(function()
+        for id in l:each() do
+          if id == last then l:remove(id) end
+        end
+      end, ("layer changed during iteration (id %d removed)"):format(last))
+    end)
   end)
 
   describe("when set_many is given arrays", function()
