@@ -181,8 +181,11 @@ void order_rank_pairs(PairBuffer& buf, uint64_t n, uint32_t n_ranks, bool comple
     uint32_t count[4][1u << 11];
     std::memset(count, 0, sizeof(count[0]) * passes);
     for (uint64_t i = 0; i < n; ++i) {
+        // Branch-free: which end is lower is a coin toss for the incremental contacts' pairs.
         const uint64_t a = buf.a[i], b = buf.b[i];
-        const uint64_t k = a < b || !complete ? (a << hb) | b : (b << hb) | a;
+        const uint64_t swap = (a ^ b) & (uint64_t(0) - uint64_t(complete & (b < a)));
+        const uint64_t lo = a ^ swap, hi = b ^ swap;
+        const uint64_t k = (lo << hb) | hi;
         keys[i] = k;
         for (uint32_t p = 0; p < passes; ++p) ++count[p][(k >> (p * d)) & digit];
     }
