@@ -31,10 +31,10 @@ ContactFrame lay_contact_frame(Carver& k, uint64_t pair_cap, uint32_t id_cap) no
 
 ContactState lay_contact_state(Carver& k, uint32_t cap) noexcept {
     ContactState cs;
-    cs.x = k.take<float>(cap);
-    cs.y = k.take<float>(cap);
-    cs.r = k.take<float>(cap);
-    cs.id_at = k.take<int64_t>(cap);
+    cs.x = k.take_zeroed<float>(padded(cap));  // change detection reads whole blocks of lanes
+    cs.y = k.take_zeroed<float>(padded(cap));
+    cs.r = k.take_zeroed<float>(padded(cap));
+    cs.id_at = k.take_zeroed<int64_t>(padded(cap));
     const size_t padded = size_t(cap) + kMaxWidth;  // the search reads whole blocks of lanes
     cs.minx = k.take_zeroed<float>(padded);
     cs.neg_maxx = k.take_zeroed<float>(padded);
@@ -47,7 +47,7 @@ ContactState lay_contact_state(Carver& k, uint32_t cap) noexcept {
     cs.pos_of_slot = k.take<uint32_t>(cap);
     cs.pos_bits = k.take<uint64_t>(size_t(cap) / 64 + 1);
     cs.rank_moved = k.take<uint8_t>(cap);
-    const size_t movers = size_t(cap) / 4 + kDetectBlock + 1;
+    const size_t movers = size_t(cap) / 4 + kDetectBlock + kMaxWidth;
     cs.mover = k.take<uint32_t>(movers);
     cs.mx = k.take<float>(movers);
     cs.my = k.take<float>(movers);
@@ -163,12 +163,6 @@ namespace {
 
 inline uint32_t bucket_of(int64_t cx, int64_t cy, uint32_t mask) noexcept { return row_bucket(mask + 1, cx, cy); }
 
-inline uint32_t float_bits(float v) noexcept {
-    uint32_t u;
-    std::memcpy(&u, &v, sizeof u);
-    return u;
-}
-
 // The side of the box of (x, y, r) as sweep_prepare's float32 bounds give it.
 inline double box_side(float x, float y, float r) noexcept {
     return std::max(double(x + r) - double(x - r), double(y + r) - double(y - r));
@@ -258,22 +252,26 @@ ContactStep contacts_incremental(const Store& st, const SweepScratch& s, bool ra
     // builds assert it instead).
     uint32_t movers = 0;
     const uint32_t max_movers = n / 4;  // more, and a sweep is cheaper than their searches
-    // Branch-free (a changed entity is a coin toss for the predictor): every entity is
-    // written as a mover and kept as one when it changed; the limits are checked per block.
+    // A kernel compares every entity with the kept copy; the limits are checked per block.
     // Only the comparisons run over every entity: the movers' columns and sizes are read after.
-    // Bits are compared, not values: 0 against -0 counts as a move, which searches that box
-    // again for the same pairs (the float comparison, NaN-safe, took twice the instructions).
+    ContactChanges changes;
+    changes.x = reinterpret_cast<const uint32_t*>(c.x);
+    changes.y = reinterpret_cast<const uint32_t*>(c.y);
+    changes.r = reinterpret_cast<const uint32_t*>(c.r);
+    changes.id = reinterpret_cast<const uint32_t*>(c.id);
+    changes.kept_x = reinterpret_cast<const uint32_t*>(cs.x);
+    changes.kept_y = reinterpret_cast<const uint32_t*>(cs.y);
+    changes.kept_r = reinterpret_cast<const uint32_t*>(cs.r);
+    changes.kept_id = reinterpret_cast<const uint32_t*>(cs.id_at);
     for (uint32_t i0 = 0; i0 < n; i0 += kDetectBlock) {
-        const uint32_t i1 = std::min(n, i0 + kDetectBlock);
-        uint64_t other_id = 0;
-        for (uint32_t i = i0; i < i1; ++i) {
-            other_id |= static_cast<uint64_t>(cs.id_at[i] ^ c.id[i]);
+        changes.first = i0;
+        changes.last = std::min(n, i0 + kDetectBlock);
+        bool other_id = false;
+        movers += kernels.contact_changed(changes, cs.mover + movers, &other_id);
+#if defined(SOAGEO_CHECKS)
+        for (uint32_t i = changes.first; i < changes.last; ++i)
             SOAGEO_ASSERT(cs.id_at[i] != c.id[i] || s.id_keys[s.rank[i]] == int_key(c.id[i]));
-            const uint32_t diff = (float_bits(c.x[i]) ^ float_bits(cs.x[i])) | (float_bits(c.y[i]) ^ float_bits(cs.y[i])) |
-                                  (float_bits(c.r[i]) ^ float_bits(cs.r[i]));
-            cs.mover[movers] = i;
-            movers += diff != 0;
-        }
+#endif
         if (other_id || movers > max_movers) return ContactStep::full;
     }
     // The grid's boxes are the unchanged ones, no wider than `widest` when it was built or
@@ -452,7 +450,7 @@ ContactStep contacts_incremental(const Store& st, const SweepScratch& s, bool ra
             const uint64_t at = touched[t++], key = old[at];
             copy_to(at);
             copied = after = at + 1;
-            push_pair(ended, ids[key >> 32], ids[key & 0xffffffffu]);
+            push_pair(ended, int64_t(key >> 32), int64_t(key & 0xffffffffu));
         } else if (j < k) {
             // Before the first last pair above it: past `after`, only untouched ones, never equal.
             const uint64_t f = found[j++], limit = t < nt ? touched[t] : no;
@@ -460,12 +458,19 @@ ContactStep contacts_incremental(const Store& st, const SweepScratch& s, bool ra
             while (at < limit && old[at] < f) ++at;
             copy_to(at);
             out[w++] = f;
-            push_pair(began, ids[f >> 32], ids[f & 0xffffffffu]);
+            push_pair(began, int64_t(f >> 32), int64_t(f & 0xffffffffu));
         } else {
             break;
         }
     }
     copy_to(no);
+    // The events went in as ranks: their ids now, each lookup independent of the others (in
+    // the merge, each waited behind the mispredicted branch before it, and at 100,000 entities
+    // the ids are far larger than the cache).
+    for (EventList* e : {&began, &ended}) {
+        const uint64_t written = 2 * std::min(e->n, e->cap);
+        for (uint64_t x = 0; x < written; ++x) e->pair[x] = ids[e->pair[x]];
+    }
     std::swap(now.buf.keys, now.buf.tmp);
     std::swap(now.buf.keys32, now.buf.tmp32);
     now.n = w;

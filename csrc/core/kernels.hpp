@@ -197,6 +197,22 @@ struct ContactSearch {
     float maxx, neg_minx, maxy, neg_miny;
 };
 
+// The incremental contacts' change detection (contacts.cpp): the slots of [first, last) whose
+// x, y or r differ, as bits, from the copy kept at the last update, and whether an id does
+// (ids as pairs of 32-bit halves). first is a multiple of kMaxWidth; every column is aligned
+// and padded.
+struct ContactChanges {
+    const uint32_t* x;
+    const uint32_t* y;
+    const uint32_t* r;
+    const uint32_t* id;
+    const uint32_t* kept_x;
+    const uint32_t* kept_y;
+    const uint32_t* kept_r;
+    const uint32_t* kept_id;
+    uint32_t first, last;
+};
+
 // Kernels write slot numbers to `out`, which must hold padded(n) entries: a kernel may store a
 // whole block of lanes past its last hit (never past the padded end).
 struct KernelTable {
@@ -237,6 +253,9 @@ struct KernelTable {
     // Positions of the runs whose box overlaps the search's, ascending within each run, runs
     // in order; out holds their total length plus kMaxWidth.
     uint32_t (*contact_search)(const ContactSearch&, uint32_t* out) noexcept;
+    // The changed slots, ascending (out holds last - first + kMaxWidth); sets *other_id when an
+    // id differs (else leaves it).
+    uint32_t (*contact_changed)(const ContactChanges&, uint32_t* out, bool* other_id) noexcept;
 };
 
 // One table per target. Only the targets this build compiles are defined (the scalar one and

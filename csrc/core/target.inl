@@ -47,6 +47,7 @@ const KernelTable table = {
     aoi_changed,
     match_u32,
     contact_search,
+    contact_changed,
 };
 }  // namespace SOAGEO_TARGET
 

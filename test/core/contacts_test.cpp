@@ -58,3 +58,45 @@ TEST_CASE(contact_search_matches_scalar_and_its_definition) {
         }
     }
 }
+
+// The incremental contacts' change detection: every target reports the slots of [first, last)
+// whose x, y or r bits differ from the kept copy, ascending, as the definition does (0 against
+// -0 is a change; NaN against the same NaN is none), and flags an id that differs in either half,
+// never one past `last`.
+TEST_CASE(contact_changed_matches_scalar_and_its_definition) {
+    fixture::Rng rng(101);
+    const uint32_t values[] = {0u, 0x80000000u, 0x3f800000u, 0x7fc00000u, 0x40000000u, 7u};
+    for (uint32_t last : {0u, 1u, 3u, 4u, 5u, 15u, 16u, 17u, 31u, 33u, 100u, 256u, 300u}) {
+        for (int round = 0; round < 30; ++round) {
+            const uint32_t first = kMaxWidth * rng.below(last / kMaxWidth + 1);
+            const uint32_t cap = last + 2 * kMaxWidth;
+            alignas(64) static uint32_t cols[8][704];  // rows of whole 64-byte lines: every column aligned
+            for (auto& col : cols)
+                for (uint32_t i = 0; i < 2 * cap; ++i) col[i] = values[rng.below(6)];
+            // Mostly the same as kept: a change in a few slots, in one column each.
+            for (int c = 0; c < 3; ++c)
+                for (uint32_t i = 0; i < cap; ++i) cols[4 + c][i] = cols[c][i];
+            for (uint32_t i = 0; i < 2 * cap; ++i) cols[7][i] = cols[3][i];
+            const uint32_t changes = rng.below(6);
+            for (uint32_t k = 0; k < changes; ++k) cols[rng.below(3)][rng.below(cap)] ^= 1u << rng.below(32);
+            const bool id_change = round % 3 == 0;
+            uint32_t id_at = 0;
+            if (id_change) {
+                id_at = rng.below(2 * cap);
+                cols[3][id_at] ^= 1u << rng.below(32);
+            }
+            ContactChanges c{cols[0], cols[1], cols[2], cols[3], cols[4], cols[5], cols[6], cols[7], first, last};
+            std::vector<uint32_t> defined;
+            for (uint32_t i = first; i < last; ++i)
+                if (cols[0][i] != cols[4][i] || cols[1][i] != cols[5][i] || cols[2][i] != cols[6][i]) defined.push_back(i);
+            const bool other = id_change && id_at >= 2 * first && id_at < 2 * last;
+            std::vector<uint32_t> got(last - first + kMaxWidth);
+            for (const KernelTable* k : fixture::targets()) {
+                bool flagged = false;
+                const uint32_t h = k->contact_changed(c, got.data(), &flagged);
+                CHECK_MSG(std::vector<uint32_t>(got.begin(), got.begin() + h) == defined && flagged == other,
+                          "%s first=%u last=%u round %d", k->name, first, last, round);
+            }
+        }
+    }
+}
