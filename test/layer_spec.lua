@@ -134,7 +134,22 @@ describe("soageo.layer", function()
         if id == 5 then l:set(100, 0, 0) end  -- added at the end: the loop reaches it
       end
       assert.are.equal(21, seen)
-      assert.are.equal(2.0, (l:get(1)))
+      for i = 1, 20 do
+        local x, y = l:get(i)
+        assert.are.same({ i + 1.0, 0.0 }, { x, y })
+      end
+      -- the entity each() just returned swapped away by a remove: moves find each id anew
+      for id in l:each() do
+        if id == 7 then
+          l:remove(7)
+          assert.has_error(function() l:move(7, 0, 0) end, "bad argument #1 to 'move' (no entity with this id)")
+          l:move(100, -5, -5)  -- the id now in 7's slot
+          break
+        end
+      end
+      local x100, y100 = l:get(100)
+      assert.are.same({ -5.0, -5.0 }, { x100, y100 })
+      l:set(7, 8, 0)
       -- the current entity removed: another takes its slot, and the next step says so
       assert.has_error(function()
         for id in l:each() do

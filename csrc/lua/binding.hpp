@@ -51,7 +51,7 @@ struct Layer {
     mutable RebuildPolicy policy;  // when the index is rebuilt (index.cpp; fresh_plan adds to it)
     uint32_t sweeps;  // bumped by every sweep and by close: watched by pairs() (results.hpp)
     uint32_t fills;   // bumped by every call that fills the hit buffers (fill_hits)
-    uint32_t each_slot;  // the slot each()'s last step returned: a hint, checked before use
+    uint32_t hint_slot;  // the slot each() returned last (move looks there first): checked before use
     IndexMode mode;
     bool closed;
 };
