@@ -46,7 +46,7 @@ ContactState lay_contact_state(Carver& k, uint32_t cap) noexcept {
     cs.start = k.take<uint32_t>(size_t(cap) + 1);  // buckets + 1 <= cap + 1
     cs.pos_of_slot = k.take<uint32_t>(cap);
     cs.pos_bits = k.take<uint64_t>(size_t(cap) / 64 + 1);
-    cs.rank_moved = k.take<uint8_t>(cap);
+    cs.rank_moved = k.take<uint64_t>(size_t(cap) / 64 + 1);
     const size_t movers = size_t(cap) / 4 + kDetectBlock + kMaxWidth;
     cs.mover = k.take<uint32_t>(movers);
     cs.mx = k.take<float>(movers);
@@ -294,7 +294,7 @@ ContactStep contacts_incremental(const Store& st, const SweepScratch& s, bool ra
     double side = 1.5 * (widest > 0 ? widest : 1.0);
     const size_t words = size_t(n) / 64 + 1;
     std::memset(cs.pos_bits, 0, words * sizeof(uint64_t));
-    std::memset(cs.rank_moved, 0, n);
+    std::memset(cs.rank_moved, 0, words * sizeof(uint64_t));
     const uint32_t* const rank_of = s.rank;
     cs.movers = movers;  // their boxes are not the committed ones until the commit
     // Each mover's box written in place, flagged, and how far its min corner went from where
@@ -310,7 +310,7 @@ ContactStep contacts_incremental(const Store& st, const SweepScratch& s, bool ra
             drift = std::max(drift, std::max(dx, dy));
             put_box(cs, pos, x, y, r, rank | 0x80000000u);
             cs.pos_bits[pos >> 6] |= uint64_t(1) << (pos & 63);
-            cs.rank_moved[rank] = 1;
+            cs.rank_moved[rank >> 6] |= uint64_t(1) << (rank & 63);
         }
         cs.drift = drift;
         cs.widest = widest;
@@ -330,7 +330,7 @@ ContactStep contacts_incremental(const Store& st, const SweepScratch& s, bool ra
             const uint32_t i = cs.mover[q], pos = cs.pos_of_slot[i], rank = rank_of[i];
             cs.rank_changed[pos] = rank | 0x80000000u;
             cs.pos_bits[pos >> 6] |= uint64_t(1) << (pos & 63);
-            cs.rank_moved[rank] = 1;
+            cs.rank_moved[rank >> 6] |= uint64_t(1) << (rank & 63);
         }
     }
     cs.built = true;
@@ -428,12 +428,13 @@ ContactStep contacts_incremental(const Store& st, const SweepScratch& s, bool ra
     uint64_t* const out = now.buf.tmp;
     uint64_t* const touched = found + k;  // k + no <= cap, checked above
     const int64_t* const ids = before.ids;
-    const uint8_t* const moved = cs.rank_moved;
+    const uint64_t* const moved = cs.rank_moved;  // bits: bytes measured 3-4% slower at 100,000 (alternating runs)
     uint64_t nt = 0;
     for (uint64_t i = 0; i < no; ++i) {
         const uint64_t key = old[i];
         touched[nt] = i;
-        nt += moved[key >> 32] | moved[static_cast<uint32_t>(key)];
+        const uint32_t lo = static_cast<uint32_t>(key >> 32), hi = static_cast<uint32_t>(key);
+        nt += ((moved[lo >> 6] >> (lo & 63)) | (moved[hi >> 6] >> (hi & 63))) & 1;
     }
     uint64_t w = 0, copied = 0, after = 0;  // last pairs copied up to `copied`; `after`: past the last touched one merged
     auto copy_to = [&](uint64_t end) {

@@ -60,7 +60,7 @@ struct ContactState {
     uint32_t* start;       // buckets + 1: bucket b holds positions [start[b], start[b + 1])
     uint32_t* pos_of_slot;
     uint64_t* pos_bits;    // scratch: the movers' positions, one bit each
-    uint8_t* rank_moved;   // scratch: 1 at the movers' ranks
+    uint64_t* rank_moved;  // scratch: the movers' ranks, one bit each
     uint32_t* mover;       // the slots the last update found changed (cap / 4 + 1)
     float *mx, *my, *mr;   // and their columns then, written to x, y, r by the commit
     // widest: at least the widest side of any box in the grid (exact when it was built, then
