@@ -33,6 +33,7 @@ print(string.format("moves from Lua (%s, SIMD target %s), ns per entity, median 
   _VERSION, soageo.arch()))
 print(string.format("%9s %11s %11s %7s %11s %7s %11s %7s %11s %7s", "entities", "Lua arrays", "layer:move",
   "ratio", "move local", "ratio", "set_many", "ratio", "move_many", "ratio"))
+local loops = {}  -- { n, Lua loop, soageo loop }: printed after the table above
 for _, n in ipairs(sizes) do
   math.randomseed(n)
   -- Unique ids spread over the whole 64-bit range (both signs), as handles or hashed keys are.
@@ -88,6 +89,17 @@ for _, n in ipairs(sizes) do
     assert(x == string.unpack("f", string.pack("f", nx[k])) and y == string.unpack("f", string.pack("f", ny[k])))
   end
 
+  -- The movement loop of a scene: every entity, in storage order, steps from where it is.
+  local t_loop_lua = timed(rounds, function(r)
+    local d = r % 2 == 0 and 0.5 or -0.5
+    for i = 1, n do xs[i], ys[i] = xs[i] + d, ys[i] - d end
+  end)
+  local t_loop = timed(rounds, function(r)
+    local d = r % 2 == 0 and 0.5 or -0.5
+    for id, x, y in layer:each() do layer:move(id, x + d, y - d) end
+  end)
+  loops[#loops + 1] = { n, t_loop_lua, t_loop }
+
   local ns = 1e9 / n
   local function col(t) return t and string.format("%11.1f %6.2fx", t * ns, t / t_lua) or string.format("%11s %7s", "-", "-") end
   print(string.format("%9d %11.1f %s %s %s %s", n, t_lua * ns, col(t_move), col(t_move_local), col(t_set_many),
@@ -96,3 +108,10 @@ for _, n in ipairs(sizes) do
   collectgarbage()
 end
 print("targets (issue 13): layer:move <= 2x Lua arrays at 100,000 and 1,000,000; a batch <= 40 ns at 1,000,000")
+print()
+print("the movement loop, every entity in storage order, ns per entity: for id, x, y in layer:each() do")
+print("layer:move(id, x + d, y - d) end, against for i = 1, n do xs[i], ys[i] = xs[i] + d, ys[i] - d end")
+print(string.format("%9s %11s %13s %7s", "entities", "Lua arrays", "each + move", "ratio"))
+for _, l in ipairs(loops) do
+  print(string.format("%9d %11.1f %13.1f %6.2fx", l[1], l[2] * 1e9 / l[1], l[3] * 1e9 / l[1], l[3] / l[2]))
+end
