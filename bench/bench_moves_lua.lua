@@ -1,7 +1,8 @@
 -- From Lua: moving every entity of a layer once, in random order, with ids scattered over 64
 -- bits, against the plain Lua array update a Lua server would do instead (xs[i], ys[i] = x, y).
--- Per entity, median of several timed rounds, one untimed warm-up round first. Run from the
--- repo root; `lua5.4 bench/bench_moves_lua.lua 100000` runs one size only.
+-- Per entity, median of several timed rounds, one untimed warm-up round first. Then a scene's
+-- movement loop, each() + move in storage order, against the same loop over Lua arrays. Run
+-- from the repo root; `lua5.4 bench/bench_moves_lua.lua 100000` runs one size only.
 package.path = "lualib/?.lua;bench/?.lua;" .. package.path
 package.cpath = "./?.so;" .. package.cpath
 
