@@ -29,6 +29,20 @@ Layer* new_layer(lua_State* L) {
 
 bool push_ids(lua_State* L, int layer_idx, int out, const Layer* layer, const uint32_t* slots, uint32_t k) {
     const HitIds hit(layer->s.col.id, slots, k, layer->s.n);
+    if (out != 0 && k <= kFewIds) {
+        // A few ids into the caller's table: raw writes, whatever its metatable. No call here
+        // runs a collection step (only creating a table does; a table that grows may at most
+        // trigger an emergency collection, which runs no finalizers, on 5.4 and 5.5 alike),
+        // so nothing can touch the layer meanwhile and Results' pins and watch are not needed:
+        // they cost as much as the writes in a small query.
+        for (uint32_t i = 0; i < k; ++i) {
+            lua_pushinteger(L, hit[i]);
+            lua_rawseti(L, out, lua_Integer(i) + 1);
+        }
+        clear_tail(L, out, lua_Integer(k) + 1);
+        lua_pushvalue(L, out);
+        return true;
+    }
     Results r;
     results_open(L, &r);
     results_pin(&r, layer_idx, kColumnsValue);

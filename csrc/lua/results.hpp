@@ -99,6 +99,9 @@ struct HitIds {
     }
 };
 
+// Up to this many ids, push_ids writes into a given table directly (layer.cpp).
+constexpr uint32_t kFewIds = 32;
+
 // Clears out[from], out[from + 1], ... up to the first nil.
 void clear_tail(lua_State* L, int out, lua_Integer from);
 

@@ -70,3 +70,27 @@ TEST_CASE(grid_rebuild_after_moves_files_every_entity_in_its_cell) { check_rebui
 
 // Past 262,144 entities the rebuild's scatter stores bypass the caches.
 TEST_CASE(grid_rebuild_after_moves_files_every_entity_in_its_cell_in_a_large_layer) { check_rebuild_after_moves(300000); }
+
+// Every size takes its own path (insertion sort, std::sort, the bitmap for many hits): each
+// must give the slots ascending, once each.
+TEST_CASE(sort_slots_orders_and_deduplicates_hits_of_every_size) {
+    fixture::Rng g(7);
+    const uint32_t n = 4096;
+    std::vector<uint32_t> bitmap((n + 31) / 32);
+    uint32_t bad = 0;
+    for (uint32_t k = 0; k <= 300; k += k < 40 ? 1 : 37) {
+        for (int round = 0; round < 20; ++round) {
+            // Some rounds draw from few values, so that duplicates are common.
+            const uint32_t range = round % 3 == 0 ? std::max<uint32_t>(1, k / 2) : n;
+            std::vector<uint32_t> slots(k), want;
+            for (uint32_t& v : slots) v = static_cast<uint32_t>(g.below(range));
+            want = slots;
+            std::sort(want.begin(), want.end());
+            want.erase(std::unique(want.begin(), want.end()), want.end());
+            const uint32_t w = sort_slots(slots.data(), k, n, bitmap.data());
+            slots.resize(w);
+            bad += slots != want;
+        }
+    }
+    CHECK(bad == 0);
+}
