@@ -80,23 +80,14 @@ struct WatcherScan {
     uint32_t filter;
 };
 
-void scan_window(const AoiInput& in, AoiScratch& s, uint32_t first, uint32_t last, const Circle& reach, float view,
-                 WatcherScan& m) noexcept {
-    first &= ~uint32_t(kMaxWidth - 1);  // kernels read aligned blocks; extra entries are tested too
-    if (last <= first) return;
-    AoiWindow window{s.xs + first, s.ys + first, s.mark + first, last - first, first,
-                     reach.cx, reach.cy, view, reach.radius, m.open, m.kept,
-                     m.m ? m.m + first : nullptr, m.filter};
-    in.kernels->aoi_scan(window, m.found);
-}
-
-// The windows a watcher scans: runs of buckets, as ranges of positions. Planned one watcher
-// ahead, so that their memory is being fetched while the watcher before is scanned (watchers
-// go by id, so consecutive ones are far apart: their windows were a third of an update's
-// cache misses).
+// The windows a watcher scans: runs of buckets, as ranges of positions (first rounded down to
+// a block: kernels read aligned blocks, and the extra entries are tested too). Planned one
+// watcher ahead, so that their memory is being fetched while the watcher before is scanned
+// (watchers go by id, so consecutive ones are far apart: their windows were a third of an
+// update's cache misses).
 struct Plan {
     static constexpr uint32_t kMaxWindows = 8;
-    uint32_t first[kMaxWindows], last[kMaxWindows];
+    uint32_t runs[2 * kMaxWindows];
     uint32_t n = 0;
     uint32_t self = kNoSlot;  // the watcher's rank (kNoSlot: nothing planned)
     bool rows = false;        // too many windows to list: meet_candidates goes row by row
@@ -143,6 +134,37 @@ void cover_circle(const AoiInput& in, const AoiScratch& s, const Circle& reach, 
     }
 }
 
+// The windows of a cover gathered for one kernel call (aoi_scan, aoi_mover): a call per window
+// cost about as much as a block of the scan, and a cover has 2-5 windows.
+struct Runs {
+    static constexpr uint32_t kMax = 16;
+    uint32_t at[2 * kMax];
+    uint32_t n = 0;
+    uint32_t len = 0;  // positions in them
+};
+
+// The windows of cover_circle(cover), first rounded down to a block, empty ones left out, in
+// batches of at most Runs::kMax windows holding at most `limit` positions (unless one window
+// holds more): `flush(runs)` runs a kernel over a batch and returns false to stop.
+template <class Flush>
+void cover_runs(const AoiInput& in, const AoiScratch& s, const Circle& cover, uint32_t limit, Runs& runs,
+                Flush flush) noexcept {
+    runs.n = runs.len = 0;
+    bool go = true;
+    cover_circle(in, s, cover, [&](uint32_t first, uint32_t last) {
+        first &= ~uint32_t(kMaxWidth - 1);
+        if (last <= first) return true;
+        if (runs.n == Runs::kMax || (runs.n && runs.len + (last - first) > limit)) {
+            if (!flush(runs)) return go = false;
+            runs.n = runs.len = 0;
+        }
+        runs.at[2 * runs.n] = first, runs.at[2 * runs.n + 1] = last;
+        ++runs.n, runs.len += last - first;
+        return true;
+    });
+    if (go && runs.n) flush(runs);
+}
+
 void plan_windows(const AoiInput& in, const AoiScratch& s, uint32_t self, float view, Plan& plan) noexcept {
     const uint32_t slot = s.slot_of_rank[self];
     plan.self = self;
@@ -150,8 +172,10 @@ void plan_windows(const AoiInput& in, const AoiScratch& s, uint32_t self, float 
     plan.n = 0;
     plan.rows = false;
     cover_circle(in, s, plan.reach, [&](uint32_t first, uint32_t last) {
+        first &= ~uint32_t(kMaxWidth - 1);
+        if (last <= first) return true;
         if (plan.n == Plan::kMaxWindows) return plan.rows = true, false;
-        plan.first[plan.n] = first, plan.last[plan.n] = last;
+        plan.runs[2 * plan.n] = first, plan.runs[2 * plan.n + 1] = last;
         ++plan.n;
         return true;
     });
@@ -160,8 +184,8 @@ void plan_windows(const AoiInput& in, const AoiScratch& s, uint32_t self, float 
 // Asks for the first blocks of every planned window (coordinates and marks).
 void prefetch_plan(const AoiScratch& s, const Plan& plan) noexcept {
     for (uint32_t k = 0; k < plan.n; ++k) {
-        uint32_t first = plan.first[k] & ~uint32_t(kMaxWidth - 1), blocks = 0;
-        for (uint32_t b = first; b < plan.last[k] && blocks < 8; b += kMaxWidth, ++blocks) {
+        uint32_t blocks = 0;
+        for (uint32_t b = plan.runs[2 * k]; b < plan.runs[2 * k + 1] && blocks < 8; b += kMaxWidth, ++blocks) {
             __builtin_prefetch(s.xs + b);
             __builtin_prefetch(s.ys + b);
             __builtin_prefetch(s.mark + b);
@@ -171,12 +195,16 @@ void prefetch_plan(const AoiScratch& s, const Plan& plan) noexcept {
 
 void meet_candidates(const AoiInput& in, AoiScratch& s, const Plan& plan, float view, WatcherScan& m) noexcept {
     s.mark[s.pos_of_rank[plan.self]] = m.kept;  // the watcher never sees itself
+    AoiWindow window{s.xs, s.ys, s.mark, plan.runs, plan.n, plan.reach.cx, plan.reach.cy, view, plan.reach.radius,
+                     m.open, m.kept, m.m, m.filter};
     if (!plan.rows) {
-        for (uint32_t k = 0; k < plan.n; ++k) scan_window(in, s, plan.first[k], plan.last[k], plan.reach, view, m);
+        if (plan.n) in.kernels->aoi_scan(window, m.found);
         return;
     }
-    cover_circle(in, s, plan.reach, [&](uint32_t first, uint32_t last) {
-        scan_window(in, s, first, last, plan.reach, view, m);
+    Runs runs;
+    cover_runs(in, s, plan.reach, ~0u, runs, [&](const Runs& r) {
+        window.runs = r.at, window.n_runs = r.n;
+        in.kernels->aoi_scan(window, m.found);
         return true;
     });
 }
@@ -797,7 +825,7 @@ __attribute__((noinline)) uint32_t leaves_in_windows(const AoiInput& in, AoiScra
                                                      uint32_t kept, uint32_t k, const Visible& v, uint64_t* lk, uint64_t& nl,
                                                      uint32_t left) noexcept {
     cover_circle(in, s, cover, [&](uint32_t first, uint32_t last) {
-        first &= ~uint32_t(kMaxWidth - 1);  // as scan_window
+        first &= ~uint32_t(kMaxWidth - 1);  // as cover_runs
         if (last <= first) return true;
         const uint32_t h = in.kernels->match_u32(s.mark + first, last - first, open, s.hits);
         for (uint32_t j = 0; j < h; ++j) {
@@ -922,6 +950,7 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
     const uint64_t ecap = 2 * enter.cap / 3, lcap = 2 * leave.cap / 3;  // keys and pairs side by side
     uint64_t ne = 0, nl = 0, logged = 0;
     uint32_t stamp = 0;
+    Runs runs;
     // 3. The rescanned watchers, as the full path scans them (their new lists go to the log).
     // (Planning each one's windows while the one before is scanned, as the full path does,
     // measured no faster here: in position order its windows are mostly in cache already.)
@@ -953,8 +982,11 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
         WatcherScan scan{AoiMeet{log.target + logged, s.watcher_enters, 0, 0, 0}, v.rank_at[self], open, kept, nullptr,
                          w.mask[k]};
         scan.m = scan.filter != ~0u || s.zero_masks ? s.ms : nullptr;
-        cover_circle(in, s, widened(reach.cx, reach.cy, reach.radius, drift), [&](uint32_t first, uint32_t last) {
-            scan_window(in, s, first, last, reach, view, scan);
+        AoiWindow window{s.xs, s.ys, s.mark, nullptr, 0, reach.cx, reach.cy, view, reach.radius, open, kept, scan.m,
+                         scan.filter};
+        cover_runs(in, s, widened(reach.cx, reach.cy, reach.radius, drift), ~0u, runs, [&](const Runs& b) {
+            window.runs = b.at, window.n_runs = b.n;
+            in.kernels->aoi_scan(window, scan.found);
             return true;
         });
         for (uint32_t i = 0; i < scan.found.n_enter; ++i) ek[ne++] = event_key(k, v.rank_at[s.watcher_enters[i]]);
@@ -981,13 +1013,11 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
         const double mx = 0.5 * (double(ox) + nx), my = 0.5 * (double(oy) + ny);
         const double half = 0.5 * std::sqrt((double(nx) - ox) * (double(nx) - ox) + (double(ny) - oy) * (double(ny) - oy));
         const uint32_t tag = 2 * ++stamp;
-        AoiMoverWindow mw{nullptr, nullptr, nullptr, nullptr, nullptr, 0, 0, ox, oy, nx, ny, om, nm};
+        AoiMoverWindow mw{s.xs, s.ys, s.wv2, s.wr2, s.wm, nullptr, 0, ox, oy, nx, ny, om, nm};
         bool room = true;
-        cover_circle(in, s, widened(mx, my, search + half, drift), [&](uint32_t first, uint32_t last) {
-            first &= ~uint32_t(kMaxWidth - 1);
-            if (last <= first) return true;
-            mw.x = s.xs + first, mw.y = s.ys + first, mw.wv2 = s.wv2 + first, mw.wr2 = s.wr2 + first, mw.wm = s.wm + first;
-            mw.n = last - first, mw.base = first;
+        // Batches of at most n positions: their hits fit s.hits.
+        cover_runs(in, s, widened(mx, my, search + half, drift), n, runs, [&](const Runs& b) {
+            mw.runs = b.at, mw.n_runs = b.n;
             const uint32_t h = in.kernels->aoi_mover(mw, s.hits);
             if (ne + h > ecap || nl + h > lcap) {
                 room = false;

@@ -14,26 +14,29 @@ inline void aoi_scan_with(const AoiWindow& window, AoiMeet& meet) noexcept {
     uint32_t* const visible = meet.visible;
     uint32_t* const enters = meet.enters;
     uint32_t n_visible = meet.n_visible, n_enter = meet.n_enter, met = meet.met;
-    for (uint32_t i = 0; i < w.n; i += W) {
-        const wf d2 = squared(load(w.x + i) - cx) + squared(load(w.y + i) - cy);
-        uint32_t in_reach = bits(lt(d2, reach2)) & live_lanes(w.n - i);
-        uint32_t near = bits(lt(d2, view2));  // view <= reach, so near lies within reach
-        if (Filtered) {  // filtered out: never within reach, so one seen before leaves
-            const uint32_t pass = bits(mask_any(w.m + i, w.filter));
-            in_reach &= pass, near &= pass;
+    for (uint32_t run = 0; run < w.n_runs; ++run) {
+        const uint32_t last = w.runs[2 * run + 1];
+        for (uint32_t i = w.runs[2 * run]; i < last; i += W) {
+            const wf d2 = squared(load(w.x + i) - cx) + squared(load(w.y + i) - cy);
+            uint32_t in_reach = bits(lt(d2, reach2)) & live_lanes(last - i);
+            uint32_t near = bits(lt(d2, view2));  // view <= reach, so near lies within reach
+            if (Filtered) {  // filtered out: never within reach, so one seen before leaves
+                const uint32_t pass = bits(mask_any(w.m + i, w.filter));
+                in_reach &= pass, near &= pass;
+            }
+            const uint32_t was = eq_bits(w.mark + i, w.open) & in_reach;
+            const uint32_t fresh = in_reach & ~eq_bits(w.mark + i, w.kept);
+            store_where(w.mark + i, in_reach, w.kept);
+            met += count_bits(was);
+            n_visible += emit(visible + n_visible, i, fresh & (was | near));
+            const uint32_t entering = fresh & near & ~was;
+            if (entering) n_enter += emit(enters + n_enter, i, entering);  // rare: a tick changes little
         }
-        const uint32_t was = eq_bits(w.mark + i, w.open) & in_reach;
-        const uint32_t fresh = in_reach & ~eq_bits(w.mark + i, w.kept);
-        store_where(w.mark + i, in_reach, w.kept);
-        met += count_bits(was);
-        n_visible += emit(visible + n_visible, w.base + i, fresh & (was | near));
-        const uint32_t entering = fresh & near & ~was;
-        if (entering) n_enter += emit(enters + n_enter, w.base + i, entering);  // rare: a tick changes little
     }
     meet.n_visible = n_visible, meet.n_enter = n_enter, meet.met = met;
 }
 
-// A window either filters every block or none: the unfiltered scan keeps its old cost.
+// A watcher either filters every block or none: the unfiltered scan keeps its old cost.
 inline void aoi_scan(const AoiWindow& window, AoiMeet& meet) noexcept {
     if (window.m)
         aoi_scan_with<true>(window, meet);
@@ -48,16 +51,19 @@ inline uint32_t aoi_mover(const AoiMoverWindow& window, uint32_t* out) noexcept 
     const AoiMoverWindow w = window;
     const wf ox = splat(w.ox), oy = splat(w.oy), nx = splat(w.nx), ny = splat(w.ny);
     uint32_t k = 0;
-    for (uint32_t i = 0; i < w.n; i += W) {
-        const wf x = load(w.x + i), y = load(w.y + i);
-        const wf dn = squared(nx - x) + squared(ny - y);
-        const wf d_o = squared(ox - x) + squared(oy - y);
-        const wf v2 = load(w.wv2 + i), r2 = load(w.wr2 + i);
-        const uint32_t pn = bits(mask_any(w.wm + i, w.nmask)), po = bits(mask_any(w.wm + i, w.omask));
-        const uint32_t vn = bits(lt(dn, v2)) & pn, rn = bits(lt(dn, r2)) & pn;
-        const uint32_t vo = bits(lt(d_o, v2)) & po, ro = bits(lt(d_o, r2)) & po;
-        const uint32_t maybe = ((vn & ~vo) | (ro & ~rn)) & live_lanes(w.n - i);
-        if (maybe) k += emit(out + k, w.base + i, maybe);
+    for (uint32_t run = 0; run < w.n_runs; ++run) {
+        const uint32_t last = w.runs[2 * run + 1];
+        for (uint32_t i = w.runs[2 * run]; i < last; i += W) {
+            const wf x = load(w.x + i), y = load(w.y + i);
+            const wf dn = squared(nx - x) + squared(ny - y);
+            const wf d_o = squared(ox - x) + squared(oy - y);
+            const wf v2 = load(w.wv2 + i), r2 = load(w.wr2 + i);
+            const uint32_t pn = bits(mask_any(w.wm + i, w.nmask)), po = bits(mask_any(w.wm + i, w.omask));
+            const uint32_t vn = bits(lt(dn, v2)) & pn, rn = bits(lt(dn, r2)) & pn;
+            const uint32_t vo = bits(lt(d_o, v2)) & po, ro = bits(lt(d_o, r2)) & po;
+            const uint32_t maybe = ((vn & ~vo) | (ro & ~rn)) & live_lanes(last - i);
+            if (maybe) k += emit(out + k, i, maybe);
+        }
     }
     return k;
 }

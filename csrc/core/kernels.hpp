@@ -124,15 +124,17 @@ float segment_entry(const Segment& s, float x, float y, float r) noexcept;
 
 struct SweepBoxes;  // sweep.hpp
 
-// One AOI watcher against a window of entities in the AOI's bucket order (aoi.cpp). mark has
+// One AOI watcher against windows of entities in the AOI's bucket order (aoi.cpp). mark has
 // one entry per position: `open` where the watcher saw the entity at the last update, `kept`
-// once met in this update (so a position is taken once even when windows overlap).
+// once met in this update (so a position is taken once even when windows overlap). All the
+// windows of a watcher's cover go in one call: a call per window cost about as much as a block.
 struct AoiWindow {
-    const float* x;   // the window's first block, aligned
+    const float* x;   // by position, aligned and padded
     const float* y;
     uint32_t* mark;   // the same indexing as x and y
-    uint32_t n;       // entries in the window
-    uint32_t base;    // position of x[0]
+    // n_runs windows [runs[2j], runs[2j + 1]) of positions, each first a multiple of kMaxWidth.
+    const uint32_t* runs;
+    uint32_t n_runs;
     float cx, cy, view, reach;
     uint32_t open, kept;
     // The watcher's filter: an entity counts only when (m[i] & filter) != 0. m is indexed as x
@@ -149,20 +151,21 @@ struct AoiMeet {
     uint32_t n_visible, n_enter, met;
 };
 
-// One entity that changed (moved, or changed its mask) against a window of still watchers, for
+// One entity that changed (moved, or changed its mask) against windows of still watchers, for
 // the AOI's incremental update: the positions where the watcher's view of it may have changed.
 // wv2 and wr2 are each watcher's squared view and reach (float32 products, as aoi_scan squares
 // them; -1 where there is no watcher), wm its filter; the distances are the ones aoi_scan
 // computes (target minus watcher). A position is reported when the entity entered the view or
 // left the reach (each side filtered by the watcher's mask): the caller decides from there.
 struct AoiMoverWindow {
-    const float* x;   // the window's first block, aligned
+    const float* x;   // by position, aligned and padded
     const float* y;
     const float* wv2;
     const float* wr2;
     const uint32_t* wm;
-    uint32_t n;       // entries in the window
-    uint32_t base;    // position of x[0]
+    // n_runs windows [runs[2j], runs[2j + 1]) of positions, each first a multiple of kMaxWidth.
+    const uint32_t* runs;
+    uint32_t n_runs;
     float ox, oy, nx, ny;  // the entity at the last update and now
     uint32_t omask, nmask;
 };
@@ -242,7 +245,8 @@ struct KernelTable {
     uint64_t (*sweep_between)(const SweepBoxes&, const SweepBoxes&, uint32_t* out_a, uint32_t* out_b, uint64_t cap) noexcept;
     // Within reach: d^2 < reach^2; within view: d^2 < view^2 (float32, as in_circle).
     void (*aoi_scan)(const AoiWindow&, AoiMeet&) noexcept;
-    // Positions of the window where the mover may cause an event; out holds padded(n).
+    // Positions of the windows where the mover may cause an event, window after window; out
+    // holds their total length plus kMaxWidth.
     uint32_t (*aoi_mover)(const AoiMoverWindow&, uint32_t* out) noexcept;
     // The first i < n with t[i] == v, or n (t needs no alignment, nothing past t[n - 1] is read).
     uint32_t (*find_u32)(const uint32_t* t, uint32_t n, uint32_t v) noexcept;

@@ -21,17 +21,28 @@ struct ScanResult {
 
 constexpr uint32_t kOpen = 6, kKept = 7;
 
-// Runs one scan over positions [first, first + n) of the cloud; marks start as `marks`.
-ScanResult scan(const KernelTable* k, const fixture::Cloud& c, std::vector<uint32_t> marks, uint32_t first, uint32_t n,
-                float cx, float cy, float view, float reach, bool filtered = false, uint32_t filter = 0) {
+// Runs one scan over the windows `runs` (pairs [first, last)) of the cloud, one call for all of
+// them or (`per_window`) one call each; marks start as `marks`.
+ScanResult scan_runs(const KernelTable* k, const fixture::Cloud& c, std::vector<uint32_t> marks,
+                     const std::vector<uint32_t>& runs, float cx, float cy, float view, float reach, bool filtered = false,
+                     uint32_t filter = 0, bool per_window = false) {
     // Aligned mark storage with the padding the kernels may read.
     uint32_t* mark = static_cast<uint32_t*>(std::aligned_alloc(kAlign, ((c.cap + kMaxWidth) * 4 + 63) / 64 * 64));
     std::memcpy(mark, marks.data(), marks.size() * 4);
-    std::vector<uint32_t> visible(c.cap + kMaxWidth), enters(c.cap + kMaxWidth);
+    uint32_t total = 0;
+    for (size_t j = 0; j < runs.size(); j += 2) total += runs[j + 1] - runs[j];
+    std::vector<uint32_t> visible(total + 2 * kMaxWidth), enters(total + 2 * kMaxWidth);
     AoiMeet meet{visible.data(), enters.data(), 0, 0, 0};
-    AoiWindow w{c.x + first, c.y + first, mark + first, n, first, cx, cy, view, reach, kOpen, kKept,
-                filtered ? c.mask + first : nullptr, filter};
-    k->aoi_scan(w, meet);
+    AoiWindow w{c.x, c.y, mark, runs.data(), uint32_t(runs.size() / 2), cx, cy, view, reach, kOpen, kKept,
+                filtered ? c.mask : nullptr, filter};
+    if (per_window) {
+        for (size_t j = 0; j < runs.size(); j += 2) {
+            w.runs = runs.data() + j, w.n_runs = 1;
+            k->aoi_scan(w, meet);
+        }
+    } else {
+        k->aoi_scan(w, meet);
+    }
     ScanResult r;
     r.visible.assign(visible.begin(), visible.begin() + meet.n_visible);
     r.enters.assign(enters.begin(), enters.begin() + meet.n_enter);
@@ -39,6 +50,24 @@ ScanResult scan(const KernelTable* k, const fixture::Cloud& c, std::vector<uint3
     r.met = meet.met;
     std::free(mark);
     return r;
+}
+
+// One window: positions [first, first + n).
+ScanResult scan(const KernelTable* k, const fixture::Cloud& c, std::vector<uint32_t> marks, uint32_t first, uint32_t n,
+                float cx, float cy, float view, float reach, bool filtered = false, uint32_t filter = 0) {
+    return scan_runs(k, c, std::move(marks), {first, first + n}, cx, cy, view, reach, filtered, filter);
+}
+
+// Random windows over a cloud of n: firsts on blocks, some empty, some overlapping.
+std::vector<uint32_t> random_runs(fixture::Rng& rng, uint32_t n) {
+    std::vector<uint32_t> runs;
+    for (uint32_t j = 0, count = rng.below(7); j < count; ++j) {
+        const uint32_t first = 16 * rng.below(n / 16 + 1);
+        const uint32_t last = std::min(n, first + rng.below(60));
+        runs.push_back(first);
+        runs.push_back(std::max(first, last));
+    }
+    return runs;
 }
 
 }  // namespace
@@ -159,7 +188,8 @@ TEST_CASE(aoi_mover_matches_scalar_and_its_definition) {
                     w.r[i] = view * view, reach2.x[i] = reach * reach;
                 }
             }
-            AoiMoverWindow mw{w.x + lead, w.y + lead, w.r + lead, reach2.x + lead, w.mask + lead, n, lead,
+            const uint32_t run[2] = {lead, lead + n};
+            AoiMoverWindow mw{w.x, w.y, w.r, reach2.x, w.mask, run, 1,
                               static_cast<float>(static_cast<int>(rng.below(11)) - 5), 0.5f * rng.below(3),
                               static_cast<float>(static_cast<int>(rng.below(11)) - 5), 0.5f * rng.below(3),
                               masks[rng.below(5)], masks[rng.below(5)]};
@@ -180,6 +210,51 @@ TEST_CASE(aoi_mover_matches_scalar_and_its_definition) {
                 const uint32_t h = k->aoi_mover(mw, got.data());
                 CHECK_MSG(std::vector<uint32_t>(got.begin(), got.begin() + h) == want, "%s n=%u round %d", k->name, n, round);
             }
+        }
+    }
+}
+
+// All the windows of a cover go in one call: every target gives what one call per window gives
+// (the same positions in the same order, counts and marks), for scans and for movers.
+TEST_CASE(aoi_scan_and_aoi_mover_over_several_windows_equal_one_call_per_window) {
+    fixture::Rng rng(87);
+    for (int round = 0; round < 200; ++round) {
+        const uint32_t n = 1 + rng.below(200);
+        fixture::Cloud c(n + 16), reach2(n + 16);  // c.r: squared view, reach2.x: squared reach (movers)
+        for (uint32_t i = 0; i < c.n; ++i) {
+            c.x[i] = static_cast<float>(static_cast<int>(rng.below(41)) - 20);
+            c.y[i] = static_cast<float>(static_cast<int>(rng.below(41)) - 20);
+            c.mask[i] = rng.below(4) == 0 ? 0 : 1u << rng.below(3);
+            const float view = static_cast<float>(rng.below(15)), reach = view + static_cast<float>(rng.below(4));
+            c.r[i] = rng.below(4) == 0 ? -1.0f : view * view;
+            reach2.x[i] = c.r[i] < 0 ? -1.0f : reach * reach;
+        }
+        const std::vector<uint32_t> runs = random_runs(rng, n);
+        std::vector<uint32_t> marks(c.n);
+        const uint32_t values[] = {0, kOpen, kKept, 5};
+        for (auto& m : marks) m = values[rng.below(4)];
+        const bool filtered = round % 2;
+        const uint32_t filter = 1u << rng.below(3);
+        const float view = static_cast<float>(rng.below(15)), reach = view + static_cast<float>(rng.below(4));
+        const ScanResult want = scan_runs(fixture::reference(), c, marks, runs, 0, 0, view, reach, filtered, filter, true);
+        AoiMoverWindow mw{c.x, c.y, c.r, reach2.x, c.mask, nullptr, 0,
+                          static_cast<float>(static_cast<int>(rng.below(11)) - 5), 0.5f * rng.below(3),
+                          static_cast<float>(static_cast<int>(rng.below(11)) - 5), 0.5f * rng.below(3),
+                          1u + rng.below(7), 1u + rng.below(7)};
+        std::vector<uint32_t> moved;  // one call per window, outputs one after another
+        for (size_t j = 0; j < runs.size(); j += 2) {
+            std::vector<uint32_t> out(c.cap + kMaxWidth);
+            mw.runs = runs.data() + j, mw.n_runs = 1;
+            out.resize(fixture::reference()->aoi_mover(mw, out.data()));
+            moved.insert(moved.end(), out.begin(), out.end());
+        }
+        mw.runs = runs.data(), mw.n_runs = uint32_t(runs.size() / 2);
+        for (const KernelTable* k : fixture::targets()) {
+            CHECK_MSG(scan_runs(k, c, marks, runs, 0, 0, view, reach, filtered, filter) == want, "%s scan round %d", k->name,
+                      round);
+            std::vector<uint32_t> got(moved.size() + c.cap + kMaxWidth);
+            got.resize(k->aoi_mover(mw, got.data()));
+            CHECK_MSG(got == moved, "%s mover round %d", k->name, round);
         }
     }
 }
