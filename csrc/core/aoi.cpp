@@ -508,6 +508,7 @@ AoiScratch lay_aoi_scratch(Carver& k, uint32_t cap) noexcept {
     s.drift = s.reach_max = 0.0;
     s.any_wide = false;
     s.serial = 0;
+    s.mark_stamp = 0;
     s.n_redo = 0;
     s.synced = s.fresh = false;
     s.cell = s.inv_cell = s.inv_cell_x = 1.0;
@@ -943,13 +944,19 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
         const uint32_t k = s.redo[r];
         place_watcher(s, v.pos[k], k, w.view[k], w.mask[k], in.margin);
     }
-    std::memset(s.mark, 0, (size_t(padded(n + 1)) + kMaxWidth) * sizeof(uint32_t));
+    // The marks go on from the last update's stamps, so that they need no clearing: only when
+    // the stamps would wrap (clearing every position each tick was 1% of the instructions of an
+    // incremental update at 10,000 entities, a tenth moving, and 40 KB of stores).
+    uint32_t stamp = s.mark_stamp;
+    if (stamp > kMaxMarkStamp - redo - moved) {
+        std::memset(s.mark, 0, (size_t(padded(n + 1)) + kMaxWidth) * sizeof(uint32_t));
+        stamp = 0;
+    }
     s.use = AoiScratch::Use::watchers;
     uint64_t* const ek = reinterpret_cast<uint64_t*>(enter.pair);
     uint64_t* const lk = reinterpret_cast<uint64_t*>(leave.pair);
     const uint64_t ecap = 2 * enter.cap / 3, lcap = 2 * leave.cap / 3;  // keys and pairs side by side
     uint64_t ne = 0, nl = 0, logged = 0;
-    uint32_t stamp = 0;
     Runs runs;
     // 3. The rescanned watchers, as the full path scans them (their new lists go to the log).
     // (Planning each one's windows while the one before is scanned, as the full path does,
@@ -1041,6 +1048,7 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
         });
         if (!room) return Incremental::full;
     }
+    s.mark_stamp = stamp;
     // 5. Events sorted as the full path writes them; the lists must have room to change in place.
     p.enter_keys = keys_to_events(enter, ne, v, s);
     p.leave_keys = keys_to_events(leave, nl, v, s);
@@ -1190,7 +1198,10 @@ AoiStatus aoi_update(const AoiInput& in, AoiScratch& s, Visible& after, EventLis
 int aoi_commit(const AoiInput& in, AoiScratch& s, Visible* visible, int current, const AoiProgress& p) noexcept {
     s.synced = true;
     if (in.stats) ++(p.incremental ? in.stats->incremental : in.stats->full);
-    if (!p.incremental) return 1 - current;
+    if (!p.incremental) {
+        s.mark_stamp = p.stamp;  // the full update cleared the marks and stamped from 0
+        return 1 - current;
+    }
     commit_incremental(in, s, visible[current], visible[1 - current], p);
     return current;
 }

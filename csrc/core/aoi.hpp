@@ -150,6 +150,7 @@ struct AoiScratch {
     double drift;
     double reach_max;   // the largest reach of a watcher met by the movers' scan
     uint32_t serial;    // one per incremental update
+    uint32_t mark_stamp;  // every mark is below 2 * mark_stamp + 2 (the incremental update goes on from there)
     uint32_t n_redo;
     bool synced;        // the above describe the committed visible lists (set by aoi_commit)
     bool fresh;         // a full update bucketed the entities: sx, sy, wk.. still to be built
@@ -162,6 +163,10 @@ struct AoiScratch {
     enum class Use : uint8_t { sorting, watchers } use;  // what tmp_* hold now (see above)
     uint32_t cap;       // entities of this update and of the last one, each at most cap
 };
+
+// The largest stamp whose marks (2 * stamp, 2 * stamp + 1) fit in 32 bits: past it the marks
+// are cleared and the stamps start again.
+constexpr uint32_t kMaxMarkStamp = 0x7fffffffu;
 
 // Grid cells are this many times the median watcher's reach (view + margin): tall rows, so
 // that a watcher scans few of them (one window each, its cells being consecutive buckets),
