@@ -105,18 +105,19 @@ int l_move(lua_State* L) {
     // returned: its slot is the hint, and the id column says so without the id map. (Moves
     // leave the hint alone: its id stays one cached line for a run of moves in any order.)
     uint32_t slot = layer->hint_slot;
-    if (slot < s.n && s.col.id[slot] == id) {
-        float x = check_float(L, 3, "x");
-        store_move(s, slot, x, check_float(L, 4, "y"));
-        return 0;
+    const bool hinted = slot < s.n && s.col.id[slot] == id;
+    // Otherwise the id map's line is a cache miss at scale: fetch it while x and y are checked.
+    uint32_t home = 0;
+    if (!hinted) {
+        home = idmap_home(s.map, id);
+        __builtin_prefetch(&s.map.entries[home], 0);
     }
-    // The id map's line is a cache miss at scale: fetch it while x and y are checked.
-    const uint32_t home = idmap_home(s.map, id);
-    __builtin_prefetch(&s.map.entries[home], 0);
-    float x = check_float(L, 3, "x");
-    float y = check_float(L, 4, "y");
-    slot = idmap_find_from(s.map, home, id);
-    if (slot == kNoSlot) return luaL_argerror(L, 2, "no entity with this id");
+    const float x = check_float(L, 3, "x");
+    const float y = check_float(L, 4, "y");
+    if (!hinted) {
+        slot = idmap_find_from(s.map, home, id);
+        if (slot == kNoSlot) return luaL_argerror(L, 2, "no entity with this id");
+    }
     store_move(s, slot, x, y);
     return 0;
 }
