@@ -57,6 +57,50 @@ describe("layer:move_many", function()
       assert.are.equal(snapshot(b), snapshot(a))
     end)
 
+    -- A batch of 16,384 moves or more in a map of 2^19 entries or more (a layer of 131,073
+    -- entities or more) is looked up in the map's order: the moves of one id must still apply
+    -- in the caller's order, and the first bad element must still be the error.
+    describe("when the batch is long and the layer large", function()
+      local n, m = 150000, 40000
+      local function two_layers()
+        local g = rng.new(23)
+        local ids = {}
+        local a, b = soageo.layer(), soageo.layer()
+        for i = 1, n do
+          ids[i] = scattered(g)
+          a:set(ids[i], i, -i)
+          b:set(ids[i], i, -i)
+        end
+        local mids, xs, ys = {}, {}, {}
+        for k = 1, m do
+          mids[k] = k % 7 == 0 and mids[k - 5] or ids[g:int(1, n)]  -- some ids twice or more
+          xs[k], ys[k] = g:uniform(-1e6, 1e6), g:uniform(-1e6, 1e6)
+        end
+        return a, b, mids, xs, ys
+      end
+
+      it("equals layer:move called in order, repeated ids included", function()
+        local a, b, mids, xs, ys = two_layers()
+        for k = 1, m do b:move(mids[k], xs[k], ys[k]) end
+        a:move_many(mids, xs, ys)
+        assert.is_true(snapshot(b) == snapshot(a), "move_many and a loop of move disagree")
+      end)
+
+      it("reports the first bad element and changes nothing", function()
+        local a, _, mids, xs, ys = two_layers()
+        local dump = a:dump()
+        local absent = mids[30000] + 1
+        while a:has(absent) do absent = absent + 1 end
+        mids[30000], xs[35000] = absent, 0 / 0
+        assert.has_error(function() a:move_many(mids, xs, ys) end,
+          "bad argument #1 to 'move_many' (ids[30000]: no entity with id " .. absent .. ")")
+        xs[20000] = 1e39
+        assert.has_error(function() a:move_many(mids, xs, ys) end,
+          "bad argument #2 to 'move_many' (xs[20000] must be finite)")
+        assert.is_true(dump == a:dump(), "the layer changed")
+      end)
+    end)
+
     it("accepts empty arrays and returns nothing", function()
       local l = layer_of(3)
       local before = snapshot(l)

@@ -73,6 +73,49 @@ void idmap_prefetch_find(const IdMap& m, int64_t id) noexcept {
     __builtin_prefetch(&m.entries[idmap_home(m, id)], 0);
 }
 
+MovePlan move_batch_lookup(const IdMap& m, const MoveBatch& b, uint32_t n) noexcept {
+    // Regions of the map: 2^10 of them keep the counting pass's write positions in the L1
+    // cache, and a region (32 KB of a 2^21-entry map) in the L2 while its lookups run.
+    constexpr uint32_t kRegionBits = 10;
+    // Below these the map stays cached (2^18 entries: 4 MB) or the batch is too short to pay
+    // for the extra pass; lookups then go in order, each line asked for kAhead lookups early.
+    constexpr uint32_t kSortedMapFrom = 1u << 19, kSortedBatchFrom = 1u << 14, kAhead = 16;
+    uint32_t first_absent = n;
+    if (m.cap < kSortedMapFrom || n < kSortedBatchFrom) {
+        for (uint32_t i = 0; i < n && i < kAhead; ++i) idmap_prefetch_find(m, b.ids[i]);
+        for (uint32_t i = 0; i < n; ++i) {
+            if (i + kAhead < n) idmap_prefetch_find(m, b.ids[i + kAhead]);
+            b.slots[i] = idmap_find(m, b.ids[i]);
+            if (b.slots[i] == kNoSlot && first_absent == n) first_absent = i;
+        }
+        return MovePlan{b.slots, b.xy, first_absent};
+    }
+    uint32_t shift = 0;
+    while ((m.cap >> shift) > (1u << kRegionBits)) ++shift;
+    uint32_t start[(1u << kRegionBits) + 1] = {};
+    for (uint32_t i = 0; i < n; ++i) ++start[(idmap_home(m, b.ids[i]) >> shift) + 1];
+    for (uint32_t r = 1; r <= (1u << kRegionBits); ++r) start[r] += start[r - 1];
+    for (uint32_t i = 0; i < n; ++i) {
+        const uint32_t home = idmap_home(m, b.ids[i]);
+        const uint32_t k = start[home >> shift]++;
+        b.ids2[k] = b.ids[i];
+        std::memcpy(b.xy2 + 2 * k, b.xy + 2 * i, 8);
+        b.home2[k] = home;
+    }
+    // Within a region the lines are still met in no order: each is asked for kAhead early.
+    bool absent = false;
+    for (uint32_t k = 0; k < n; ++k) {
+        if (k + kAhead < n) __builtin_prefetch(&m.entries[b.home2[k + kAhead]], 0);
+        b.slots[k] = idmap_find_from(m, b.home2[k], b.ids2[k]);
+        absent |= b.slots[k] == kNoSlot;
+    }
+    // Which absent id comes first in the caller's order (an error: nothing is written).
+    if (absent)
+        for (uint32_t i = 0; i < n && first_absent == n; ++i)
+            if (idmap_find(m, b.ids[i]) == kNoSlot) first_absent = i;
+    return MovePlan{b.slots, b.xy2, first_absent};
+}
+
 bool idmap_insert_new(IdMap& m, int64_t id, uint32_t slot) noexcept {
     uint32_t mask = m.cap - 1;
     for (uint32_t i = idmap_home(m, id);; i = (i + 1) & mask) {

@@ -77,6 +77,32 @@ void idmap_prefetch_find(const IdMap& m, int64_t id) noexcept;
 // Inserts an id that must be new; false (and nothing inserted) when it is already there.
 bool idmap_insert_new(IdMap& m, int64_t id, uint32_t slot) noexcept;
 
+// A batch of moves (layer:move_many) in scratch: the caller fills ids and xy (x, y pairs) in
+// its own order; the rest is the lookup's.
+struct MoveBatch {
+    int64_t* ids;
+    float* xy;
+    int64_t* ids2;     // the batch in the map's order (long batches in large maps)
+    float* xy2;
+    uint32_t* home2;   // where each of those starts its probe
+    uint32_t* slots;
+};
+constexpr size_t kMoveBatchBytes = 8 + 8 + 8 + 8 + 4 + 4;  // per move
+
+// What the lookup found: move k goes to slots[k] with xy[2k], xy[2k + 1] (in an order that keeps
+// the moves of one id in the caller's order); `first_absent` is the first move (in the caller's
+// order) whose id is not in the map, or n.
+struct MovePlan {
+    const uint32_t* slots;
+    const float* xy;
+    uint32_t first_absent;
+};
+// Once the map outgrows the caches, every lookup in a random order is a cache and a TLB miss,
+// and prefetching hides only part of it; so a long batch is first put in the order of the map
+// (a stable counting pass by region of the map, carrying the moves along), and its lookups then
+// sweep the map. Shorter batches and smaller maps are looked up in order, with prefetching.
+MovePlan move_batch_lookup(const IdMap& m, const MoveBatch& b, uint32_t n) noexcept;
+
 // The whole layer as the core sees it. Every mutation below assumes the caller has already
 // validated its arguments and made room: none of them can fail.
 // What changed since the spatial index (grid.hpp) was last built: the index is brought up to

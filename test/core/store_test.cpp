@@ -1,4 +1,6 @@
 // The id map and swap-remove store against std::unordered_map.
+#include <cmath>
+#include <cstring>
 #include <unordered_map>
 
 #include "check.hpp"
@@ -35,4 +37,57 @@ TEST_CASE(store_matches_a_model_under_random_operations) {
     }
     for (uint32_t i = 0; i < s.n; ++i) CHECK(idmap_find(s.map, s.col.id[i]) == i);
     for (uint32_t i = s.n; i < s.col.cap; ++i) CHECK(s.col.x[i] == 0.0f && s.col.mask[i] == 0);
+}
+
+// move_batch_lookup against one idmap_find per move: in order with prefetching (small maps or
+// short batches) and in the map's order (long batches in a map past 2^19 entries), with ids
+// repeated (their moves must keep the caller's order) and absent ids (the first one reported).
+TEST_CASE(move_batch_lookup_finds_every_id_in_either_order) {
+    const uint32_t n = 300000;
+    std::vector<unsigned char> col(columns_bytes(n)), map(idmap_bytes(idmap_cap_for(n)));
+    Store s{columns_carve(col.data(), n), idmap_init(map.data(), idmap_cap_for(n)), 0, 0};
+    fixture::Rng g(11);
+    std::vector<int64_t> ids(n);
+    for (uint32_t i = 0; i < n; ++i) {
+        ids[i] = static_cast<int64_t>(g.next());
+        store_set(s, ids[i], 0, 0, 0, 1);
+    }
+    CHECK(s.map.cap >= (1u << 19));
+    for (uint32_t len : {0u, 1u, 100u, 20000u, 300000u}) {
+        for (int absent_at : {-1, 0, 7, 19999}) {
+            if (absent_at >= int(len)) continue;
+            std::vector<unsigned char> scratch(size_t(len + 1) * kMoveBatchBytes);
+            MoveBatch b;
+            b.ids = reinterpret_cast<int64_t*>(scratch.data());
+            b.ids2 = b.ids + (len + 1);
+            b.xy = reinterpret_cast<float*>(b.ids2 + (len + 1));
+            b.xy2 = b.xy + 2 * (len + 1);
+            b.home2 = reinterpret_cast<uint32_t*>(b.xy2 + 2 * (len + 1));
+            b.slots = b.home2 + (len + 1);
+            for (uint32_t i = 0; i < len; ++i) {
+                b.ids[i] = i % 5 == 4 ? b.ids[i - 3] : ids[g.below(n)];  // some ids twice
+                b.xy[2 * i] = static_cast<float>(i);
+                b.xy[2 * i + 1] = -static_cast<float>(i);
+            }
+            if (absent_at >= 0) {
+                b.ids[absent_at] = 12345;  // no such id (g.next() ids are never this small here)
+                if (len > uint32_t(absent_at) + 10) b.ids[absent_at + 10] = 54321;
+            }
+            CHECK(idmap_find(s.map, 12345) == kNoSlot && idmap_find(s.map, 54321) == kNoSlot);
+            const MovePlan plan = move_batch_lookup(s.map, b, len);
+            CHECK(plan.first_absent == (absent_at >= 0 ? uint32_t(absent_at) : len));
+            if (absent_at >= 0) continue;
+            // Applying the plan in its order gives what moves in the caller's order give.
+            std::vector<float> want_x(n, NAN), got_x(n, NAN);
+            for (uint32_t i = 0; i < len; ++i) want_x[idmap_find(s.map, b.ids[i])] = b.xy[2 * i];
+            uint32_t bad = 0;
+            for (uint32_t k = 0; k < len; ++k) {
+                bad += plan.slots[k] >= s.n;
+                if (plan.slots[k] < s.n) got_x[plan.slots[k]] = plan.xy[2 * k];
+                bad += plan.xy[2 * k + 1] != -plan.xy[2 * k];
+            }
+            CHECK(bad == 0);
+            CHECK(std::memcmp(want_x.data(), got_x.data(), n * sizeof(float)) == 0);
+        }
+    }
 }
