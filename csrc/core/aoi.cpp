@@ -427,12 +427,21 @@ bool apply_batch(Observers& o, const uint64_t* ev, uint32_t n) noexcept {
 }
 }  // namespace
 
+// The targets are sorted in groups of 2^shift ranks, at most this many groups.
+constexpr uint32_t kApplyGroups = 1024;
+
 bool observers_apply(const Visible& v, Observers& o, const uint64_t* leave_keys, uint64_t n_leave,
                      const uint64_t* enter_keys, uint64_t n_enter) noexcept {
     SOAGEO_ASSERT(o.id_cap >= v.id_count);
     const uint32_t ids = v.id_count;
     uint32_t* const count = o.count;
-    // A counting sort by target of each batch, leaves (then enters) in the order given.
+    // A counting sort of each batch by group of targets, leaves (then enters) in the order given,
+    // so that every list still takes its events in that order. The lists of a group lie together,
+    // so the apply stays as local as with a sort by target, and the count array has a few hundred
+    // entries: one per target made its clearing and its prefix sum a tenth of the apply.
+    uint32_t shift = 0;
+    while ((ids >> shift) > kApplyGroups) ++shift;
+    const uint32_t groups = ids ? ((ids - 1) >> shift) + 1 : 0;  // <= ids: count holds them
     auto key_at = [&](uint64_t i) {
         const bool enter = i >= n_leave;
         const uint64_t key = enter ? enter_keys[i - n_leave] : leave_keys[i];
@@ -440,15 +449,15 @@ bool observers_apply(const Visible& v, Observers& o, const uint64_t* leave_keys,
     };
     for (uint64_t first = 0, all = n_leave + n_enter; first < all; first += o.sort_cap) {
         const uint64_t last = std::min(all, first + o.sort_cap);
-        std::memset(count, 0, (size_t(ids) + 1) * sizeof(uint32_t));
+        std::memset(count, 0, (size_t(groups) + 1) * sizeof(uint32_t));
         for (uint64_t i = first; i < last; ++i) {
             const uint64_t key = i >= n_leave ? enter_keys[i - n_leave] : leave_keys[i];
-            ++count[uint32_t(key) + 1];
+            ++count[(uint32_t(key) >> shift) + 1];
         }
-        for (uint32_t r = 1; r <= ids; ++r) count[r] += count[r - 1];
+        for (uint32_t g = 1; g <= groups; ++g) count[g] += count[g - 1];
         for (uint64_t i = first; i < last; ++i) {
             const uint64_t e = key_at(i);
-            o.sort[count[uint32_t(e >> 33)]++] = e;
+            o.sort[count[uint32_t(e >> 33) >> shift]++] = e;
         }
         if (!apply_batch(o, o.sort, uint32_t(last - first))) return false;
     }

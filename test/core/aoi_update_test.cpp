@@ -1,8 +1,11 @@
 // The AOI update driven as the binding drives it (aoi_update, then aoi_commit). The incremental
 // update's marks go on from one update's stamps to the next and are cleared only when the
 // stamps would wrap: a scene whose stamps are put next to the wrap gives the same events, tick
-// after tick, as the same scene far from it, on the incremental path.
+// after tick, as the same scene far from it, on the incremental path. And the inversion kept
+// for watchers_of, with events applied to it, equals one built anew.
+#include <algorithm>
 #include <cstring>
+#include <set>
 #include <vector>
 
 #include "check.hpp"
@@ -101,4 +104,62 @@ TEST_CASE(aoi_incremental_marks_near_the_stamp_wrap_give_the_same_events) {
         CHECK_MSG(want.size() > 1, "tick %d: no events", tick);
     }
     CHECK(far.stats.incremental == 6 && near_wrap.stats.incremental == 6 && at_top.stats.incremental == 6);
+}
+
+// Events applied to the inversion (observers_apply, targets sorted by groups of ranks, in
+// batches when there are more events than ids) give the lists a new build gives, every round.
+TEST_CASE(observers_apply_equals_a_new_build) {
+    fixture::Rng rng(93);
+    for (uint32_t ids : {50u, 1024u, 1025u, 3000u}) {
+        const uint32_t watchers = 400;
+        const uint64_t pairs = uint64_t(watchers) * 64;
+        std::vector<unsigned char> vb(visible_bytes(watchers, pairs, ids)), ob(observers_bytes(ids, 4 * pairs));
+        Visible v = visible_carve(vb.data(), watchers, pairs, ids);
+        Observers o = observers_carve(ob.data(), ids, 4 * pairs);
+        std::vector<std::set<uint32_t>> sees(watchers);
+        for (uint32_t i = 0; i < ids; ++i) v.ids[i] = int64_t(i) + 1, v.rank_at[i] = (i * 7 + 3) % ids;  // positions -> ranks
+        v.id_count = ids;
+        v.n = watchers;
+        auto lay_out = [&]() {  // the visible lists from `sees`, each with room to spare
+            v.top = v.pairs = 0;
+            for (uint32_t k = 0; k < watchers; ++k) {
+                v.watcher[k] = int64_t(k) + 1;
+                v.off[k] = uint32_t(v.top), v.len[k] = uint32_t(sees[k].size()), v.room[k] = 64;
+                uint32_t at = v.off[k];
+                for (uint32_t p : sees[k]) v.target[at++] = p;
+                v.top += 64, v.pairs += v.len[k];
+            }
+        };
+        for (auto& set : sees)
+            for (uint32_t j = 0, m = rng.below(40); j < m; ++j) set.insert(rng.below(ids));
+        lay_out();
+        observers_build(v, o);
+        for (int round = 0; round < 4; ++round) {
+            std::vector<uint64_t> leaves, enters;
+            for (uint32_t k = 0; k < watchers; ++k) {
+                std::vector<uint32_t> now(sees[k].begin(), sees[k].end());
+                for (uint32_t p : now)
+                    if (rng.below(4) == 0) sees[k].erase(p), leaves.push_back(uint64_t(k) << 32 | v.rank_at[p]);
+                for (uint32_t j = 0, m = rng.below(round == 3 ? 24 : 8); j < m && sees[k].size() < 60; ++j) {
+                    const uint32_t p = rng.below(ids);
+                    if (sees[k].insert(p).second) enters.push_back(uint64_t(k) << 32 | v.rank_at[p]);
+                }
+            }
+            for (size_t i = leaves.size(); i > 1; --i) std::swap(leaves[i - 1], leaves[rng.below(uint32_t(i))]);
+            for (size_t i = enters.size(); i > 1; --i) std::swap(enters[i - 1], enters[rng.below(uint32_t(i))]);
+            lay_out();
+            CHECK_MSG(observers_apply(v, o, leaves.data(), leaves.size(), enters.data(), enters.size()), "ids %u round %d",
+                      ids, round);
+            std::vector<unsigned char> fb(observers_bytes(ids, 4 * pairs));
+            Observers fresh = observers_carve(fb.data(), ids, 4 * pairs);
+            observers_build(v, fresh);
+            bool same = true;
+            for (uint32_t r = 0; r < ids; ++r) {
+                observers_sort(o, r);
+                same &= std::equal(o.who + o.off[r], o.who + o.off[r] + o.len[r], fresh.who + fresh.off[r],
+                                   fresh.who + fresh.off[r] + fresh.len[r]);
+            }
+            CHECK_MSG(same, "ids %u round %d (%zu leaves, %zu enters)", ids, round, leaves.size(), enters.size());
+        }
+    }
 }
