@@ -48,7 +48,7 @@ describe("layer:move_many", function()
       local g = rng.new(7)
       local a, b = layer_of(300), layer_of(300)
       local ids, xs, ys = {}, {}, {}
-      for k = 1, 2000 do  -- longer than the capacity: the scratch of its own
+      for k = 1, 2000 do  -- longer than the capacity (possible only with repeated ids)
         ids[k], xs[k], ys[k] = g:int(1, 300) * 1000003, g:uniform(-1e6, 1e6), g:uniform(-1e6, 1e6)
         b:move(ids[k], xs[k], ys[k])
       end

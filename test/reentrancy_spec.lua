@@ -1,5 +1,6 @@
--- Finalizers run inside allocations, so a query's result table can grow while a finalizer
--- queries, grows or updates the very layer (or aoi) being read. Memory must stay valid (the
+-- Finalizers run inside collection steps, which allocations may take (making a result table,
+-- a scratch block, an event list), so a finalizer may query, grow or update the very layer (or
+-- aoi) being read. Memory must stay valid (the
 -- blocks are pinned; run under `make asan` to see it) and the layer must stay consistent.
 local soageo = require "soageo"
 
@@ -340,4 +341,36 @@ describe("when a finalizer queries the layer while a query writes its results", 
       assert.is_true(nested >= 50)  -- finalizers ran, many inside the calls (a build without the fix fails above)
     end)
   end
+end)
+
+describe("when a finalizer closes a layer while move_many makes its scratch", function()
+  it("raises a clear error or moves every entity, never crashes", function()
+    local n = 3000
+    local ids, xs, ys = {}, {}, {}
+    for i = 1, n do ids[i], xs[i], ys[i] = i, i + 0.5, -i end
+    local current  -- the layer being moved: the finalizers close it, whenever they run
+    local mt = { __gc = function() if current then current:close() end end }
+    collectgarbage()
+    local restore = eager_collector()
+    local closed_inside, moved = 0, 0
+    for _ = 1, 400 do
+      current = nil
+      local l = soageo.layer(n)
+      for i = 1, n do l:set(i, 0, 0) end
+      for _ = 1, 5 do setmetatable({}, mt) end
+      current = l
+      local ok, err = pcall(l.move_many, l, ids, xs, ys)  -- its first batch makes the scratch
+      current = nil
+      if ok then
+        local x, y = l:get(n)
+        assert.are.same({ n + 0.5, -n }, { x, y })
+        moved = moved + 1
+      else
+        assert.matches("layer is closed", err)
+        closed_inside = closed_inside + 1
+      end
+    end
+    restore()
+    assert.is_true(closed_inside > 0 and moved > 0)  -- both happened: the closing one inside the call
+  end)
 end)

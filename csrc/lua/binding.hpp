@@ -76,15 +76,16 @@ Layer* check_layer(lua_State* L, int idx);
 void reserve(lua_State* L, int idx, Layer* layer, uint64_t need);
 
 // The hit buffers (col.hits and col.order of the columns, the index's hits) are refilled by
-// every query, and results are written from them while result tables grow: a finalizer run by
-// that growth may query the same layer and refill them. So every call that fills them takes a
+// every query, and results are written from them after the result table is made: a finalizer
+// run by making it may query the same layer and refill them. So every call that fills them takes a
 // new `fills`, every writer watches it, and a write that saw it change is done again.
 inline void fill_hits(Layer* layer) { ++layer->fills; }
 
 // Writes the ids of `slots[0..k)` (in the columns' or the index's hit buffer of the layer at
-// `layer_idx`, both pinned meanwhile) into the table at `out` (or a new one when out is 0),
-// clears what followed and leaves the table on top of the stack; or, when a finalizer filled
-// the hit buffers meanwhile, leaves the stack as it was and returns false: query again.
+// `layer_idx`) into the table at `out` (or a new one when out is 0), clears what followed and
+// leaves the table on top of the stack; or, when a finalizer filled the hit buffers meanwhile
+// (only possible while making a new table), leaves the stack as it was and returns false:
+// query again. A few ids into a given table take a direct path that nothing can interrupt.
 bool push_ids(lua_State* L, int layer_idx, int out, const Layer* layer, const uint32_t* slots, uint32_t k);
 
 // The spatial index (index.cpp). A query first estimates what the index would save over the

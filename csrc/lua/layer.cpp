@@ -1,5 +1,7 @@
 // The layer class (liolib.c's pattern): a named metatable, methods as __index, one idempotent
 // close serving __gc and __close.
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include "binding.hpp"
@@ -291,17 +293,22 @@ int l_set_many(lua_State* L) {
     return 0;
 }
 
-// The scratch of layer:move_many for n moves (kMoveBatchBytes each), a user value the layer
-// keeps for its next batch, pinned on the stack. May raise (out of memory) before anything
-// changes.
+// The scratch of layer:move_many for n moves (kMoveBatchBytes each, at least 1,024 moves and a
+// quarter more than asked when it grows, so that a batch growing tick by tick does not make a
+// new block every call), a user value the layer keeps for its next batch, pinned on the stack.
+// May raise (out of memory; or the layer closed by a finalizer the allocation ran) before
+// anything changes.
 MoveBatch move_scratch(lua_State* L, int idx, uint32_t n) {
     lua_getiuservalue(L, idx, kMovesValue);
     void* block = lua_touserdata(L, -1);
     size_t cap = block ? lua_rawlen(L, -1) / kMoveBatchBytes : 0;
     if (!block || cap < n) {
         lua_pop(L, 1);
-        cap = n < 1024 ? 1024 : n;
+        const size_t most = SIZE_MAX / kMoveBatchBytes;  // a 32-bit host runs out first
+        if (n > most) luaL_argerror(L, 2, "ids has too many elements");
+        cap = n < 1024 ? 1024 : std::min<size_t>(most, size_t(n) + n / 4);
         block = lua_newuserdatauv(L, cap * kMoveBatchBytes, 0);
+        check_layer(L, idx);  // not installed on a layer a finalizer closed meanwhile
         lua_pushvalue(L, -1);
         lua_setiuservalue(L, idx, kMovesValue);
     }
@@ -317,9 +324,10 @@ MoveBatch move_scratch(lua_State* L, int idx, uint32_t n) {
 }
 
 // (self, ids, xs, ys): layer:move for every i, all or nothing. One pass reads and checks the
-// three arrays into scratch, the ids are looked up together (idmap_find_many: in large maps, in
-// the order of the map), and only then are the columns written. The first bad element, in the
-// order a loop of layer:move would meet it, is the error.
+// three arrays into scratch, the ids are looked up together (move_batch_lookup: in large maps,
+// in the order of the map), and only then are the columns written. The error is the first bad
+// element; within one element: an id that is no integer, an id not in the layer, xs[i], ys[i]
+// (numbers only: strings are not converted).
 int l_move_many(lua_State* L) {
     Layer* layer = check_layer(L, 1);
     const int n = check_array(L, 2, "ids");
@@ -327,7 +335,7 @@ int l_move_many(lua_State* L) {
     if (check_array(L, 4, "ys") != n) luaL_argerror(L, 4, "ys must have as many elements as ids");
     if (n == 0) return 0;
     const MoveBatch b = move_scratch(L, 1, static_cast<uint32_t>(n));
-    layer = check_layer(L, 1);  // a finalizer run by the allocation may have closed it
+    layer = check_layer(L, 1);
     // Nothing below allocates until an error is raised or the layer has changed.
     int bad = 0, bad_arg = 0, looked_up = n;
     for (int i = 1; i <= n; ++i) {

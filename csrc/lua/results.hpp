@@ -1,9 +1,12 @@
 // Writing results to Lua: the one way every binding function fills result tables, as lauxlib
 // has one luaL_Buffer.
 //
-// A result table grows by allocating, an allocation may run finalizers, and a finalizer is Lua
-// code that may grow, sweep, close or query the layer (or aoi) the results are read from. A
-// Results keeps the rules that make this safe, so that call sites do not re-derive them:
+// Making a result table may run a collection step, hence finalizers, and a finalizer is Lua
+// code that may grow, sweep, close or query the layer (or aoi) the results are read from.
+// (Filling a table never does, on 5.4 and 5.5: a table that grows may at most trigger an
+// emergency collection when memory runs out, and that runs no finalizers. The rules below are
+// kept for every write all the same: they cost little once the table is large.) A Results
+// keeps the rules that make this safe, so that call sites do not re-derive them:
 //  - pin: every block read while writing is held on the stack (results_pin) until
 //    results_close, so it stays alive even when its owner drops it (a layer that grows);
 //  - copy: the caller reads through plain-data copies (Store, EventList, ...) taken before it
@@ -99,7 +102,9 @@ struct HitIds {
     }
 };
 
-// Up to this many ids, push_ids writes into a given table directly (layer.cpp).
+// Up to this many ids, push_ids writes into a given table directly (layer.cpp): safe for any
+// count, faster for few; past it, results_set's lua_seti into a reused table's existing slots
+// gains more than the pins and checks cost.
 constexpr uint32_t kFewIds = 32;
 
 // Clears out[from], out[from + 1], ... up to the first nil.
