@@ -514,10 +514,11 @@ AoiScratch lay_aoi_scratch(Carver& k, uint32_t cap) noexcept {
     s.redo_at = k.take<uint32_t>(c);
     s.redo_len = k.take<uint32_t>(c);
     s.hits = k.take<uint32_t>(c);
+    s.seen = k.take<uint32_t>(c);
     s.drift = s.reach_max = 0.0;
     s.any_wide = false;
     s.serial = 0;
-    s.mark_stamp = 0;
+    s.mark_stamp = s.seen_stamp = 0;
     s.n_redo = 0;
     s.synced = s.fresh = false;
     s.cell = s.inv_cell = s.inv_cell_x = 1.0;
@@ -706,7 +707,8 @@ void start_incremental(const AoiInput& in, AoiScratch& s) noexcept {
     std::fill(s.wr2, s.wr2 + all, -1.0f);
     std::memset(s.wm, 0, all * sizeof(uint32_t));
     std::memset(s.changed, 0, all * sizeof(uint32_t));
-    s.serial = 0;
+    std::memset(s.seen, 0, all * sizeof(uint32_t));
+    s.serial = s.seen_stamp = 0;
     s.drift = s.reach_max = 0.0;
     s.any_wide = false;
     for (uint32_t k = 0; k < v.n; ++k)
@@ -967,9 +969,55 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
     const uint64_t ecap = 2 * enter.cap / 3, lcap = 2 * leave.cap / 3;  // keys and pairs side by side
     uint64_t ne = 0, nl = 0, logged = 0;
     Runs runs;
+    // A mover's search reports the still watchers where its view may have changed; each report is
+    // settled here, with a look at the watcher's list only in the hysteresis band (in reach but not
+    // in view at the last update). Returns false when an event buffer is short.
+    const double search = s.reach_max;
+    auto settle = [&](uint32_t j, uint32_t h, uint32_t tag) {
+        if (ne + h > ecap || nl + h > lcap) return false;
+        const uint32_t q = s.moved[j], rank = v.rank_at[q];
+        const float ox = s.old_x[j], oy = s.old_y[j], nx = s.xs[q], ny = s.ys[q];
+        const uint32_t om = s.old_m[j], nm = s.ms[q];
+        for (uint32_t i = 0; i < h; ++i) {
+            const uint32_t at = s.hits[i];
+            if (s.changed[at] == serial || s.seen[at] == tag) continue;  // rescanned, or met already
+            s.seen[at] = tag;
+            const float d_new = distance2(nx, ny, s.xs[at], s.ys[at]), d_old = distance2(ox, oy, s.xs[at], s.ys[at]);
+            const bool pass_new = (s.wm[at] & nm) != 0, pass_old = (s.wm[at] & om) != 0;
+            const bool view_new = pass_new && d_new < s.wv2[at], reach_new = pass_new && d_new < s.wr2[at];
+            const bool view_old = pass_old && d_old < s.wv2[at], reach_old = pass_old && d_old < s.wr2[at];
+            const uint32_t k = s.wk[at];
+            const bool seen_old = view_old || (reach_old && list_has(v, k, q));
+            const bool seen_new = view_new || (seen_old && reach_new);
+            if (seen_new && !seen_old) ek[ne++] = event_key(k, rank);
+            if (seen_old && !seen_new) lk[nl++] = event_key(k, rank);
+        }
+        return true;
+    };
+    auto next_tag = [&]() {
+        if (++s.seen_stamp == 0) {
+            std::memset(s.seen, 0, (size_t(padded(n + 1)) + kMaxWidth) * sizeof(uint32_t));
+            s.seen_stamp = 1;
+        }
+        return s.seen_stamp;
+    };
+    // The circle a mover's search covers: every still watcher that may see it now or then.
+    auto search_cover = [&](uint32_t j, double extra) {
+        const uint32_t q = s.moved[j];
+        const float ox = s.old_x[j], oy = s.old_y[j], nx = s.xs[q], ny = s.ys[q];
+        const double mx = 0.5 * (double(ox) + nx), my = 0.5 * (double(oy) + ny);
+        const double half = 0.5 * std::sqrt((double(nx) - ox) * (double(nx) - ox) + (double(ny) - oy) * (double(ny) - oy));
+        return widened(mx, my, search + half + extra * (std::fabs(mx) + std::fabs(my)), drift);
+    };
+    uint8_t* const searched = reinterpret_cast<uint8_t*>(s.tmp_vals);  // per mover: searched with its rescan
+    std::memset(searched, 0, moved);
     // 3. The rescanned watchers, as the full path scans them (their new lists go to the log).
     // (Planning each one's windows while the one before is scanned, as the full path does,
     // measured no faster here: in position order its windows are mostly in cache already.)
+    // A watcher that moved, and whose reach the movers' searches cover, is searched for as a
+    // mover in the same pass (aoi_scan_mover), over its search's windows: they hold its circle
+    // (the search reaches the widest such reach from the midpoint of its move, and a relative
+    // 2^-22 more covers the rounding of that midpoint), and the two passes read the same blocks.
     for (uint32_t r = 0; r < redo; ++r) {
         // Watchers in position order are far apart in index order: what each reads by index, and
         // its list, is fetched a few rescans ahead.
@@ -989,7 +1037,9 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
         const uint32_t k = s.redo[r], self = v.pos[k];
         const uint32_t* old_t = v.target + v.off[k];
         const uint32_t old_n = v.len[k];
-        if (logged + n + kMaxWidth > log.target_cap || ne + n > ecap || nl + old_n > lcap) return Incremental::full;
+        // The scan writes its list to the log and its enters aside: only the log needs room first
+        // (the events are counted before they are written, as movers' searches add theirs here too).
+        if (logged + n + kMaxWidth > log.target_cap) return Incremental::full;
         const uint32_t open = 2 * ++stamp, kept = open + 1;
         for (uint32_t o = 0; o < old_n; ++o) s.mark[old_t[o]] = open;
         s.mark[self] = kept;  // the watcher never sees itself
@@ -1000,16 +1050,33 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
         scan.m = scan.filter != ~0u || s.zero_masks ? s.ms : nullptr;
         AoiWindow window{s.xs, s.ys, s.mark, nullptr, 0, reach.cx, reach.cy, view, reach.radius, open, kept, scan.m,
                          scan.filter};
-        cover_runs(in, s, widened(reach.cx, reach.cy, reach.radius, drift), ~0u, runs, [&](const Runs& b) {
-            window.runs = b.at, window.n_runs = b.n;
-            in.kernels->aoi_scan(window, scan.found);
-            return true;
-        });
+        const uint32_t j = s.new_pos[self];  // the mover index of a watcher that moved (step 2)
+        if (j < moved && s.moved[j] == self && s.wr2[self] >= 0.0f) {
+            searched[j] = 1;
+            const uint32_t tag = next_tag();
+            AoiMoverWindow mw{s.xs, s.ys, s.wv2, s.wr2, s.wm, nullptr, 0, s.old_x[j], s.old_y[j], reach.cx, reach.cy,
+                              s.old_m[j], s.ms[self]};
+            bool room = true;
+            cover_runs(in, s, search_cover(j, 0x1p-22), n, runs, [&](const Runs& b) {
+                window.runs = b.at, window.n_runs = b.n;
+                const uint32_t h = in.kernels->aoi_scan_mover(window, mw, scan.found, s.hits);
+                return room = settle(j, h, tag);
+            });
+            if (!room) return Incremental::full;
+        } else {
+            cover_runs(in, s, widened(reach.cx, reach.cy, reach.radius, drift), ~0u, runs, [&](const Runs& b) {
+                window.runs = b.at, window.n_runs = b.n;
+                in.kernels->aoi_scan(window, scan.found);
+                return true;
+            });
+        }
+        if (ne + scan.found.n_enter > ecap) return Incremental::full;
         for (uint32_t i = 0; i < scan.found.n_enter; ++i) ek[ne++] = event_key(k, v.rank_at[s.watcher_enters[i]]);
         // Every old target not met within reach leaves: none when all were met (most watchers),
         // and the pass stops at the last one (as collect_leaves). A long list looks in the
         // windows first (leaves_in_windows).
         uint32_t left = old_n - scan.found.met;
+        if (nl + left > lcap) return Incremental::full;
         if (left && old_n >= kLeaveWindowList)
             left = leaves_in_windows(in, s, widened(reach.cx, reach.cy, reach.radius, drift), open, kept, k, v, lk, nl, left);
         for (uint32_t o = 0; left && o < old_n; ++o)
@@ -1018,42 +1085,19 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
         s.redo_len[r] = scan.found.n_visible;
         logged += scan.found.n_visible;
     }
-    // 4. Every other watcher meets only the entities that changed near it: the kernel reports
-    // where the view may have changed; each report is settled here, with a look at the
-    // watcher's list only in the hysteresis band (in reach but not in view at the last update).
-    const double search = s.reach_max;
+    // 4. Every other watcher meets only the entities that changed near it (those not searched
+    // for with their rescan).
     for (uint32_t o = 0; o < moved; ++o) {
-        const uint32_t j = order[o], q = s.moved[j], rank = v.rank_at[q];
-        const float ox = s.old_x[j], oy = s.old_y[j], nx = s.xs[q], ny = s.ys[q];
-        const uint32_t om = s.old_m[j], nm = s.ms[q];
-        const double mx = 0.5 * (double(ox) + nx), my = 0.5 * (double(oy) + ny);
-        const double half = 0.5 * std::sqrt((double(nx) - ox) * (double(nx) - ox) + (double(ny) - oy) * (double(ny) - oy));
-        const uint32_t tag = 2 * ++stamp;
-        AoiMoverWindow mw{s.xs, s.ys, s.wv2, s.wr2, s.wm, nullptr, 0, ox, oy, nx, ny, om, nm};
+        const uint32_t j = order[o];
+        if (searched[j]) continue;
+        const uint32_t tag = next_tag();
+        AoiMoverWindow mw{s.xs, s.ys, s.wv2, s.wr2, s.wm, nullptr, 0, s.old_x[j], s.old_y[j], s.xs[s.moved[j]],
+                          s.ys[s.moved[j]], s.old_m[j], s.ms[s.moved[j]]};
         bool room = true;
         // Batches of at most n positions: their hits fit s.hits.
-        cover_runs(in, s, widened(mx, my, search + half, drift), n, runs, [&](const Runs& b) {
+        cover_runs(in, s, search_cover(j, 0.0), n, runs, [&](const Runs& b) {
             mw.runs = b.at, mw.n_runs = b.n;
-            const uint32_t h = in.kernels->aoi_mover(mw, s.hits);
-            if (ne + h > ecap || nl + h > lcap) {
-                room = false;
-                return false;
-            }
-            for (uint32_t i = 0; i < h; ++i) {
-                const uint32_t at = s.hits[i];
-                if (s.changed[at] == serial || s.mark[at] == tag) continue;  // rescanned, or met already
-                s.mark[at] = tag;
-                const float d_new = distance2(nx, ny, s.xs[at], s.ys[at]), d_old = distance2(ox, oy, s.xs[at], s.ys[at]);
-                const bool pass_new = (s.wm[at] & nm) != 0, pass_old = (s.wm[at] & om) != 0;
-                const bool view_new = pass_new && d_new < s.wv2[at], reach_new = pass_new && d_new < s.wr2[at];
-                const bool view_old = pass_old && d_old < s.wv2[at], reach_old = pass_old && d_old < s.wr2[at];
-                const uint32_t k = s.wk[at];
-                const bool seen_old = view_old || (reach_old && list_has(v, k, q));
-                const bool seen_new = view_new || (seen_old && reach_new);
-                if (seen_new && !seen_old) ek[ne++] = event_key(k, rank);
-                if (seen_old && !seen_new) lk[nl++] = event_key(k, rank);
-            }
-            return true;
+            return room = settle(j, in.kernels->aoi_mover(mw, s.hits), tag);
         });
         if (!room) return Incremental::full;
     }

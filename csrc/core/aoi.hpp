@@ -147,10 +147,12 @@ struct AoiScratch {
     uint32_t* redo_at;
     uint32_t* redo_len;
     uint32_t* hits;     // the movers' scan output
+    uint32_t* seen;     // per position: the mover search that last settled it (seen_stamp)
     double drift;
     double reach_max;   // the largest reach of a watcher met by the movers' scan
     uint32_t serial;    // one per incremental update
     uint32_t mark_stamp;  // every mark is below 2 * mark_stamp + 2 (the incremental update goes on from there)
+    uint32_t seen_stamp;  // every entry of seen is at most this (cleared after each full update)
     uint32_t n_redo;
     bool synced;        // the above describe the committed visible lists (set by aoi_commit)
     bool fresh;         // a full update bucketed the entities: sx, sy, wk.. still to be built

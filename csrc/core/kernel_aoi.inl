@@ -68,6 +68,57 @@ inline uint32_t aoi_mover(const AoiMoverWindow& window, uint32_t* out) noexcept 
     return k;
 }
 
+// A watcher that moved, rescanned (aoi_scan) and searched for as a mover (aoi_mover) over the
+// same windows in one pass: the two read the same blocks, and the distance to the new position
+// is the same float32 value ((nx - x)^2 == (x - nx)^2 exactly), computed once.
+template <bool Filtered>
+inline uint32_t aoi_scan_mover_with(const AoiWindow& window, const AoiMoverWindow& mover, AoiMeet& meet,
+                                    uint32_t* out) noexcept {
+    const AoiWindow w = window;
+    const AoiMoverWindow mv = mover;
+    const wf cx = splat(w.cx), cy = splat(w.cy), ox = splat(mv.ox), oy = splat(mv.oy);
+    const wf reach2 = splat(w.reach * w.reach), view2 = splat(w.view * w.view);
+    uint32_t* const visible = meet.visible;
+    uint32_t* const enters = meet.enters;
+    uint32_t n_visible = meet.n_visible, n_enter = meet.n_enter, met = meet.met, k = 0;
+    for (uint32_t run = 0; run < w.n_runs; ++run) {
+        const uint32_t last = w.runs[2 * run + 1];
+        for (uint32_t i = w.runs[2 * run]; i < last; i += W) {
+            const wf x = load(w.x + i), y = load(w.y + i);
+            const wf d2 = squared(x - cx) + squared(y - cy);
+            const uint32_t live = live_lanes(last - i);
+            uint32_t in_reach = bits(lt(d2, reach2)) & live;
+            uint32_t near = bits(lt(d2, view2));
+            if (Filtered) {
+                const uint32_t pass = bits(mask_any(w.m + i, w.filter));
+                in_reach &= pass, near &= pass;
+            }
+            const uint32_t was = eq_bits(w.mark + i, w.open) & in_reach;
+            const uint32_t fresh = in_reach & ~eq_bits(w.mark + i, w.kept);
+            store_where(w.mark + i, in_reach, w.kept);
+            met += count_bits(was);
+            n_visible += emit(visible + n_visible, i, fresh & (was | near));
+            const uint32_t entering = fresh & near & ~was;
+            if (entering) n_enter += emit(enters + n_enter, i, entering);
+            const wf d_o = squared(ox - x) + squared(oy - y);
+            const wf v2 = load(mv.wv2 + i), r2 = load(mv.wr2 + i);
+            const uint32_t pn = bits(mask_any(mv.wm + i, mv.nmask)), po = bits(mask_any(mv.wm + i, mv.omask));
+            const uint32_t vn = bits(lt(d2, v2)) & pn, rn = bits(lt(d2, r2)) & pn;
+            const uint32_t vo = bits(lt(d_o, v2)) & po, ro = bits(lt(d_o, r2)) & po;
+            const uint32_t maybe = ((vn & ~vo) | (ro & ~rn)) & live;
+            if (maybe) k += emit(out + k, i, maybe);
+        }
+    }
+    meet.n_visible = n_visible, meet.n_enter = n_enter, meet.met = met;
+    return k;
+}
+
+inline uint32_t aoi_scan_mover(const AoiWindow& window, const AoiMoverWindow& mover, AoiMeet& meet,
+                               uint32_t* out) noexcept {
+    return window.m ? aoi_scan_mover_with<true>(window, mover, meet, out)
+                    : aoi_scan_mover_with<false>(window, mover, meet, out);
+}
+
 // The first i < n with t[i] == v (n when there is none), W entries a compare; it reads only
 // t[0, n). The incremental commit finds each leaving target in its watcher's list, which is
 // hundreds long in a crowd: a scalar search there was a quarter of an update at 2,000 crowded.

@@ -248,6 +248,9 @@ struct KernelTable {
     // Positions of the windows where the mover may cause an event, window after window; out
     // holds their total length plus kMaxWidth.
     uint32_t (*aoi_mover)(const AoiMoverWindow&, uint32_t* out) noexcept;
+    // aoi_scan and aoi_mover in one pass over the scan's windows (mover.runs, x and y unused),
+    // for a watcher that moved: mover.nx, ny must be the scan's cx, cy. Returns aoi_mover's count.
+    uint32_t (*aoi_scan_mover)(const AoiWindow&, const AoiMoverWindow&, AoiMeet&, uint32_t* out) noexcept;
     // The first i < n with t[i] == v, or n (t needs no alignment, nothing past t[n - 1] is read).
     uint32_t (*find_u32)(const uint32_t* t, uint32_t n, uint32_t v) noexcept;
     // The slots that changed, ascending; sets *zero when some mask is 0 (else leaves it).

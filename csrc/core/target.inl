@@ -43,6 +43,7 @@ const KernelTable table = {
     sweep_between,
     aoi_scan,
     aoi_mover,
+    aoi_scan_mover,
     find_u32,
     aoi_changed,
     match_u32,

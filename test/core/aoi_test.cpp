@@ -259,6 +259,58 @@ TEST_CASE(aoi_scan_and_aoi_mover_over_several_windows_equal_one_call_per_window)
     }
 }
 
+// A watcher that moved is rescanned and searched for as a mover in one pass: every target gives
+// what aoi_scan and aoi_mover give over the same windows (the scan's positions, counts and marks,
+// the mover's positions), filtered or not.
+TEST_CASE(aoi_scan_mover_equals_aoi_scan_and_aoi_mover) {
+    fixture::Rng rng(89);
+    for (int round = 0; round < 300; ++round) {
+        const uint32_t n = 1 + rng.below(200);
+        fixture::Cloud c(n + 16), reach2(n + 16);  // c.r: squared view, reach2.x: squared reach (watchers)
+        for (uint32_t i = 0; i < c.n; ++i) {
+            c.x[i] = static_cast<float>(static_cast<int>(rng.below(41)) - 20);
+            c.y[i] = static_cast<float>(static_cast<int>(rng.below(41)) - 20);
+            if (round % 7 == 6) c.x[i] *= 1e18f;
+            c.mask[i] = rng.below(4) == 0 ? 0 : 1u << rng.below(3);
+            const float view = static_cast<float>(rng.below(15)), reach = view + static_cast<float>(rng.below(4));
+            c.r[i] = rng.below(4) == 0 ? -1.0f : view * view;
+            reach2.x[i] = c.r[i] < 0 ? -1.0f : reach * reach;
+        }
+        const std::vector<uint32_t> runs = random_runs(rng, n);
+        std::vector<uint32_t> marks(c.n);
+        const uint32_t values[] = {0, kOpen, kKept, 5};
+        for (auto& m : marks) m = values[rng.below(4)];
+        const bool filtered = round % 2;
+        const uint32_t filter = 1u << rng.below(3);
+        const float view = static_cast<float>(rng.below(15)), reach = view + static_cast<float>(rng.below(4));
+        const float cx = static_cast<float>(static_cast<int>(rng.below(11)) - 5), cy = 0.5f * rng.below(3);
+        AoiMoverWindow mw{c.x, c.y, c.r, reach2.x, c.mask, runs.data(), uint32_t(runs.size() / 2),
+                          static_cast<float>(static_cast<int>(rng.below(11)) - 5), 0.5f * rng.below(3), cx, cy,
+                          1u + rng.below(7), 1u + rng.below(7)};
+        const ScanResult want = scan_runs(fixture::reference(), c, marks, runs, cx, cy, view, reach, filtered, filter);
+        std::vector<uint32_t> moved(c.cap + 2 * kMaxWidth * (runs.size() + 1));
+        moved.resize(fixture::reference()->aoi_mover(mw, moved.data()));
+        for (const KernelTable* k : fixture::targets()) {
+            uint32_t* mark = static_cast<uint32_t*>(std::aligned_alloc(kAlign, ((c.cap + kMaxWidth) * 4 + 63) / 64 * 64));
+            std::memcpy(mark, marks.data(), marks.size() * 4);
+            std::vector<uint32_t> visible(c.cap * 4 + 2 * kMaxWidth), enters(c.cap * 4 + 2 * kMaxWidth);
+            std::vector<uint32_t> out(c.cap * 4 + 2 * kMaxWidth);
+            AoiMeet meet{visible.data(), enters.data(), 0, 0, 0};
+            const AoiWindow w{c.x, c.y, mark, runs.data(), uint32_t(runs.size() / 2), cx, cy, view, reach, kOpen, kKept,
+                              filtered ? c.mask : nullptr, filter};
+            out.resize(k->aoi_scan_mover(w, mw, meet, out.data()));
+            ScanResult got;
+            got.visible.assign(visible.begin(), visible.begin() + meet.n_visible);
+            got.enters.assign(enters.begin(), enters.begin() + meet.n_enter);
+            got.mark.assign(mark, mark + c.n);
+            got.met = meet.met;
+            std::free(mark);
+            CHECK_MSG(got == want, "%s scan round %d", k->name, round);
+            CHECK_MSG(out == moved, "%s mover round %d", k->name, round);
+        }
+    }
+}
+
 // The incremental update's pass over the layer: every target reports exactly the slots of
 // [first, last) whose x, y (as floats: -0 equals +0) or mask differ from the copy, ascending,
 // and whether a mask there is 0; nothing outside the range counts.
