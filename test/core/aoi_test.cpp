@@ -19,6 +19,17 @@ struct ScanResult {
     }
 };
 
+// What a scan wrote: the meet's lists up to its counts, the marks of the n entities, `met`.
+ScanResult scan_result(const AoiMeet& meet, const std::vector<uint32_t>& visible, const std::vector<uint32_t>& enters,
+                       const uint32_t* mark, uint32_t n) {
+    ScanResult r;
+    r.visible.assign(visible.begin(), visible.begin() + meet.n_visible);
+    r.enters.assign(enters.begin(), enters.begin() + meet.n_enter);
+    r.mark.assign(mark, mark + n);
+    r.met = meet.met;
+    return r;
+}
+
 constexpr uint32_t kOpen = 6, kKept = 7;
 
 // Runs one scan over the windows `runs` (pairs [first, last)) of the cloud, one call for all of
@@ -43,11 +54,7 @@ ScanResult scan_runs(const KernelTable* k, const fixture::Cloud& c, std::vector<
     } else {
         k->aoi_scan(w, meet);
     }
-    ScanResult r;
-    r.visible.assign(visible.begin(), visible.begin() + meet.n_visible);
-    r.enters.assign(enters.begin(), enters.begin() + meet.n_enter);
-    r.mark.assign(mark, mark + c.n);
-    r.met = meet.met;
+    ScanResult r = scan_result(meet, visible, enters, mark, c.n);
     std::free(mark);
     return r;
 }
@@ -69,6 +76,38 @@ std::vector<uint32_t> random_runs(fixture::Rng& rng, uint32_t n) {
     }
     return runs;
 }
+
+// A random scene for the watcher kernels: n entities on a small lattice (far apart in x when
+// `far`), some with a mask 0 or no view; c.r holds each one's squared view (-1: not a watcher)
+// and reach2.x its squared reach; random windows over them, random marks, a filter (odd rounds),
+// and the view and reach of the one being scanned.
+struct WatcherScene {
+    fixture::Cloud c, reach2;
+    std::vector<uint32_t> runs, marks;
+    bool filtered;
+    uint32_t filter;
+    float view, reach;
+    WatcherScene(fixture::Rng& rng, int round, bool far) : WatcherScene(rng, 1 + rng.below(200), round, far) {}
+    WatcherScene(fixture::Rng& rng, uint32_t n, int round, bool far) : c(n + 16), reach2(n + 16) {
+        for (uint32_t i = 0; i < c.n; ++i) {
+            c.x[i] = static_cast<float>(static_cast<int>(rng.below(41)) - 20);
+            c.y[i] = static_cast<float>(static_cast<int>(rng.below(41)) - 20);
+            if (far) c.x[i] *= 1e18f;
+            c.mask[i] = rng.below(4) == 0 ? 0 : 1u << rng.below(3);
+            const float v = static_cast<float>(rng.below(15)), r = v + static_cast<float>(rng.below(4));
+            c.r[i] = rng.below(4) == 0 ? -1.0f : v * v;
+            reach2.x[i] = c.r[i] < 0 ? -1.0f : r * r;
+        }
+        runs = random_runs(rng, n);
+        marks.resize(c.n);
+        const uint32_t values[] = {0, kOpen, kKept, 5};
+        for (auto& m : marks) m = values[rng.below(4)];
+        filtered = round % 2;
+        filter = 1u << rng.below(3);
+        view = static_cast<float>(rng.below(15));
+        reach = view + static_cast<float>(rng.below(4));
+    }
+};
 
 }  // namespace
 
@@ -219,23 +258,8 @@ TEST_CASE(aoi_mover_matches_scalar_and_its_definition) {
 TEST_CASE(aoi_scan_and_aoi_mover_over_several_windows_equal_one_call_per_window) {
     fixture::Rng rng(87);
     for (int round = 0; round < 200; ++round) {
-        const uint32_t n = 1 + rng.below(200);
-        fixture::Cloud c(n + 16), reach2(n + 16);  // c.r: squared view, reach2.x: squared reach (movers)
-        for (uint32_t i = 0; i < c.n; ++i) {
-            c.x[i] = static_cast<float>(static_cast<int>(rng.below(41)) - 20);
-            c.y[i] = static_cast<float>(static_cast<int>(rng.below(41)) - 20);
-            c.mask[i] = rng.below(4) == 0 ? 0 : 1u << rng.below(3);
-            const float view = static_cast<float>(rng.below(15)), reach = view + static_cast<float>(rng.below(4));
-            c.r[i] = rng.below(4) == 0 ? -1.0f : view * view;
-            reach2.x[i] = c.r[i] < 0 ? -1.0f : reach * reach;
-        }
-        const std::vector<uint32_t> runs = random_runs(rng, n);
-        std::vector<uint32_t> marks(c.n);
-        const uint32_t values[] = {0, kOpen, kKept, 5};
-        for (auto& m : marks) m = values[rng.below(4)];
-        const bool filtered = round % 2;
-        const uint32_t filter = 1u << rng.below(3);
-        const float view = static_cast<float>(rng.below(15)), reach = view + static_cast<float>(rng.below(4));
+        WatcherScene scene(rng, round, false);
+        auto& [c, reach2, runs, marks, filtered, filter, view, reach] = scene;
         const ScanResult want = scan_runs(fixture::reference(), c, marks, runs, 0, 0, view, reach, filtered, filter, true);
         AoiMoverWindow mw{c.x, c.y, c.r, reach2.x, c.mask, nullptr, 0,
                           static_cast<float>(static_cast<int>(rng.below(11)) - 5), 0.5f * rng.below(3),
@@ -265,24 +289,8 @@ TEST_CASE(aoi_scan_and_aoi_mover_over_several_windows_equal_one_call_per_window)
 TEST_CASE(aoi_scan_mover_equals_aoi_scan_and_aoi_mover) {
     fixture::Rng rng(89);
     for (int round = 0; round < 300; ++round) {
-        const uint32_t n = 1 + rng.below(200);
-        fixture::Cloud c(n + 16), reach2(n + 16);  // c.r: squared view, reach2.x: squared reach (watchers)
-        for (uint32_t i = 0; i < c.n; ++i) {
-            c.x[i] = static_cast<float>(static_cast<int>(rng.below(41)) - 20);
-            c.y[i] = static_cast<float>(static_cast<int>(rng.below(41)) - 20);
-            if (round % 7 == 6) c.x[i] *= 1e18f;
-            c.mask[i] = rng.below(4) == 0 ? 0 : 1u << rng.below(3);
-            const float view = static_cast<float>(rng.below(15)), reach = view + static_cast<float>(rng.below(4));
-            c.r[i] = rng.below(4) == 0 ? -1.0f : view * view;
-            reach2.x[i] = c.r[i] < 0 ? -1.0f : reach * reach;
-        }
-        const std::vector<uint32_t> runs = random_runs(rng, n);
-        std::vector<uint32_t> marks(c.n);
-        const uint32_t values[] = {0, kOpen, kKept, 5};
-        for (auto& m : marks) m = values[rng.below(4)];
-        const bool filtered = round % 2;
-        const uint32_t filter = 1u << rng.below(3);
-        const float view = static_cast<float>(rng.below(15)), reach = view + static_cast<float>(rng.below(4));
+        WatcherScene scene(rng, round, round % 7 == 6);
+        auto& [c, reach2, runs, marks, filtered, filter, view, reach] = scene;
         const float cx = static_cast<float>(static_cast<int>(rng.below(11)) - 5), cy = 0.5f * rng.below(3);
         AoiMoverWindow mw{c.x, c.y, c.r, reach2.x, c.mask, runs.data(), uint32_t(runs.size() / 2),
                           static_cast<float>(static_cast<int>(rng.below(11)) - 5), 0.5f * rng.below(3), cx, cy,
@@ -299,11 +307,7 @@ TEST_CASE(aoi_scan_mover_equals_aoi_scan_and_aoi_mover) {
             const AoiWindow w{c.x, c.y, mark, runs.data(), uint32_t(runs.size() / 2), cx, cy, view, reach, kOpen, kKept,
                               filtered ? c.mask : nullptr, filter};
             out.resize(k->aoi_scan_mover(w, mw, meet, out.data()));
-            ScanResult got;
-            got.visible.assign(visible.begin(), visible.begin() + meet.n_visible);
-            got.enters.assign(enters.begin(), enters.begin() + meet.n_enter);
-            got.mark.assign(mark, mark + c.n);
-            got.met = meet.met;
+            const ScanResult got = scan_result(meet, visible, enters, mark, c.n);
             std::free(mark);
             CHECK_MSG(got == want, "%s scan round %d", k->name, round);
             CHECK_MSG(out == moved, "%s mover round %d", k->name, round);
