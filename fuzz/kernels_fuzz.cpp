@@ -43,7 +43,8 @@ void same_aoi_scan(const fixture::Cloud& c, const uint32_t* marks, float cx, flo
         mark.assign(marks, marks + c.cap + kMaxWidth);
         out.assign(2 * (c.cap + kMaxWidth), 0);
         AoiMeet meet{out.data(), out.data() + c.cap + kMaxWidth, 0, 0, 0};
-        k->aoi_scan(AoiWindow{c.x, c.y, mark.data(), c.n, 0, cx, cy, view, reach, 2, 3}, meet);
+        const uint32_t whole[2] = {0, c.n};  // one window: the whole cloud
+        k->aoi_scan(AoiWindow{c.x, c.y, mark.data(), whole, 1, cx, cy, view, reach, 2, 3}, meet);
         return meet;
     };
     std::vector<uint32_t> want_mark, want_out, got_mark, got_out;
