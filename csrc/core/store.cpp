@@ -81,11 +81,13 @@ MovePlan move_batch_lookup(const IdMap& m, const MoveBatch& b, uint32_t n) noexc
     // for the extra pass; lookups then go in order, each line asked for kAhead lookups early.
     constexpr uint32_t kSortedMapFrom = 1u << 19, kSortedBatchFrom = 1u << 14, kAhead = 16;
     uint32_t first_absent = n;
+    // Each id is hashed once: its home, by move, in slots (overwritten by the lookups after).
+    for (uint32_t i = 0; i < n; ++i) b.slots[i] = idmap_home(m, b.ids[i]);
     if (m.cap < kSortedMapFrom || n < kSortedBatchFrom) {
-        for (uint32_t i = 0; i < n && i < kAhead; ++i) idmap_prefetch_find(m, b.ids[i]);
+        for (uint32_t i = 0; i < n && i < kAhead; ++i) __builtin_prefetch(&m.entries[b.slots[i]], 0);
         for (uint32_t i = 0; i < n; ++i) {
-            if (i + kAhead < n) idmap_prefetch_find(m, b.ids[i + kAhead]);
-            b.slots[i] = idmap_find(m, b.ids[i]);
+            if (i + kAhead < n) __builtin_prefetch(&m.entries[b.slots[i + kAhead]], 0);
+            b.slots[i] = idmap_find_from(m, b.slots[i], b.ids[i]);
             if (b.slots[i] == kNoSlot && first_absent == n) first_absent = i;
         }
         return MovePlan{b.slots, b.xy, first_absent};
@@ -93,10 +95,10 @@ MovePlan move_batch_lookup(const IdMap& m, const MoveBatch& b, uint32_t n) noexc
     uint32_t shift = 0;
     while ((m.cap >> shift) > (1u << kRegionBits)) ++shift;
     uint32_t start[(1u << kRegionBits) + 1] = {};
-    for (uint32_t i = 0; i < n; ++i) ++start[(idmap_home(m, b.ids[i]) >> shift) + 1];
+    for (uint32_t i = 0; i < n; ++i) ++start[(b.slots[i] >> shift) + 1];
     for (uint32_t r = 1; r <= (1u << kRegionBits); ++r) start[r] += start[r - 1];
     for (uint32_t i = 0; i < n; ++i) {
-        const uint32_t home = idmap_home(m, b.ids[i]);
+        const uint32_t home = b.slots[i];
         const uint32_t k = start[home >> shift]++;
         b.ids2[k] = b.ids[i];
         std::memcpy(b.xy2 + 2 * k, b.xy + 2 * i, 8);
