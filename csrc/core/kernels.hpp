@@ -170,7 +170,7 @@ struct AoiMoverWindow {
     uint32_t omask, nmask;
 };
 
-// The AOI incremental update's first pass (aoi.cpp): which slots of [first, last) changed since
+// The AOI incremental update's first pass (aoi_incremental.cpp): which slots of [first, last) changed since
 // the copy the scratch keeps (x or y not equal as floats, so -0 and +0 are the same; or another
 // mask), and whether some mask there is 0. first is a multiple of kMaxWidth; the columns and
 // the copy are aligned and padded.

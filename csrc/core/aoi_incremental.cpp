@@ -1,0 +1,499 @@
+// The AOI's incremental update: when few entities moved since the last update, only the
+// watchers that changed are rescanned and every other watcher meets only the movers near it.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "aoi_internal.hpp"
+#include "invariant.hpp"
+
+namespace soageo {
+namespace aoi_detail {
+namespace {
+
+// The incremental update: the last full update's bucket order stays, and so do the positions
+// the visible lists hold. xs, ys and ms follow the entities that changed; each search widens
+// by the drift (how far any entity has gone from the position it was bucketed at), and past
+// an eighth of a cell height (a quarter of the median reach) a full update buckets anew.
+constexpr double kDriftPerCell = 1.0 / 8;
+
+// float32 squared distance in aoi_scan's order: target minus watcher, x term first.
+inline float distance2(float tx, float ty, float wx, float wy) noexcept {
+    const float dx = tx - wx, dy = ty - wy;
+    return dx * dx + dy * dy;
+}
+
+// A watcher at position q as the movers' scan sees it. One whose reach exceeds a cell height is
+// never met there (the scan around a mover would grow with it): it is rescanned whole.
+void place_watcher(AoiScratch& s, uint32_t q, uint32_t k, float view, uint32_t mask, float margin) noexcept {
+    const float reach = view + margin;
+    const bool wide = double(reach) > s.cell;
+    s.wk[q] = k;
+    s.wm[q] = mask;
+    s.wv2[q] = wide ? -1.0f : view * view;
+    s.wr2[q] = wide ? -1.0f : reach * reach;
+    s.any_wide |= wide;
+    if (!wide && double(reach) > s.reach_max) s.reach_max = reach;
+}
+
+// Once after each full update: where every position was bucketed, and the watchers by position.
+void start_incremental(const AoiInput& in, AoiScratch& s) noexcept {
+    const Visible& v = *in.before;
+    const uint32_t n = v.id_count, all = padded(n + 1) + kMaxWidth;
+    std::memcpy(s.sx, s.xs, n * sizeof(float));
+    std::memcpy(s.sy, s.ys, n * sizeof(float));
+    std::fill(s.wk, s.wk + all, kNoSlot);
+    std::fill(s.wv2, s.wv2 + all, -1.0f);
+    std::fill(s.wr2, s.wr2 + all, -1.0f);
+    std::memset(s.wm, 0, all * sizeof(uint32_t));
+    std::memset(s.changed, 0, all * sizeof(uint32_t));
+    std::memset(s.seen, 0, all * sizeof(uint32_t));
+    s.serial = s.seen_stamp = 0;
+    s.drift = s.reach_max = 0.0;
+    s.any_wide = false;
+    for (uint32_t k = 0; k < v.n; ++k)
+        if (v.pos[k] != kNoSlot) place_watcher(s, v.pos[k], k, v.view[k], v.mask[k], in.margin);
+    s.fresh = false;
+}
+
+bool list_has(const Visible& v, uint32_t k, uint32_t pos) noexcept {
+    const uint32_t* t = v.target + v.off[k];
+    for (uint32_t i = 0, n = v.len[k]; i < n; ++i)
+        if (t[i] == pos) return true;
+    return false;
+}
+
+// A cover circle for a search that must find every entity now within `radius` of (cx, cy):
+// widened by the drift and by float32 rounding of the centre.
+Circle widened(double cx, double cy, double radius, double drift) noexcept {
+    const double r = (radius + drift) * (1.0 + 0x1p-18) + (std::fabs(cx) + std::fabs(cy)) * 0x1p-22 + 0x1p-100;
+    return Circle{float(cx), float(cy), float(r * (1.0 + 0x1p-20))};
+}
+
+inline uint32_t bits_for(uint32_t n) noexcept { return n ? 32 - uint32_t(__builtin_clz(n)) : 0; }
+
+// An LSD radix sort of event keys on the bits they use (indices below `watchers`, ranks below
+// `ranks`): std::sort of a tick's keys was a sixth of an incremental update. When both fit in
+// 32 bits the keys are packed first and sorted as such, in as few passes of at most 11 bits as
+// costs least for their number (a tick's few hundred keys took 2048-bucket passes: 150
+// instructions a key).
+void sort_keys(uint64_t* keys, uint64_t* tmp, uint64_t n, uint32_t watchers, uint32_t ranks, uint32_t* packed,
+               uint32_t* packed_tmp, uint64_t packed_cap) noexcept {
+    if (n < 256) {
+        std::sort(keys, keys + n);
+        return;
+    }
+    const uint32_t rank_bits = bits_for(ranks), total = rank_bits + bits_for(watchers);
+    const uint64_t low = (uint64_t(1) << rank_bits) - 1;
+    uint32_t count[2048];
+    if (total <= 32 && n <= packed_cap) {
+        uint32_t passes = 1, digit_bits = 32;
+        double best = 0;
+        for (uint32_t p = 1; p <= 4; ++p) {
+            const uint32_t d = (total + p - 1) / p;
+            if (d > 11) continue;
+            const double cost = double(p) * (3.0 * double(n) + double(2u << d));
+            if (digit_bits == 32 || cost < best) best = cost, passes = p, digit_bits = d;
+        }
+        if (digit_bits == 32) passes = (total + 10) / 11, digit_bits = 11;
+        uint32_t *from = packed, *to = packed_tmp;
+        for (uint64_t i = 0; i < n; ++i) from[i] = uint32_t((keys[i] >> 32) << rank_bits | (keys[i] & low));
+        const uint32_t buckets = 1u << digit_bits, digit_mask = buckets - 1;
+        for (uint32_t pass = 0, shift = 0; pass < passes; ++pass, shift += digit_bits) {
+            std::memset(count, 0, buckets * sizeof(uint32_t));
+            for (uint64_t i = 0; i < n; ++i) ++count[(from[i] >> shift) & digit_mask];
+            for (uint32_t d = 0, sum = 0; d < buckets; ++d) {
+                const uint32_t c = count[d];
+                count[d] = sum, sum += c;
+            }
+            for (uint64_t i = 0; i < n; ++i) to[count[(from[i] >> shift) & digit_mask]++] = from[i];
+            std::swap(from, to);
+        }
+        for (uint64_t i = 0; i < n; ++i) keys[i] = uint64_t(from[i] >> rank_bits) << 32 | (from[i] & low);
+        return;
+    }
+    uint64_t *from = keys, *to = tmp;
+    for (uint32_t shift = 0; shift < total; shift += 11) {
+        auto digit = [&](uint64_t key) { return uint32_t((((key >> 32) << rank_bits | (key & low)) >> shift) & 2047); };
+        std::memset(count, 0, sizeof count);
+        for (uint64_t i = 0; i < n; ++i) ++count[digit(from[i])];
+        for (uint32_t d = 0, sum = 0; d < 2048; ++d) {
+            const uint32_t c = count[d];
+            count[d] = sum, sum += c;
+        }
+        for (uint64_t i = 0; i < n; ++i) to[count[digit(from[i])]++] = from[i];
+        std::swap(from, to);
+    }
+    if (from != keys) std::memcpy(keys, from, n * sizeof(uint64_t));
+}
+
+// Sorts the keys, moves them to the end of the event buffer and writes the (watcher, target)
+// id pairs in front of them; returns where the keys went (aoi_commit reads them).
+uint64_t* keys_to_events(EventList& e, uint64_t n, const Visible& v, AoiScratch& s) noexcept {
+    uint64_t* keys = reinterpret_cast<uint64_t*>(e.pair);
+    // Keys take at most 2/3 of the buffer; tmp_* are free once the scans are done.
+    sort_keys(keys, keys + n, n, v.n, v.id_count, s.tmp_keys, s.tmp_vals, s.cap);
+    uint64_t* tail = keys + (2 * e.cap - n);
+    std::memmove(tail, keys, n * sizeof(uint64_t));
+    for (uint64_t i = 0; i < n; ++i) {
+        e.pair[2 * i] = v.watcher[tail[i] >> 32];
+        e.pair[2 * i + 1] = v.ids[uint32_t(tail[i])];
+    }
+    e.n = n;
+    return tail;
+}
+
+// The room aoi_commit will take past v.top for lists that outgrow theirs.
+uint64_t relocations(const AoiScratch& s, const Visible& v, const uint64_t* ek, uint64_t ne, const uint64_t* lk,
+                     uint64_t nl) noexcept {
+    uint64_t need = 0;
+    for (uint32_t r = 0; r < s.n_redo; ++r)
+        if (s.redo_len[r] > v.room[s.redo[r]]) need += list_room(s.redo_len[r]);
+    uint64_t i = 0, j = 0;
+    while (i < ne) {
+        const uint32_t k = uint32_t(ek[i] >> 32);
+        uint64_t gained = 0, lost = 0;
+        while (i < ne && uint32_t(ek[i] >> 32) == k) ++i, ++gained;
+        while (j < nl && uint32_t(lk[j] >> 32) < k) ++j;
+        while (j < nl && uint32_t(lk[j] >> 32) == k) ++j, ++lost;
+        if (s.changed[v.pos[k]] == s.serial) continue;  // rescanned: counted above
+        const uint64_t len = v.len[k] + gained - lost;
+        if (len > v.room[k]) need += list_room(uint32_t(len));
+    }
+    return need;
+}
+
+// A rescanned watcher with kLeaveWindowList targets or more in its last list: its leaves (the
+// old targets still marked `open` after its scan) are looked for in the windows of its cover,
+// whose marks are read W at a time, instead of entry by entry along the list with a random mark
+// each (that pass was 12% of the instructions of an update at 2,000 crowded). Each one found is
+// marked `kept`, so that the list pass, needed only for leaves outside the windows, finds the
+// others alone. Returns how many are still to find. (s.hits is free during the rescans.)
+constexpr uint32_t kLeaveWindowList = 64;
+
+__attribute__((noinline)) uint32_t leaves_in_windows(const AoiInput& in, AoiScratch& s, const Circle& cover, uint32_t open,
+                                                     uint32_t kept, uint32_t k, const Visible& v, uint64_t* lk, uint64_t& nl,
+                                                     uint32_t left) noexcept {
+    cover_circle(in, s, cover, [&](uint32_t first, uint32_t last) {
+        first &= ~uint32_t(kMaxWidth - 1);  // as cover_runs
+        if (last <= first) return true;
+        const uint32_t h = in.kernels->match_u32(s.mark + first, last - first, open, s.hits);
+        for (uint32_t j = 0; j < h; ++j) {
+            const uint32_t at = first + s.hits[j];
+            s.mark[at] = kept;
+            lk[nl++] = event_key(k, v.rank_at[at]);
+        }
+        left -= h;
+        return left != 0;
+    });
+    return left;
+}
+
+
+}  // namespace
+
+Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, EventList& enter, EventList& leave,
+                            AoiProgress& p) noexcept {
+    const Store& st = *in.layer;
+    const Columns& c = st.col;
+    const Watchers& w = *in.watchers;
+    const Visible& v = *in.before;
+    const uint32_t n = st.n;
+    if (n == 0 || v.id_count != n || s.ranked_n != n || w.n != v.n) return Incremental::full;
+    const uint32_t limit = n / 4;
+    // When most entities moved (all of them every tick is common), a sample of 64 slots says so
+    // before the pass (a heuristic only: the pass below decides).
+    if (n >= 1024) {
+        uint32_t sampled = 0, changed = 0;
+        for (uint32_t i = 0; i < n; i += n / 64, ++sampled) {
+            changed += c.x[i] != s.px[i] || c.y[i] != s.py[i];
+        }
+        if (2 * changed > sampled) return Incremental::full;
+    }
+    for (uint32_t k = 0; !in.watchers_same && k < w.n; ++k)
+        if (w.id[k] != v.watcher[k]) return Incremental::full;
+    if (2 * enter.cap / 3 < uint64_t(n) + kMaxWidth) return Incremental::need_enter;
+    if (2 * leave.cap / 3 < uint64_t(n) + kMaxWidth) return Incremental::need_leave;
+    // 1. What changed, by slot: the same ids in the same slots, and at most a quarter moved.
+    // (Before anything else: when all move, this pass stops after a quarter of the slots.)
+    bool zero = false;
+    uint32_t moved = 0;
+    uint32_t* const moved_slot = s.hits;  // until the movers' scan: the slots of the movers
+    // A kernel, W slots at a time (scalar, with a test per slot, this pass was a tenth of an
+    // update at 10,000 entities, a tenth moving), in runs of 256 slots.
+    for (uint32_t run = 0; run < n; run += 256) {
+        const AoiChanges changes{c.x, c.y, c.mask, s.px, s.py, s.pm, run, std::min(n, run + 256)};
+        moved += in.kernels->aoi_changed(changes, moved_slot + moved, &zero);
+        if (moved > limit) return Incremental::full;
+    }
+    if (std::memcmp(s.pid, c.id, size_t(n) * sizeof(int64_t)) != 0) return Incremental::full;
+    for (uint32_t j = 0; j < moved; ++j) {  // what the scratch has, by slot: no lookup
+        const uint32_t i = moved_slot[j];
+        s.old_x[j] = s.px[i], s.old_y[j] = s.py[i], s.old_m[j] = s.pm[i];
+        s.moved[j] = s.pos_of_slot[i];
+    }
+    // Right after a full update the entities are where they were bucketed.
+    const float* const bx = s.fresh ? s.xs : s.sx;
+    const float* const by = s.fresh ? s.ys : s.sy;
+    double drift = s.fresh ? 0.0 : s.drift;
+    for (uint32_t j = 0; j < moved; ++j) {
+        const uint32_t q = s.moved[j], i = moved_slot[j];
+        const double dx = double(c.x[i]) - bx[q], dy = double(c.y[i]) - by[q];
+        drift = std::max(drift, std::sqrt(dx * dx + dy * dy));
+    }
+    if (drift > kDriftPerCell * s.cell) return Incremental::full;
+    if (s.fresh) start_incremental(in, s);
+    if (++s.serial == 0) {
+        std::memset(s.changed, 0, (size_t(padded(n + 1)) + kMaxWidth) * sizeof(uint32_t));
+        s.serial = 1;
+    }
+    const uint32_t serial = s.serial;
+    for (uint32_t j = 0; j < moved; ++j) s.changed[s.moved[j]] = serial;
+    // 2. Watchers rescanned whole: those that moved (found by position), those that changed
+    // view or mask, and the wide ones when anything moved (one sequential pass over the rest).
+    uint32_t redo = 0;
+    for (uint32_t j = 0; j < moved; ++j)
+        if (s.wk[s.moved[j]] != kNoSlot) s.redo[redo++] = s.wk[s.moved[j]];
+    // No watch or unwatch since the last update and no watcher wider than a cell: none to add.
+    for (uint32_t k = 0; (!in.watchers_same || (moved && s.any_wide)) && k < w.n; ++k) {
+        const bool again = w.view[k] != v.view[k] || w.mask[k] != v.mask[k] ||
+                           (moved && double(w.view[k] + in.margin) > s.cell);
+        if (!again || v.pos[k] == kNoSlot || s.changed[v.pos[k]] == serial) continue;
+        if (redo == limit) return Incremental::full;
+        s.changed[v.pos[k]] = serial;
+        s.redo[redo++] = k;
+    }
+    // Committed to this path: the scratch follows the layer.
+    for (uint32_t j = 0; j < moved; ++j) {
+        const uint32_t q = s.moved[j], i = moved_slot[j];
+        s.xs[q] = c.x[i], s.ys[q] = c.y[i], s.ms[q] = c.mask[i];
+        s.px[i] = c.x[i], s.py[i] = c.y[i], s.pm[i] = c.mask[i];
+    }
+    s.drift = drift;
+    s.zero_masks = zero;
+    // The movers and the rescanned watchers in position order: one after another, their
+    // searches then meet the same cells (in slot order, each met cold memory). One pass over
+    // the marks (match_u32); new_pos (the full path's) says which mover is at a position.
+    uint32_t* const order = s.keys;  // the full path's too: free here
+    for (uint32_t j = 0; j < moved; ++j) s.new_pos[s.moved[j]] = j;
+    uint32_t in_order = 0, redo_in_order = 0;
+    uint32_t* const changed_at = s.hits;  // free until the movers' scan
+    const uint32_t changed = in.kernels->match_u32(s.changed, n, serial, changed_at);
+    for (uint32_t i = 0; i < changed; ++i) {
+        const uint32_t q = changed_at[i], j = s.new_pos[q];
+        if (j < moved && s.moved[j] == q) order[in_order++] = j;
+        if (s.wk[q] != kNoSlot) s.redo[redo_in_order++] = s.wk[q];
+    }
+    SOAGEO_ASSERT(in_order == moved && redo_in_order == redo);
+    s.n_redo = redo;
+    for (uint32_t r = 0; r < redo; ++r) {
+        const uint32_t k = s.redo[r];
+        place_watcher(s, v.pos[k], k, w.view[k], w.mask[k], in.margin);
+    }
+    // The marks go on from the last update's stamps, so that they need no clearing: only when
+    // the stamps would wrap (clearing every position each tick was 1% of the instructions of an
+    // incremental update at 10,000 entities, a tenth moving, and 40 KB of stores).
+    uint32_t stamp = s.mark_stamp;
+    if (stamp > kMaxMarkStamp - redo - moved) {
+        std::memset(s.mark, 0, (size_t(padded(n + 1)) + kMaxWidth) * sizeof(uint32_t));
+        stamp = 0;
+    }
+    s.use = AoiScratch::Use::watchers;
+    uint64_t* const ek = reinterpret_cast<uint64_t*>(enter.pair);
+    uint64_t* const lk = reinterpret_cast<uint64_t*>(leave.pair);
+    const uint64_t ecap = 2 * enter.cap / 3, lcap = 2 * leave.cap / 3;  // keys and pairs side by side
+    uint64_t ne = 0, nl = 0, logged = 0;
+    Runs runs;
+    // A mover's search reports the still watchers where its view may have changed; each report is
+    // settled here, with a look at the watcher's list only in the hysteresis band (in reach but not
+    // in view at the last update). Returns false when an event buffer is short.
+    const double search = s.reach_max;
+    auto settle = [&](uint32_t j, uint32_t h, uint32_t tag) {
+        if (ne + h > ecap || nl + h > lcap) return false;
+        const uint32_t q = s.moved[j], rank = v.rank_at[q];
+        const float ox = s.old_x[j], oy = s.old_y[j], nx = s.xs[q], ny = s.ys[q];
+        const uint32_t om = s.old_m[j], nm = s.ms[q];
+        for (uint32_t i = 0; i < h; ++i) {
+            const uint32_t at = s.hits[i];
+            if (s.changed[at] == serial || s.seen[at] == tag) continue;  // rescanned, or met already
+            s.seen[at] = tag;
+            const float d_new = distance2(nx, ny, s.xs[at], s.ys[at]), d_old = distance2(ox, oy, s.xs[at], s.ys[at]);
+            const bool pass_new = (s.wm[at] & nm) != 0, pass_old = (s.wm[at] & om) != 0;
+            const bool view_new = pass_new && d_new < s.wv2[at], reach_new = pass_new && d_new < s.wr2[at];
+            const bool view_old = pass_old && d_old < s.wv2[at], reach_old = pass_old && d_old < s.wr2[at];
+            const uint32_t k = s.wk[at];
+            const bool seen_old = view_old || (reach_old && list_has(v, k, q));
+            const bool seen_new = view_new || (seen_old && reach_new);
+            if (seen_new && !seen_old) ek[ne++] = event_key(k, rank);
+            if (seen_old && !seen_new) lk[nl++] = event_key(k, rank);
+        }
+        return true;
+    };
+    auto next_tag = [&]() {
+        if (++s.seen_stamp == 0) {
+            std::memset(s.seen, 0, (size_t(padded(n + 1)) + kMaxWidth) * sizeof(uint32_t));
+            s.seen_stamp = 1;
+        }
+        return s.seen_stamp;
+    };
+    // The circle a mover's search covers: every still watcher that may see it now or then.
+    auto search_cover = [&](uint32_t j, double extra) {
+        const uint32_t q = s.moved[j];
+        const float ox = s.old_x[j], oy = s.old_y[j], nx = s.xs[q], ny = s.ys[q];
+        const double mx = 0.5 * (double(ox) + nx), my = 0.5 * (double(oy) + ny);
+        const double half = 0.5 * std::sqrt((double(nx) - ox) * (double(nx) - ox) + (double(ny) - oy) * (double(ny) - oy));
+        return widened(mx, my, search + half + extra * (std::fabs(mx) + std::fabs(my)), drift);
+    };
+    uint8_t* const searched = reinterpret_cast<uint8_t*>(s.tmp_vals);  // per mover: searched with its rescan
+    std::memset(searched, 0, moved);
+    // 3. The rescanned watchers, as the full path scans them (their new lists go to the log).
+    // (Planning each one's windows while the one before is scanned, as the full path does,
+    // measured no faster here: in position order its windows are mostly in cache already.)
+    // A watcher that moved, and whose reach the movers' searches cover, is searched for as a
+    // mover in the same pass (aoi_scan_mover), over its search's windows: they hold its circle
+    // (the search reaches the widest such reach from the midpoint of its move, and a relative
+    // 2^-22 more covers the rounding of that midpoint), and the two passes read the same blocks.
+    for (uint32_t r = 0; r < redo; ++r) {
+        // Watchers in position order are far apart in index order: what each reads by index, and
+        // its list, is fetched a few rescans ahead.
+        if (r + 8 < redo) {
+            const uint32_t k8 = s.redo[r + 8];
+            __builtin_prefetch(v.off + k8);
+            __builtin_prefetch(v.len + k8);
+            __builtin_prefetch(w.view + k8);
+            __builtin_prefetch(w.mask + k8);
+            __builtin_prefetch(v.pos + k8);
+        }
+        if (r + 4 < redo) {
+            const uint32_t* list = v.target + v.off[s.redo[r + 4]];
+            __builtin_prefetch(list);
+            __builtin_prefetch(list + 16);
+        }
+        const uint32_t k = s.redo[r], self = v.pos[k];
+        const uint32_t* old_t = v.target + v.off[k];
+        const uint32_t old_n = v.len[k];
+        // The scan writes its list to the log and its enters aside: only the log needs room first
+        // (the events are counted before they are written, as movers' searches add theirs here too).
+        if (logged + n + kMaxWidth > log.target_cap) return Incremental::full;
+        const uint32_t open = 2 * ++stamp, kept = open + 1;
+        for (uint32_t o = 0; o < old_n; ++o) s.mark[old_t[o]] = open;
+        s.mark[self] = kept;  // the watcher never sees itself
+        const float view = w.view[k];
+        const Circle reach{s.xs[self], s.ys[self], view + in.margin};
+        WatcherScan scan{AoiMeet{log.target + logged, s.watcher_enters, 0, 0, 0}, v.rank_at[self], open, kept, nullptr,
+                         w.mask[k]};
+        scan.m = scan.filter != ~0u || s.zero_masks ? s.ms : nullptr;
+        AoiWindow window{s.xs, s.ys, s.mark, nullptr, 0, reach.cx, reach.cy, view, reach.radius, open, kept, scan.m,
+                         scan.filter};
+        const uint32_t j = s.new_pos[self];  // the mover index of a watcher that moved (step 2)
+        if (j < moved && s.moved[j] == self && s.wr2[self] >= 0.0f) {
+            searched[j] = 1;
+            const uint32_t tag = next_tag();
+            AoiMoverWindow mw{s.xs, s.ys, s.wv2, s.wr2, s.wm, nullptr, 0, s.old_x[j], s.old_y[j], reach.cx, reach.cy,
+                              s.old_m[j], s.ms[self]};
+            bool room = true;
+            cover_runs(in, s, search_cover(j, 0x1p-22), n, runs, [&](const Runs& b) {
+                window.runs = b.at, window.n_runs = b.n;
+                const uint32_t h = in.kernels->aoi_scan_mover(window, mw, scan.found, s.hits);
+                return room = settle(j, h, tag);
+            });
+            if (!room) return Incremental::full;
+        } else {
+            cover_runs(in, s, widened(reach.cx, reach.cy, reach.radius, drift), ~0u, runs, [&](const Runs& b) {
+                window.runs = b.at, window.n_runs = b.n;
+                in.kernels->aoi_scan(window, scan.found);
+                return true;
+            });
+        }
+        if (ne + scan.found.n_enter > ecap) return Incremental::full;
+        for (uint32_t i = 0; i < scan.found.n_enter; ++i) ek[ne++] = event_key(k, v.rank_at[s.watcher_enters[i]]);
+        // Every old target not met within reach leaves: none when all were met (most watchers),
+        // and the pass stops at the last one (as collect_leaves). A long list looks in the
+        // windows first (leaves_in_windows).
+        uint32_t left = old_n - scan.found.met;
+        if (nl + left > lcap) return Incremental::full;
+        if (left && old_n >= kLeaveWindowList)
+            left = leaves_in_windows(in, s, widened(reach.cx, reach.cy, reach.radius, drift), open, kept, k, v, lk, nl, left);
+        for (uint32_t o = 0; left && o < old_n; ++o)
+            if (s.mark[old_t[o]] != kept) lk[nl++] = event_key(k, v.rank_at[old_t[o]]), --left;
+        s.redo_at[r] = static_cast<uint32_t>(logged);
+        s.redo_len[r] = scan.found.n_visible;
+        logged += scan.found.n_visible;
+    }
+    // 4. Every other watcher meets only the entities that changed near it (those not searched
+    // for with their rescan).
+    for (uint32_t o = 0; o < moved; ++o) {
+        const uint32_t j = order[o];
+        if (searched[j]) continue;
+        const uint32_t tag = next_tag();
+        AoiMoverWindow mw{s.xs, s.ys, s.wv2, s.wr2, s.wm, nullptr, 0, s.old_x[j], s.old_y[j], s.xs[s.moved[j]],
+                          s.ys[s.moved[j]], s.old_m[j], s.ms[s.moved[j]]};
+        bool room = true;
+        // Batches of at most n positions: their hits fit s.hits.
+        cover_runs(in, s, search_cover(j, 0.0), n, runs, [&](const Runs& b) {
+            mw.runs = b.at, mw.n_runs = b.n;
+            return room = settle(j, in.kernels->aoi_mover(mw, s.hits), tag);
+        });
+        if (!room) return Incremental::full;
+    }
+    s.mark_stamp = stamp;
+    // 5. Events sorted as the full path writes them; the lists must have room to change in place.
+    p.enter_keys = keys_to_events(enter, ne, v, s);
+    p.leave_keys = keys_to_events(leave, nl, v, s);
+    if (v.top + relocations(s, v, p.enter_keys, ne, p.leave_keys, nl) > v.target_cap) return Incremental::full;
+    p.n_enter = ne, p.n_leave = nl;
+    return Incremental::done;
+}
+
+namespace {
+// Moves list k to the free end of v's targets with room for `len` entries.
+void relocate(Visible& v, uint32_t k, uint32_t len) noexcept {
+    const uint32_t room = list_room(len);
+    SOAGEO_ASSERT(v.top + room <= v.target_cap);
+    std::memcpy(v.target + v.top, v.target + v.off[k], v.len[k] * sizeof(uint32_t));
+    v.off[k] = static_cast<uint32_t>(v.top);
+    v.room[k] = room;
+    v.top += room;
+}
+
+}  // namespace
+
+void commit_incremental(const AoiInput& in, const AoiScratch& s, Visible& v, const Visible& log,
+                        const AoiProgress& p) noexcept {
+    for (uint32_t r = 0; r < s.n_redo; ++r) {
+        const uint32_t k = s.redo[r], len = s.redo_len[r];
+        if (len > v.room[k]) relocate(v, k, len);
+        std::memcpy(v.target + v.off[k], log.target + s.redo_at[r], len * sizeof(uint32_t));
+        v.pairs = v.pairs - v.len[k] + len;
+        v.len[k] = len;
+    }
+    for (uint64_t i = 0; i < p.n_leave; ++i) {
+        const uint32_t k = uint32_t(p.leave_keys[i] >> 32), at = s.pos_of_rank[uint32_t(p.leave_keys[i])];
+        if (s.changed[v.pos[k]] == s.serial) continue;
+        uint32_t* t = v.target + v.off[k];
+        const uint32_t o = in.kernels->find_u32(t, v.len[k], at);
+        SOAGEO_ASSERT(o < v.len[k]);
+        if (o == v.len[k]) continue;  // cannot be: the watcher saw it
+        t[o] = t[--v.len[k]];
+        --v.pairs;
+    }
+    for (uint64_t i = 0; i < p.n_enter;) {
+        const uint32_t k = uint32_t(p.enter_keys[i] >> 32);
+        uint64_t end = i;
+        while (end < p.n_enter && uint32_t(p.enter_keys[end] >> 32) == k) ++end;
+        if (s.changed[v.pos[k]] != s.serial) {
+            const uint32_t len = v.len[k] + uint32_t(end - i);
+            if (len > v.room[k]) relocate(v, k, len);
+            uint32_t* t = v.target + v.off[k];
+            v.pairs += end - i;
+            for (; i < end; ++i) t[v.len[k]++] = s.pos_of_rank[uint32_t(p.enter_keys[i])];
+        }
+        i = end;
+    }
+    if (in.watchers_same) return;  // views and masks change only through watch and unwatch
+    std::memcpy(v.view, in.watchers->view, v.n * sizeof(float));
+    std::memcpy(v.mask, in.watchers->mask, v.n * sizeof(uint32_t));
+}
+
+}  // namespace aoi_detail
+}  // namespace soageo

@@ -1,0 +1,116 @@
+// Internal to the AOI's translation units: aoi.cpp (aoi_update, aoi_commit and the full
+// update), aoi_incremental.cpp (the incremental update), aoi_observers.cpp (who sees me) and
+// aoi_memory.cpp (the blocks carved for watchers, visible lists, scratch and events). What the
+// full and the incremental update share: the grid's buckets and the cover of a circle by them.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include "aoi.hpp"
+#include "cell.hpp"
+
+namespace soageo {
+namespace aoi_detail {
+
+// Cells are hashed by row (cell.hpp): a run of cells in a row is one window (two when it wraps).
+inline uint32_t bucket_of(const AoiScratch& s, int64_t cx, int64_t cy) noexcept { return row_bucket(s.buckets, cx, cy); }
+
+// One watcher scanning its candidates, window by window (the kernels' aoi_scan).
+struct WatcherScan {
+    AoiMeet found;   // positions, turned into ranks once all windows are scanned
+    uint32_t self;   // rank of the watcher
+    uint32_t open, kept;
+    const uint32_t* m;  // the masks in bucket order, or null when the watcher filters nothing
+    uint32_t filter;
+};
+
+// Every entity the watcher at rank `self` has within view + margin is in the windows (or the
+// rows) planned: a conservative cover of the circle, row by row; the kernel's test decides.
+// `visit(first, last)` receives each window, in order; returns false to stop listing.
+template <class Visit>
+void cover_circle(const AoiInput& in, const AoiScratch& s, const Circle& reach, Visit visit) noexcept {
+    const uint32_t n = in.layer->n;
+    const float wx = reach.cx, wy = reach.cy;
+    // |dx| and |dy| in float32 can be a hair below the real distance: widen by a relative 2^-20.
+    const double half = double(reach.radius) * (1.0 + 0x1p-20) + 0x1p-126;
+    const double inv = s.inv_cell, inv_x = s.inv_cell_x, cell = s.cell;
+    const int64_t cy_lo = cell_of(wy - half, inv), cy_hi = cell_of(wy + half, inv);
+    const int64_t cx_lo = cell_of(wx - half, inv_x), cx_hi = cell_of(wx + half, inv_x);
+    const uint64_t rows = uint64_t(cy_hi - cy_lo) + 1, cols = uint64_t(cx_hi - cx_lo) + 1;
+    if (cols >= s.buckets || rows > 64 + n / 256) {  // cheaper to test everything once
+        visit(0, n);
+        return;
+    }
+    const bool chords = rows > 2;  // with 2 rows or fewer, a chord rarely drops a cell
+    const int64_t cy_w = chords ? cell_of(wy, inv) : 0;
+    for (int64_t cy = cy_lo; cy <= cy_hi; ++cy) {
+        int64_t lo = cx_lo, hi = cx_hi;
+        if (chords) {
+            // The row's nearest y to the watcher bounds |dy| from below, which narrows the
+            // row's x range to the circle's chord there.
+            double near_y = cy > cy_w ? double(cy) * cell - wy : cy < cy_w ? wy - double(cy + 1) * cell : 0.0;
+            near_y -= 0x1p-30 * (std::fabs(double(wy)) + std::fabs(double(cy) * cell) + cell);
+            if (near_y > 0) {
+                double hx = std::sqrt(std::max(0.0, half * half - near_y * near_y)) * (1.0 + 0x1p-30);
+                lo = cell_of(wx - hx, inv_x), hi = cell_of(wx + hx, inv_x);
+            }
+        }
+        const uint32_t b_lo = bucket_of(s, lo, cy), b_hi = (b_lo + uint32_t(hi - lo)) & (s.buckets - 1);
+        if (b_lo <= b_hi) {
+            if (!visit(s.start[b_lo], s.start[b_hi + 1])) return;
+        } else {  // the row's run wraps around the bucket table
+            if (!visit(s.start[b_lo], n) || !visit(0, s.start[b_hi + 1])) return;
+        }
+    }
+}
+
+// The windows of a cover gathered for one kernel call (aoi_scan, aoi_mover): a call per window
+// cost about as much as a block of the scan, and a cover has 2-5 windows.
+struct Runs {
+    static constexpr uint32_t kMax = 16;
+    uint32_t at[2 * kMax];
+    uint32_t n = 0;
+    uint32_t len = 0;  // positions in them
+};
+
+// The windows of cover_circle(cover), first rounded down to a block, empty ones left out, in
+// batches of at most Runs::kMax windows holding at most `limit` positions (unless one window
+// holds more): `flush(runs)` runs a kernel over a batch and returns false to stop.
+template <class Flush>
+void cover_runs(const AoiInput& in, const AoiScratch& s, const Circle& cover, uint32_t limit, Runs& runs,
+                Flush flush) noexcept {
+    runs.n = runs.len = 0;
+    bool go = true;
+    cover_circle(in, s, cover, [&](uint32_t first, uint32_t last) {
+        first &= ~uint32_t(kMaxWidth - 1);
+        if (last <= first) return true;
+        if (runs.n == Runs::kMax || (runs.n && runs.len + (last - first) > limit)) {
+            if (!flush(runs)) return go = false;
+            runs.n = runs.len = 0;
+        }
+        runs.at[2 * runs.n] = first, runs.at[2 * runs.n + 1] = last;
+        ++runs.n, runs.len += last - first;
+        return true;
+    });
+    if (go && runs.n) flush(runs);
+}
+
+inline uint64_t event_key(uint32_t k, uint32_t rank) noexcept { return uint64_t(k) << 32 | rank; }
+
+// The incremental update (aoi_incremental.cpp), tried first by aoi_update.
+// Returns `full` when the full path must run instead (too much changed, the scratch does not
+// describe the last update, a buffer is short). It may have changed the scratch then, which the
+// full path rebuilds; `before` and the event lists' contents are left to it. Before it changes
+// anything it asks for event buffers that hold a tick's keys and pairs side by side.
+enum class Incremental { done, full, need_enter, need_leave };
+
+Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, EventList& enter, EventList& leave,
+                            AoiProgress& p) noexcept;
+// Applies an incremental update to the committed lists v (log: where its rescans wrote).
+void commit_incremental(const AoiInput& in, const AoiScratch& s, Visible& v, const Visible& log,
+                        const AoiProgress& p) noexcept;
+
+}  // namespace aoi_detail
+}  // namespace soageo

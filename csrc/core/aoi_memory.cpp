@@ -1,0 +1,184 @@
+// The AOI's memory, carved from blocks the binding allocates: the watchers (and their sorted
+// set's operations), the visible lists, the per-update scratch and the event lists.
+#include <algorithm>
+#include <cstring>
+
+#include "aoi.hpp"
+#include "carve.hpp"
+
+namespace soageo {
+
+namespace {
+Watchers lay_watchers(Carver& k, uint32_t cap) noexcept {
+    Watchers w;
+    w.id = k.take<int64_t>(cap);
+    w.view = k.take<float>(cap);
+    w.mask = k.take<uint32_t>(cap);
+    w.n = 0;
+    w.cap = cap;
+    return w;
+}
+}  // namespace
+
+size_t watchers_bytes(uint32_t cap) noexcept { return layout_bytes(lay_watchers, cap); }
+
+Watchers watchers_carve(void* block, uint32_t cap) noexcept { return layout_carve(block, lay_watchers, cap); }
+
+uint32_t watchers_find(const Watchers& w, int64_t id, bool* found) noexcept {
+    uint32_t at = static_cast<uint32_t>(std::lower_bound(w.id, w.id + w.n, id) - w.id);
+    *found = at < w.n && w.id[at] == id;
+    return at;
+}
+
+void watchers_insert(Watchers& w, uint32_t at, int64_t id, float view, uint32_t mask) noexcept {
+    SOAGEO_ASSERT(w.n < w.cap && at <= w.n);
+    std::memmove(w.id + at + 1, w.id + at, (w.n - at) * sizeof(int64_t));
+    std::memmove(w.view + at + 1, w.view + at, (w.n - at) * sizeof(float));
+    std::memmove(w.mask + at + 1, w.mask + at, (w.n - at) * sizeof(uint32_t));
+    w.id[at] = id;
+    w.view[at] = view;
+    w.mask[at] = mask;
+    ++w.n;
+}
+
+void watchers_erase(Watchers& w, uint32_t at) noexcept {
+    std::memmove(w.id + at, w.id + at + 1, (w.n - at - 1) * sizeof(int64_t));
+    std::memmove(w.view + at, w.view + at + 1, (w.n - at - 1) * sizeof(float));
+    std::memmove(w.mask + at, w.mask + at + 1, (w.n - at - 1) * sizeof(uint32_t));
+    --w.n;
+}
+
+void watchers_copy(Watchers& to, const Watchers& from) noexcept {
+    std::memcpy(to.id, from.id, from.n * sizeof(int64_t));
+    std::memcpy(to.view, from.view, from.n * sizeof(float));
+    std::memcpy(to.mask, from.mask, from.n * sizeof(uint32_t));
+    to.n = from.n;
+}
+
+namespace {
+Visible lay_visible(Carver& k, uint32_t watcher_cap, uint64_t target_cap, uint32_t id_cap) noexcept {
+    Visible v;
+    v.watcher = k.take<int64_t>(watcher_cap);
+    v.view = k.take<float>(watcher_cap);
+    v.mask = k.take<uint32_t>(watcher_cap);
+    v.pos = k.take<uint32_t>(watcher_cap);
+    v.off = k.take<uint32_t>(watcher_cap);
+    v.len = k.take<uint32_t>(watcher_cap);
+    v.room = k.take<uint32_t>(watcher_cap);
+    v.target = k.take<uint32_t>(target_cap);
+    v.ids = k.take<int64_t>(id_cap);
+    v.rank_at = k.take<uint32_t>(id_cap);
+    v.n = 0;
+    v.watcher_cap = watcher_cap;
+    v.target_cap = target_cap;
+    v.id_count = 0;
+    v.id_cap = id_cap;
+    v.top = v.pairs = 0;
+    return v;
+}
+}  // namespace
+
+size_t visible_bytes(uint32_t watcher_cap, uint64_t target_cap, uint32_t id_cap) noexcept {
+    return layout_bytes(lay_visible, watcher_cap, target_cap, id_cap);
+}
+
+Visible visible_carve(void* block, uint32_t watcher_cap, uint64_t target_cap, uint32_t id_cap) noexcept {
+    return layout_carve(block, lay_visible, watcher_cap, target_cap, id_cap);
+}
+
+void visible_copy(Visible& to, const Visible& from) noexcept {
+    SOAGEO_ASSERT(to.watcher_cap >= from.n && to.target_cap >= from.top && to.id_cap >= from.id_count);
+    std::memcpy(to.watcher, from.watcher, from.n * sizeof(int64_t));
+    std::memcpy(to.view, from.view, from.n * sizeof(float));
+    std::memcpy(to.mask, from.mask, from.n * sizeof(uint32_t));
+    std::memcpy(to.pos, from.pos, from.n * sizeof(uint32_t));
+    std::memcpy(to.off, from.off, from.n * sizeof(uint32_t));
+    std::memcpy(to.len, from.len, from.n * sizeof(uint32_t));
+    std::memcpy(to.room, from.room, from.n * sizeof(uint32_t));
+    std::memcpy(to.target, from.target, from.top * sizeof(uint32_t));
+    std::memcpy(to.ids, from.ids, from.id_count * sizeof(int64_t));
+    std::memcpy(to.rank_at, from.rank_at, from.id_count * sizeof(uint32_t));
+    to.n = from.n;
+    to.id_count = from.id_count;
+    to.top = from.top;
+    to.pairs = from.pairs;
+}
+
+namespace {
+// Buckets of the cell hash: a power of two, at least one per entity.
+uint32_t buckets_for(uint32_t cap) noexcept {
+    uint32_t b = 16;
+    while (b < cap) b *= 2;
+    return b;
+}
+
+AoiScratch lay_aoi_scratch(Carver& k, uint32_t cap) noexcept {
+    size_t c = size_t(padded(cap + 1)) + kMaxWidth;
+    AoiScratch s;
+    s.xs = k.take<float>(c);
+    s.ys = k.take<float>(c);
+    s.ms = k.take<uint32_t>(c);
+    s.keys = k.take<uint32_t>(c);
+    s.tmp_keys = k.take<uint32_t>(c);
+    s.tmp_vals = k.take<uint32_t>(c);
+    s.id_keys = k.take<uint64_t>(c);
+    s.tmp_id_keys = k.take<uint64_t>(c);
+    s.watcher_enters = s.tmp_keys;
+    s.watcher_leaves = s.tmp_vals;
+    s.rank = k.take<uint32_t>(c);
+    s.slot_of_rank = k.take<uint32_t>(c);
+    s.rank_at_pos = k.take<uint32_t>(c);
+    s.mark = k.take<uint32_t>(c);
+    s.pos_of_rank = k.take<uint32_t>(c);
+    s.remap = k.take<uint32_t>(c);
+    s.new_pos = k.take<uint32_t>(c);
+    s.buckets = buckets_for(cap);
+    s.start = k.take<uint32_t>(size_t(s.buckets) + 2);
+    s.pos_of_slot = k.take<uint32_t>(c);
+    s.sx = k.take<float>(c);
+    s.sy = k.take<float>(c);
+    s.px = k.take<float>(c);
+    s.py = k.take<float>(c);
+    s.pm = k.take<uint32_t>(c);
+    s.pid = k.take<int64_t>(c);
+    s.wk = k.take<uint32_t>(c);
+    s.wv2 = k.take<float>(c);
+    s.wr2 = k.take<float>(c);
+    s.wm = k.take<uint32_t>(c);
+    s.changed = k.take<uint32_t>(c);
+    s.moved = k.take<uint32_t>(c);
+    s.old_x = k.take<float>(c);
+    s.old_y = k.take<float>(c);
+    s.old_m = k.take<uint32_t>(c);
+    s.redo = k.take<uint32_t>(c);
+    s.redo_at = k.take<uint32_t>(c);
+    s.redo_len = k.take<uint32_t>(c);
+    s.hits = k.take<uint32_t>(c);
+    s.seen = k.take<uint32_t>(c);
+    s.drift = s.reach_max = 0.0;
+    s.any_wide = false;
+    s.serial = 0;
+    s.mark_stamp = s.seen_stamp = 0;
+    s.n_redo = 0;
+    s.synced = s.fresh = false;
+    s.cell = s.inv_cell = s.inv_cell_x = 1.0;
+    s.ranked_n = kNoSlot;
+    s.zero_masks = false;
+    s.use = AoiScratch::Use::sorting;
+    s.cap = cap;
+    return s;
+}
+
+EventList lay_events(Carver& k, uint64_t cap) noexcept { return EventList{k.take<int64_t>(cap * 2), 0, cap}; }
+
+}  // namespace
+
+size_t aoi_scratch_bytes(uint32_t cap) noexcept { return layout_bytes(lay_aoi_scratch, cap); }
+
+AoiScratch aoi_scratch_carve(void* block, uint32_t cap) noexcept { return layout_carve(block, lay_aoi_scratch, cap); }
+
+size_t events_bytes(uint64_t cap) noexcept { return layout_bytes(lay_events, cap); }
+
+EventList events_carve(void* block, uint64_t cap) noexcept { return layout_carve(block, lay_events, cap); }
+
+}  // namespace soageo
