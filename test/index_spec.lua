@@ -250,6 +250,28 @@ for _, arch in ipairs(soageo.archs()) do
   end)
 end
 
+describe("when ticks of small moves keep the index loose", function()
+  -- Moves that add up to less than a quarter of a cell only refresh the positions the index
+  -- holds; its buckets stay, and every query widens its area by how far entities may have gone.
+  for _, kind in ipairs({ "uniform", "sparse", "radii" }) do
+    it("returns what the scan returns at every tick on a " .. kind .. " world", function()
+      local g = rng.new(#kind * 31)
+      local l = soageo.layer()
+      local ids = {}
+      fill(l, kind, 3000, g, ids)
+      for tick = 1, 8 do
+        local step = tick == 6 and 40 or 3  -- one tick moves far: the index is rebuilt
+        for i = 1, #ids, 2 do
+          local x, y = l:get(ids[i])
+          l:move(ids[i], x + g:uniform(-step, step), y + g:uniform(-step, step))
+        end
+        compare(l, g, kind, 60, string.format("%s tick %d", kind, tick))
+        check_brute(l, g, string.format("%s tick %d", kind, tick))
+      end
+    end)
+  end
+end)
+
 describe("when the index is stale, fresh or rebuilt in auto mode", function()
   it("answers the same at every step of a tick loop", function()
     local g = rng.new(99)

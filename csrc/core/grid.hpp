@@ -32,6 +32,10 @@ struct Grid {
     uint32_t* hits;        // query scratch: cap + kHitSlack entries
     uint32_t* bitmap;      // query scratch: one bit per slot, for ordering many hits
     double inv_cell;
+    // How far (per axis, an upper bound) an entity may be from the position its bucket was
+    // computed from: 0 after a build, more after loose refreshes (grid_refresh). Every plan
+    // widens its area by it, so the entities the buckets misplace are still visited.
+    double drift;
     float cell;
     float reach;           // largest radius among the entities in cells (<= cell)
     uint32_t cap;          // entities the block holds (the layer's column capacity)
@@ -51,6 +55,15 @@ Grid grid_carve(void* block, uint32_t cap) noexcept;  // empty, not built
 // the last build (`moves_only`), the last cell order is the starting point: entities that kept
 // their cell are written in place, in order.
 void grid_build(Grid& g, const Store& s, bool moves_only) noexcept;
+
+// After moves only (same entities, same slots, a grid built before): takes the new positions
+// into the cell order and, while the summed moves since the last build stay within
+// kLooseCells of a cell per axis, keeps the buckets as they are (loose: `drift` grows, and
+// queries visit a little more); past that, rebuilds from the order it has just refreshed.
+// A tick of small moves then costs a pass over the positions instead of a counting sort.
+// Returns true when it stayed loose.
+constexpr double kLooseCells = 0.25;
+bool grid_refresh(Grid& g, const Store& s) noexcept;
 
 // The runs of cell-order positions a query visits: the cells an area covers (rows and, within
 // a row, columns), the big entities, merged so that no position appears twice.

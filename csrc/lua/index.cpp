@@ -33,7 +33,10 @@ static void rebuild(lua_State* L, int idx, Layer* layer) {
         layer->s.stale |= kStaleAll;
         break;
     }
-    grid_build(layer->grid, layer->s, (layer->s.stale & kStaleAll) == 0);
+    if (layer->s.stale & kStaleAll)
+        grid_build(layer->grid, layer->s, false);
+    else
+        grid_refresh(layer->grid, layer->s);
     layer->s.stale = 0;
 }
 
@@ -42,7 +45,9 @@ static void rebuild(lua_State* L, int idx, Layer* layer) {
 // AVX-512): after moves only about 60 (6-9.5 ns per entity at 100,000, caches cold after a
 // tick of moves from Lua), a full build about 80; past a few hundred thousand entities the
 // build's scattered writes leave the cache (9-10 ns after moves, whose scatter then bypasses
-// the caches, and 17 ns full at 1,000,000), the scan does not.
+// the caches, and 17 ns full at 1,000,000), the scan does not. After moves most refreshes stay
+// loose (grid_refresh) and cost a fifth to a third of that; the policy still counts a rebuild,
+// which errs towards the scan for a layer queried a few times a tick.
 static double rebuild_cost(const Store& s) {
     const bool big = s.n > 262144;
     const double per = (s.stale & kStaleAll) ? (big ? 130.0 : 80.0) : (big ? 90.0 : 60.0);

@@ -64,7 +64,85 @@ void check_rebuild_after_moves(uint32_t n) {
     }
 }
 
+// A loose grid (grid_refresh): the current positions in cell order, and every entity in the
+// bucket of a cell within `drift` (per axis) of where it is now.
+void check_loose_grid(const Grid& g, const Store& s) {
+    CHECK(g.n == s.n && g.drift >= 0 && g.drift <= kLooseCells * g.cell * (1 + 0x1p-20));
+    uint32_t b = 0, bad = 0;
+    for (uint32_t p = 0; p < g.n; ++p) {
+        const uint32_t slot = g.slot[p];
+        bad += !(g.x[p] == s.col.x[slot] && g.y[p] == s.col.y[slot]);
+        if (p >= g.n_small) continue;
+        while (g.start[b + 1] <= p) ++b;
+        const double d = g.drift;
+        bool found = false;
+        for (int64_t cy = cell_of(g.y[p] - d, g.inv_cell); cy <= cell_of(g.y[p] + d, g.inv_cell); ++cy)
+            for (int64_t cx = cell_of(g.x[p] - d, g.inv_cell); cx <= cell_of(g.x[p] + d, g.inv_cell); ++cx)
+                found |= row_bucket(g.buckets, cx, cy) == b;
+        bad += !found;
+    }
+    CHECK(bad == 0);
+}
+
+// The slots a box query through the grid finds against brute force over the layer.
+uint32_t box_mismatches(const Grid& g, const Store& s, fixture::Rng& rng, double side) {
+    const KernelTable* k = fixture::reference();
+    uint32_t bad = 0;
+    for (int q = 0; q < 200; ++q) {
+        const double cx = rng.uniform(0, side), cy = rng.uniform(0, side), h = rng.uniform(0, 60);
+        const Box box{float(cx - h), float(cy - h), float(cx + h), float(cy + h)};
+        Plan p;
+        grid_plan(g, area_of(box, g.reach), p);
+        CHECK(p.ok);
+        const uint32_t m = grid_query(g, p, k->touch_box, box, Filter{0, false});
+        std::vector<uint32_t> got(g.hits, g.hits + m), want;
+        std::vector<uint32_t> all(s.n + kHitSlack);
+        const uint32_t w = k->touch_box(points_of(s), box, Filter{0, false}, all.data());
+        want.assign(all.begin(), all.begin() + w);
+        bad += got != want;
+    }
+    return bad;
+}
+
 }  // namespace
+
+// Ticks of small moves keep the grid loose (no counting sort) until the summed moves pass a
+// quarter of a cell; every state answers queries as brute force does.
+TEST_CASE(grid_refresh_stays_loose_under_small_moves_and_rebuilds_past_the_bound) {
+    const uint32_t n = 20000;
+    std::vector<unsigned char> col(columns_bytes(n)), map(idmap_bytes(idmap_cap_for(n)));
+    std::vector<unsigned char> grid_block(grid_bytes(n));
+    Store s{columns_carve(col.data(), n), idmap_init(map.data(), idmap_cap_for(n)), 0, 0};
+    fixture::Rng g(3);
+    const double side = 2000 * std::sqrt(n / 10000.0);
+    for (uint32_t i = 0; i < n; ++i) {
+        const float r = i % 997 == 0 ? 500.0f : static_cast<float>(g.uniform(0, 1));
+        store_set(s, static_cast<int64_t>(g.next()), static_cast<float>(g.uniform(0, side)),
+                  static_cast<float>(g.uniform(0, side)), r, 1);
+    }
+    Grid grid = grid_carve(grid_block.data(), n);
+    grid_build(grid, s, false);
+    const double step = grid.cell * kLooseCells / 3.5;  // a few loose ticks, then a rebuild
+    int loose = 0, rebuilt = 0;
+    for (int tick = 0; tick < 12; ++tick) {
+        for (uint32_t i = 0; i < n; ++i) {
+            s.col.x[i] += static_cast<float>(g.uniform(-step, step));
+            s.col.y[i] += static_cast<float>(g.uniform(-step, step));
+        }
+        const double before = grid.drift;
+        if (grid_refresh(grid, s)) {
+            ++loose;
+            CHECK(grid.drift > before);
+            check_loose_grid(grid, s);
+        } else {
+            ++rebuilt;
+            CHECK(grid.drift == 0);
+            check_grid(grid, s);
+        }
+        CHECK(box_mismatches(grid, s, g, side) == 0);
+    }
+    CHECK(loose >= 6 && rebuilt >= 2);
+}
 
 TEST_CASE(grid_rebuild_after_moves_files_every_entity_in_its_cell) { check_rebuild_after_moves(5000); }
 
