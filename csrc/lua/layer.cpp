@@ -72,6 +72,7 @@ void reserve(lua_State* L, int idx, Layer* layer, uint64_t need) {
     void* col_block = lua_newuserdatauv(L, columns_bytes(static_cast<uint32_t>(cap)), 0);
     uint32_t map_cap = idmap_cap_for(static_cast<uint32_t>(cap));
     void* map_block = lua_newuserdatauv(L, idmap_bytes(map_cap), 0);
+    check_layer(L, idx);  // a finalizer run by either allocation may have closed the layer
     store_rehome(s, columns_carve(col_block, static_cast<uint32_t>(cap)), idmap_init(map_block, map_cap));
     lua_setiuservalue(L, idx, kMapValue);
     lua_setiuservalue(L, idx, kColumnsValue);

@@ -15,6 +15,12 @@ namespace {
 // it is obtained, the layers are copied (Store is plain data) only after the last allocation
 // before the sweep, and a sweep whose pair buffer proves too small starts over.
 
+Layer* live_layer(lua_State* L, int idx) {
+    auto* layer = static_cast<Layer*>(lua_touserdata(L, idx));
+    if (layer->closed) luaL_error(L, "layer closed during the sweep (by a finalizer)");
+    return layer;
+}
+
 // The sweep scratch of the layer at `idx` for `n` entities, pinned on the stack. May raise
 // (out of memory) before anything changes.
 SweepScratch scratch_of(lua_State* L, int idx, uint32_t n) {
@@ -26,6 +32,7 @@ SweepScratch scratch_of(lua_State* L, int idx, uint32_t n) {
         lua_pop(L, 1);
         cap = n < 64 ? 64 : n + n / 2;
         block = lua_newuserdatauv(L, sweep_scratch_bytes(cap), 0);
+        live_layer(L, idx);  // not installed on a layer a finalizer run by the allocation closed
         lua_pushvalue(L, -1);
         lua_setiuservalue(L, idx, kSweepValue);
     }
@@ -42,6 +49,7 @@ PairBuffer pairs_of(lua_State* L, int idx, uint64_t need) {
         cap = need < 1024 ? 1024 : need + need / 2;
         if (cap > (uint64_t(1) << 40) / 24) luaL_error(L, "too many pairs");
         block = lua_newuserdatauv(L, pair_buffer_bytes(cap), 0);
+        live_layer(L, idx);  // not installed on a layer a finalizer run by the allocation closed
         lua_pushvalue(L, -1);
         lua_setiuservalue(L, idx, kPairsValue);
     }
@@ -64,16 +72,11 @@ BandScratch bands_of(lua_State* L, int idx, uint64_t entries, uint32_t bands) {
         have = entries + entries / 4;
         have_bands = bands + bands / 4;
         block = lua_newuserdatauv(L, band_scratch_bytes(have, have_bands), 0);
+        live_layer(L, idx);  // not installed on a layer a finalizer run by the allocation closed
         lua_pushvalue(L, -1);
         lua_setiuservalue(L, idx, kBandsValue);
     }
     return band_scratch_carve(block, have, have_bands);
-}
-
-Layer* live_layer(lua_State* L, int idx) {
-    auto* layer = static_cast<Layer*>(lua_touserdata(L, idx));
-    if (layer->closed) luaL_error(L, "layer closed during the sweep (by a finalizer)");
-    return layer;
 }
 
 // Pushes the sorted pairs as a flat {a1, b1, a2, b2, ...} (reusing `out` when given), ids
