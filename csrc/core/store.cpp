@@ -73,6 +73,30 @@ void idmap_prefetch_find(const IdMap& m, int64_t id) noexcept {
     __builtin_prefetch(&m.entries[idmap_home(m, id)], 0);
 }
 
+namespace {
+
+MoveBatch lay_moves(Carver& k, uint32_t cap) noexcept {
+    MoveBatch m;
+    m.held_cap = k.take<uint64_t>(1);
+    m.ids = k.take<int64_t>(cap);
+    m.ids2 = k.take<int64_t>(cap);
+    m.xy = k.take<float>(2 * size_t(cap));
+    m.xy2 = k.take<float>(2 * size_t(cap));
+    m.home2 = k.take<uint32_t>(cap);
+    m.slots = k.take<uint32_t>(cap);
+    return m;
+}
+
+}  // namespace
+
+size_t move_batch_bytes(uint32_t cap) noexcept { return layout_bytes(lay_moves, cap); }
+
+MoveBatch move_batch_carve(void* block, uint32_t cap) noexcept {
+    MoveBatch m = layout_carve(block, lay_moves, cap);
+    *m.held_cap = cap;
+    return m;
+}
+
 MovePlan move_batch_lookup(const IdMap& m, const MoveBatch& b, uint32_t n) noexcept {
     // Regions of the map: 2^10 of them keep the counting pass's write positions in the L1
     // cache, and a region (32 KB of a 2^21-entry map) in the L2 while its lookups run.

@@ -80,6 +80,7 @@ bool idmap_insert_new(IdMap& m, int64_t id, uint32_t slot) noexcept;
 // A batch of moves (layer:move_many) in scratch: the caller fills ids and xy (x, y pairs) in
 // its own order; the rest is the lookup's.
 struct MoveBatch {
+    uint64_t* held_cap;  // the moves the block was carved for (carved_cap reads it back)
     int64_t* ids;
     float* xy;
     int64_t* ids2;     // the batch in the map's order (long batches in large maps)
@@ -87,7 +88,10 @@ struct MoveBatch {
     uint32_t* home2;   // where each of those starts its probe
     uint32_t* slots;
 };
-constexpr size_t kMoveBatchBytes = 8 + 8 + 8 + 8 + 4 + 4;  // per move
+constexpr size_t kMoveBatchBytes = 8 + 8 + 8 + 8 + 4 + 4;  // per move, before alignment
+// The scratch for `cap` moves, carved from one block (carve.hpp).
+size_t move_batch_bytes(uint32_t cap) noexcept;
+MoveBatch move_batch_carve(void* block, uint32_t cap) noexcept;
 
 // What the lookup found: move k goes to slots[k] with xy[2k], xy[2k + 1] (in an order that keeps
 // the moves of one id in the caller's order); `first_absent` is the first move (in the caller's

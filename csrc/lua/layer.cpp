@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "binding.hpp"
+#include "../core/carve.hpp"
 
 namespace soageo {
 namespace lua {
@@ -302,26 +303,19 @@ int l_set_many(lua_State* L) {
 MoveBatch move_scratch(lua_State* L, int idx, uint32_t n) {
     lua_getiuservalue(L, idx, kMovesValue);
     void* block = lua_touserdata(L, -1);
-    size_t cap = block ? lua_rawlen(L, -1) / kMoveBatchBytes : 0;
+    uint64_t cap = block ? carved_cap(block) : 0;
     if (!block || cap < n) {
         lua_pop(L, 1);
-        const size_t most = SIZE_MAX / kMoveBatchBytes;  // a 32-bit host runs out first
+        // A 32-bit host runs out of size_t first (1,024 bytes left for aligning the arrays).
+        const uint64_t most = (SIZE_MAX - 1024) / kMoveBatchBytes;
         if (n > most) luaL_argerror(L, 2, "ids has too many elements");
-        cap = n < 1024 ? 1024 : std::min<size_t>(most, size_t(n) + n / 4);
-        block = lua_newuserdatauv(L, cap * kMoveBatchBytes, 0);
+        cap = n < 1024 ? 1024 : std::min<uint64_t>(most, uint64_t(n) + n / 4);
+        block = lua_newuserdatauv(L, move_batch_bytes(static_cast<uint32_t>(cap)), 0);
         check_layer(L, idx);  // not installed on a layer a finalizer closed meanwhile
         lua_pushvalue(L, -1);
         lua_setiuservalue(L, idx, kMovesValue);
     }
-    auto* b = static_cast<unsigned char*>(block);
-    MoveBatch m;
-    m.ids = reinterpret_cast<int64_t*>(b);
-    m.ids2 = reinterpret_cast<int64_t*>(b + cap * 8);
-    m.xy = reinterpret_cast<float*>(b + cap * 16);
-    m.xy2 = reinterpret_cast<float*>(b + cap * 24);
-    m.home2 = reinterpret_cast<uint32_t*>(b + cap * 32);
-    m.slots = m.home2 + cap;
-    return m;
+    return move_batch_carve(block, static_cast<uint32_t>(cap));
 }
 
 // (self, ids, xs, ys): layer:move for every i, all or nothing. One pass reads and checks the

@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "check.hpp"
+#include "core/carve.hpp"
 #include "fixtures.hpp"
 
 using namespace soageo;
@@ -56,14 +57,9 @@ TEST_CASE(move_batch_lookup_finds_every_id_in_either_order) {
     for (uint32_t len : {0u, 1u, 100u, 20000u, 300000u}) {
         for (int absent_at : {-1, 0, 7, 19999}) {
             if (absent_at >= int(len)) continue;
-            std::vector<unsigned char> scratch(size_t(len + 1) * kMoveBatchBytes);
-            MoveBatch b;
-            b.ids = reinterpret_cast<int64_t*>(scratch.data());
-            b.ids2 = b.ids + (len + 1);
-            b.xy = reinterpret_cast<float*>(b.ids2 + (len + 1));
-            b.xy2 = b.xy + 2 * (len + 1);
-            b.home2 = reinterpret_cast<uint32_t*>(b.xy2 + 2 * (len + 1));
-            b.slots = b.home2 + (len + 1);
+            std::vector<unsigned char> scratch(move_batch_bytes(len));
+            const MoveBatch b = move_batch_carve(scratch.data(), len);
+            CHECK(carved_cap(scratch.data()) == len);
             for (uint32_t i = 0; i < len; ++i) {
                 b.ids[i] = i % 5 == 4 ? b.ids[i - 3] : ids[g.below(n)];  // some ids twice
                 b.xy[2 * i] = static_cast<float>(i);
