@@ -77,8 +77,9 @@ void idmap_prefetch_find(const IdMap& m, int64_t id) noexcept;
 // Inserts an id that must be new; false (and nothing inserted) when it is already there.
 bool idmap_insert_new(IdMap& m, int64_t id, uint32_t slot) noexcept;
 
-// A batch of moves (layer:move_many) in scratch: the caller fills ids and xy (x, y pairs) in
-// its own order; the rest is the lookup's.
+// A batch of moves (layer:move_many) in scratch: the caller fills ids, xy (x, y pairs) and
+// slots with each id's home in the map (idmap_home: hashed while the ids are read, where the
+// hashing hides behind the reading), in its own order; the rest is the lookup's.
 struct MoveBatch {
     uint64_t* held_cap;  // the moves the block was carved for (carved_cap reads it back)
     int64_t* ids;
@@ -86,7 +87,7 @@ struct MoveBatch {
     int64_t* ids2;     // the batch in the map's order (long batches in large maps)
     float* xy2;
     uint32_t* home2;   // where each of those starts its probe
-    uint32_t* slots;
+    uint32_t* slots;   // homes from the caller, slots from the lookup
 };
 constexpr size_t kMoveBatchBytes = 8 + 8 + 8 + 8 + 4 + 4;  // per move, before alignment
 // The scratch for `cap` moves, carved from one block (carve.hpp).

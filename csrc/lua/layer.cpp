@@ -339,6 +339,7 @@ int l_move_many(lua_State* L) {
         const bool y_number = lua_rawgeti(L, 4, i) == LUA_TNUMBER;
         const bool id_ok = lua_isinteger(L, -3);
         b.ids[i - 1] = static_cast<int64_t>(lua_tointeger(L, -3));
+        b.slots[i - 1] = idmap_home(layer->s.map, b.ids[i - 1]);
         const lua_Number x = lua_tonumber(L, -2), y = lua_tonumber(L, -1);
         lua_settop(L, -4);
         b.xy[2 * i - 2] = static_cast<float>(x);

@@ -69,6 +69,7 @@ TEST_CASE(move_batch_lookup_finds_every_id_in_either_order) {
                 b.ids[absent_at] = 12345;  // no such id (g.next() ids are never this small here)
                 if (len > uint32_t(absent_at) + 10) b.ids[absent_at + 10] = 54321;
             }
+            for (uint32_t i = 0; i < len; ++i) b.slots[i] = idmap_home(s.map, b.ids[i]);
             CHECK(idmap_find(s.map, 12345) == kNoSlot && idmap_find(s.map, 54321) == kNoSlot);
             const MovePlan plan = move_batch_lookup(s.map, b, len);
             CHECK(plan.first_absent == (absent_at >= 0 ? uint32_t(absent_at) : len));
