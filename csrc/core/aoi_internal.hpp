@@ -99,6 +99,11 @@ void cover_runs(const AoiInput& in, const AoiScratch& s, const Circle& cover, ui
 
 inline uint64_t event_key(uint32_t k, uint32_t rank) noexcept { return uint64_t(k) << 32 | rank; }
 
+// Sorts n event keys (watcher index << 32 | target rank; indices below `watchers`, ranks below
+// `ranks`) ascending. tmp has room for n keys, packed and packed_tmp for packed_cap each.
+void sort_keys(uint64_t* keys, uint64_t* tmp, uint64_t n, uint32_t watchers, uint32_t ranks, uint32_t* packed,
+               uint32_t* packed_tmp, uint64_t packed_cap) noexcept;
+
 // The incremental update (aoi_incremental.cpp), tried first by aoi_update.
 // Returns `full` when the full path must run instead (too much changed, the scratch does not
 // describe the last update, a buffer is short). It may have changed the scratch then, which the

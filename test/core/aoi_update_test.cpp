@@ -10,6 +10,7 @@
 
 #include "check.hpp"
 #include "core/aoi.hpp"
+#include "core/aoi_internal.hpp"
 #include "fixtures.hpp"
 
 using namespace soageo;
@@ -160,6 +161,45 @@ TEST_CASE(observers_apply_equals_a_new_build) {
                                    fresh.who + fresh.off[r] + fresh.len[r]);
             }
             CHECK_MSG(same, "ids %u round %d (%zu leaves, %zu enters)", ids, round, leaves.size(), enters.size());
+        }
+    }
+}
+
+// The incremental update's sort of event keys (watcher index << 32 | target rank) equals
+// std::sort for every shape of tick: keys spread over many watchers (one counting pass and an
+// insertion pass), a few watchers with many events each or one with all of them (LSD passes on
+// the low bits, then the top pass), keys too wide to pack, or more than the packed room.
+TEST_CASE(sort_keys_equals_std_sort) {
+    fixture::Rng rng(97);
+    struct Shape {
+        uint32_t watchers, ranks;
+        uint64_t n, packed_cap;
+        uint32_t per_watcher;  // 0: each key's watcher drawn alone; else runs of this many
+    };
+    const Shape shapes[] = {
+        {10000, 10000, 255, 1 << 16, 0},   {10000, 10000, 256, 1 << 16, 0},  {10000, 10000, 700, 1 << 16, 0},
+        {10000, 10000, 4096, 1 << 16, 0},  {10000, 10000, 5000, 1 << 16, 0}, {10000, 10000, 20000, 1 << 16, 0},
+        {2000, 2000, 2000, 1 << 16, 10},   {2000, 2000, 3000, 1 << 16, 30},  {2000, 2000, 1500, 1 << 16, 1500},
+        {300, 40, 2000, 1 << 16, 0},       {1u << 20, 1u << 20, 3000, 1 << 16, 0},
+        {10000, 10000, 3000, 1000, 0},     {100000, 100000, 4000, 1 << 16, 20},
+    };
+    for (const Shape& sh : shapes) {
+        for (int round = 0; round < 3; ++round) {
+            std::set<uint64_t> distinct;
+            uint32_t k = rng.below(sh.watchers);
+            while (distinct.size() < sh.n) {
+                if (sh.per_watcher == 0 || distinct.size() % sh.per_watcher == 0) k = rng.below(sh.watchers);
+                distinct.insert(uint64_t(k) << 32 | rng.below(sh.ranks));
+            }
+            std::vector<uint64_t> keys(distinct.begin(), distinct.end());
+            for (size_t i = keys.size(); i > 1; --i) std::swap(keys[i - 1], keys[rng.below(uint32_t(i))]);
+            std::vector<uint64_t> tmp(keys.size());
+            std::vector<uint32_t> packed(sh.packed_cap), packed_tmp(sh.packed_cap);
+            aoi_detail::sort_keys(keys.data(), tmp.data(), keys.size(), sh.watchers, sh.ranks, packed.data(),
+                                  packed_tmp.data(), sh.packed_cap);
+            CHECK_MSG(std::equal(keys.begin(), keys.end(), distinct.begin(), distinct.end()),
+                      "watchers %u ranks %u n %llu per watcher %u round %d", sh.watchers, sh.ranks,
+                      (unsigned long long)sh.n, sh.per_watcher, round);
         }
     }
 }
