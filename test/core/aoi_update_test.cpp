@@ -166,9 +166,9 @@ TEST_CASE(observers_apply_equals_a_new_build) {
 }
 
 // The incremental update's sort of event keys (watcher index << 32 | target rank) equals
-// std::sort for every shape of tick: keys spread over many watchers (one counting pass and an
-// insertion pass), a few watchers with many events each or one with all of them (LSD passes on
-// the low bits, then the top pass), keys too wide to pack, or more than the packed room.
+// std::sort for every shape of tick: keys spread over many watchers, a few watchers with many
+// events each or one with all of them, few keys (std::sort itself), keys too wide to pack, or
+// more than the packed room.
 TEST_CASE(sort_keys_equals_std_sort) {
     fixture::Rng rng(97);
     struct Shape {
