@@ -435,3 +435,65 @@ describe("when a finalizer closes a layer while pairs or a growing set makes its
     rounds(16, function(l) for i = 17, 3000 do l:set(i, i, i) end end, 3000)  -- grows 8 times
   end)
 end)
+
+describe("when a finalizer grows a layer while the layer grows", function()
+  -- The finalizers add 100 new ids to the layer being grown, whenever they run (every cycle's
+  -- end leaves another finalizable object); set, set_many and merge must each end with every
+  -- entity of both, the blocks sized for what the layer holds then (before the fix: a heap
+  -- overflow in the rehome, then a hang in the full id map).
+  local function rounds(grow)
+    local current, added = nil, 0
+    local mt = {}
+    mt.__gc = function()
+      if current then
+        for _ = 1, 100 do
+          added = added + 1
+          current:set(1000000 + added, -1, -1)
+        end
+      end
+      if mt.keep then setmetatable({}, mt) end
+    end
+    collectgarbage()
+    local restore = eager_collector()
+    mt.keep = true
+    for _ = 1, 3 do setmetatable({}, mt) end
+    local inside = 0
+    for _ = 1, 40 do
+      local l = soageo.layer(16)
+      for i = 1, 16 do l:set(i, i, i) end
+      local before = added
+      current = l
+      grow(l)
+      current = nil
+      inside = inside + (added > before and 1 or 0)
+      assert.are.equal(3000 + (added - before), #l)
+      for i = 1, 3000, 7 do
+        local x, y = l:get(i)
+        assert.are.same({ i, i }, { x, y })
+      end
+      for k = before + 1, added, 13 do assert.are.equal(-1, (l:get(1000000 + k))) end
+    end
+    mt.keep = false
+    restore()
+    collectgarbage()
+    assert.is_true(inside > 0)  -- finalizers grew layers inside the calls
+  end
+
+  local ids, xs, ys = {}, {}, {}
+  for i = 17, 3000 do ids[#ids + 1], xs[#xs + 1], ys[#ys + 1] = i, i, i end
+
+  it("set keeps every entity", function()
+    rounds(function(l) for i = 17, 3000 do l:set(i, i, i) end end)
+  end)
+
+  it("set_many keeps every entity", function()
+    rounds(function(l) l:set_many(ids, xs, ys) end)
+  end)
+
+  it("merge keeps every entity", function()
+    local src = soageo.layer()
+    src:set_many(ids, xs, ys)
+    local snap = src:dump()
+    rounds(function(l) l:merge(snap) end)
+  end)
+end)

@@ -62,21 +62,31 @@ bool push_ids(lua_State* L, int layer_idx, int out, const Layer* layer, const ui
 }
 
 void reserve(lua_State* L, int idx, Layer* layer, uint64_t need) {
-    Store& s = layer->s;
-    if (need <= s.col.cap) return;
-    if (need > kMaxEntities) luaL_error(L, "layer is full (at most %d entities)", static_cast<int>(kMaxEntities));
-    uint64_t cap = s.col.cap ? s.col.cap : kMaxWidth;
-    while (cap < need) cap *= 2;
-    if (cap > kMaxEntities) cap = kMaxEntities;
     idx = lua_absindex(L, idx);
-    // Both blocks are allocated before the layer changes: either allocation may raise.
-    void* col_block = lua_newuserdatauv(L, columns_bytes(static_cast<uint32_t>(cap)), 0);
-    uint32_t map_cap = idmap_cap_for(static_cast<uint32_t>(cap));
-    void* map_block = lua_newuserdatauv(L, idmap_bytes(map_cap), 0);
-    check_layer(L, idx);  // a finalizer run by either allocation may have closed the layer
-    store_rehome(s, columns_carve(col_block, static_cast<uint32_t>(cap)), idmap_init(map_block, map_cap));
-    lua_setiuservalue(L, idx, kMapValue);
-    lua_setiuservalue(L, idx, kColumnsValue);
+    for (;;) {
+        const Store& s = layer->s;
+        if (need <= s.col.cap) return;
+        if (need > kMaxEntities) luaL_error(L, "layer is full (at most %d entities)", static_cast<int>(kMaxEntities));
+        const uint32_t had = s.col.cap;
+        uint64_t cap = had ? had : kMaxWidth;
+        while (cap < need) cap *= 2;
+        if (cap > kMaxEntities) cap = kMaxEntities;
+        // Both blocks are allocated before the layer changes: either allocation may raise.
+        void* col_block = lua_newuserdatauv(L, columns_bytes(static_cast<uint32_t>(cap)), 0);
+        uint32_t map_cap = idmap_cap_for(static_cast<uint32_t>(cap));
+        void* map_block = lua_newuserdatauv(L, idmap_bytes(map_cap), 0);
+        // A finalizer run by either allocation may have closed the layer (an error), or grown
+        // it: past what the new blocks hold, or to where they are not needed, size again.
+        layer = check_layer(L, idx);
+        if (layer->s.col.cap != had || layer->s.n > cap) {
+            lua_pop(L, 2);
+            continue;
+        }
+        store_rehome(layer->s, columns_carve(col_block, static_cast<uint32_t>(cap)), idmap_init(map_block, map_cap));
+        lua_setiuservalue(L, idx, kMapValue);
+        lua_setiuservalue(L, idx, kColumnsValue);
+        return;
+    }
 }
 
 namespace {
@@ -96,7 +106,9 @@ int l_set(lua_State* L) {
     float y = check_float(L, 4, "y");
     float r = lua_isnoneornil(L, 5) ? 0.0f : check_radius(L, 5, "r");
     uint32_t mask = lua_isnoneornil(L, 6) ? 1u : check_mask(L, 6);
-    if (idmap_find(layer->s.map, id) == kNoSlot) reserve(L, 1, layer, uint64_t(layer->s.n) + 1);
+    // Growing may run a finalizer that changes the layer: ask again until a new id has room.
+    while (layer->s.n >= layer->s.col.cap && idmap_find(layer->s.map, id) == kNoSlot)
+        reserve(L, 1, layer, uint64_t(layer->s.n) + 1);
     store_set(layer->s, id, x, y, r, mask);
     return 0;
 }
@@ -275,7 +287,17 @@ int l_set_many(lua_State* L) {
             }
         }
     }
-    reserve(L, 1, layer, uint64_t(layer->s.n) + fresh);
+    // Growing may run a finalizer that changes the layer: count the new ids again until they
+    // have room.
+    while (uint64_t(layer->s.n) + fresh > layer->s.col.cap) {
+        reserve(L, 1, layer, uint64_t(layer->s.n) + fresh);
+        fresh = 0;
+        for (int i = 1; i <= n; ++i) {
+            lua_rawgeti(L, 2, i);
+            fresh += idmap_find(layer->s.map, static_cast<int64_t>(lua_tointeger(L, -1))) == kNoSlot;
+            lua_pop(L, 1);
+        }
+    }
     IdsAhead ids(L, &layer->s.map, 2, n);  // after reserve: the map it prefetches from is final
     for (int i = 1; i <= n; ++i) {
         int64_t id = 0;
