@@ -388,7 +388,7 @@ describe("when a finalizer closes a layer while pairs or a growing set makes its
   -- Rounds of `call(l)` on a fresh layer of n entities while finalizers run: every finalizer
   -- leaves another finalizable object, so one runs at the end of every cycle, and with the
   -- eager collector cycles end inside calls that allocate. Armed rounds close the layer there.
-  local function rounds(n, call, full)
+  local function rounds(n, call, full, must_close)
     local current, armed
     local mt = {}
     mt.__gc = function()
@@ -432,17 +432,21 @@ describe("when a finalizer closes a layer while pairs or a growing set makes its
     restore()
     collectgarbage()
     assert.are.equal(0, kept)
-    assert.is_true(closed_inside > 0 and done > 0)  -- both outcomes happened
+    assert.is_true(done > 0)
+    -- Where the collector's cycles end depends on the Lua and on the heap around: inside a
+    -- growing set they always do here; inside pairs() on Lua 5.4, and on 5.5 when run alone,
+    -- but not in 5.5's whole suite. The checks above hold whenever they do.
+    if must_close then assert.is_true(closed_inside > 0) end
   end
 
   it("raises a clear error or completes in pairs, and the closed layer keeps no new block", function()
-    -- Its first call makes the sweep scratch and the pair buffer: blocks large enough (about
-    -- 3 MB) that a collection cycle ends inside them even with a large heap around.
-    rounds(40000, function(l) l:pairs() end, 40000)
+    -- Its first call makes the sweep scratch and the pair buffer: blocks of about 3 MB, so
+    -- that collection cycles often end inside them.
+    rounds(40000, function(l) l:pairs() end, 40000, false)
   end)
 
   it("raises a clear error or completes in a growing set, and the closed layer keeps no new block", function()
-    rounds(16, function(l) for i = 17, 3000 do l:set(i, i, i) end end, 3000)  -- grows 8 times
+    rounds(16, function(l) for i = 17, 3000 do l:set(i, i, i) end end, 3000, true)  -- grows 8 times
   end)
 end)
 

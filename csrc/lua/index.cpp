@@ -19,6 +19,9 @@ bool index_fresh(const Layer* layer) {
 // leaves the layer and its old index as they were.
 static void rebuild(lua_State* L, int idx, Layer* layer) {
     idx = lua_absindex(L, idx);
+    // A refresh rewrites the index's positions in place: a batch that a finalizer interrupts
+    // with a rebuild must start over, not go on with its copy of the grid (query_batch.hpp).
+    fill_hits(layer);
     for (;;) {
         const uint32_t cap = layer->s.col.cap;
         if (layer->grid.cap == cap && layer->grid.x) break;
@@ -46,8 +49,9 @@ static void rebuild(lua_State* L, int idx, Layer* layer) {
 // tick of moves from Lua), a full build about 80; past a few hundred thousand entities the
 // build's scattered writes leave the cache (9-10 ns after moves, whose scatter then bypasses
 // the caches, and 17 ns full at 1,000,000), the scan does not. After moves most refreshes stay
-// loose (grid_refresh) and cost a fifth to a third of that; the policy still counts a rebuild,
-// which errs towards the scan for a layer queried a few times a tick.
+// loose (grid_refresh) and cost a fifth to a quarter of that, while the rebuild every few ticks
+// costs more (its order is older); the policy still counts a rebuild, which errs towards the
+// scan for a layer queried a few times a tick.
 static double rebuild_cost(const Store& s) {
     const bool big = s.n > 262144;
     const double per = (s.stale & kStaleAll) ? (big ? 130.0 : 80.0) : (big ? 90.0 : 60.0);

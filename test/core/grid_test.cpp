@@ -84,22 +84,43 @@ void check_loose_grid(const Grid& g, const Store& s) {
     CHECK(bad == 0);
 }
 
-// The slots a box query through the grid finds against brute force over the layer.
-uint32_t box_mismatches(const Grid& g, const Store& s, fixture::Rng& rng, double side) {
+// Queries through `g` (loose or not) against brute force over the layer: boxes, long thin
+// capsules (their rows are narrowed), nearest, and the first hit of segment casts against a
+// tight grid of the same layer. Returns the mismatches.
+uint32_t query_mismatches(const Grid& g, const Grid& tight, const Store& s, fixture::Rng& rng, double side) {
     const KernelTable* k = fixture::reference();
+    const Filter all{0, false};
+    std::vector<uint32_t> buf(s.n + kHitSlack);
+    auto brute = [&](uint32_t m) { return std::vector<uint32_t>(buf.begin(), buf.begin() + m); };
     uint32_t bad = 0;
-    for (int q = 0; q < 200; ++q) {
+    for (int q = 0; q < 100; ++q) {
         const double cx = rng.uniform(0, side), cy = rng.uniform(0, side), h = rng.uniform(0, 60);
         const Box box{float(cx - h), float(cy - h), float(cx + h), float(cy + h)};
         Plan p;
         grid_plan(g, area_of(box, g.reach), p);
         CHECK(p.ok);
-        const uint32_t m = grid_query(g, p, k->touch_box, box, Filter{0, false});
-        std::vector<uint32_t> got(g.hits, g.hits + m), want;
-        std::vector<uint32_t> all(s.n + kHitSlack);
-        const uint32_t w = k->touch_box(points_of(s), box, Filter{0, false}, all.data());
-        want.assign(all.begin(), all.begin() + w);
-        bad += got != want;
+        uint32_t m = grid_query(g, p, k->touch_box, box, all);
+        bad += std::vector<uint32_t>(g.hits, g.hits + m) != brute(k->touch_box(points_of(s), box, all, buf.data()));
+
+        const double a = rng.uniform(0, 6.283), len = rng.uniform(20, 300);
+        const float dx = float(std::cos(a) * len), dy = float(std::sin(a) * len);
+        const Capsule cap{float(cx), float(cy), dx, dy, dx * dx + dy * dy, float(rng.uniform(0, 3))};
+        grid_plan(g, area_of(cap, g.reach), p);
+        CHECK(p.ok);
+        m = grid_query(g, p, k->touch_capsule, cap, all);
+        bad += std::vector<uint32_t>(g.hits, g.hits + m) != brute(k->touch_capsule(points_of(s), cap, all, buf.data()));
+
+        const uint32_t want_k = static_cast<uint32_t>(rng.below(12));
+        m = grid_nearest(g, s, *k, float(cx), float(cy), want_k, false, 0, all);
+        std::vector<uint32_t> got(g.hits, g.hits + m);
+        bad += got != brute(scan_nearest(s, float(cx), float(cy), want_k, false, 0, all, buf.data()));
+
+        const Segment seg{float(cx), float(cy), dx, dy};
+        uint32_t slot_a = kNoSlot, slot_b = kNoSlot;
+        float t_a = -1, t_b = -1;
+        const bool hit_a = grid_cast_first(g, s, *k, seg, all, &slot_a, &t_a);
+        const bool hit_b = grid_cast_first(tight, s, *k, seg, all, &slot_b, &t_b);
+        bad += hit_a != hit_b || slot_a != slot_b || t_a != t_b;
     }
     return bad;
 }
@@ -122,6 +143,8 @@ TEST_CASE(grid_refresh_stays_loose_under_small_moves_and_rebuilds_past_the_bound
     }
     Grid grid = grid_carve(grid_block.data(), n);
     grid_build(grid, s, false);
+    std::vector<unsigned char> tight_block(grid_bytes(n));
+    Grid tight = grid_carve(tight_block.data(), n);
     const double step = grid.cell * kLooseCells / 3.5;  // a few loose ticks, then a rebuild
     int loose = 0, rebuilt = 0;
     for (int tick = 0; tick < 12; ++tick) {
@@ -139,7 +162,9 @@ TEST_CASE(grid_refresh_stays_loose_under_small_moves_and_rebuilds_past_the_bound
             CHECK(grid.drift == 0);
             check_grid(grid, s);
         }
-        CHECK(box_mismatches(grid, s, g, side) == 0);
+        tight.built = false;
+        grid_build(tight, s, false);
+        CHECK(query_mismatches(grid, tight, s, g, side) == 0);
     }
     CHECK(loose >= 6 && rebuilt >= 2);
 }
