@@ -41,6 +41,25 @@ local function least(actions, fired)
   return best, fired[best] or 0
 end
 
+-- Finalizers that run `on_gc` at the end of every collection cycle (each leaves another
+-- finalizable object), under the eager collector; returns the function that stops them and
+-- puts the default collector back.
+local function perpetual_finalizers(on_gc)
+  local mt, keep = {}, true
+  mt.__gc = function()
+    on_gc()
+    if keep then setmetatable({}, mt) end
+  end
+  collectgarbage()
+  local restore = eager_collector()
+  for _ = 1, 3 do setmetatable({}, mt) end
+  return function()
+    keep = false
+    restore()
+    collectgarbage()
+  end
+end
+
 describe("when finalizers use a layer during a query", function()
   it("neither crashes nor corrupts the layer", function()
     local l = soageo.layer(16)
@@ -390,15 +409,7 @@ describe("when a finalizer closes a layer while pairs or a growing set makes its
   -- eager collector cycles end inside calls that allocate. Armed rounds close the layer there.
   local function rounds(n, call, full, must_close)
     local current, armed
-    local mt = {}
-    mt.__gc = function()
-      if current and armed then current:close() end
-      if mt.keep then setmetatable({}, mt) end
-    end
-    collectgarbage()
-    local restore = eager_collector()
-    mt.keep = true
-    for _ = 1, 3 do setmetatable({}, mt) end
+    local stop = perpetual_finalizers(function() if current and armed then current:close() end end)
     local closed_inside, done, kept = 0, 0, 0
     local ids, xs, ys, rs = {}, {}, {}, {}
     for i = 1, n do ids[i], xs[i], ys[i], rs[i] = i, i * 0.5, 0, 1 end
@@ -428,9 +439,7 @@ describe("when a finalizer closes a layer while pairs or a growing set makes its
         end
       end
     end
-    mt.keep = false
-    restore()
-    collectgarbage()
+    stop()
     assert.are.equal(0, kept)
     assert.is_true(done > 0)
     -- Where the collector's cycles end depends on the Lua and on the heap around: inside a
@@ -458,20 +467,14 @@ describe("when a finalizer grows a layer while the layer grows", function()
   local N = 30000  -- blocks of a few MB: collection cycles end inside the growth
   local function rounds(grow)
     local current, added = nil, 0
-    local mt = {}
-    mt.__gc = function()
+    local stop = perpetual_finalizers(function()
       if current then
         for _ = 1, 100 do
           added = added + 1
           current:set(1000000 + added, -1, -1)
         end
       end
-      if mt.keep then setmetatable({}, mt) end
-    end
-    collectgarbage()
-    local restore = eager_collector()
-    mt.keep = true
-    for _ = 1, 3 do setmetatable({}, mt) end
+    end)
     local inside = 0
     for round = 1, 60 do
       local l = soageo.layer(16)
@@ -489,9 +492,7 @@ describe("when a finalizer grows a layer while the layer grows", function()
       end
       for k = before + 1, added, 13 do assert.are.equal(-1, (l:get(1000000 + k))) end
     end
-    mt.keep = false
-    restore()
-    collectgarbage()
+    stop()
     assert.is_true(inside > 0)  -- finalizers grew layers inside the calls
   end
 
