@@ -1,8 +1,9 @@
 -- From Lua: moving every entity of a layer once, in random order, with ids scattered over 64
 -- bits, against the plain Lua array update a Lua server would do instead (xs[i], ys[i] = x, y).
--- Per entity, median of several timed rounds, one untimed warm-up round first. Then a scene's
--- movement loop, each() + move in storage order, against the same loop over Lua arrays. Run
--- from the repo root; `lua5.4 bench/bench_moves_lua.lua 100000` runs one size only.
+-- Per entity, median of several timed rounds, the contenders in turn, each timed round after an
+-- untimed one. Then a scene's movement loop, each() + move in storage order, against the same
+-- loop over Lua arrays. Run from the repo root; `lua5.4 bench/bench_moves_lua.lua 100000` runs
+-- one size only.
 package.path = "lualib/?.lua;bench/?.lua;" .. package.path
 package.cpath = "./?.so;" .. package.cpath
 
@@ -15,16 +16,23 @@ local function median(t)
   return #s % 2 == 1 and s[(#s + 1) // 2] or (s[#s // 2] + s[#s // 2 + 1]) / 2
 end
 
--- Runs f(round) once untimed, then `rounds` timed times; the median seconds.
-local function timed(rounds, f)
-  f(0)
+-- Contenders timed in turn, round after round, so that a slow moment of a loaded machine falls
+-- on all of them; each timed run follows an untimed run of the same contender (its data in the
+-- caches as in repetitions of its own). fs[c](round) runs contender c once; the median seconds
+-- of each over `rounds`.
+local function alternating(rounds, fs)
   local t = {}
+  for c = 1, #fs do t[c] = {} end
   for r = 1, rounds do
-    local t0 = clock()
-    f(r)
-    t[r] = clock() - t0
+    for c, f in ipairs(fs) do
+      f(-r)
+      local t0 = clock()
+      f(r)
+      t[c][r] = clock() - t0
+    end
   end
-  return median(t)
+  for c = 1, #fs do t[c] = median(t[c]) end
+  return t
 end
 
 local sizes = { 10000, 100000, 1000000 }
@@ -67,22 +75,23 @@ for _, n in ipairs(sizes) do
   end
   local rounds = n >= 1000000 and 5 or n >= 100000 and 9 or 21
 
-  local t_lua = timed(rounds, function()
-    for k = 1, n do
-      local i = order[k]
-      xs[i] = nx[k]
-      ys[i] = ny[k]
-    end
-  end)
-  local t_move = timed(rounds, function()
-    for k = 1, n do layer:move(mids[k], nx[k], ny[k]) end
-  end)
   local move = layer.move
-  local t_move_local = timed(rounds, function()
-    for k = 1, n do move(layer, mids[k], nx[k], ny[k]) end
-  end)
-  local t_set_many = timed(rounds, function() layer:set_many(mids, nx, ny) end)
-  local t_move_many = layer.move_many and timed(rounds, function() layer:move_many(mids, nx, ny) end)
+  local contenders = {
+    function()
+      for k = 1, n do
+        local i = order[k]
+        xs[i] = nx[k]
+        ys[i] = ny[k]
+      end
+    end,
+    function() for k = 1, n do layer:move(mids[k], nx[k], ny[k]) end end,
+    function() for k = 1, n do move(layer, mids[k], nx[k], ny[k]) end end,
+    function() layer:set_many(mids, nx, ny) end,
+  }
+  if layer.move_many then contenders[5] = function() layer:move_many(mids, nx, ny) end end
+  collectgarbage()  -- the garbage of the setup is not charged to the first contender
+  local t = alternating(rounds, contenders)
+  local t_lua, t_move, t_move_local, t_set_many, t_move_many = t[1], t[2], t[3], t[4], t[5]
 
   -- The layer holds what the moves wrote (a benchmark that skipped its work would fail here).
   for k = 1, n, 997 do
@@ -91,14 +100,17 @@ for _, n in ipairs(sizes) do
   end
 
   -- The movement loop of a scene: every entity, in storage order, steps from where it is.
-  local t_loop_lua = timed(rounds, function(r)
-    local d = r % 2 == 0 and 0.5 or -0.5
-    for i = 1, n do xs[i], ys[i] = xs[i] + d, ys[i] - d end
-  end)
-  local t_loop = timed(rounds, function(r)
-    local d = r % 2 == 0 and 0.5 or -0.5
-    for id, x, y in layer:each() do layer:move(id, x + d, y - d) end
-  end)
+  local loop = alternating(rounds, {
+    function(r)
+      local d = r % 2 == 0 and 0.5 or -0.5
+      for i = 1, n do xs[i], ys[i] = xs[i] + d, ys[i] - d end
+    end,
+    function(r)
+      local d = r % 2 == 0 and 0.5 or -0.5
+      for id, x, y in layer:each() do layer:move(id, x + d, y - d) end
+    end,
+  })
+  local t_loop_lua, t_loop = loop[1], loop[2]
   loops[#loops + 1] = { n, t_loop_lua, t_loop }
 
   local ns = 1e9 / n
