@@ -263,42 +263,40 @@ int l_set_many(lua_State* L) {
             luaL_argerror(L, a, lua_pushfstring(L, "%s must have as many elements as ids", names[a - 2]));
     }
     bool has_r = !lua_isnoneornil(L, 5), has_mask = !lua_isnoneornil(L, 6);
-    uint64_t fresh = 0;
-    IdsAhead check_ids(L, &layer->s.map, 2, n);
-    for (int i = 1; i <= n; ++i) {
-        int64_t id = 0;
-        if (!check_ids.get(i, &id)) luaL_argerror(L, 2, lua_pushfstring(L, "ids[%d] must be an integer", i));
-        if (idmap_find(layer->s.map, id) == kNoSlot) ++fresh;
-        for (int a = 3; a <= 6; ++a) {
-            if ((a == 5 && !has_r) || (a == 6 && !has_mask)) continue;
-            bool ok;
-            if (a == 6) {
-                uint32_t m;
-                lua_rawgeti(L, a, i);
-                ok = to_mask(L, -1, &m);
-                lua_pop(L, 1);
-            } else {
-                float f;
-                ok = read_float(L, a, i, &f) && !(a == 5 && f < 0);
-            }
-            if (!ok) {
-                const char* rule = a == 6 ? "an integer in [0, 0xffffffff]" : a == 5 ? "finite and >= 0" : "finite";
-                luaL_argerror(L, a, lua_pushfstring(L, "%s[%d] must be %s", names[a - 2], i, rule));
-            }
-        }
-    }
-    // Growing may run a finalizer that changes the layer: count the new ids again until they
-    // have room.
-    while (uint64_t(layer->s.n) + fresh > layer->s.col.cap) {
-        reserve(L, 1, layer, uint64_t(layer->s.n) + fresh);
-        fresh = 0;
+    // The first pass checks every element and counts the new ids; the second reads the arrays
+    // again and writes. Nothing between the two allocates unless the layer must grow, and a
+    // growth may run finalizers, which may change the arrays (or the layer): after one, check
+    // everything again.
+    for (;;) {
+        uint64_t fresh = 0;
+        IdsAhead check_ids(L, &layer->s.map, 2, n);
         for (int i = 1; i <= n; ++i) {
-            lua_rawgeti(L, 2, i);
-            fresh += idmap_find(layer->s.map, static_cast<int64_t>(lua_tointeger(L, -1))) == kNoSlot;
-            lua_pop(L, 1);
+            int64_t id = 0;
+            if (!check_ids.get(i, &id)) luaL_argerror(L, 2, lua_pushfstring(L, "ids[%d] must be an integer", i));
+            if (idmap_find(layer->s.map, id) == kNoSlot) ++fresh;
+            for (int a = 3; a <= 6; ++a) {
+                if ((a == 5 && !has_r) || (a == 6 && !has_mask)) continue;
+                bool ok;
+                if (a == 6) {
+                    uint32_t m;
+                    lua_rawgeti(L, a, i);
+                    ok = to_mask(L, -1, &m);
+                    lua_pop(L, 1);
+                } else {
+                    float f;
+                    ok = read_float(L, a, i, &f) && !(a == 5 && f < 0);
+                }
+                if (!ok) {
+                    const char* rule = a == 6 ? "an integer in [0, 0xffffffff]" : a == 5 ? "finite and >= 0" : "finite";
+                    luaL_argerror(L, a, lua_pushfstring(L, "%s[%d] must be %s", names[a - 2], i, rule));
+                }
+            }
         }
+        if (uint64_t(layer->s.n) + fresh <= layer->s.col.cap) break;
+        reserve(L, 1, layer, uint64_t(layer->s.n) + fresh);
+        layer = check_layer(L, 1);
     }
-    IdsAhead ids(L, &layer->s.map, 2, n);  // after reserve: the map it prefetches from is final
+    IdsAhead ids(L, &layer->s.map, 2, n);
     for (int i = 1; i <= n; ++i) {
         int64_t id = 0;
         ids.get(i, &id);
