@@ -4,7 +4,9 @@
 -- entities at the density of 10,000 in 2000x2000 (radius up to 1). Then: a tick where every
 -- entity moves followed by Q queries, whole-world queries, the 1000 sectors x 100,000 points
 -- batch, cast_segment_first and nearest. Times are medians of several timed repetitions
--- (warm-up outside timing); ratios are of medians measured in the same run.
+-- (warm-up outside timing); ratios are of medians measured in the same run. The small queries
+-- are loops of direct calls, the three contenders timed in turn round after round, each timed
+-- round right after an untimed round of its own.
 -- Run from the repository root: lua5.4 bench/bench_index_lua.lua [max_entities]
 package.path = "lualib/?.lua;bench/?.lua;" .. package.path
 package.cpath = "./?.so;" .. package.cpath
