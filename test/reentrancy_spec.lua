@@ -44,7 +44,7 @@ end
 -- Finalizers that run `on_gc` at the end of every collection cycle (each leaves another
 -- finalizable object), under the eager collector; returns the function that stops them and
 -- puts the default collector back.
-local function perpetual_finalizers(on_gc)
+local function perpetual_finalizers(on_gc, count)
   local mt, keep = {}, true
   mt.__gc = function()
     on_gc()
@@ -52,7 +52,7 @@ local function perpetual_finalizers(on_gc)
   end
   collectgarbage()
   local restore = eager_collector()
-  for _ = 1, 3 do setmetatable({}, mt) end
+  for _ = 1, count or 3 do setmetatable({}, mt) end
   return function()
     keep = false
     restore()
@@ -552,5 +552,139 @@ describe("when a finalizer changes set_many's arrays while the layer grows", fun
       end
     end
     stop()
+    assert.is_true(raised > 0)  -- the finalizers did act inside calls
+  end)
+end)
+
+describe("when a finalizer changes what a call has already read", function()
+  -- Each call below reads an argument, then allocates (the index, a result table, scratch),
+  -- and the finalizers that allocation runs change the argument or the layer. `call` makes the
+  -- call with the finalizers armed (they act once, then disarm); `check` looks at what it gave,
+  -- disarmed, and returns nil or what is wrong. Rounds go on until the finalizers have acted
+  -- inside `want` calls: checks that allocate nothing while all goes well leave most of the
+  -- collector's steps, hence its finalizers, to the calls. Returns the first fault and how
+  -- many calls a finalizer acted inside.
+  local function rounds(want, on_gc, setup, call, check)
+    local armed, inside = false, 0
+    local stop = perpetual_finalizers(function()
+      if armed then
+        armed = false
+        inside = inside + 1
+        on_gc()
+      end
+    end, 2000)
+    -- A step every kilobyte, each a long one: the collector's cycles end (and run finalizers)
+    -- every few dozen calls even in a large heap, and a call's one allocation is often where.
+    collectgarbage("incremental", 0, 1000, 10)
+    pcall(collectgarbage, "param", "stepsize", 1024)
+    pcall(collectgarbage, "param", "stepmul", 1000)
+    local fault
+    for round = 1, 50000 do
+      setup(round)
+      armed = true
+      local ok, a, b, c = pcall(call)
+      armed = false
+      fault = fault or check(ok, a, b, c)
+      if inside >= want then break end
+    end
+    stop()
+    return fault, inside
+  end
+
+  it("a batch whose row turns NaN raises instead of searching a NaN shape", function()
+    -- Before the fix the row was read again unchecked: a NaN miny made the index's plan
+    -- overflow its row range and write past a stack array (a crash).
+    local l = soageo.layer(4096)
+    for i = 1, 3000 do l:set(i, (i * 37) % 400, (i * 91) % 400, 1) end
+    l:index_mode("index")
+    l:reindex()
+    -- The second box holds every entity: its 6,000-entry result table is the allocation,
+    -- large enough that the collector steps there (and, at a cycle's end, runs finalizers).
+    local params = { 10, 10, 12, 50, -1, -1, 401, 401 }
+    local fault, inside = rounds(30, function() params[2] = 0 / 0 end, function() params[2] = 10 end,
+      function() return l:in_box_batch(params) end,
+      function(ok, out, n)
+        if not ok then
+          return not out:find("shape 1 changed during the call: must be finite numbers", 1, true) and out or nil
+        end
+        for i = 2, 2 * n, 2 do
+          if not l:has(out[i]) then return "not an entity: " .. tostring(out[i]) end
+        end
+      end)
+    assert.is_nil(fault)
+    assert.is_true(inside > 0)
+  end)
+
+  it("a query whose hit is removed meanwhile returns only ids inside the shape", function()
+    -- A removal moves the last entity into the freed slot: before the fix, a query interrupted
+    -- by one named that entity (far outside the circle) for its hit.
+    local l = soageo.layer(256)
+    local fault, inside = rounds(30, function() l:remove(1) end,
+      function()
+        if l:has(1) then return end
+        l:clear()
+        for i = 1, 200 do l:set(i, i <= 100 and 0 or 1000, 0, 0) end
+        l:index_mode("scan")
+      end,
+      function() return l:in_circle(0, 0, 1) end,
+      function(ok, out, n)
+        if not ok then return out end
+        for i = 1, n do
+          if out[i] > 100 then return "id " .. out[i] .. " is outside the circle" end
+        end
+      end)
+    assert.is_nil(fault)
+    assert.is_true(inside > 0)
+  end)
+
+  it("dump with ids checks them again after its allocations", function()
+    -- A thousand ids: each call's blocks and snapshot are tens of kilobytes, enough that the
+    -- collector steps inside the calls.
+    local l = soageo.layer(1024)
+    local ids = {}
+    for i = 1, 1000 do l:set(i, i, i, 1); ids[i] = i end
+    local all = l:dump(ids)
+    assert.are.equal(1000, #soageo.load(all))
+    -- Every allocation steps the collector, and the cycles' ends would keep falling on the
+    -- same one of the call's four: a setup of varying size moves them.
+    local fault, inside = rounds(30, function() ids[1] = 7.5 end,
+      function(round)
+        ids[1] = 1
+        local pad = string.rep("x", (round * 7919) % 32768)
+        return pad
+      end,
+      function() return l:dump(ids) end,
+      function(ok, s)
+        if not ok then
+          return not s:find("ids[1] must be an integer, got a float", 1, true) and s or nil
+        end
+        if s ~= all then return "not the snapshot of the ids as checked" end
+      end)
+    assert.is_nil(fault)
+    assert.is_true(inside > 0)
+  end)
+
+  it("cast_segment writes every id into out_ids even if a finalizer gives it a metatable", function()
+    local l = soageo.layer(256)
+    for i = 1, 100 do l:set(i, i, 0, 1) end
+    l:index_mode("scan")
+    local ids_out, calls = {}, 0
+    local mt = { __newindex = function() calls = calls + 1 end }
+    local fault, inside = rounds(30, function() setmetatable(ids_out, mt); rawset(ids_out, 1, nil) end,
+      function()
+        setmetatable(ids_out, nil)
+        for i = 1, 100 do ids_out[i] = 0 end
+      end,
+      function() return l:cast_segment(0, 0, 200, 0, ids_out) end,
+      function(ok, out, _, n)
+        if not ok then return out end
+        if n ~= 100 then return "n = " .. n end
+        for i = 1, n do
+          if rawget(out, i) ~= i then return "out[" .. i .. "] = " .. tostring(rawget(out, i)) end
+        end
+        if calls > 0 then return "__newindex ran inside the call" end
+      end)
+    assert.is_nil(fault)
+    assert.is_true(inside > 0)
   end)
 end)

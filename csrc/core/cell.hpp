@@ -14,7 +14,9 @@ constexpr double kCellClamp = 0x1p40;
 
 inline int64_t cell_of(double v, double inv_cell) noexcept {
     double c = v * inv_cell;
-    c = c < -kCellClamp ? -kCellClamp : c > kCellClamp ? kCellClamp : c;
+    // NaN, which no caller should pass, goes to the lowest cell too: cast to an integer it would
+    // be undefined, and cell ranges computed from it could overflow.
+    c = !(c >= -kCellClamp) ? -kCellClamp : c > kCellClamp ? kCellClamp : c;
     int64_t t = static_cast<int64_t>(c);  // floor without a libm call (baseline x86-64 has no roundsd)
     return t - (static_cast<double>(t) > c ? 1 : 0);
 }

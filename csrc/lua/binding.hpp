@@ -50,7 +50,7 @@ struct Layer {
     Grid grid;        // the spatial index (index.cpp), block in kIndexValue
     mutable RebuildPolicy policy;  // when the index is rebuilt (index.cpp; fresh_plan adds to it)
     uint32_t sweeps;  // bumped by every sweep and by close: watched by pairs() (results.hpp)
-    uint32_t fills;   // bumped by every call that fills the hit buffers (fill_hits)
+    uint32_t fills;   // bumped by every call that fills the hit buffers or rewrites ids (fill_hits)
     uint32_t hint_slot;  // the slot each() returned last (move looks there first): checked before use
     IndexMode mode;
     bool closed;
@@ -77,7 +77,9 @@ void reserve(lua_State* L, int idx, Layer* layer, uint64_t need);
 
 // The hit buffers (col.hits and col.order of the columns, the index's hits) are refilled by
 // every query, and results are written from them after the result table is made: a finalizer
-// run by making it may query the same layer and refill them. So every call that fills them takes a
+// run by making it may query the same layer and refill them, or remove entities (a removal
+// moves the last entity's id into the freed slot, a clear empties them all, so a slot hit
+// would name another entity). So every call that fills them or rewrites ids in place takes a
 // new `fills`, every writer watches it, and a write that saw it change is done again.
 inline void fill_hits(Layer* layer) { ++layer->fills; }
 

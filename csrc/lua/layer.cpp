@@ -140,7 +140,9 @@ int l_move(lua_State* L) {
 
 int l_remove(lua_State* L) {
     Layer* layer = check_layer(L, 1);
-    lua_pushboolean(L, store_remove(layer->s, check_id(L, 2)));
+    const bool removed = store_remove(layer->s, check_id(L, 2));
+    if (removed) fill_hits(layer);
+    lua_pushboolean(L, removed);
     return 1;
 }
 
@@ -174,7 +176,9 @@ int l_len(lua_State* L) {
 }
 
 int l_clear(lua_State* L) {
-    store_clear(check_layer(L, 1)->s);
+    Layer* layer = check_layer(L, 1);
+    store_clear(layer->s);
+    fill_hits(layer);
     return 0;
 }
 

@@ -55,7 +55,11 @@ int query_batch(lua_State* L) {
     int out = opt_out(L, 3);
     Filter f = opt_filter(L, 4);
     auto shape_at = [&](lua_Integer i) {
-        read_row(L, 2, static_cast<int>(i), rows.arity, v);  // checked above: cannot fail
+        // Checked above; only a finalizer run by an allocation since (the index, the result
+        // table) could have changed it, and a shape built from a bad row is no shape at all.
+        const char* why = read_row(L, 2, static_cast<int>(i), rows.arity, v);
+        if (!why) why = rows.fault(v);
+        if (why) luaL_argerror(L, 2, lua_pushfstring(L, "shape %d changed during the call: %s", static_cast<int>(i), why));
         return rows.build(v);
     };
     return run_batch(L, layer, which, shapes, shape_at, out, f);

@@ -19,11 +19,24 @@ int l_cast_segment(lua_State* L) {
     luaL_argcheck(L, ids_out == 0 || ts_out == 0 || !lua_rawequal(L, ids_out, ts_out), 7, "out_t must be another table than out_ids");
     for (const int top = lua_gettop(L);; lua_settop(L, top)) {
         layer = check_layer(L, 1);  // again: a finalizer may have closed it
+        consider_shape(L, 1, layer, s, true);
+        // Both tables exist before results_table looks at either: it picks how to write into a
+        // table from its metatable, and making the other table may run a finalizer that gives
+        // it one (whose __newindex would then run inside the writes).
+        int ids_t = ids_out, ts_t = ts_out;
+        if (ids_t == 0) {
+            lua_newtable(L);
+            ids_t = lua_gettop(L);
+        }
+        if (ts_t == 0) {
+            lua_newtable(L);
+            ts_t = lua_gettop(L);
+        }
+        layer = check_layer(L, 1);
         Results r;
         results_open(L, &r);
-        results_table(&r, ids_out, 0);
-        results_table(&r, ts_out, 0);
-        consider_shape(L, 1, layer, s, true);
+        results_table(&r, ids_t, 0);
+        results_table(&r, ts_t, 0);
         results_pin(&r, 1, kColumnsValue);
         results_pin(&r, 1, kIndexValue);
         fill_hits(layer);

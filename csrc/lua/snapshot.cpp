@@ -48,12 +48,23 @@ int l_dump(lua_State* L) {
         lua_pushlstring(L, reinterpret_cast<const char*>(out), size);
         return 1;
     }
-    uint32_t k = check_id_array(L, 2);
-    auto* slots = static_cast<uint32_t*>(lua_newuserdatauv(L, size_t(k) * 4 + 4, 0));
-    auto* keys = static_cast<uint64_t*>(lua_newuserdatauv(L, size_t(k) * 8 + 8, 0));
-    size_t size = snapshot_bytes(k);
-    auto* out = static_cast<unsigned char*>(lua_newuserdatauv(L, size, 0));
-    layer = check_layer(L, 1);
+    uint32_t k;
+    uint32_t* slots;
+    uint64_t* keys;
+    size_t size;
+    unsigned char* out;
+    for (;;) {
+        k = check_id_array(L, 2);
+        slots = static_cast<uint32_t*>(lua_newuserdatauv(L, size_t(k) * 4 + 4, 0));
+        keys = static_cast<uint64_t*>(lua_newuserdatauv(L, size_t(k) * 8 + 8, 0));
+        size = snapshot_bytes(k);
+        out = static_cast<unsigned char*>(lua_newuserdatauv(L, size, 0));
+        layer = check_layer(L, 1);
+        // Checked again: a finalizer run by the allocations may have changed the ids (nothing
+        // below allocates before the ids are read).
+        if (check_id_array(L, 2) == k) break;
+        lua_pop(L, 3);
+    }
     for (uint32_t i = 0; i < k; ++i) {
         lua_rawgeti(L, 2, static_cast<lua_Integer>(i) + 1);
         lua_Integer id = lua_tointeger(L, -1);
@@ -118,6 +129,7 @@ int l_remove_many(lua_State* L) {
         lua_pop(L, 1);
         if (store_remove(layer->s, id)) ++removed;
     }
+    if (removed) fill_hits(layer);
     lua_pushinteger(L, removed);
     return 1;
 }
