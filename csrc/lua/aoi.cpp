@@ -234,6 +234,7 @@ int l_visible(lua_State* L) {
     Results r;
     results_open(L, &r);
     results_table(&r, out, 0);
+    a = check_aoi(L, 1);  // again: a finalizer run by making the table may have closed it
     results_pin(&r, 1, a->current == 0 ? kVisibleA : kVisibleB);  // as in update
     const Visible v = a->visible[a->current];
     uint32_t lo = 0, hi = v.n;

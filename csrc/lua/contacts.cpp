@@ -246,6 +246,12 @@ int l_touching(lua_State* L) {
 // the grids the incremental path built.
 int l_stats(lua_State* L) {
     Contacts* c = check_contacts(L, 1);
+    // Read before the table is made: a finalizer that making it runs may close the object.
+    const Counter counters[] = {
+        {"full", c->full_updates},
+        {"incremental", c->incremental_updates},
+        {"grids", c->state.builds},
+    };
     if (lua_isnoneornil(L, 2)) {
         lua_settop(L, 1);
         lua_createtable(L, 0, 2);
@@ -253,11 +259,6 @@ int l_stats(lua_State* L) {
         luaL_checktype(L, 2, LUA_TTABLE);
         lua_settop(L, 2);
     }
-    const Counter counters[] = {
-        {"full", c->full_updates},
-        {"incremental", c->incremental_updates},
-        {"grids", c->state.builds},
-    };
     return event_stats(L, 2, counters, sizeof counters / sizeof counters[0]);
 }
 
