@@ -319,6 +319,9 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
     // settled here, with a look at the watcher's list only in the hysteresis band (in reach but not
     // in view at the last update). Returns false when an event buffer is short.
     const double search = s.reach_max;
+    // With no margin, reach * reach and view * view are the same float: the movers' kernels read
+    // one column and compare once (wv2 passed as both), and nothing here reads wr2.
+    const float* const wr2 = in.margin == 0.0f ? s.wv2 : s.wr2;
     auto settle = [&](uint32_t j, uint32_t h, uint32_t tag) {
         if (ne + h > ecap || nl + h > lcap) return false;
         const uint32_t q = s.moved[j], rank = v.rank_at[q];
@@ -330,8 +333,8 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
             s.seen[at] = tag;
             const float d_new = distance2(nx, ny, s.xs[at], s.ys[at]), d_old = distance2(ox, oy, s.xs[at], s.ys[at]);
             const bool pass_new = (s.wm[at] & nm) != 0, pass_old = (s.wm[at] & om) != 0;
-            const bool view_new = pass_new && d_new < s.wv2[at], reach_new = pass_new && d_new < s.wr2[at];
-            const bool view_old = pass_old && d_old < s.wv2[at], reach_old = pass_old && d_old < s.wr2[at];
+            const bool view_new = pass_new && d_new < s.wv2[at], reach_new = pass_new && d_new < wr2[at];
+            const bool view_old = pass_old && d_old < s.wv2[at], reach_old = pass_old && d_old < wr2[at];
             const uint32_t k = s.wk[at];
             const bool seen_old = view_old || (reach_old && list_has(v, k, q));
             const bool seen_new = view_new || (seen_old && reach_new);
@@ -397,10 +400,10 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
         AoiWindow window{s.xs, s.ys, s.mark, nullptr, 0, reach.cx, reach.cy, view, reach.radius, open, kept, scan.m,
                          scan.filter};
         const uint32_t j = s.new_pos[self];  // the mover index of a watcher that moved (step 2)
-        if (j < moved && s.moved[j] == self && s.wr2[self] >= 0.0f) {
+        if (j < moved && s.moved[j] == self && wr2[self] >= 0.0f) {
             searched[j] = 1;
             const uint32_t tag = next_tag();
-            AoiMoverWindow mw{s.xs, s.ys, s.wv2, s.wr2, s.wm, nullptr, 0, s.old_x[j], s.old_y[j], reach.cx, reach.cy,
+            AoiMoverWindow mw{s.xs, s.ys, s.wv2, wr2, s.wm, nullptr, 0, s.old_x[j], s.old_y[j], reach.cx, reach.cy,
                               s.old_m[j], s.ms[self]};
             bool room = true;
             cover_runs(in, s, search_cover(j, 0x1p-22), n, runs, [&](const Runs& b) {
@@ -437,7 +440,7 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
         const uint32_t j = order[o];
         if (searched[j]) continue;
         const uint32_t tag = next_tag();
-        AoiMoverWindow mw{s.xs, s.ys, s.wv2, s.wr2, s.wm, nullptr, 0, s.old_x[j], s.old_y[j], s.xs[s.moved[j]],
+        AoiMoverWindow mw{s.xs, s.ys, s.wv2, wr2, s.wm, nullptr, 0, s.old_x[j], s.old_y[j], s.xs[s.moved[j]],
                           s.ys[s.moved[j]], s.old_m[j], s.ms[s.moved[j]]};
         bool room = true;
         // Batches of at most n positions: their hits fit s.hits.

@@ -161,7 +161,7 @@ struct AoiMoverWindow {
     const float* x;   // by position, aligned and padded
     const float* y;
     const float* wv2;
-    const float* wr2;
+    const float* wr2;  // wv2 itself when every reach is its view (no margin): one column, one compare
     const uint32_t* wm;
     // n_runs windows [runs[2j], runs[2j + 1]) of positions, each first a multiple of kMaxWidth.
     const uint32_t* runs;

@@ -206,7 +206,8 @@ TEST_CASE(find_u32_returns_the_first_match_on_every_target) {
 
 // The incremental update's scan of one changed entity against still watchers: every target
 // reports exactly the positions the scalar reference does, which are those where the entity
-// entered a watcher's view or left its reach (each side filtered by the watcher's mask).
+// entered a watcher's view or left its reach (each side filtered by the watcher's mask). Every
+// third round passes the views as the reaches too (no margin: the kernels' one-column path).
 TEST_CASE(aoi_mover_matches_scalar_and_its_definition) {
     fixture::Rng rng(79);
     const uint32_t sizes[] = {0, 1, 3, 4, 5, 8, 9, 16, 17, 100, 1000};
@@ -228,7 +229,7 @@ TEST_CASE(aoi_mover_matches_scalar_and_its_definition) {
                 }
             }
             const uint32_t run[2] = {lead, lead + n};
-            AoiMoverWindow mw{w.x, w.y, w.r, reach2.x, w.mask, run, 1,
+            AoiMoverWindow mw{w.x, w.y, w.r, round % 3 == 2 ? w.r : reach2.x, w.mask, run, 1,
                               static_cast<float>(static_cast<int>(rng.below(11)) - 5), 0.5f * rng.below(3),
                               static_cast<float>(static_cast<int>(rng.below(11)) - 5), 0.5f * rng.below(3),
                               masks[rng.below(5)], masks[rng.below(5)]};
@@ -240,8 +241,8 @@ TEST_CASE(aoi_mover_matches_scalar_and_its_definition) {
                 const float ndx = mw.nx - w.x[i], ndy = mw.ny - w.y[i], odx = mw.ox - w.x[i], ody = mw.oy - w.y[i];
                 const float dn = ndx * ndx + ndy * ndy, d_o = odx * odx + ody * ody;
                 const bool pn = (w.mask[i] & mw.nmask) != 0, po = (w.mask[i] & mw.omask) != 0;
-                const bool vn = pn && dn < w.r[i], rn = pn && dn < reach2.x[i];
-                const bool vo = po && d_o < w.r[i], ro = po && d_o < reach2.x[i];
+                const bool vn = pn && dn < w.r[i], rn = pn && dn < mw.wr2[i];
+                const bool vo = po && d_o < w.r[i], ro = po && d_o < mw.wr2[i];
                 if ((vn && !vo) || (ro && !rn)) defined.push_back(i);
             }
             CHECK_MSG(want == defined, "scalar n=%u round %d", n, round);
@@ -285,14 +286,17 @@ TEST_CASE(aoi_scan_and_aoi_mover_over_several_windows_equal_one_call_per_window)
 
 // A watcher that moved is rescanned and searched for as a mover in one pass: every target gives
 // what aoi_scan and aoi_mover give over the same windows (the scan's positions, counts and marks,
-// the mover's positions), filtered or not.
+// the mover's positions), filtered or not. Every third round has no margin: the watcher's reach
+// is its view and the views are passed as the reaches (the one-column path).
 TEST_CASE(aoi_scan_mover_equals_aoi_scan_and_aoi_mover) {
     fixture::Rng rng(89);
     for (int round = 0; round < 300; ++round) {
         WatcherScene scene(rng, round, round % 7 == 6);
         auto& [c, reach2, runs, marks, filtered, filter, view, reach] = scene;
+        const bool one_reach = round % 3 == 2;
+        if (one_reach) reach = view;
         const float cx = static_cast<float>(static_cast<int>(rng.below(11)) - 5), cy = 0.5f * rng.below(3);
-        AoiMoverWindow mw{c.x, c.y, c.r, reach2.x, c.mask, runs.data(), uint32_t(runs.size() / 2),
+        AoiMoverWindow mw{c.x, c.y, c.r, one_reach ? c.r : reach2.x, c.mask, runs.data(), uint32_t(runs.size() / 2),
                           static_cast<float>(static_cast<int>(rng.below(11)) - 5), 0.5f * rng.below(3), cx, cy,
                           1u + rng.below(7), 1u + rng.below(7)};
         const ScanResult want = scan_runs(fixture::reference(), c, marks, runs, cx, cy, view, reach, filtered, filter);
