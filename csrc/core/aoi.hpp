@@ -121,7 +121,7 @@ struct AoiScratch {
     uint32_t* pos_of_slot;
     // The incremental update (aoi_update's second path) keeps the last full update's bucket
     // order and positions, and updates xs, ys and ms in place for the entities that changed;
-    // sx, sy hold where each position was when it was bucketed (drift: the farthest any
+    // sx, sy hold where each slot's entity was when it was bucketed (drift: the farthest any
     // entity has gone from there, which every search widens by).
     float* sx;
     float* sy;
