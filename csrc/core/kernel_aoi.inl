@@ -133,8 +133,58 @@ inline uint32_t aoi_scan_mover_with(const AoiWindow& window, const AoiMoverWindo
     return k;
 }
 
+// aoi_scan_mover_with<.., OneReach> for a watcher whose last list is not marked (AoiWindow::ox):
+// with no margin that list held exactly what was within view of the watcher, both where they
+// were at the last update (the same float32 distance and test the update made), so it is
+// recomputed here, and an entity is seen now, then, or both. The kept marks still take an
+// entity met in two windows once.
+template <bool Filtered>
+inline uint32_t aoi_rescan_mover_with(const AoiWindow& window, const AoiMoverWindow& mover, AoiMeet& meet,
+                                      uint32_t* out) noexcept {
+    const AoiWindow w = window;
+    const AoiMoverWindow mv = mover;
+    const wf cx = splat(w.cx), cy = splat(w.cy), ox = splat(mv.ox), oy = splat(mv.oy);
+    const wf reach2 = splat(w.reach * w.reach);
+    uint32_t* const visible = meet.visible;
+    uint32_t* const enters = meet.enters;
+    uint32_t* const leaves = meet.leaves;
+    uint32_t n_visible = meet.n_visible, n_enter = meet.n_enter, n_leave = meet.n_leave, k = 0;
+    for (uint32_t run = 0; run < w.n_runs; ++run) {
+        const uint32_t last = w.runs[2 * run + 1];
+        for (uint32_t i = w.runs[2 * run]; i < last; i += W) {
+            const wf x = load(w.x + i), y = load(w.y + i);
+            const wf d2 = squared(x - cx) + squared(y - cy);
+            const wf d_then = squared(load(w.ox + i) - ox) + squared(load(w.oy + i) - oy);
+            const uint32_t live = live_lanes(last - i);
+            uint32_t now = bits(lt(d2, reach2)) & live, then = bits(lt(d_then, reach2)) & live;
+            if (Filtered) {
+                now &= bits(mask_any(w.m + i, w.filter));
+                then &= bits(mask_any(w.om + i, w.filter));
+            }
+            const uint32_t any = now | then;
+            const uint32_t fresh = any & ~eq_bits(w.mark + i, w.kept);
+            store_where(w.mark + i, any, w.kept);
+            n_visible += emit(visible + n_visible, i, fresh & now);
+            const uint32_t entering = fresh & now & ~then, leaving = fresh & then & ~now;
+            if (entering) n_enter += emit(enters + n_enter, i, entering);
+            if (leaving) n_leave += emit(leaves + n_leave, i, leaving);
+            const wf d_o = squared(ox - x) + squared(oy - y);
+            const wf v2 = load(mv.wv2 + i);
+            const uint32_t pn = bits(mask_any(mv.wm + i, mv.nmask)), po = bits(mask_any(mv.wm + i, mv.omask));
+            const uint32_t vn = bits(lt(d2, v2)) & pn, vo = bits(lt(d_o, v2)) & po;
+            const uint32_t maybe = (vn ^ vo) & live;
+            if (maybe) k += emit(out + k, i, maybe);
+        }
+    }
+    meet.n_visible = n_visible, meet.n_enter = n_enter, meet.n_leave = n_leave;
+    return k;
+}
+
 inline uint32_t aoi_scan_mover(const AoiWindow& window, const AoiMoverWindow& mover, AoiMeet& meet,
                                uint32_t* out) noexcept {
+    if (window.ox)
+        return window.m ? aoi_rescan_mover_with<true>(window, mover, meet, out)
+                        : aoi_rescan_mover_with<false>(window, mover, meet, out);
     if (mover.wr2 == mover.wv2 && window.view == window.reach)
         return window.m ? aoi_scan_mover_with<true, true>(window, mover, meet, out)
                         : aoi_scan_mover_with<false, true>(window, mover, meet, out);
