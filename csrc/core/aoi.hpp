@@ -121,7 +121,7 @@ struct AoiScratch {
     uint32_t* pos_of_slot;
     // The incremental update (aoi_update's second path) keeps the last full update's bucket
     // order and positions, and updates xs, ys and ms in place for the entities that changed;
-    // sx, sy hold where each position was when it was bucketed (drift: the farthest any
+    // sx, sy hold where each slot's entity was when it was bucketed (drift: the farthest any
     // entity has gone from there, which every search widens by).
     float* sx;
     float* sy;
@@ -148,6 +148,13 @@ struct AoiScratch {
     uint32_t* redo_len;
     uint32_t* hits;     // the movers' scan output
     uint32_t* seen;     // per position: the mover search that last settled it (seen_stamp)
+    // Positions and masks as of the last update (xs, ys, ms before this update changed them),
+    // and a moved watcher's leaves: with no margin its rescan recomputes what it saw from these
+    // instead of reading its last list (aoi_scan_mover with AoiWindow::ox).
+    float* oxs;
+    float* oys;
+    uint32_t* oms;
+    uint32_t* gone;
     double drift;
     double reach_max;   // the largest reach of a watcher met by the movers' scan
     uint32_t serial;    // one per incremental update

@@ -155,6 +155,10 @@ AoiScratch lay_aoi_scratch(Carver& k, uint32_t cap) noexcept {
     s.redo_len = k.take<uint32_t>(c);
     s.hits = k.take<uint32_t>(c);
     s.seen = k.take<uint32_t>(c);
+    s.oxs = k.take<float>(c);
+    s.oys = k.take<float>(c);
+    s.oms = k.take<uint32_t>(c);
+    s.gone = k.take<uint32_t>(c);
     s.drift = s.reach_max = 0.0;
     s.any_wide = false;
     s.serial = 0;

@@ -94,8 +94,8 @@ bool apply_batch(Observers& o, const uint64_t* ev, uint32_t n) noexcept {
     uint32_t* const len = o.len;
     uint32_t* const who = o.who;
     for (uint32_t i = 0; i < n; ++i) {
-        if (i + 12 < n) {  // the lists are far apart even in this order: fetched ahead
-            const uint32_t* ahead = who + off[uint32_t(ev[i + 12] >> 33)];
+        if (i + 32 < n) {  // the lists are far apart even in this order: fetched ahead
+            const uint32_t* ahead = who + off[uint32_t(ev[i + 32] >> 33)];
             __builtin_prefetch(ahead);
             __builtin_prefetch(ahead + 16);
         }

@@ -47,7 +47,9 @@ inline void aoi_scan(const AoiWindow& window, AoiMeet& meet) noexcept {
 // The incremental update's scan (AoiMoverWindow): one changed entity against still watchers.
 // Everything a watcher's state depends on is compared at both ends: in view now but not then
 // (an enter, unless it was seen already), in reach then but not now (a leave, if it was seen).
-inline uint32_t aoi_mover(const AoiMoverWindow& window, uint32_t* out) noexcept {
+// OneReach (wr2 is wv2: no margin): reach is view, so the change is (vn ^ vo), from one column.
+template <bool OneReach>
+inline uint32_t aoi_mover_with(const AoiMoverWindow& window, uint32_t* out) noexcept {
     const AoiMoverWindow w = window;
     const wf ox = splat(w.ox), oy = splat(w.oy), nx = splat(w.nx), ny = splat(w.ny);
     uint32_t k = 0;
@@ -57,21 +59,33 @@ inline uint32_t aoi_mover(const AoiMoverWindow& window, uint32_t* out) noexcept 
             const wf x = load(w.x + i), y = load(w.y + i);
             const wf dn = squared(nx - x) + squared(ny - y);
             const wf d_o = squared(ox - x) + squared(oy - y);
-            const wf v2 = load(w.wv2 + i), r2 = load(w.wr2 + i);
+            const wf v2 = load(w.wv2 + i);
             const uint32_t pn = bits(mask_any(w.wm + i, w.nmask)), po = bits(mask_any(w.wm + i, w.omask));
-            const uint32_t vn = bits(lt(dn, v2)) & pn, rn = bits(lt(dn, r2)) & pn;
-            const uint32_t vo = bits(lt(d_o, v2)) & po, ro = bits(lt(d_o, r2)) & po;
-            const uint32_t maybe = ((vn & ~vo) | (ro & ~rn)) & live_lanes(last - i);
+            const uint32_t vn = bits(lt(dn, v2)) & pn, vo = bits(lt(d_o, v2)) & po;
+            uint32_t maybe;
+            if (OneReach) {
+                maybe = (vn ^ vo) & live_lanes(last - i);
+            } else {
+                const wf r2 = load(w.wr2 + i);
+                const uint32_t rn = bits(lt(dn, r2)) & pn, ro = bits(lt(d_o, r2)) & po;
+                maybe = ((vn & ~vo) | (ro & ~rn)) & live_lanes(last - i);
+            }
             if (maybe) k += emit(out + k, i, maybe);
         }
     }
     return k;
 }
 
+inline uint32_t aoi_mover(const AoiMoverWindow& window, uint32_t* out) noexcept {
+    return window.wr2 == window.wv2 ? aoi_mover_with<true>(window, out) : aoi_mover_with<false>(window, out);
+}
+
 // A watcher that moved, rescanned (aoi_scan) and searched for as a mover (aoi_mover) over the
 // same windows in one pass: the two read the same blocks, and the distance to the new position
-// is the same float32 value ((nx - x)^2 == (x - nx)^2 exactly), computed once.
-template <bool Filtered>
+// is the same float32 value ((nx - x)^2 == (x - nx)^2 exactly), computed once. OneReach: the
+// watcher's reach is its view and the still watchers' too (no margin), as in aoi_mover_with;
+// what the scan keeps is then what it meets within reach (near holds every fresh lane).
+template <bool Filtered, bool OneReach>
 inline uint32_t aoi_scan_mover_with(const AoiWindow& window, const AoiMoverWindow& mover, AoiMeet& meet,
                                     uint32_t* out) noexcept {
     const AoiWindow w = window;
@@ -88,7 +102,7 @@ inline uint32_t aoi_scan_mover_with(const AoiWindow& window, const AoiMoverWindo
             const wf d2 = squared(x - cx) + squared(y - cy);
             const uint32_t live = live_lanes(last - i);
             uint32_t in_reach = bits(lt(d2, reach2)) & live;
-            uint32_t near = bits(lt(d2, view2));
+            uint32_t near = OneReach ? in_reach : bits(lt(d2, view2));
             if (Filtered) {
                 const uint32_t pass = bits(mask_any(w.m + i, w.filter));
                 in_reach &= pass, near &= pass;
@@ -97,15 +111,21 @@ inline uint32_t aoi_scan_mover_with(const AoiWindow& window, const AoiMoverWindo
             const uint32_t fresh = in_reach & ~eq_bits(w.mark + i, w.kept);
             store_where(w.mark + i, in_reach, w.kept);
             met += count_bits(was);
-            n_visible += emit(visible + n_visible, i, fresh & (was | near));
-            const uint32_t entering = fresh & near & ~was;
+            n_visible += emit(visible + n_visible, i, OneReach ? fresh : fresh & (was | near));
+            const uint32_t entering = OneReach ? fresh & ~was : fresh & near & ~was;
             if (entering) n_enter += emit(enters + n_enter, i, entering);
             const wf d_o = squared(ox - x) + squared(oy - y);
-            const wf v2 = load(mv.wv2 + i), r2 = load(mv.wr2 + i);
+            const wf v2 = load(mv.wv2 + i);
             const uint32_t pn = bits(mask_any(mv.wm + i, mv.nmask)), po = bits(mask_any(mv.wm + i, mv.omask));
-            const uint32_t vn = bits(lt(d2, v2)) & pn, rn = bits(lt(d2, r2)) & pn;
-            const uint32_t vo = bits(lt(d_o, v2)) & po, ro = bits(lt(d_o, r2)) & po;
-            const uint32_t maybe = ((vn & ~vo) | (ro & ~rn)) & live;
+            const uint32_t vn = bits(lt(d2, v2)) & pn, vo = bits(lt(d_o, v2)) & po;
+            uint32_t maybe;
+            if (OneReach) {
+                maybe = (vn ^ vo) & live;
+            } else {
+                const wf r2 = load(mv.wr2 + i);
+                const uint32_t rn = bits(lt(d2, r2)) & pn, ro = bits(lt(d_o, r2)) & po;
+                maybe = ((vn & ~vo) | (ro & ~rn)) & live;
+            }
             if (maybe) k += emit(out + k, i, maybe);
         }
     }
@@ -113,10 +133,63 @@ inline uint32_t aoi_scan_mover_with(const AoiWindow& window, const AoiMoverWindo
     return k;
 }
 
+// aoi_scan_mover_with<.., OneReach> for a watcher whose last list is not marked (AoiWindow::ox):
+// with no margin that list held exactly what was within view of the watcher, both where they
+// were at the last update (the same float32 distance and test the update made), so it is
+// recomputed here, and an entity is seen now, then, or both. The kept marks still take an
+// entity met in two windows once.
+template <bool Filtered>
+inline uint32_t aoi_rescan_mover_with(const AoiWindow& window, const AoiMoverWindow& mover, AoiMeet& meet,
+                                      uint32_t* out) noexcept {
+    const AoiWindow w = window;
+    const AoiMoverWindow mv = mover;
+    const wf cx = splat(w.cx), cy = splat(w.cy), ox = splat(mv.ox), oy = splat(mv.oy);
+    const wf reach2 = splat(w.reach * w.reach);
+    uint32_t* const visible = meet.visible;
+    uint32_t* const enters = meet.enters;
+    uint32_t* const leaves = meet.leaves;
+    uint32_t n_visible = meet.n_visible, n_enter = meet.n_enter, n_leave = meet.n_leave, k = 0;
+    for (uint32_t run = 0; run < w.n_runs; ++run) {
+        const uint32_t last = w.runs[2 * run + 1];
+        for (uint32_t i = w.runs[2 * run]; i < last; i += W) {
+            const wf x = load(w.x + i), y = load(w.y + i);
+            const wf d2 = squared(x - cx) + squared(y - cy);
+            const wf d_then = squared(load(w.ox + i) - ox) + squared(load(w.oy + i) - oy);
+            const uint32_t live = live_lanes(last - i);
+            uint32_t now = bits(lt(d2, reach2)) & live, then = bits(lt(d_then, reach2)) & live;
+            if (Filtered) {
+                now &= bits(mask_any(w.m + i, w.filter));
+                then &= bits(mask_any(w.om + i, w.filter));
+            }
+            const uint32_t any = now | then;
+            const uint32_t fresh = any & ~eq_bits(w.mark + i, w.kept);
+            store_where(w.mark + i, any, w.kept);
+            n_visible += emit(visible + n_visible, i, fresh & now);
+            const uint32_t entering = fresh & now & ~then, leaving = fresh & then & ~now;
+            if (entering) n_enter += emit(enters + n_enter, i, entering);
+            if (leaving) n_leave += emit(leaves + n_leave, i, leaving);
+            const wf d_o = squared(ox - x) + squared(oy - y);
+            const wf v2 = load(mv.wv2 + i);
+            const uint32_t pn = bits(mask_any(mv.wm + i, mv.nmask)), po = bits(mask_any(mv.wm + i, mv.omask));
+            const uint32_t vn = bits(lt(d2, v2)) & pn, vo = bits(lt(d_o, v2)) & po;
+            const uint32_t maybe = (vn ^ vo) & live;
+            if (maybe) k += emit(out + k, i, maybe);
+        }
+    }
+    meet.n_visible = n_visible, meet.n_enter = n_enter, meet.n_leave = n_leave;
+    return k;
+}
+
 inline uint32_t aoi_scan_mover(const AoiWindow& window, const AoiMoverWindow& mover, AoiMeet& meet,
                                uint32_t* out) noexcept {
-    return window.m ? aoi_scan_mover_with<true>(window, mover, meet, out)
-                    : aoi_scan_mover_with<false>(window, mover, meet, out);
+    if (window.ox)
+        return window.m ? aoi_rescan_mover_with<true>(window, mover, meet, out)
+                        : aoi_rescan_mover_with<false>(window, mover, meet, out);
+    if (mover.wr2 == mover.wv2 && window.view == window.reach)
+        return window.m ? aoi_scan_mover_with<true, true>(window, mover, meet, out)
+                        : aoi_scan_mover_with<false, true>(window, mover, meet, out);
+    return window.m ? aoi_scan_mover_with<true, false>(window, mover, meet, out)
+                    : aoi_scan_mover_with<false, false>(window, mover, meet, out);
 }
 
 // The first i < n with t[i] == v (n when there is none), W entries a compare; it reads only

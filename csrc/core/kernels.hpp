@@ -141,6 +141,12 @@ struct AoiWindow {
     // (masks in bucket order); null when nothing can fail the filter, so the scan skips it.
     const uint32_t* m = nullptr;
     uint32_t filter = 0;
+    // aoi_scan_mover with no margin only: when given, what the watcher saw at the last update is
+    // not marked `open` but recomputed from where everything was then (ox, oy; om: the masks
+    // then, read as m is), and its leaves go to AoiMeet::leaves.
+    const float* ox = nullptr;
+    const float* oy = nullptr;
+    const uint32_t* om = nullptr;
 };
 
 // What the scans of one watcher found: positions it sees now and positions that entered, with
@@ -149,6 +155,8 @@ struct AoiMeet {
     uint32_t* visible;
     uint32_t* enters;
     uint32_t n_visible, n_enter, met;
+    uint32_t* leaves = nullptr;  // AoiWindow::ox given: positions seen then and not now
+    uint32_t n_leave = 0;
 };
 
 // One entity that changed (moved, or changed its mask) against windows of still watchers, for
@@ -161,7 +169,7 @@ struct AoiMoverWindow {
     const float* x;   // by position, aligned and padded
     const float* y;
     const float* wv2;
-    const float* wr2;
+    const float* wr2;  // wv2 itself when every reach is its view (no margin): one column, one compare
     const uint32_t* wm;
     // n_runs windows [runs[2j], runs[2j + 1]) of positions, each first a multiple of kMaxWidth.
     const uint32_t* runs;

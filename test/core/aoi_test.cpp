@@ -206,7 +206,8 @@ TEST_CASE(find_u32_returns_the_first_match_on_every_target) {
 
 // The incremental update's scan of one changed entity against still watchers: every target
 // reports exactly the positions the scalar reference does, which are those where the entity
-// entered a watcher's view or left its reach (each side filtered by the watcher's mask).
+// entered a watcher's view or left its reach (each side filtered by the watcher's mask). Every
+// third round passes the views as the reaches too (no margin: the kernels' one-column path).
 TEST_CASE(aoi_mover_matches_scalar_and_its_definition) {
     fixture::Rng rng(79);
     const uint32_t sizes[] = {0, 1, 3, 4, 5, 8, 9, 16, 17, 100, 1000};
@@ -228,7 +229,7 @@ TEST_CASE(aoi_mover_matches_scalar_and_its_definition) {
                 }
             }
             const uint32_t run[2] = {lead, lead + n};
-            AoiMoverWindow mw{w.x, w.y, w.r, reach2.x, w.mask, run, 1,
+            AoiMoverWindow mw{w.x, w.y, w.r, round % 3 == 2 ? w.r : reach2.x, w.mask, run, 1,
                               static_cast<float>(static_cast<int>(rng.below(11)) - 5), 0.5f * rng.below(3),
                               static_cast<float>(static_cast<int>(rng.below(11)) - 5), 0.5f * rng.below(3),
                               masks[rng.below(5)], masks[rng.below(5)]};
@@ -240,8 +241,8 @@ TEST_CASE(aoi_mover_matches_scalar_and_its_definition) {
                 const float ndx = mw.nx - w.x[i], ndy = mw.ny - w.y[i], odx = mw.ox - w.x[i], ody = mw.oy - w.y[i];
                 const float dn = ndx * ndx + ndy * ndy, d_o = odx * odx + ody * ody;
                 const bool pn = (w.mask[i] & mw.nmask) != 0, po = (w.mask[i] & mw.omask) != 0;
-                const bool vn = pn && dn < w.r[i], rn = pn && dn < reach2.x[i];
-                const bool vo = po && d_o < w.r[i], ro = po && d_o < reach2.x[i];
+                const bool vn = pn && dn < w.r[i], rn = pn && dn < mw.wr2[i];
+                const bool vo = po && d_o < w.r[i], ro = po && d_o < mw.wr2[i];
                 if ((vn && !vo) || (ro && !rn)) defined.push_back(i);
             }
             CHECK_MSG(want == defined, "scalar n=%u round %d", n, round);
@@ -285,14 +286,17 @@ TEST_CASE(aoi_scan_and_aoi_mover_over_several_windows_equal_one_call_per_window)
 
 // A watcher that moved is rescanned and searched for as a mover in one pass: every target gives
 // what aoi_scan and aoi_mover give over the same windows (the scan's positions, counts and marks,
-// the mover's positions), filtered or not.
+// the mover's positions), filtered or not. Every third round has no margin: the watcher's reach
+// is its view and the views are passed as the reaches (the one-column path).
 TEST_CASE(aoi_scan_mover_equals_aoi_scan_and_aoi_mover) {
     fixture::Rng rng(89);
     for (int round = 0; round < 300; ++round) {
         WatcherScene scene(rng, round, round % 7 == 6);
         auto& [c, reach2, runs, marks, filtered, filter, view, reach] = scene;
+        const bool one_reach = round % 3 == 2;
+        if (one_reach) reach = view;
         const float cx = static_cast<float>(static_cast<int>(rng.below(11)) - 5), cy = 0.5f * rng.below(3);
-        AoiMoverWindow mw{c.x, c.y, c.r, reach2.x, c.mask, runs.data(), uint32_t(runs.size() / 2),
+        AoiMoverWindow mw{c.x, c.y, c.r, one_reach ? c.r : reach2.x, c.mask, runs.data(), uint32_t(runs.size() / 2),
                           static_cast<float>(static_cast<int>(rng.below(11)) - 5), 0.5f * rng.below(3), cx, cy,
                           1u + rng.below(7), 1u + rng.below(7)};
         const ScanResult want = scan_runs(fixture::reference(), c, marks, runs, cx, cy, view, reach, filtered, filter);
@@ -310,6 +314,64 @@ TEST_CASE(aoi_scan_mover_equals_aoi_scan_and_aoi_mover) {
             const ScanResult got = scan_result(meet, visible, enters, mark, c.n);
             std::free(mark);
             CHECK_MSG(got == want, "%s scan round %d", k->name, round);
+            CHECK_MSG(out == moved, "%s mover round %d", k->name, round);
+        }
+    }
+}
+
+// With no margin, a moved watcher's rescan may recompute its last list instead of marking it
+// (AoiWindow::ox): every target reports, window by window and each position once (kept marks),
+// what is within view now (visible), now and not then (enters), then and not now (leaves), then
+// being both ends where they were (ox, oy, with the masks om), filtered or not; and the same
+// positions as aoi_mover for the watchers that see it move.
+TEST_CASE(aoi_scan_mover_recounting_the_last_list_follows_its_definition) {
+    fixture::Rng rng(97);
+    for (int round = 0; round < 300; ++round) {
+        WatcherScene scene(rng, round, round % 7 == 6);
+        auto& [c, reach2, runs, marks, filtered, filter, view, reach] = scene;
+        reach = view;
+        fixture::Cloud old(c.n);
+        for (uint32_t i = 0; i < c.n; ++i) {  // a third moved or changed mask since
+            const bool moved = rng.below(3) == 0;
+            old.x[i] = moved ? c.x[i] + static_cast<float>(static_cast<int>(rng.below(5)) - 2) : c.x[i];
+            old.y[i] = moved ? c.y[i] + static_cast<float>(static_cast<int>(rng.below(5)) - 2) : c.y[i];
+            old.mask[i] = moved && rng.below(2) ? 1u << rng.below(3) : c.mask[i];
+        }
+        const float cx = static_cast<float>(static_cast<int>(rng.below(11)) - 5), cy = 0.5f * rng.below(3);
+        const float ox = cx + static_cast<float>(static_cast<int>(rng.below(5)) - 2), oy = cy + 0.5f * rng.below(3);
+        AoiMoverWindow mw{c.x, c.y, c.r, c.r, c.mask, runs.data(), uint32_t(runs.size() / 2), ox, oy, cx, cy,
+                          1u + rng.below(7), 1u + rng.below(7)};
+        std::vector<uint32_t> want_visible, want_enters, want_leaves, want_mark(marks);
+        for (size_t j = 0; j < runs.size(); j += 2)
+            for (uint32_t i = runs[j]; i < runs[j + 1]; ++i) {
+                const float dx = c.x[i] - cx, dy = c.y[i] - cy, tx = old.x[i] - ox, ty = old.y[i] - oy;
+                const bool now = (!filtered || (c.mask[i] & filter)) && dx * dx + dy * dy < reach * reach;
+                const bool then = (!filtered || (old.mask[i] & filter)) && tx * tx + ty * ty < reach * reach;
+                if (!(now || then) || want_mark[i] == kKept) continue;
+                want_mark[i] = kKept;
+                if (now) want_visible.push_back(i);
+                if (now && !then) want_enters.push_back(i);
+                if (then && !now) want_leaves.push_back(i);
+            }
+        std::vector<uint32_t> moved(c.cap + 2 * kMaxWidth * (runs.size() + 1));
+        moved.resize(fixture::reference()->aoi_mover(mw, moved.data()));
+        for (const KernelTable* k : fixture::targets()) {
+            uint32_t* mark = static_cast<uint32_t*>(std::aligned_alloc(kAlign, ((c.cap + kMaxWidth) * 4 + 63) / 64 * 64));
+            std::memcpy(mark, marks.data(), marks.size() * 4);
+            std::vector<uint32_t> visible(c.cap * 4 + 2 * kMaxWidth), enters(c.cap * 4 + 2 * kMaxWidth);
+            std::vector<uint32_t> leaves(c.cap * 4 + 2 * kMaxWidth), out(c.cap * 4 + 2 * kMaxWidth);
+            AoiMeet meet{visible.data(), enters.data(), 0, 0, 0};
+            meet.leaves = leaves.data();
+            AoiWindow w{c.x, c.y, mark, runs.data(), uint32_t(runs.size() / 2), cx, cy, view, reach, kOpen, kKept,
+                        filtered ? c.mask : nullptr, filter};
+            w.ox = old.x, w.oy = old.y, w.om = filtered ? old.mask : nullptr;
+            out.resize(k->aoi_scan_mover(w, mw, meet, out.data()));
+            visible.resize(meet.n_visible), enters.resize(meet.n_enter), leaves.resize(meet.n_leave);
+            const bool marks_same = std::equal(want_mark.begin(), want_mark.end(), mark);
+            std::free(mark);
+            CHECK_MSG(visible == want_visible && enters == want_enters && leaves == want_leaves, "%s lists round %d",
+                      k->name, round);
+            CHECK_MSG(marks_same, "%s marks round %d", k->name, round);
             CHECK_MSG(out == moved, "%s mover round %d", k->name, round);
         }
     }
