@@ -88,9 +88,11 @@ struct Plan {
 };
 
 void plan_windows(const AoiInput& in, const AoiScratch& s, uint32_t self, float view, Plan& plan) noexcept {
-    const uint32_t slot = s.slot_of_rank[self];
+    // From the copy sort_entities took, as the targets are: a finalizer that an allocation of
+    // the update runs may move entities in the layer's columns meanwhile.
+    const uint32_t at = s.pos_of_rank[self];
     plan.self = self;
-    plan.reach = Circle{in.layer->col.x[slot], in.layer->col.y[slot], view + in.margin};
+    plan.reach = Circle{s.xs[at], s.ys[at], view + in.margin};
     plan.n = 0;
     plan.rows = false;
     cover_circle(in, s, plan.reach, [&](uint32_t first, uint32_t last) {
