@@ -32,14 +32,26 @@ ScanResult scan_result(const AoiMeet& meet, const std::vector<uint32_t>& visible
 
 constexpr uint32_t kOpen = 6, kKept = 7;
 
+// An aligned copy of `marks` with the padding the kernels may read (std::free it).
+uint32_t* aligned_marks(const std::vector<uint32_t>& marks, uint32_t cap) {
+    uint32_t* mark = static_cast<uint32_t*>(std::aligned_alloc(kAlign, ((cap + kMaxWidth) * 4 + 63) / 64 * 64));
+    std::memcpy(mark, marks.data(), marks.size() * 4);
+    return mark;
+}
+
+// The reference's aoi_mover over the mover window `mw` (windows `runs`) of a cloud of capacity `cap`.
+std::vector<uint32_t> reference_moved(const AoiMoverWindow& mw, uint32_t cap, const std::vector<uint32_t>& runs) {
+    std::vector<uint32_t> moved(cap + 2 * kMaxWidth * (runs.size() + 1));
+    moved.resize(fixture::reference()->aoi_mover(mw, moved.data()));
+    return moved;
+}
+
 // Runs one scan over the windows `runs` (pairs [first, last)) of the cloud, one call for all of
 // them or (`per_window`) one call each; marks start as `marks`.
 ScanResult scan_runs(const KernelTable* k, const fixture::Cloud& c, std::vector<uint32_t> marks,
                      const std::vector<uint32_t>& runs, float cx, float cy, float view, float reach, bool filtered = false,
                      uint32_t filter = 0, bool per_window = false) {
-    // Aligned mark storage with the padding the kernels may read.
-    uint32_t* mark = static_cast<uint32_t*>(std::aligned_alloc(kAlign, ((c.cap + kMaxWidth) * 4 + 63) / 64 * 64));
-    std::memcpy(mark, marks.data(), marks.size() * 4);
+    uint32_t* mark = aligned_marks(marks, c.cap);
     uint32_t total = 0;
     for (size_t j = 0; j < runs.size(); j += 2) total += runs[j + 1] - runs[j];
     std::vector<uint32_t> visible(total + 2 * kMaxWidth), enters(total + 2 * kMaxWidth);
@@ -300,11 +312,9 @@ TEST_CASE(aoi_scan_mover_equals_aoi_scan_and_aoi_mover) {
                           static_cast<float>(static_cast<int>(rng.below(11)) - 5), 0.5f * rng.below(3), cx, cy,
                           1u + rng.below(7), 1u + rng.below(7)};
         const ScanResult want = scan_runs(fixture::reference(), c, marks, runs, cx, cy, view, reach, filtered, filter);
-        std::vector<uint32_t> moved(c.cap + 2 * kMaxWidth * (runs.size() + 1));
-        moved.resize(fixture::reference()->aoi_mover(mw, moved.data()));
+        const std::vector<uint32_t> moved = reference_moved(mw, c.cap, runs);
         for (const KernelTable* k : fixture::targets()) {
-            uint32_t* mark = static_cast<uint32_t*>(std::aligned_alloc(kAlign, ((c.cap + kMaxWidth) * 4 + 63) / 64 * 64));
-            std::memcpy(mark, marks.data(), marks.size() * 4);
+            uint32_t* mark = aligned_marks(marks, c.cap);
             std::vector<uint32_t> visible(c.cap * 4 + 2 * kMaxWidth), enters(c.cap * 4 + 2 * kMaxWidth);
             std::vector<uint32_t> out(c.cap * 4 + 2 * kMaxWidth);
             AoiMeet meet{visible.data(), enters.data(), 0, 0, 0};
@@ -353,11 +363,9 @@ TEST_CASE(aoi_scan_mover_recounting_the_last_list_follows_its_definition) {
                 if (now && !then) want_enters.push_back(i);
                 if (then && !now) want_leaves.push_back(i);
             }
-        std::vector<uint32_t> moved(c.cap + 2 * kMaxWidth * (runs.size() + 1));
-        moved.resize(fixture::reference()->aoi_mover(mw, moved.data()));
+        const std::vector<uint32_t> moved = reference_moved(mw, c.cap, runs);
         for (const KernelTable* k : fixture::targets()) {
-            uint32_t* mark = static_cast<uint32_t*>(std::aligned_alloc(kAlign, ((c.cap + kMaxWidth) * 4 + 63) / 64 * 64));
-            std::memcpy(mark, marks.data(), marks.size() * 4);
+            uint32_t* mark = aligned_marks(marks, c.cap);
             std::vector<uint32_t> visible(c.cap * 4 + 2 * kMaxWidth), enters(c.cap * 4 + 2 * kMaxWidth);
             std::vector<uint32_t> leaves(c.cap * 4 + 2 * kMaxWidth), out(c.cap * 4 + 2 * kMaxWidth);
             AoiMeet meet{visible.data(), enters.data(), 0, 0, 0};
