@@ -75,38 +75,45 @@ double choose_cell(const Store& s) noexcept {
 
 inline double pad_of(double magnitude) noexcept { return magnitude * 0x1p-16 + 0x1p-100; }
 
-// The x range of the points within `reach` of a segment, for y in [y0, y1] (conservative).
-void segment_xrange(const Area& a, double y0, double y1, double* out0, double* out1) noexcept {
-    struct {
-        double x0, y0, x1, y1, reach;
-    } s{a.sx0, a.sy0, a.sx1, a.sy1, a.sreach};
-    double lo = y0 - s.reach, hi = y1 + s.reach;
-    double ta, tb;
-    double dy = s.y1 - s.y0;
-    if (dy == 0) {
-        if (s.y0 < lo || s.y0 > hi) {
-            *out0 = 1;
-            *out1 = 0;
-            return;
-        }
-        ta = 0;
-        tb = 1;
-    } else {
-        ta = (lo - s.y0) / dy;
-        tb = (hi - s.y0) / dy;
-        if (ta > tb) std::swap(ta, tb);
-        ta = std::max(ta, 0.0);
-        tb = std::min(tb, 1.0);
-        if (ta > tb) {
-            *out0 = 1;
-            *out1 = 0;
-            return;
-        }
+// The x range of the points within `sreach` of an area's segment, row band by row band
+// (conservative). Along the segment x is linear in y: one slope per plan instead of divisions
+// per row. The rounding of the slope and of the products is below 2^-50 of the segment's
+// width, which the pad's 2^-20 of it covers.
+struct SegmentRows {
+    double x0, y0, x1, ylo, yhi, slope, pad, reach;
+    bool flat;  // horizontal: every row it reaches sees all of it
+};
+
+SegmentRows segment_rows(const Area& a) noexcept {
+    SegmentRows r;
+    r.x0 = a.sx0;
+    r.y0 = a.sy0;
+    r.x1 = a.sx1;
+    r.ylo = std::min(a.sy0, a.sy1);
+    r.yhi = std::max(a.sy0, a.sy1);
+    r.flat = a.sy1 == a.sy0;
+    r.slope = r.flat ? 0.0 : (a.sx1 - a.sx0) / (a.sy1 - a.sy0);
+    r.pad = a.sreach + std::fabs(a.sx1 - a.sx0) * 0x1p-20;
+    r.reach = a.sreach;
+    return r;
+}
+
+// Narrows [*out0, *out1] to the points within reach of the segment for y in [y0, y1]; leaves
+// it empty (out0 > out1) when none is.
+inline void segment_xrange(const SegmentRows& s, double y0, double y1, double* out0, double* out1) noexcept {
+    const double lo = std::max(y0 - s.reach, s.ylo), hi = std::min(y1 + s.reach, s.yhi);
+    if (lo > hi) {
+        *out0 = 1;
+        *out1 = 0;
+        return;
     }
-    double xa = s.x0 + ta * (s.x1 - s.x0), xb = s.x0 + tb * (s.x1 - s.x0);
-    double pad = s.reach + std::fabs(s.x1 - s.x0) * 0x1p-20;
-    *out0 = std::max(*out0, std::min(xa, xb) - pad);
-    *out1 = std::min(*out1, std::max(xa, xb) + pad);
+    double xa = s.x0, xb = s.x1;
+    if (!s.flat) {
+        xa = s.x0 + (lo - s.y0) * s.slope;
+        xb = s.x0 + (hi - s.y0) * s.slope;
+    }
+    *out0 = std::max(*out0, std::min(xa, xb) - s.pad);
+    *out1 = std::min(*out1, std::max(xa, xb) + s.pad);
 }
 
 
@@ -324,14 +331,17 @@ void grid_plan(const Grid& g, const Area& area, Plan& p) noexcept {
             return;
         }
         const int64_t cx0a = cell_of(a.minx, inv), cx1a = cell_of(a.maxx, inv);
-        const double band_pad = 1.0 / inv * 0x1p-10;
+        const double cell = 1.0 / inv, band_pad = cell * 0x1p-10;
+        // One row needs no narrowing: its x range is the area's.
+        const bool narrow = a.narrow && cy1 > cy0;
+        const SegmentRows seg = narrow ? segment_rows(a) : SegmentRows{};
         for (int64_t cy = cy0; cy <= cy1; ++cy) {
             int64_t cx0 = cx0a, cx1 = cx1a;
-            if (a.narrow && cy > -kCellClamp + 1 && cy < kCellClamp - 1) {
-                double y0 = std::max(a.miny, double(cy) / inv - band_pad);
-                double y1 = std::min(a.maxy, double(cy + 1) / inv + band_pad);
+            if (narrow && cy > -kCellClamp + 1 && cy < kCellClamp - 1) {
+                double y0 = std::max(a.miny, double(cy) * cell - band_pad);
+                double y1 = std::min(a.maxy, double(cy + 1) * cell + band_pad);
                 double x0 = a.minx, x1 = a.maxx;
-                segment_xrange(a, y0, y1, &x0, &x1);
+                segment_xrange(seg, y0, y1, &x0, &x1);
                 if (!(x0 <= x1)) continue;
                 cx0 = std::max(cx0a, cell_of(x0, inv));
                 cx1 = std::min(cx1a, cell_of(x1, inv));
