@@ -64,5 +64,26 @@ describe("shape batches", function()
         assert.are.equal(3000, #l)
       end)
     end
+
+    -- The shapes are read again while results are written: written into the shapes' own
+    -- tables, results would become the later shapes (before: silently wrong hits).
+    it("raises when out is the params table, and leaves params as they were", function()
+      local params = { 0, 0, 100, 100, 200, 200, 300, 300 }
+      assert.has_error(function() l:in_box_batch(params, params) end,
+        "bad argument #2 to 'in_box_batch' (out must be another table than params)")
+      assert.are.same({ 0, 0, 100, 100, 200, 200, 300, 300 }, params)
+    end)
+
+    it("raises when out is the polygons table or one of its polygons", function()
+      local a, b = { 0, 0, 100, 0, 100, 100 }, { 200, 200, 300, 200, 300, 300 }
+      local polys = { a, b }
+      assert.has_error(function() l:in_polygon_batch(polys, polys) end,
+        "bad argument #2 to 'in_polygon_batch' (out must be another table than polygons)")
+      assert.has_error(function() l:touch_polygon_batch(polys, b) end,
+        "bad argument #2 to 'touch_polygon_batch' (out must be another table than polygon 2)")
+      assert.are.same({ 200, 200, 300, 200, 300, 300 }, b)
+      local _, n = l:in_polygon_batch(polys, {})
+      assert.is_true(n > 0)
+    end)
   end)
 end)

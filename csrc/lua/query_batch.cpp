@@ -53,6 +53,9 @@ int query_batch(lua_State* L) {
         if (why) luaL_argerror(L, 2, lua_pushfstring(L, "shape %d %s", i, why));
     }
     int out = opt_out(L, 3);
+    // The rows are read again while results are written (run_batch): written into the rows'
+    // own table, they would become the later shapes.
+    luaL_argcheck(L, out == 0 || !lua_rawequal(L, 2, out), 3, "out must be another table than params");
     Filter f = opt_filter(L, 4);
     auto shape_at = [&](lua_Integer i) {
         // Checked above; only a finalizer run by an allocation since (the index, the result

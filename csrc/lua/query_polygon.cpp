@@ -32,6 +32,17 @@ int query_polygon_batch(lua_State* L, PolygonKernel KernelTable::*which) {
         lua_pop(L, 2);
     }
     int out = opt_out(L, 3);
+    // The polygons are read again while results are written (run_batch): written into their
+    // table or into one of them, results would become the later shapes.
+    if (out != 0) {
+        luaL_argcheck(L, !lua_rawequal(L, 2, out), 3, "out must be another table than polygons");
+        for (lua_Unsigned i = 1; i <= count; ++i) {
+            lua_rawgeti(L, 2, static_cast<lua_Integer>(i));
+            if (lua_rawequal(L, -1, out))
+                luaL_argerror(L, 3, lua_pushfstring(L, "out must be another table than polygon %I", static_cast<lua_Integer>(i)));
+            lua_pop(L, 1);
+        }
+    }
     Filter f = opt_filter(L, 4);
     auto shape_at = [&](lua_Integer i) -> const Polygon& {
         lua_rawgeti(L, 2, i);
