@@ -307,6 +307,34 @@ describe("when the index is stale, fresh or rebuilt in auto mode", function()
 end)
 
 describe("when the world is huge and sparse or degenerate", function()
+  it("answers as the scan where float32 squares overflow", function()
+    -- An entity 1.75e38 away with a radius of 1.85e36: (radius + r)^2 is infinite in float32,
+    -- and so is its squared distance, which the touch tests' closed comparison then accepts.
+    -- The scan's answer is the kernels' (the arithmetic rule); the index must not differ.
+    local l = soageo.layer()
+    l:set(1, -1.75e38, 350, 1.85e36)
+    l:set(2, 270, -5.7e37, 2)
+    for i = 3, 40 do l:set(i, i * 10, 500, 1) end
+    local queries = {
+      { "touch_circle", 500, 500, 300 }, { "touch_capsule", 400, 500, 600, 500, 50 },
+      { "touch_rect", 400, 500, 1, 0, 200, 50 }, { "touch_triangle", 400, 400, 600, 400, 500, 600 },
+      { "touch_ring", 500, 500, 100, 300 }, { "touch_sector", 500, 500, 1, 0, 300, 1 },
+      { "touch_box", 400, 400, 600, 600 }, { "touch_polygon", { 400, 400, 600, 400, 500, 600 } },
+      { "in_circle", 500, 500, 300 }, { "nearest", 0, 0, 3 },
+    }
+    for _, q in ipairs(queries) do
+      local got = {}
+      for _, mode in ipairs({ "scan", "index", "auto" }) do
+        l:index_mode(mode)
+        local out, n = l[q[1]](l, table.unpack(q, 2))
+        got[mode] = { n, table.unpack(out, 1, n) }
+      end
+      assert.are.same(got.scan, got.index)
+      assert.are.same(got.scan, got.auto)
+    end
+    l:index_mode("auto")
+  end)
+
   it("keeps the index's memory proportional to the entities, not to the area", function()
     -- The same capacity and count in every world: the index takes the same memory whatever
     -- the coordinates, about 64 bytes per slot of capacity (doc/manual.md).

@@ -318,6 +318,13 @@ void grid_plan(const Grid& g, const Area& area, Plan& p) noexcept {
     p.n = 0;
     p.candidates = 0;
     p.ok = true;
+    // Past 2^64 float32 squares overflow: the kernels then compare infinities, and a touch
+    // test whose reach squared is infinite accepts entities at any distance, outside any area.
+    // Only the scan gives the kernels' answer there (and an area this wide is no small query).
+    if (!(a.maxx - a.minx < kHugeArea && a.maxy - a.miny < kHugeArea)) {
+        p.ok = false;
+        return;
+    }
     Run tmp[kMaxRuns + 2];
     uint32_t row_b0[kMaxRuns / 2 + 1];
     uint64_t row_b1[kMaxRuns / 2 + 1];

@@ -89,6 +89,8 @@ struct Area {
 // A box area (new shapes: their bounding box, then grid_plan).
 Area box_area(double minx, double miny, double maxx, double maxy, double reach) noexcept;
 
+// Plans no area this wide or wider (p.ok false: the caller scans): see grid_plan.
+constexpr double kHugeArea = 0x1p62;
 void grid_plan(const Grid& g, const Area& a, Plan& p) noexcept;
 
 // Work of a query in "entities tested by the scan" units, to compare plans.
