@@ -67,6 +67,19 @@ describe("shape batches", function()
 
     -- The shapes are read again while results are written: written into the shapes' own
     -- tables, results would become the later shapes (before: silently wrong hits).
+    it("takes a direction as any finite numbers, as the single queries do", function()
+      -- dx, dy are normalised in double: a direction beyond float32 is still a direction.
+      local one, n1 = l:in_sector(250, 250, 1e300, -1e300, 80, 1)
+      local all, n = l:in_sector_batch({ 250, 250, 1e300, -1e300, 80, 1 })
+      assert.is_true(n1 > 0)
+      assert.are.equal(n1, n)
+      for i = 1, n do assert.are.equal(one[i], all[2 * i]) end
+      local _, m1 = l:in_rect(250, 250, 1e-300, 1e300, 80, 20)
+      local _, m = l:in_rect_batch({ 250, 250, 1e-300, 1e300, 80, 20 })
+      assert.is_true(m1 > 0)
+      assert.are.equal(m1, m)
+    end)
+
     it("raises when out is the params table, and leaves params as they were", function()
       local params = { 0, 0, 100, 100, 200, 200, 300, 300 }
       assert.has_error(function() l:in_box_batch(params, params) end,

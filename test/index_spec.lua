@@ -401,6 +401,7 @@ describe("when nearest is asked", function()
     end
     err("bad argument #3 to 'nearest' %(k must be an integer >= 0%)", 0, 0, -1)
     err("bad argument #3 to 'nearest' %(k must be an integer >= 0%)", 0, 0, 1.5)
+    assert.are.equal(1, select(2, l:nearest(0, 0, 2.0)))  -- 2.0 counts as 2, as in luaL_checkinteger
     err("bad argument #3 to 'nearest' %(integer expected, got no value%)", 0, 0)
     err("bad argument #1 to 'nearest' %(x must be finite%)", 0 / 0, 0, 1)
     err("bad argument #2 to 'nearest' %(y must be finite%)", 0, math.huge, 1)

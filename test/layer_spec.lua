@@ -221,6 +221,18 @@ describe("soageo.layer", function()
         "bad argument #1 to 'get' (soageo.layer expected, got soageo.contacts)" },
       { "bad capacity", function() soageo.layer(-1) end, "bad argument #1 to 'layer' (capacity must be in [0, 2^28])" },
     }
+    it("takes a mask computed as a float with an integral value, as Lua's own functions do", function()
+      local m = soageo.layer()
+      m:set(1, 0, 0, 0, 2 ^ 3)
+      assert.are.equal(8, select(4, m:get(1)))
+      assert.are.equal(math.type(select(4, m:get(1))), "integer")
+      assert.are.equal(1, select(2, m:in_circle(0, 0, 1, nil, 2.0 ^ 3)))
+      assert.has_error(function() m:set(1, 0, 0, 0, 2.5) end,
+        "bad argument #5 to 'set' (mask must be an integer in [0, 0xffffffff])")
+      assert.has_error(function() m:set(1, 0, 0, 0, 2 ^ 32) end,
+        "bad argument #5 to 'set' (mask must be an integer in [0, 0xffffffff])")
+    end)
+
     for _, case in ipairs(cases) do
       it("raises for " .. case[1] .. " and leaves the layer unchanged", function()
         local before = checksum(l)

@@ -8,9 +8,11 @@ namespace soageo {
 namespace lua {
 
 bool to_mask(lua_State* L, int idx, uint32_t* out) {
-    if (!lua_isinteger(L, idx)) return false;
-    lua_Integer v = lua_tointeger(L, idx);
-    if (v < 0 || v > 0xffffffff) return false;
+    // As luaL_checkinteger takes an integer: a float with an integral value (2^3) counts as
+    // that integer. Only ids refuse floats (an id 2.0 is more likely a bug than an id).
+    int isnum = 0;
+    lua_Integer v = lua_tointegerx(L, idx, &isnum);
+    if (!isnum || v < 0 || v > 0xffffffff) return false;
     *out = static_cast<uint32_t>(v);
     return true;
 }
@@ -199,14 +201,15 @@ void check_polygon(lua_State* L, int arg, Polygon& g) {
     if (const char* why = polygon_fault(L, arg, "", g)) luaL_argerror(L, arg, why);
 }
 
-const char* read_row(lua_State* L, int params, int row, int count, double* v) {
+const char* read_row(lua_State* L, int params, int row, int count, double* v, uint32_t headings) {
     for (int j = 0; j < count; ++j) {
         lua_rawgeti(L, params, static_cast<lua_Integer>(row - 1) * count + j + 1);
         int isnum = 0;
         v[j] = lua_tonumberx(L, -1, &isnum);
         bool number = lua_type(L, -1) == LUA_TNUMBER;  // not a numeric string
         lua_pop(L, 1);
-        if (!isnum || !number || !finite32(v[j])) return "must be finite numbers";
+        const bool finite = (headings >> j & 1u) ? std::isfinite(v[j]) : finite32(v[j]);
+        if (!isnum || !number || !finite) return "must be finite numbers";
     }
     return nullptr;
 }

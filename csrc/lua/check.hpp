@@ -68,10 +68,12 @@ void check_polygon(lua_State* L, int arg, Polygon& g);  // coords, read into g
 // --- Shapes from a row of numbers (batches) ---------------------------------------------------
 // The same rules, worded for a row: nullptr when `v` makes a valid shape, else what is wrong
 // ("has a zero direction"), which the batch prefixes with "shape <i> ". The row's numbers
-// passed finite32 already (read_row).
+// passed read_row already.
 
-// Reads `count` numbers of row `row` (1-based) of the flat array at `params` into v.
-const char* read_row(lua_State* L, int params, int row, int count, double* v);  // "must be finite numbers"
+// Reads `count` numbers of row `row` (1-based) of the flat array at `params` into v: each a
+// float32-finite number, except the columns set in `headings` (a direction's dx, dy, which the
+// single queries take as any finite double and normalise: check_heading).
+const char* read_row(lua_State* L, int params, int row, int count, double* v, uint32_t headings);  // "must be finite numbers"
 const char* sector_fault(const double* v);
 const char* circle_fault(const double* v);
 const char* box_fault(const double* v);

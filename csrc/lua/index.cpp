@@ -85,11 +85,12 @@ namespace {
 int l_nearest(lua_State* L) {
     Layer* layer = check_layer(L, 1);
     float x = check_float(L, 2, "x"), y = check_float(L, 3, "y");
-    if (!lua_isinteger(L, 4) || lua_tointeger(L, 4) < 0) {
+    int isnum = 0;
+    const lua_Integer kk = lua_tointegerx(L, 4, &isnum);  // 8.0 counts as 8, as in luaL_checkinteger
+    if (!isnum || kk < 0) {
         if (lua_type(L, 4) != LUA_TNUMBER) luaL_typeerror(L, 4, "integer");
         luaL_argerror(L, 4, "k must be an integer >= 0");
     }
-    lua_Integer kk = lua_tointeger(L, 4);
     bool has_max = !lua_isnoneornil(L, 5);
     float max_r = has_max ? check_radius(L, 5, "max_dist") : 0.0f;
     int out = opt_out(L, 6);

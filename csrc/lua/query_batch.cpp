@@ -16,26 +16,27 @@ struct Rows {
     const char* layout;  // for error messages
     const char* (*fault)(const double* v);
     Shape (*build)(const double* v);
+    uint32_t headings;  // columns holding a direction (read_row)
 };
 
 const Rows<Sector> sectors{6, "x, y, dx, dy, radius, half_angle", sector_fault, [](const double* v) {
                                return make_sector(f32(v[0]), f32(v[1]), v[2], v[3], f32(v[4]), v[5]);
-                           }};
+                           }, 0b1100};
 const Rows<Circle> circles{3, "x, y, radius", circle_fault,
-                           [](const double* v) { return circle_of(f32(v[0]), f32(v[1]), f32(v[2])); }};
+                           [](const double* v) { return circle_of(f32(v[0]), f32(v[1]), f32(v[2])); }, 0};
 const Rows<Box> boxes{4, "minx, miny, maxx, maxy", box_fault,
-                      [](const double* v) { return box_of(f32(v[0]), f32(v[1]), f32(v[2]), f32(v[3])); }};
+                      [](const double* v) { return box_of(f32(v[0]), f32(v[1]), f32(v[2]), f32(v[3])); }, 0};
 const Rows<Capsule> capsules{5, "x0, y0, x1, y1, radius", capsule_fault, [](const double* v) {
                                  return capsule_of(f32(v[0]), f32(v[1]), f32(v[2]), f32(v[3]), f32(v[4]));
-                             }};
+                             }, 0};
 const Rows<Triangle> triangles{6, "ax, ay, bx, by, cx, cy", triangle_fault, [](const double* v) {
                                    return Triangle{f32(v[0]), f32(v[1]), f32(v[2]), f32(v[3]), f32(v[4]), f32(v[5])};
-                               }};
+                               }, 0};
 const Rows<Rect> rects{6, "x, y, dx, dy, length, half_width", rect_fault, [](const double* v) {
                            return make_rect(f32(v[0]), f32(v[1]), v[2], v[3], f32(v[4]), f32(v[5]));
-                       }};
+                       }, 0b1100};
 const Rows<Ring> rings{4, "x, y, inner, outer", ring_fault,
-                       [](const double* v) { return ring_of(f32(v[0]), f32(v[1]), f32(v[2]), f32(v[3])); }};
+                       [](const double* v) { return ring_of(f32(v[0]), f32(v[1]), f32(v[2]), f32(v[3])); }, 0};
 
 // (self, params [, out [, mask]]) -> out, n   with out = {shape1, id1, shape2, id2, ...}
 template <const auto& rows, auto which>
@@ -48,7 +49,7 @@ int query_batch(lua_State* L) {
     int shapes = static_cast<int>(len / rows.arity);
     double v[6];
     for (int i = 1; i <= shapes; ++i) {  // every shape is checked before any runs
-        const char* why = read_row(L, 2, i, rows.arity, v);
+        const char* why = read_row(L, 2, i, rows.arity, v, rows.headings);
         if (!why) why = rows.fault(v);
         if (why) luaL_argerror(L, 2, lua_pushfstring(L, "shape %d %s", i, why));
     }
@@ -60,7 +61,7 @@ int query_batch(lua_State* L) {
     auto shape_at = [&](lua_Integer i) {
         // Checked above; only a finalizer run by an allocation since (the index, the result
         // table) could have changed it, and a shape built from a bad row is no shape at all.
-        const char* why = read_row(L, 2, static_cast<int>(i), rows.arity, v);
+        const char* why = read_row(L, 2, static_cast<int>(i), rows.arity, v, rows.headings);
         if (!why) why = rows.fault(v);
         if (why) luaL_argerror(L, 2, lua_pushfstring(L, "shape %d changed during the call: %s", static_cast<int>(i), why));
         return rows.build(v);
