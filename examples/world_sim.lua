@@ -13,6 +13,11 @@ local svg = require "world.svg"
 local entities = tonumber(arg[1]) or 100000
 local ticks = tonumber(arg[2]) or 20
 local cols, rows = tonumber(arg[3]) or 2, tonumber(arg[4]) or 2
+local function whole(v, min) return math.type(v) == "integer" and v >= min end
+if not (whole(entities, 1) and whole(ticks, 1) and whole(cols, 1) and whole(rows, 1)) then
+  io.stderr:write("usage: lua5.4 examples/world_sim.lua [entities >= 1 [ticks >= 1 [cols >= 1 [rows >= 1]]]]\n")
+  os.exit(2)
+end
 local opts, churn = world.bench_rules(entities, cols, rows)
 local size = opts.size
 local rules = world.rules.new(opts)

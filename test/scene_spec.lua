@@ -37,6 +37,12 @@ describe("the example scene", function()
       -- The update before the first tick: everyone's first view.
       local strikes, notices = 0, 0
       local function key(a, b) return a .. " " .. b end
+      -- Nobody struck down earlier in a tick casts in it (the casters are drawn first).
+      local dead_casts, cast = 0, world.cast
+      world.cast = function(self, skill, caster, ...)
+        if (self.hp[caster] or 0) <= 0 then dead_casts = dead_casts + 1 end
+        return cast(self, skill, caster, ...)
+      end
       for tick = 1, 15 do
         local before_factions = {}
         for id, f in pairs(world.faction) do before_factions[id] = f end
@@ -97,9 +103,38 @@ describe("the example scene", function()
         for w, set in pairs(truth) do for t in pairs(set) do assert.is_true(vis[w] ~= nil and vis[w][t] == true) end end
         for w, set in pairs(vis) do for t in pairs(set) do assert.is_true(truth[w] ~= nil and truth[w][t] == true) end end
       end
+      assert.are.equal(0, dead_casts)
       assert.is_true(casts > 50 and hits > 20)
       assert.is_true(strikes > 0 and notices > 0, strikes .. " strikes, " .. notices .. " notices")
       for _, s in ipairs(scene.skills) do assert.is_true(shapes_seen[s.name], s.name .. " never cast") end
+    end)
+  end)
+
+  describe("when a scene adopts another's region (a handoff)", function()
+    it("strikes no victim again that already stood on a trap, and re-enters nothing", function()
+      local east = scene.new({ entities = 5000, seed = 7 })
+      local west = scene.new({ entities = 0, traps = 0, seed = 8 })
+      local struck, last = {}, nil
+      for _ = 1, 20 do
+        last = east:tick()
+        for _, st in ipairs(east.trap_strikes) do struck[st[1] .. ":" .. st[2]] = true end
+      end
+      local standing = 0  -- struck pairs still touching at the handoff
+      for trap in pairs(east.traps) do
+        for _, v in ipairs((east.contacts:touching(trap))) do
+          if struck[trap .. ":" .. v] then standing = standing + 1 end
+        end
+      end
+      west:adopt(east:handoff())
+      assert.are.equal(0, #east.layer)
+      west.rng = function(lo) return lo or 0.999 end  -- no casts, no turns: only the traps act
+      local stats = west:tick()
+      for _, st in ipairs(west.trap_strikes) do
+        assert.is_nil(struck[st[1] .. ":" .. st[2]], "struck again: " .. st[1] .. ":" .. st[2])
+      end
+      assert.is_true(standing > 0)          -- there were victims standing on traps
+      -- what the moves bring, as in east's ticks (before: 20,653, every pair entering again)
+      assert.is_true(stats.enter < 2 * last.enter, stats.enter .. " enters")
     end)
   end)
 end)

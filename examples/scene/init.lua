@@ -175,7 +175,8 @@ function World:tick()
   local strikes = self:spring_traps(dead)
   local notices, aoi = {}, self.aoi
   for _, id in ipairs(casters) do
-    if self.hp[id] then
+    local caster_hp = self.hp[id]
+    if caster_hp and caster_hp > 0 then  -- not struck down earlier this tick
       local x, y = layer:get(id)
       local skill = skills[1 + (id + self.tick_no) % #skills]
       local c = self:cast(skill, id, x, y, self.heading[id])
@@ -204,6 +205,45 @@ function World:tick()
     tick = self.tick_no, entities = #layer, casts = #casters, hits = hits, deaths = #dead,
     enter = n_enter, leave = n_leave, strikes = strikes, notices = heard, ms = (os.clock() - clock) * 1000,
   }
+end
+
+-- A region changes owner: the layer leaves as a string (full userdata cannot cross
+-- skynet.pack or a cluster link) with the per-entity state the layer does not hold, and this
+-- world empties (its traps go with the region). Returns snapshot, hp, heading.
+function World:handoff()
+  local snapshot = self.layer:dump()
+  local hp, heading, ids = {}, {}, {}
+  for id in self.layer:each() do
+    ids[#ids + 1] = id
+    hp[id], heading[id] = self.hp[id], self.heading[id]
+  end
+  for _, id in ipairs(ids) do
+    self:kill(id)
+    self.traps[id] = nil
+  end
+  return snapshot, hp, heading
+end
+
+-- Takes over the entities of a handoff with their ids, positions, radii and masks (the mask is
+-- the faction, or TRAP). A world that adopts a region starts empty (traps = 0).
+function World:adopt(snapshot, hp, heading)
+  local incoming = soageo.load(snapshot)
+  for id, x, y, r, mask in incoming:each() do
+    self.layer:set(id, x, y, r, mask)
+    if mask == TRAP then
+      self.traps[id] = true
+    else
+      self.hp[id], self.faction[id], self.heading[id] = hp[id], mask, heading[id]
+      if mask == PLAYER then self.aoi:watch(id, self.view) end
+      if id >= self.next_id then self.next_id = id + 1 end
+    end
+  end
+  incoming:close()
+  -- The adopted entities go on as they were: a trap already touched has struck, a player already
+  -- sees what is around it. One update of each, its events dropped, starts from there (else the
+  -- first tick would strike every standing victim again and re-enter every target).
+  self.contacts:update()
+  self.aoi:update()
 end
 
 scene.World = World

@@ -45,11 +45,14 @@ function grid:neighbours(i)
   return out
 end
 
--- The box holding every point within `border` of region i's rectangle (edge regions reach
--- past the world's edge: nothing is there, and the last row and column own what is).
+-- The box holding every point within `border` of what region i owns: an edge region owns
+-- everything beyond its edge too (region_of clamps), so on that side its box has no end.
+local FAR = 3e38  -- beyond any float32 coordinate but finite, as the layer's queries want
 function grid:expanded(i, border)
   local x0, y0, x1, y1 = self:rect(i)
-  return x0 - border, y0 - border, x1 + border, y1 + border
+  local c, r = (i - 1) % self.cols, (i - 1) // self.cols
+  return c == 0 and -FAR or x0 - border, r == 0 and -FAR or y0 - border,
+    c == self.cols - 1 and FAR or x1 + border, r == self.rows - 1 and FAR or y1 + border
 end
 
 return grid

@@ -86,7 +86,9 @@ function Region:move(t, joins, leaves)
   for id, x, y in layer:each() do
     local nx, ny = rules:move(id, t, x, y)
     layer:move(id, nx, ny)
-    local owner = grid:region_of(nx, ny)
+    -- Owned by where the layer put it (float32), as every later lookup (a hit on a ghost, the
+    -- neighbours' strips) sees it: the rounding may cross a region border.
+    local owner = grid:region_of(layer:get(id))
     if owner == me then
       if rules:casts(id, t) then nc = nc + 1; casters[nc] = id end
     else  -- it casts from its new region
