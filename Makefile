@@ -11,6 +11,7 @@
 #   INST_LUADIR  where `make install` puts soageo.lua     (LuaRocks sets it)
 #   TARGETS      SIMD targets compiled in (default: all this CPU family has; scalar is always built)
 #   FUZZ_SECONDS bounded time of each fuzz target under `make fuzz`
+#   BENCH_DOC    where `make bench` writes its report                  (doc/benchmarks.md)
 #
 # Targets: all test core-test bench demo scene world install clean asan tsan valgrind fuzz fuzz-short
 #          fuzz-corpus test-neon test-lua test-skynet deps
@@ -24,6 +25,7 @@ LIBFLAG      ?= -shared
 INST_LIBDIR  ?= /usr/local/lib/lua/5.4
 INST_LUADIR  ?= /usr/local/share/lua/5.4
 FUZZ_SECONDS ?= 20
+BENCH_DOC    ?= doc/benchmarks.md
 
 MACHINE := $(shell $(CXX) -dumpmachine 2>/dev/null)
 ifneq (,$(findstring x86_64,$(MACHINE)))
@@ -162,7 +164,7 @@ world-skynet-proof: world-stage
 
 # bench also writes doc/benchmarks.md from what the programs print (bench/report.lua).
 bench: deps
-	@CXX="$(CXX)" LUA="$(LUA)" $(LUA) bench/report.lua "$(MAKE) --no-print-directory bench-run" doc/benchmarks.md
+	@CXX="$(CXX)" LUA="$(LUA)" $(LUA) bench/report.lua "$(MAKE) --no-print-directory bench-run" $(BENCH_DOC)
 bench-run: $(MODULE) $(BUILD)/bench_kernels $(BUILD)/bench_shapes $(BUILD)/bench_pairs $(BUILD)/bench_snapshot $(BUILD)/bench_index \
            $(BUILD)/bench_layout
 	$(BUILD)/bench_kernels
