@@ -355,26 +355,37 @@ int l_move_many(lua_State* L) {
     if (n == 0) return 0;
     const MoveBatch b = move_scratch(L, 1, static_cast<uint32_t>(n));
     layer = check_layer(L, 1);
+    // The elements are read kChunk at a time onto the stack, which is cleared once a chunk:
+    // one lua_settop per element was a ninth of the API calls of a move.
+    constexpr int kChunk = 32;
+    luaL_checkstack(L, 3 * kChunk, "move_many");
     // Nothing below allocates until an error is raised or the layer has changed.
+    const int top = lua_gettop(L);
     int bad = 0, bad_arg = 0, looked_up = n;
-    for (int i = 1; i <= n; ++i) {
-        lua_rawgeti(L, 2, i);
-        const bool x_number = lua_rawgeti(L, 3, i) == LUA_TNUMBER;
-        const bool y_number = lua_rawgeti(L, 4, i) == LUA_TNUMBER;
-        const bool id_ok = lua_isinteger(L, -3);
-        b.ids[i - 1] = static_cast<int64_t>(lua_tointeger(L, -3));
-        b.slots[i - 1] = idmap_home(layer->s.map, b.ids[i - 1]);
-        const lua_Number x = lua_tonumber(L, -2), y = lua_tonumber(L, -1);
-        lua_settop(L, -4);
-        b.xy[2 * i - 2] = static_cast<float>(x);
-        b.xy[2 * i - 1] = static_cast<float>(y);
-        const bool x_ok = x_number && finite32(x), y_ok = y_number && finite32(y);
-        if (!(id_ok && x_ok && y_ok)) {
-            bad = i;
-            bad_arg = !id_ok ? 2 : !x_ok ? 3 : 4;
-            looked_up = id_ok ? i : i - 1;  // an absent id before a bad x or y is the first error
-            break;
+    for (int i0 = 1; i0 <= n && !bad; i0 += kChunk) {
+        const int i1 = std::min(n, i0 + kChunk - 1);
+        bool numbers[2 * kChunk];
+        for (int i = i0, j = 0; i <= i1; ++i, j += 2) {
+            lua_rawgeti(L, 2, i);
+            numbers[j] = lua_rawgeti(L, 3, i) == LUA_TNUMBER;
+            numbers[j + 1] = lua_rawgeti(L, 4, i) == LUA_TNUMBER;
         }
+        for (int i = i0, at = top + 1; i <= i1; ++i, at += 3) {
+            const bool id_ok = lua_isinteger(L, at);
+            b.ids[i - 1] = static_cast<int64_t>(lua_tointeger(L, at));
+            b.slots[i - 1] = idmap_home(layer->s.map, b.ids[i - 1]);
+            const lua_Number x = lua_tonumber(L, at + 1), y = lua_tonumber(L, at + 2);
+            b.xy[2 * i - 2] = static_cast<float>(x);
+            b.xy[2 * i - 1] = static_cast<float>(y);
+            const bool x_ok = numbers[2 * (i - i0)] && finite32(x), y_ok = numbers[2 * (i - i0) + 1] && finite32(y);
+            if (!(id_ok && x_ok && y_ok)) {
+                bad = i;
+                bad_arg = !id_ok ? 2 : !x_ok ? 3 : 4;
+                looked_up = id_ok ? i : i - 1;  // an absent id before a bad x or y is the first error
+                break;
+            }
+        }
+        lua_settop(L, top);
     }
     const MovePlan plan = move_batch_lookup(layer->s.map, b, static_cast<uint32_t>(looked_up));
     if (plan.first_absent < uint32_t(looked_up)) {
