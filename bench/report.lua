@@ -58,7 +58,9 @@ end
 
 local header = {
   commit = (run("git rev-parse --short=12 HEAD") or "unknown")
-    .. (os.execute("git diff --quiet HEAD 2>/dev/null") and "" or " (with uncommitted changes)"),
+    -- The reports themselves do not count: a second run is made before the first is committed.
+    .. (os.execute("git diff --quiet HEAD -- . ':(exclude)doc/benchmarks*.md' 2>/dev/null") and ""
+        or " (with uncommitted changes)"),
   date = os.date("!%Y-%m-%d %H:%M UTC"),
   cpu = cpu(),
   compiler = run((os.getenv("CXX") or "g++") .. " --version | head -n 1") or "unknown",
