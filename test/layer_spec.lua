@@ -231,6 +231,12 @@ describe("soageo.layer", function()
         "bad argument #5 to 'set' (mask must be an integer in [0, 0xffffffff])")
       assert.has_error(function() m:set(1, 0, 0, 0, 2 ^ 32) end,
         "bad argument #5 to 'set' (mask must be an integer in [0, 0xffffffff])")
+      assert.has_error(function() m:set(1, 0, 0, 0, "8") end,
+        "bad argument #5 to 'set' (mask must be an integer in [0, 0xffffffff])")
+      assert.has_error(function() m:set_many({ 1 }, { 0 }, { 0 }, { 0 }, { "8" }) end,
+        "bad argument #5 to 'set_many' (masks[1] must be an integer in [0, 0xffffffff])")
+      m:set_many({ 1 }, { 0 }, { 0 }, { 0 }, { 2.0 ^ 4 })
+      assert.are.equal(16, select(4, m:get(1)))
     end)
 
     for _, case in ipairs(cases) do

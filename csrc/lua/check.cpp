@@ -8,8 +8,9 @@ namespace soageo {
 namespace lua {
 
 bool to_mask(lua_State* L, int idx, uint32_t* out) {
-    // As luaL_checkinteger takes an integer: a float with an integral value (2^3) counts as
-    // that integer. Only ids refuse floats (an id 2.0 is more likely a bug than an id).
+    // A float with an integral value (2^3) counts as that integer, as in luaL_checkinteger;
+    // only ids refuse floats (an id 2.0 is more likely a bug than an id). A string is no mask.
+    if (lua_type(L, idx) != LUA_TNUMBER) return false;
     int isnum = 0;
     lua_Integer v = lua_tointegerx(L, idx, &isnum);
     if (!isnum || v < 0 || v > 0xffffffff) return false;
