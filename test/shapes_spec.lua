@@ -226,5 +226,23 @@ describe("shape queries", function()
       assert.has_error(function() l:cast_segment(0, 0, 1, 1, t, t) end,
         "bad argument #6 to 'cast_segment' (out_t must be another table than out_ids)")
     end)
+
+    it("refuses a segment whose extent leaves float32, and casts one just within it", function()
+      -- Ends at -2e38 and 2e38: x1 - x0 is infinite in float32, and every entity was met at
+      -- t = 0 (before the check), the one far off the segment included.
+      local far = soageo.layer()
+      far:set(1, 0, 0, 1)
+      far:set(2, 1e38, -1e38, 0)
+      assert.has_error(function() far:cast_segment(-2e38, -2e38, 2e38, 2e38) end,
+        "bad argument #3 to 'cast_segment' (x1 - x0 must be finite)")
+      assert.has_error(function() far:cast_segment_first(0, -2e38, 0, 2e38) end,
+        "bad argument #4 to 'cast_segment_first' (y1 - y0 must be finite)")
+      assert.has_error(function() far:touch_capsule(-2e38, 0, 2e38, 0, 1) end,
+        "bad argument #3 to 'touch_capsule' (x1 - x0 must be finite)")
+      local ids, ts, n = far:cast_segment(-1e38, -1e38, 1e38, 1e38)
+      assert.are.equal(1, n)
+      assert.are.equal(1, ids[1])
+      assert.is_true(math.abs(ts[1] - 0.5) < 1e-6)
+    end)
   end)
 end)

@@ -125,9 +125,18 @@ Box check_box(lua_State* L, int arg) {
     return box_of(minx, miny, maxx, maxy);
 }
 
+// A segment's kernels work on its extent x1 - x0, y1 - y0 in float32: ends beyond the float32
+// range of each other (past +-1.7e38 on both sides) would make it infinite, and every entity
+// would then be met at t = 0.
+static void check_extent(lua_State* L, int arg, float x0, float y0, float x1, float y1) {
+    luaL_argcheck(L, std::isfinite(x1 - x0), arg + 2, "x1 - x0 must be finite");
+    luaL_argcheck(L, std::isfinite(y1 - y0), arg + 3, "y1 - y0 must be finite");
+}
+
 Capsule check_capsule(lua_State* L, int arg) {
     float x0 = check_float(L, arg, "x0"), y0 = check_float(L, arg + 1, "y0");
     float x1 = check_float(L, arg + 2, "x1"), y1 = check_float(L, arg + 3, "y1");
+    check_extent(L, arg, x0, y0, x1, y1);
     return capsule_of(x0, y0, x1, y1, check_radius(L, arg + 4, "radius"));
 }
 
@@ -141,6 +150,7 @@ Triangle check_triangle(lua_State* L, int arg) {
 Segment check_segment(lua_State* L, int arg) {
     float x0 = check_float(L, arg, "x0"), y0 = check_float(L, arg + 1, "y0");
     float x1 = check_float(L, arg + 2, "x1"), y1 = check_float(L, arg + 3, "y1");
+    check_extent(L, arg, x0, y0, x1, y1);
     return {x0, y0, x1 - x0, y1 - y0};
 }
 
@@ -233,7 +243,11 @@ const char* box_fault(const double* v) {
     return valid_span(f32(v[0]), f32(v[2])) && valid_span(f32(v[1]), f32(v[3])) ? nullptr : "has min > max";
 }
 
-const char* capsule_fault(const double* v) { return valid_radius(v[4]) ? nullptr : kNegativeRadius; }
+const char* capsule_fault(const double* v) {
+    if (!std::isfinite(f32(v[2]) - f32(v[0])) || !std::isfinite(f32(v[3]) - f32(v[1])))
+        return "has x1 - x0 or y1 - y0 beyond the float32 range";
+    return valid_radius(v[4]) ? nullptr : kNegativeRadius;
+}
 
 const char* triangle_fault(const double*) { return nullptr; }  // any finite corners make a triangle
 
