@@ -353,12 +353,13 @@ int l_move_many(lua_State* L) {
     if (check_array(L, 3, "xs") != n) luaL_argerror(L, 3, "xs must have as many elements as ids");
     if (check_array(L, 4, "ys") != n) luaL_argerror(L, 4, "ys must have as many elements as ids");
     if (n == 0) return 0;
+    // The elements are read kChunk at a time onto the stack, which is cleared once a chunk:
+    // one lua_settop per element was a ninth of the API calls of a move. (The room is made
+    // first, growing the stack allocates; with some for what move_scratch pushes.)
+    constexpr int kChunk = 32;
+    luaL_checkstack(L, 3 * kChunk + 8, "move_many");
     const MoveBatch b = move_scratch(L, 1, static_cast<uint32_t>(n));
     layer = check_layer(L, 1);
-    // The elements are read kChunk at a time onto the stack, which is cleared once a chunk:
-    // one lua_settop per element was a ninth of the API calls of a move.
-    constexpr int kChunk = 32;
-    luaL_checkstack(L, 3 * kChunk, "move_many");
     // Nothing below allocates until an error is raised or the layer has changed.
     const int top = lua_gettop(L);
     int bad = 0, bad_arg = 0, looked_up = n;
