@@ -193,7 +193,11 @@ describe("soageo.layer", function()
       assert.has_error(function() l:set_many({ 5 }, { 1 }, { 1 }, nil, { 2 ^ 32 }) end,
         "bad argument #5 to 'set_many' (masks[1] must be an integer in [0, 0xffffffff])")
       assert.has_error(function() l:set_many({ 5 }, { "1" }, { 1 }) end,
-        "bad argument #2 to 'set_many' (xs[1] must be finite)")
+        "bad argument #2 to 'set_many' (xs[1] must be a number)")
+      assert.has_error(function() l:set_many({ 5, 6 }, { 1, 1 }, { 1, 1 }, { 0, false }) end,
+        "bad argument #4 to 'set_many' (rs[2] must be a number)")
+      assert.has_error(function() l:set_many({ 5, 6 }, { 1, 1 }, { 1, 1 / 0 }) end,
+        "bad argument #3 to 'set_many' (ys[2] must be finite)")
       assert.are.equal(before, checksum(l))
     end)
   end)

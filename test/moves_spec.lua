@@ -134,8 +134,8 @@ describe("layer:move_many", function()
       { { { id1, id2 }, { 1, nan }, { 1, 2 } }, "bad argument #2 to 'move_many' (xs[2] must be finite)" },
       { { { id1, id2 }, { 1, 2 }, { 1, -inf } }, "bad argument #3 to 'move_many' (ys[2] must be finite)" },
       { { { id1, id2 }, { 1, 1e39 }, { 1, 2 } }, "bad argument #2 to 'move_many' (xs[2] must be finite)" },
-      { { { id1, id2 }, { 1, "2" }, { 1, 2 } }, "bad argument #2 to 'move_many' (xs[2] must be finite)" },
-      { { { id1, id2 }, { 1, 2 }, { 1, true } }, "bad argument #3 to 'move_many' (ys[2] must be finite)" },
+      { { { id1, id2 }, { 1, "2" }, { 1, 2 } }, "bad argument #2 to 'move_many' (xs[2] must be a number)" },
+      { { { id1, id2 }, { 1, 2 }, { 1, true } }, "bad argument #3 to 'move_many' (ys[2] must be a number)" },
       -- the first bad element is reported, whatever comes after it
       { { { id1, id2, 999, 1.5 }, { 1, nan, 3, 4 }, { 1, 2, 3, 4 } }, "bad argument #2 to 'move_many' (xs[2] must be finite)" },
       { { { id1, 999, id3 }, { 1, nan, 3 }, { 1, 2, 3 } }, "bad argument #1 to 'move_many' (ids[2]: no entity with id 999)" },

@@ -247,12 +247,16 @@ struct IdsAhead {
 
 // The number at t[i] of the table at `arg` as a float32: false unless it is a number (no
 // string coercion) finite as a double and as a float32.
-bool read_float(lua_State* L, int arg, int i, float* out) {
-    bool ok = lua_rawgeti(L, arg, i) == LUA_TNUMBER;
+// What read_float found at arg[i]: a number that fits a float, one that does not, or no number
+// (strings are not converted).
+enum class Element { kFinite, kNotFinite, kNotNumber };
+
+Element read_float(lua_State* L, int arg, int i, float* out) {
+    const bool number = lua_rawgeti(L, arg, i) == LUA_TNUMBER;
     lua_Number v = lua_tonumber(L, -1);
     lua_pop(L, 1);
     *out = static_cast<float>(v);
-    return ok && finite32(v);
+    return !number ? Element::kNotNumber : finite32(v) ? Element::kFinite : Element::kNotFinite;
 }
 
 // All arrays are read and checked before the layer changes, so a bad element anywhere (NaN,
@@ -280,20 +284,19 @@ int l_set_many(lua_State* L) {
             if (idmap_find(layer->s.map, id) == kNoSlot) ++fresh;
             for (int a = 3; a <= 6; ++a) {
                 if ((a == 5 && !has_r) || (a == 6 && !has_mask)) continue;
-                bool ok;
+                const char* rule = nullptr;
                 if (a == 6) {
                     uint32_t m;
                     lua_rawgeti(L, a, i);
-                    ok = to_mask(L, -1, &m);
+                    if (!to_mask(L, -1, &m)) rule = "an integer in [0, 0xffffffff]";
                     lua_pop(L, 1);
                 } else {
                     float f;
-                    ok = read_float(L, a, i, &f) && !(a == 5 && f < 0);
+                    const Element e = read_float(L, a, i, &f);
+                    if (e == Element::kNotNumber) rule = "a number";
+                    else if (e == Element::kNotFinite || (a == 5 && f < 0)) rule = a == 5 ? "finite and >= 0" : "finite";
                 }
-                if (!ok) {
-                    const char* rule = a == 6 ? "an integer in [0, 0xffffffff]" : a == 5 ? "finite and >= 0" : "finite";
-                    luaL_argerror(L, a, lua_pushfstring(L, "%s[%d] must be %s", names[a - 2], i, rule));
-                }
+                if (rule) luaL_argerror(L, a, lua_pushfstring(L, "%s[%d] must be %s", names[a - 2], i, rule));
             }
         }
         if (uint64_t(layer->s.n) + fresh <= layer->s.col.cap) break;
@@ -363,6 +366,7 @@ int l_move_many(lua_State* L) {
     // Nothing below allocates until an error is raised or the layer has changed.
     const int top = lua_gettop(L);
     int bad = 0, bad_arg = 0, looked_up = n;
+    bool bad_number = true;  // whether the bad x or y is a number (then not finite)
     for (int i0 = 1; i0 <= n && !bad; i0 += kChunk) {
         const int i1 = std::min(n, i0 + kChunk - 1);
         bool numbers[2 * kChunk];
@@ -378,10 +382,12 @@ int l_move_many(lua_State* L) {
             const lua_Number x = lua_tonumber(L, at + 1), y = lua_tonumber(L, at + 2);
             b.xy[2 * i - 2] = static_cast<float>(x);
             b.xy[2 * i - 1] = static_cast<float>(y);
-            const bool x_ok = numbers[2 * (i - i0)] && finite32(x), y_ok = numbers[2 * (i - i0) + 1] && finite32(y);
+            const bool x_number = numbers[2 * (i - i0)], y_number = numbers[2 * (i - i0) + 1];
+            const bool x_ok = x_number && finite32(x), y_ok = y_number && finite32(y);
             if (!(id_ok && x_ok && y_ok)) {
                 bad = i;
                 bad_arg = !id_ok ? 2 : !x_ok ? 3 : 4;
+                bad_number = bad_arg == 3 ? x_number : y_number;
                 looked_up = id_ok ? i : i - 1;  // an absent id before a bad x or y is the first error
                 break;
             }
@@ -394,8 +400,9 @@ int l_move_many(lua_State* L) {
         luaL_argerror(L, 2, lua_pushfstring(L, "ids[%d]: no entity with id %I", i + 1, static_cast<lua_Integer>(b.ids[i])));
     }
     if (bad_arg == 2) luaL_argerror(L, 2, lua_pushfstring(L, "ids[%d] must be an integer", bad));
-    if (bad_arg == 3) luaL_argerror(L, 3, lua_pushfstring(L, "xs[%d] must be finite", bad));
-    if (bad_arg == 4) luaL_argerror(L, 4, lua_pushfstring(L, "ys[%d] must be finite", bad));
+    const char* rule = bad_number ? "finite" : "a number";
+    if (bad_arg == 3) luaL_argerror(L, 3, lua_pushfstring(L, "xs[%d] must be %s", bad, rule));
+    if (bad_arg == 4) luaL_argerror(L, 4, lua_pushfstring(L, "ys[%d] must be %s", bad, rule));
     store_move_many(layer->s, plan.slots, plan.xy, static_cast<uint32_t>(n));
     return 0;
 }
