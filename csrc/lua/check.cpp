@@ -125,12 +125,9 @@ Box check_box(lua_State* L, int arg) {
     return box_of(minx, miny, maxx, maxy);
 }
 
-// A segment's kernels work on its extent x1 - x0, y1 - y0 in float32: ends beyond the float32
-// range of each other (past +-1.7e38 on both sides) would make it infinite, and every entity
-// would then be met at t = 0.
 static void check_extent(lua_State* L, int arg, float x0, float y0, float x1, float y1) {
-    luaL_argcheck(L, std::isfinite(x1 - x0), arg + 2, "x1 - x0 must be finite");
-    luaL_argcheck(L, std::isfinite(y1 - y0), arg + 3, "y1 - y0 must be finite");
+    luaL_argcheck(L, finite_extent(x0, x1), arg + 2, "x1 - x0 must be finite");
+    luaL_argcheck(L, finite_extent(y0, y1), arg + 3, "y1 - y0 must be finite");
 }
 
 Capsule check_capsule(lua_State* L, int arg) {
@@ -244,7 +241,7 @@ const char* box_fault(const double* v) {
 }
 
 const char* capsule_fault(const double* v) {
-    if (!std::isfinite(f32(v[2]) - f32(v[0])) || !std::isfinite(f32(v[3]) - f32(v[1])))
+    if (!finite_extent(f32(v[0]), f32(v[2])) || !finite_extent(f32(v[1]), f32(v[3])))
         return "has x1 - x0 or y1 - y0 beyond the float32 range";
     return valid_radius(v[4]) ? nullptr : kNegativeRadius;
 }

@@ -24,6 +24,9 @@ inline bool valid_radius(double v) { return finite32(v) && v >= 0; }
 inline bool valid_direction(double dx, double dy) { return std::isfinite(dx) && std::isfinite(dy) && (dx != 0 || dy != 0); }
 inline bool valid_half_angle(double h) { return h > 0 && h <= M_PI; }  // false for NaN
 inline bool valid_span(float lo, float hi) { return lo <= hi; }         // a box's min <= max
+// A segment's kernels work on its extent in float32: ends beyond the float32 range of each
+// other (past +-1.7e38 on both sides) make it infinite, and every entity is met at t = 0.
+inline bool finite_extent(float from, float to) { return std::isfinite(to - from); }
 // A mask: an integer in [0, 0xffffffff]. The value at `idx` is read without raising.
 bool to_mask(lua_State* L, int idx, uint32_t* out);
 
