@@ -146,6 +146,13 @@ function layer:reindex() end
 ---@return "auto"|"scan"|"index" previous
 function layer:index_mode(mode) end
 
+---How the layer's queries ran so far: `indexed` and `scanned` (queries by path: each shape of a
+---batch, each cast, each nearest with k > 0), `builds` (the index's cells made anew) and
+---`refreshes` (refreshes after moves that kept them).
+---@param t? table
+---@return { indexed: integer, scanned: integer, builds: integer, refreshes: integer }
+function layer:stats(t) end
+
 ---The k entities whose centres are closest, nearest first, ties by ascending id.
 ---@param x number
 ---@param y number

@@ -133,6 +133,7 @@ local queries = {
 
 -- Every query with the index ("index" mode, fresh) against the scan ("scan" mode).
 local function compare(l, g, kind, rounds, what)
+  local stats, indexed = {}, 0
   for round = 1, rounds do
     local qi = g:int(1, #queries)
     local seed = g:next()
@@ -145,11 +146,21 @@ local function compare(l, g, kind, rounds, what)
       assert(res == out)
       return res, n
     end
+    local indexed0 = l:stats(stats).indexed
     local a, na = run("scan")
+    local indexed1 = l:stats(stats).indexed
+    assert(indexed1 == indexed0, what .. ": a query went through the index in the scan mode")
     local b, nb = run("index")
+    indexed = indexed + (l:stats(stats).indexed > indexed1 and 1 or 0)
     same(a, na, b, nb, string.format("%s: query %d round %d", what, qi, round))
   end
   l:index_mode("auto")
+  -- Answers equal to the scan's prove nothing if the scan gave them: in a world the index
+  -- divides well, most queries must have gone through it (the others are the huge ones, and
+  -- those whose plan would visit too many rows). Everything in one cell plans poorly.
+  if #l >= 100 and (kind == "uniform" or kind == "radii" or kind == "sparse") then
+    assert(indexed >= rounds // 2, string.format("%s: only %d of %d queries went through the index", what, indexed, rounds))
+  end
 end
 
 -- Brute force in Lua over l:each() (slot order, which is the documented result order).
@@ -412,6 +423,50 @@ describe("when nearest is asked", function()
     assert.are.equal(1, #l)
     local out, n = l:nearest(0, 0, 1)
     same(out, n, { 1 }, 1, "still answers")
+  end)
+end)
+
+describe("when the layer counts how its queries ran", function()
+  local function grid_layer()
+    local l = soageo.layer()
+    for i = 1, 10000 do l:set(i, i % 100 * 20, i // 100 * 20) end
+    l:reindex()
+    return l
+  end
+
+  it("counts each query, each batch shape, cast and nearest by its path", function()
+    local l = grid_layer()
+    local t = {}
+    assert.are.equal(t, l:stats(t))
+    assert.are.same({ indexed = 0, scanned = 0, builds = 1, refreshes = 0 }, t)
+    l:in_circle(500, 500, 30)
+    l:touch_box_batch({ 0, 0, 40, 40, 100, 100, 130, 130, -1, -1, 2001, 2001 })
+    l:cast_segment(0, 0, 50, 50)
+    l:cast_segment_first(0, 0, 50, 50)
+    l:nearest(10, 10, 3)
+    l:nearest(10, 10, 0)                        -- searches nothing
+    assert.are.same({ indexed = 6, scanned = 1, builds = 1, refreshes = 0 }, l:stats())
+    l:index_mode("scan")
+    l:in_circle(500, 500, 30)
+    assert.are.same({ indexed = 6, scanned = 2, builds = 1, refreshes = 0 }, l:stats())
+  end)
+
+  it("counts a refresh after small moves and a build after an add", function()
+    local l = grid_layer()
+    l:index_mode("index")
+    for id, x, y in l:each() do l:move(id, x + 0.5, y) end
+    l:in_box(100, 100, 150, 150)
+    assert.are.same({ indexed = 1, scanned = 0, builds = 1, refreshes = 1 }, l:stats())
+    l:set(-1, 5, 5)
+    l:in_box(100, 100, 150, 150)
+    assert.are.same({ indexed = 2, scanned = 0, builds = 2, refreshes = 1 }, l:stats())
+  end)
+
+  it("raises on a closed layer or a t that is no table", function()
+    local l = grid_layer()
+    assert.has_error(function() l:stats(5) end, "bad argument #1 to 'stats' (table or nil expected, got number)")
+    l:close()
+    assert.has_error(function() l:stats() end, "calling 'stats' on bad self (layer is closed)")
   end)
 end)
 

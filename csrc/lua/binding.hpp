@@ -44,11 +44,21 @@ inline Context* context(lua_State* L) {
 // allocator accounts for every byte and the GC frees it.
 enum class IndexMode : uint8_t { automatic, scan, index };
 
+// How the layer's queries ran (layer:stats): counted where the path is chosen, so that specs
+// can tell the index from a scan that gives the same answer.
+struct IndexCounts {
+    uint64_t indexed;    // queries (batch shapes, casts, nearest) answered through the index
+    uint64_t scanned;    // answered by the scan
+    uint64_t builds;     // index builds (the cells made anew)
+    uint64_t refreshes;  // refreshes after moves that kept the cells (loose)
+};
+
 struct Layer {
     uintptr_t tag;    // layer_tag(this): check_layer's fast test (see there)
     Store s;
     Grid grid;        // the spatial index (index.cpp), block in kIndexValue
     mutable RebuildPolicy policy;  // when the index is rebuilt (index.cpp; fresh_plan adds to it)
+    mutable IndexCounts counts;    // fresh_plan and rebuild add to them
     uint32_t sweeps;  // bumped by every sweep and by close: watched by pairs() (results.hpp)
     uint32_t fills;   // bumped by every call that fills the hit buffers or rewrites ids (fill_hits)
     uint32_t hint_slot;  // the slot each() returned last (move looks there first): checked before use

@@ -36,10 +36,12 @@ static void rebuild(lua_State* L, int idx, Layer* layer) {
         layer->s.stale |= kStaleAll;
         break;
     }
+    bool loose = false;
     if (layer->s.stale & kStaleAll)
         grid_build(layer->grid, layer->s, false);
     else
-        grid_refresh(layer->grid, layer->s);
+        loose = grid_refresh(layer->grid, layer->s);
+    ++(loose ? layer->counts.refreshes : layer->counts.builds);
     layer->s.stale = 0;
 }
 
@@ -69,7 +71,7 @@ void consider_index(lua_State* L, int idx, Layer* layer, double saved) {
     rebuild(L, idx, layer);
 }
 
-const Grid* fresh_plan(const Layer* layer, const Area& a, Plan& p) {
+static const Grid* choose_plan(const Layer* layer, const Area& a, Plan& p) {
     if (layer->mode == IndexMode::scan || !index_fresh(layer)) return nullptr;
     grid_plan(layer->grid, a, p);
     if (!p.ok) return nullptr;
@@ -77,6 +79,12 @@ const Grid* fresh_plan(const Layer* layer, const Area& a, Plan& p) {
     if (layer->mode == IndexMode::automatic && !(saving > 0)) return nullptr;
     if (saving > 0) policy_fresh_query(layer->policy, saving);
     return &layer->grid;
+}
+
+const Grid* fresh_plan(const Layer* layer, const Area& a, Plan& p) {
+    const Grid* g = choose_plan(layer, a, p);
+    ++(g ? layer->counts.indexed : layer->counts.scanned);
+    return g;
 }
 
 namespace {
@@ -123,6 +131,27 @@ int l_nearest(lua_State* L) {
     }
 }
 
+// (self [, t]) -> t: the counters of IndexCounts, into t or a new table.
+int l_stats(lua_State* L) {
+    const IndexCounts c = check_layer(L, 1)->counts;
+    int t = opt_out(L, 2);
+    if (t == 0) {
+        lua_settop(L, 1);
+        lua_createtable(L, 0, 4);
+        t = 2;
+    }
+    lua_settop(L, t);
+    const struct {
+        const char* name;
+        uint64_t value;
+    } counters[] = {{"indexed", c.indexed}, {"scanned", c.scanned}, {"builds", c.builds}, {"refreshes", c.refreshes}};
+    for (const auto& counter : counters) {
+        lua_pushinteger(L, static_cast<lua_Integer>(counter.value));
+        lua_setfield(L, t, counter.name);
+    }
+    return 1;
+}
+
 // Brings the index up to date now (a hint: queries do it themselves when it pays).
 int l_reindex(lua_State* L) {
     Layer* layer = check_layer(L, 1);
@@ -145,6 +174,7 @@ const luaL_Reg methods[] = {
     {"nearest", l_nearest},
     {"reindex", l_reindex},
     {"index_mode", l_index_mode},
+    {"stats", l_stats},
     {nullptr, nullptr},
 };
 

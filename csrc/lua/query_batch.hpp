@@ -36,6 +36,7 @@ int run_batch(lua_State* L, Layer* layer, Kernel<Shape> KernelTable::*which, lua
         results_table(&r, out, 0);
         // A copy: a finalizer run while the table grows may grow the layer or rebuild its index.
         const Layer snap = *layer;
+        const IndexCounts counted = snap.counts;
         lua_Integer n = 0;
         bool interrupted = false;
         for (lua_Integer i = 1; i <= count && !interrupted; ++i) {
@@ -52,6 +53,9 @@ int run_batch(lua_State* L, Layer* layer, Kernel<Shape> KernelTable::*which, lua
             n += hits;
             interrupted = layer->fills != fills;
         }
+        // The copy counted how each shape ran (a finalizer's queries meanwhile counted on the layer).
+        layer->counts.indexed += snap.counts.indexed - counted.indexed;
+        layer->counts.scanned += snap.counts.scanned - counted.scanned;
         if (interrupted) continue;
         results_close(&r);
         lua_pushinteger(L, n);
