@@ -1,8 +1,8 @@
 // The spatial index natively: what its upkeep costs per entity (a full build after adds and
 // removes, the rebuild after every entity moved by up to 2 units, which starts from the last
 // cell order, and what a tick of such moves costs the layer, whose refresh stays loose for a
-// few ticks before it rebuilds), against a plain pass over the same columns (the ceiling: reading x and y
-// once), and what ordering every query's hits by ascending id would cost over the storage
+// few ticks before it rebuilds, also with 1 and 8 entities a tick jumping anywhere), against a
+// plain pass over the same columns (the ceiling: reading x and y once), and what ordering every query's hits by ascending id would cost over the storage
 // order the queries return (the hits of a whole-world box). Medians of 9 runs, one process.
 // Uniform entities at the density of 10,000 in 2000x2000.
 #include <algorithm>
@@ -73,29 +73,44 @@ int main() {
         // mean per tick of a 30-tick sequence (the median of 3 sequences), and the medians of
         // the loose and of the rebuilding ticks.
         const int kTicks = 30, kSequences = 3;
-        std::vector<double> loose_t, rebuild_t, means;
-        for (int q = 0; q < kSequences; ++q) {
-            grid_build(grid, s, false);
-            double total = 0;
-            for (int tick = 0; tick < kTicks; ++tick) {
-                jiggle();
-                Clock::time_point t0 = Clock::now();
-                const bool loose = grid_refresh(grid, s);
-                const double t = seconds_since(t0);
-                total += t;
-                (loose ? loose_t : rebuild_t).push_back(t);
-            }
-            means.push_back(total / kTicks);
-        }
         auto median = [](std::vector<double> v) {
             std::sort(v.begin(), v.end());
             return v.empty() ? 0.0 : v[v.size() / 2];
         };
+        // `jumps` entities a tick also jump anywhere (respawns, teleports).
+        auto upkeep = [&](uint32_t jumps) {
+            std::vector<double> loose_t, rebuild_t, means;
+            for (int q = 0; q < kSequences; ++q) {
+                grid_build(grid, s, false);
+                double total = 0;
+                for (int tick = 0; tick < kTicks; ++tick) {
+                    jiggle();
+                    for (uint32_t j = 0; j < jumps; ++j) {
+                        const uint32_t i = static_cast<uint32_t>(g.below(n));
+                        s.col.x[i] = static_cast<float>(g.uniform(0, side));
+                        s.col.y[i] = static_cast<float>(g.uniform(0, side));
+                    }
+                    Clock::time_point t0 = Clock::now();
+                    const bool loose = grid_refresh(grid, s);
+                    const double t = seconds_since(t0);
+                    total += t;
+                    (loose ? loose_t : rebuild_t).push_back(t);
+                }
+                means.push_back(total / kTicks);
+            }
+            std::printf(": %.2f ns/entity a tick (mean of %d ticks, median of %d runs; %zu of %zu ticks rebuilt); a loose "
+                        "tick %.2f, a rebuilding tick %.2f ns/entity (medians)\n",
+                        median(means) / n * 1e9, kTicks, kSequences, rebuild_t.size(),
+                        loose_t.size() + rebuild_t.size(), median(loose_t) / n * 1e9, median(rebuild_t) / n * 1e9);
+        };
         std::printf("          upkeep per tick of such moves, as the layer pays it (loose refresh, rebuilt when the moves "
-                    "add up to %.2f of a cell): %.2f ns/entity a tick (mean of %d ticks, median of %d runs; %zu of %zu ticks "
-                    "rebuilt); a loose tick %.2f, a rebuilding tick %.2f ns/entity (medians)\n",
-                    kLooseCells, median(means) / n * 1e9, kTicks, kSequences, rebuild_t.size(), loose_t.size() + rebuild_t.size(),
-                    median(loose_t) / n * 1e9, median(rebuild_t) / n * 1e9);
+                    "add up to %.2f of a cell)", kLooseCells);
+        upkeep(0);
+        for (uint32_t jumps : {1u, 8u}) {
+            std::printf("          the same with %u entit%s a tick jumping anywhere (respawns; refiled one by one)", jumps,
+                        jumps == 1 ? "y" : "ies");
+            upkeep(jumps);
+        }
 
         // Whole-world box: hits in storage order (what queries return) vs sorted by id.
         Box all{-1e9f, -1e9f, 1e9f, 1e9f};

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "carve.hpp"
 #include "cell.hpp"
@@ -192,10 +193,24 @@ void scatter(Grid& g, uint32_t* start, const float* sx, const float* sy, const f
 
 namespace {
 
+// Entities that jump in one refresh (teleports, respawns) farther than kJumpCells of a cell per
+// axis are refiled one by one (refile), at most kMaxJumps a refresh, so that they do not make
+// every other entity's search wider: one respawn a tick would otherwise make every refresh a
+// rebuild. More jumps than that, and the refresh counts them like any move.
+constexpr double kJumpCells = kLooseCells / 4;
+constexpr uint32_t kMaxJumps = 8;
+
+struct Gathered {
+    float moved;       // how far any entity moved per axis since the last refresh (rounded up)
+    float moved_rest;  // the same without the jumps
+    uint32_t jumps;    // how many entities moved farther than the jump threshold
+    uint32_t at[kMaxJumps];  // the cell-order positions of the first kMaxJumps of them
+};
+
 // The current positions into the last cell order (a gather by slot; one interleaved copy of
 // the columns, made in slot order, turns the two cache misses of that gather into one), over
-// the positions there; returns how far any entity moved per axis since (rounded up).
-float gather_positions(Grid& g, const Store& s) noexcept {
+// the positions there; says how far entities moved since, and which moved farther than `jump`.
+Gathered gather_positions(Grid& g, const Store& s, float jump) noexcept {
     const uint32_t n = s.n;
     const float* X = s.col.x;
     const float* Y = s.col.y;
@@ -205,7 +220,8 @@ float gather_positions(Grid& g, const Store& s) noexcept {
         xy[2 * i + 1] = Y[i];
     }
     const uint32_t* src = g.slot;
-    float moved = 0.0f;
+    Gathered out{};
+    float moved = 0.0f, rest = 0.0f;
     // The big entities (from n_small) sit in a run every query visits: how far they went
     // does not matter.
     const uint32_t small = g.n_small;
@@ -214,14 +230,58 @@ float gather_positions(Grid& g, const Store& s) noexcept {
         constexpr uint32_t kAhead = 48;
         if (p + kAhead < n) __builtin_prefetch(xy + 2 * size_t(src[p + kAhead]));
         const float* e = xy + 2 * size_t(src[p]);
-        if (p < small) moved = std::max(moved, std::max(std::fabs(e[0] - g.x[p]), std::fabs(e[1] - g.y[p])));
+        if (p < small) {
+            const float m = std::max(std::fabs(e[0] - g.x[p]), std::fabs(e[1] - g.y[p]));
+            moved = std::max(moved, m);
+            if (m > jump) {
+                if (out.jumps < kMaxJumps) out.at[out.jumps] = p;
+                ++out.jumps;
+            } else {
+                rest = std::max(rest, m);
+            }
+        }
         g.x[p] = e[0];
         g.y[p] = e[1];
     }
     // A float difference is rounded to nearest (2^-24 of it at most): one part in 2^20 more
     // bounds the exact one, with room left for the rounding of the double sum in grid_refresh
     // and of the widened area's bounds in grid_plan.
-    return moved * (1.0f + 0x1p-20f);
+    out.moved = moved * (1.0f + 0x1p-20f);
+    out.moved_rest = rest * (1.0f + 0x1p-20f);
+    return out;
+}
+
+// Moves the small entity at cell-order position p into the bucket of its position, shifting the
+// positions between by one (the buckets' order is kept); returns where it went. Costs the
+// distance it goes in the cell order, at most a pass over the grid.
+uint32_t refile(Grid& g, uint32_t p) noexcept {
+    uint32_t* start = g.start;
+    const uint32_t B = g.buckets;
+    // Its bucket now: the last one starting at or before p (empty ones start where the next does).
+    const uint32_t a = static_cast<uint32_t>(std::upper_bound(start, start + B + 1, p) - start) - 1;
+    const uint32_t b = bucket_of(B, cell_of(g.x[p], g.inv_cell), cell_of(g.y[p], g.inv_cell));
+    if (b == a) return p;
+    float* const fs[] = {g.x, g.y, g.r};
+    uint32_t* const us[] = {g.mask, g.slot};
+    float fv[3];
+    uint32_t uv[2];
+    for (int i = 0; i < 3; ++i) fv[i] = fs[i][p];
+    for (int i = 0; i < 2; ++i) uv[i] = us[i][p];
+    uint32_t q;
+    if (b > a) {  // to the end of bucket b: the positions after p come one back
+        q = start[b + 1] - 1;
+        for (float* f : fs) std::memmove(f + p, f + p + 1, size_t(q - p) * 4);
+        for (uint32_t* u : us) std::memmove(u + p, u + p + 1, size_t(q - p) * 4);
+        for (uint32_t c = a + 1; c <= b; ++c) --start[c];
+    } else {  // to the end of bucket b: the positions from there to p go one on
+        q = start[b + 1];
+        for (float* f : fs) std::memmove(f + q + 1, f + q, size_t(p - q) * 4);
+        for (uint32_t* u : us) std::memmove(u + q + 1, u + q, size_t(p - q) * 4);
+        for (uint32_t c = b + 1; c <= a; ++c) ++start[c];
+    }
+    for (int i = 0; i < 3; ++i) fs[i][q] = fv[i];
+    for (int i = 0; i < 2; ++i) us[i][q] = uv[i];
+    return q;
 }
 
 // Builds from the source columns (`gathered`: the cell order, positions already refreshed).
@@ -285,7 +345,7 @@ void build(Grid& g, const Store& s, bool gathered) noexcept {
 
 void grid_build(Grid& g, const Store& s, bool moves_only) noexcept {
     const bool reuse = moves_only && g.built && g.n == s.n;
-    if (reuse) gather_positions(g, s);
+    if (reuse) gather_positions(g, s, std::numeric_limits<float>::infinity());
     build(g, s, reuse);
 }
 
@@ -294,9 +354,24 @@ bool grid_refresh(Grid& g, const Store& s) noexcept {
         build(g, s, false);
         return false;
     }
-    const double drift = g.drift + double(gather_positions(g, s));
-    if (drift <= kLooseCells * double(g.cell)) {
-        g.drift = drift;
+    const double bound = kLooseCells * double(g.cell);
+    Gathered m = gather_positions(g, s, static_cast<float>(kJumpCells * double(g.cell)));
+    if (m.jumps <= kMaxJumps && g.drift + double(m.moved_rest) <= bound) {
+        // The jumps to their buckets; each refile shifts the positions between, some of the
+        // other jumps' among them.
+        for (uint32_t j = 0; j < m.jumps; ++j) {
+            const uint32_t p = m.at[j], q = refile(g, p);
+            for (uint32_t k = j + 1; k < m.jumps; ++k) {
+                uint32_t& o = m.at[k];
+                if (q > p && o > p && o <= q) --o;
+                if (q < p && o >= q && o < p) ++o;
+            }
+        }
+        g.drift += double(m.moved_rest);
+        return true;
+    }
+    if (g.drift + double(m.moved) <= bound) {
+        g.drift += double(m.moved);
         return true;
     }
     build(g, s, true);

@@ -169,6 +169,62 @@ TEST_CASE(grid_refresh_stays_loose_under_small_moves_and_rebuilds_past_the_bound
     CHECK(loose >= 6 && rebuilt >= 2);
 }
 
+// Teleports among small moves: up to kMaxJumps entities a tick that jump anywhere are refiled
+// into their buckets, the grid stays loose and its drift counts only the small moves; more
+// jumps than that count like any move (the refresh then rebuilds).
+TEST_CASE(grid_refresh_refiles_a_few_jumps_and_stays_loose) {
+    const uint32_t n = 20000;
+    std::vector<unsigned char> col(columns_bytes(n)), map(idmap_bytes(idmap_cap_for(n)));
+    std::vector<unsigned char> grid_block(grid_bytes(n)), tight_block(grid_bytes(n));
+    Store s{columns_carve(col.data(), n), idmap_init(map.data(), idmap_cap_for(n)), 0, 0};
+    fixture::Rng g(11);
+    const double side = 2000 * std::sqrt(n / 10000.0);
+    for (uint32_t i = 0; i < n; ++i) {
+        const float r = i % 997 == 0 ? 500.0f : static_cast<float>(g.uniform(0, 1));
+        store_set(s, static_cast<int64_t>(g.next()), static_cast<float>(g.uniform(0, side)),
+                  static_cast<float>(g.uniform(0, side)), r, 1);
+    }
+    Grid grid = grid_carve(grid_block.data(), n);
+    grid_build(grid, s, false);
+    Grid tight = grid_carve(tight_block.data(), n);
+    const double step = grid.cell * kLooseCells / 12;  // small moves: many loose ticks
+    uint32_t loose = 0;
+    double drift = 0;
+    for (int tick = 0; tick < 8; ++tick) {
+        for (uint32_t i = 0; i < n; ++i) {
+            s.col.x[i] += static_cast<float>(g.uniform(-step, step));
+            s.col.y[i] += static_cast<float>(g.uniform(-step, step));
+        }
+        // 1 to 8 jumps, some to the world's corners (the first and last buckets' cells), some
+        // twice to the same entity's neighbourhood.
+        const uint32_t jumps = 1 + static_cast<uint32_t>(g.below(8));
+        for (uint32_t j = 0; j < jumps; ++j) {
+            const uint32_t i = static_cast<uint32_t>(g.below(n));
+            const double to = j % 3 == 0 ? 0.5 : j % 3 == 1 ? side - 0.5 : g.uniform(0, side);
+            s.col.x[i] = static_cast<float>(j % 2 ? to : g.uniform(0, side));
+            s.col.y[i] = static_cast<float>(to);
+        }
+        const bool stayed = grid_refresh(grid, s);
+        loose += stayed;
+        if (stayed) {
+            CHECK(grid.drift <= drift + step * (1 + 0x1p-20) + 1e-9);  // the jumps do not count
+            drift = grid.drift;
+            check_loose_grid(grid, s);
+        } else {
+            drift = 0;
+            check_grid(grid, s);
+        }
+        tight.built = false;
+        grid_build(tight, s, false);
+        CHECK(query_mismatches(grid, tight, s, g, side) == 0);
+    }
+    CHECK(loose == 8);
+    // More jumps than a refresh refiles: they count like moves, and the grid rebuilds.
+    for (uint32_t i = 0; i < 50; ++i) s.col.x[static_cast<uint32_t>(g.below(n))] = static_cast<float>(g.uniform(0, side));
+    CHECK(!grid_refresh(grid, s));
+    check_grid(grid, s);
+}
+
 TEST_CASE(grid_rebuild_after_moves_files_every_entity_in_its_cell) { check_rebuild_after_moves(5000); }
 
 // Past 262,144 entities the rebuild's scatter stores bypass the caches.
