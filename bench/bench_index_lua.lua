@@ -67,7 +67,8 @@ for _, n in ipairs({ 10000, 100000, 1000000 }) do if n <= max_n then sizes[#size
 print(string.format("soageo spatial index from Lua (%s, SIMD target %s); medians, one process, loaded machine",
   _VERSION, soageo.arch()))
 print()
-print("Small queries (5-10 hits): us per query; index vs scan, index vs the plain-Lua grid (cells of 64)")
+print("Small queries (box 50x50, circle r 25, sector r 25, capsule 40 x 5, triangle of side 50; mean hits in the last column):")
+print("us per query; index vs scan, index vs the plain-Lua grid (cells of 64)")
 print(string.format("%-9s %-14s %9s %9s %9s %8s %8s %6s", "entities", "query", "index", "scan", "Lua grid", "vs scan", "vs grid", "hits"))
 
 local summary = {}
