@@ -125,26 +125,39 @@ uint32_t query_mismatches(const Grid& g, const Grid& tight, const Store& s, fixt
     return bad;
 }
 
+// 20,000 uniform entities with small radii (every 997th a big one), a grid built over them, and
+// a second grid for the tight rebuilds that loose states are compared with.
+struct RefreshWorld {
+    static constexpr uint32_t n = 20000;
+    std::vector<unsigned char> col, map, grid_block, tight_block;
+    Store s;
+    Grid grid, tight;
+    double side = 2000 * std::sqrt(n / 10000.0);
+    explicit RefreshWorld(fixture::Rng& g)
+        : col(columns_bytes(n)), map(idmap_bytes(idmap_cap_for(n))), grid_block(grid_bytes(n)), tight_block(grid_bytes(n)) {
+        s = Store{columns_carve(col.data(), n), idmap_init(map.data(), idmap_cap_for(n)), 0, 0};
+        for (uint32_t i = 0; i < n; ++i) {
+            const float r = i % 997 == 0 ? 500.0f : static_cast<float>(g.uniform(0, 1));
+            store_set(s, static_cast<int64_t>(g.next()), static_cast<float>(g.uniform(0, side)),
+                      static_cast<float>(g.uniform(0, side)), r, 1);
+        }
+        grid = grid_carve(grid_block.data(), n);
+        grid_build(grid, s, false);
+        tight = grid_carve(tight_block.data(), n);
+    }
+};
+
 }  // namespace
 
 // Ticks of small moves keep the grid loose (no counting sort) until the summed moves pass a
 // quarter of a cell; every state answers queries as brute force does.
 TEST_CASE(grid_refresh_stays_loose_under_small_moves_and_rebuilds_past_the_bound) {
-    const uint32_t n = 20000;
-    std::vector<unsigned char> col(columns_bytes(n)), map(idmap_bytes(idmap_cap_for(n)));
-    std::vector<unsigned char> grid_block(grid_bytes(n));
-    Store s{columns_carve(col.data(), n), idmap_init(map.data(), idmap_cap_for(n)), 0, 0};
     fixture::Rng g(3);
-    const double side = 2000 * std::sqrt(n / 10000.0);
-    for (uint32_t i = 0; i < n; ++i) {
-        const float r = i % 997 == 0 ? 500.0f : static_cast<float>(g.uniform(0, 1));
-        store_set(s, static_cast<int64_t>(g.next()), static_cast<float>(g.uniform(0, side)),
-                  static_cast<float>(g.uniform(0, side)), r, 1);
-    }
-    Grid grid = grid_carve(grid_block.data(), n);
-    grid_build(grid, s, false);
-    std::vector<unsigned char> tight_block(grid_bytes(n));
-    Grid tight = grid_carve(tight_block.data(), n);
+    RefreshWorld w(g);
+    Store& s = w.s;
+    Grid &grid = w.grid, &tight = w.tight;
+    const uint32_t n = RefreshWorld::n;
+    const double side = w.side;
     const double step = grid.cell * kLooseCells / 3.5;  // a few loose ticks, then a rebuild
     int loose = 0, rebuilt = 0;
     for (int tick = 0; tick < 12; ++tick) {
@@ -173,20 +186,12 @@ TEST_CASE(grid_refresh_stays_loose_under_small_moves_and_rebuilds_past_the_bound
 // into their buckets, the grid stays loose and its drift counts only the small moves; more
 // jumps than that count like any move (the refresh then rebuilds).
 TEST_CASE(grid_refresh_refiles_a_few_jumps_and_stays_loose) {
-    const uint32_t n = 20000;
-    std::vector<unsigned char> col(columns_bytes(n)), map(idmap_bytes(idmap_cap_for(n)));
-    std::vector<unsigned char> grid_block(grid_bytes(n)), tight_block(grid_bytes(n));
-    Store s{columns_carve(col.data(), n), idmap_init(map.data(), idmap_cap_for(n)), 0, 0};
     fixture::Rng g(11);
-    const double side = 2000 * std::sqrt(n / 10000.0);
-    for (uint32_t i = 0; i < n; ++i) {
-        const float r = i % 997 == 0 ? 500.0f : static_cast<float>(g.uniform(0, 1));
-        store_set(s, static_cast<int64_t>(g.next()), static_cast<float>(g.uniform(0, side)),
-                  static_cast<float>(g.uniform(0, side)), r, 1);
-    }
-    Grid grid = grid_carve(grid_block.data(), n);
-    grid_build(grid, s, false);
-    Grid tight = grid_carve(tight_block.data(), n);
+    RefreshWorld w(g);
+    Store& s = w.s;
+    Grid &grid = w.grid, &tight = w.tight;
+    const uint32_t n = RefreshWorld::n;
+    const double side = w.side;
     const double step = grid.cell * kLooseCells / 12;  // small moves: many loose ticks
     uint32_t loose = 0;
     double drift = 0;
