@@ -145,6 +145,19 @@ struct RefreshWorld {
         grid_build(grid, s, false);
         tight = grid_carve(tight_block.data(), n);
     }
+    // Every entity moves by up to `step` per axis.
+    void move_all(fixture::Rng& g, double step) {
+        for (uint32_t i = 0; i < n; ++i) {
+            s.col.x[i] += static_cast<float>(g.uniform(-step, step));
+            s.col.y[i] += static_cast<float>(g.uniform(-step, step));
+        }
+    }
+    // Queries through the grid against brute force and a tight grid built now: the mismatches.
+    uint32_t mismatches(fixture::Rng& g) {
+        tight.built = false;
+        grid_build(tight, s, false);
+        return query_mismatches(grid, tight, s, g, side);
+    }
 };
 
 }  // namespace
@@ -154,17 +167,12 @@ struct RefreshWorld {
 TEST_CASE(grid_refresh_stays_loose_under_small_moves_and_rebuilds_past_the_bound) {
     fixture::Rng g(3);
     RefreshWorld w(g);
-    Store& s = w.s;
-    Grid &grid = w.grid, &tight = w.tight;
-    const uint32_t n = RefreshWorld::n;
-    const double side = w.side;
+    const Store& s = w.s;
+    Grid& grid = w.grid;
     const double step = grid.cell * kLooseCells / 3.5;  // a few loose ticks, then a rebuild
     int loose = 0, rebuilt = 0;
     for (int tick = 0; tick < 12; ++tick) {
-        for (uint32_t i = 0; i < n; ++i) {
-            s.col.x[i] += static_cast<float>(g.uniform(-step, step));
-            s.col.y[i] += static_cast<float>(g.uniform(-step, step));
-        }
+        w.move_all(g, step);
         const double before = grid.drift;
         if (grid_refresh(grid, s)) {
             ++loose;
@@ -175,9 +183,7 @@ TEST_CASE(grid_refresh_stays_loose_under_small_moves_and_rebuilds_past_the_bound
             CHECK(grid.drift == 0);
             check_grid(grid, s);
         }
-        tight.built = false;
-        grid_build(tight, s, false);
-        CHECK(query_mismatches(grid, tight, s, g, side) == 0);
+        CHECK(w.mismatches(g) == 0);
     }
     CHECK(loose >= 6 && rebuilt >= 2);
 }
@@ -189,17 +195,14 @@ TEST_CASE(grid_refresh_refiles_a_few_jumps_and_stays_loose) {
     fixture::Rng g(11);
     RefreshWorld w(g);
     Store& s = w.s;
-    Grid &grid = w.grid, &tight = w.tight;
+    Grid& grid = w.grid;
     const uint32_t n = RefreshWorld::n;
     const double side = w.side;
     const double step = grid.cell * kLooseCells / 12;  // small moves: many loose ticks
     uint32_t loose = 0;
     double drift = 0;
     for (int tick = 0; tick < 8; ++tick) {
-        for (uint32_t i = 0; i < n; ++i) {
-            s.col.x[i] += static_cast<float>(g.uniform(-step, step));
-            s.col.y[i] += static_cast<float>(g.uniform(-step, step));
-        }
+        w.move_all(g, step);
         // 1 to 8 jumps, some to the world's corners (the first and last buckets' cells), some
         // twice to the same entity's neighbourhood.
         const uint32_t jumps = 1 + static_cast<uint32_t>(g.below(8));
@@ -219,9 +222,7 @@ TEST_CASE(grid_refresh_refiles_a_few_jumps_and_stays_loose) {
             drift = 0;
             check_grid(grid, s);
         }
-        tight.built = false;
-        grid_build(tight, s, false);
-        CHECK(query_mismatches(grid, tight, s, g, side) == 0);
+        CHECK(w.mismatches(g) == 0);
     }
     CHECK(loose == 8);
     // More jumps than a refresh refiles: they count like moves, and the grid rebuilds.
