@@ -449,6 +449,10 @@ describe("when the layer counts how its queries ran", function()
     l:index_mode("scan")
     l:in_circle(500, 500, 30)
     assert.are.same({ indexed = 6, scanned = 2, builds = 1, refreshes = 0 }, l:stats())
+    -- Through the index, until it finds that its circle must reach everything: the scan answers.
+    l:index_mode("index")
+    assert.are.equal(1, select(2, l:nearest(1e6, 1e6, 1)))
+    assert.are.same({ indexed = 6, scanned = 3, builds = 1, refreshes = 0 }, l:stats())
   end)
 
   it("counts a refresh after small moves and a build after an add", function()

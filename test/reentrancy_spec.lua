@@ -616,6 +616,30 @@ describe("when a finalizer changes what a call has already read", function()
       end)
   end)
 
+  it("stats counts a query once when a finalizer's query made it run again", function()
+    -- The finalizer's query refills the hit buffers while the result table is made: the outer
+    -- query runs again, and counted twice before the fix (found by a review helper).
+    local l = soageo.layer(4096)
+    for i = 1, 3000 do l:set(i, (i * 37) % 400, (i * 91) % 400, 1) end
+    l:index_mode("index")
+    l:reindex()
+    local t, nested, before_indexed, before_nested = {}, 0, 0, 0
+    for _, call in ipairs({
+      function() return l:in_circle(200, 200, 150) end,
+      function() return l:nearest(200, 200, 1000) end,
+    }) do
+      rounds(30, function() nested = nested + 1; l:in_circle(10, 10, 3) end,
+        function() before_indexed, before_nested = l:stats(t).indexed, nested end,
+        call,
+        function(ok, out)
+          if not ok then return out end
+          local counted = l:stats(t).indexed - before_indexed
+          local want = 1 + nested - before_nested
+          if counted ~= want then return "counted " .. counted .. " queries for " .. want end
+        end)
+    end
+  end)
+
   it("a query whose hit is removed meanwhile returns only ids inside the shape", function()
     -- A removal moves the last entity into the freed slot: before the fix, a query interrupted
     -- by one named that entity (far outside the circle) for its hit.

@@ -680,7 +680,8 @@ uint32_t scan_nearest(const Store& s, float cx, float cy, uint32_t k, bool has_m
 }
 
 uint32_t grid_nearest(const Grid& g, const Store& s, const KernelTable& kt, float cx, float cy, uint32_t k,
-                      bool has_max, float max_r, Filter f) noexcept {
+                      bool has_max, float max_r, Filter f, bool* scanned) noexcept {
+    if (scanned) *scanned = false;
     if (k == 0 || g.n == 0) return 0;
     // A first radius that holds about 1.5 k + 1 entities at the density the cells were sized
     // for (kPerCell per cell): a second, wider search is then rare, and few extra are sorted.
@@ -703,11 +704,13 @@ uint32_t grid_nearest(const Grid& g, const Store& s, const KernelTable& kt, floa
         R *= std::min(std::max(grow, 1.5), 8.0);
         if (!std::isfinite(static_cast<float>(R))) break;
     }
+    if (scanned) *scanned = true;
     return scan_nearest(s, cx, cy, k, has_max, max_r, f, g.hits);
 }
 
 bool grid_cast_first(const Grid& g, const Store& s, const KernelTable& kt, const Segment& seg, Filter f,
-                     uint32_t* slot, float* t) noexcept {
+                     uint32_t* slot, float* t, bool* scanned) noexcept {
+    if (scanned) *scanned = false;
     const double x0 = seg.x0, y0 = seg.y0, x1 = double(seg.x0) + seg.dx, y1 = double(seg.y0) + seg.dy;
     const double len = std::sqrt(double(seg.dx) * seg.dx + double(seg.dy) * seg.dy);
     // Pieces start two cells long and double: a hit near the start costs a few cells, a long
@@ -733,6 +736,7 @@ bool grid_cast_first(const Grid& g, const Store& s, const KernelTable& kt, const
         Plan p;
         grid_plan(g, a, p);
         if (!p.ok) {  // a piece too long to list: scan everything once
+            if (scanned) *scanned = true;
             uint32_t m = kt.cast_segment(points_of(s), seg, f, g.hits);
             return first_hit_of(s, seg, g.hits, m, slot, t);
         }

@@ -154,16 +154,18 @@ Area area_of(const Polygon& p, double reach) noexcept;
 
 // The k entities nearest to (cx, cy) by float32 d2 = dx*dx + dy*dy, then by id; only d2 <
 // max_r * max_r (float32) when has_max. Writes slots, nearest first, to `out` (g.hits when
-// indexed); returns how many. The scan form needs `out` with room for s.n + kHitSlack.
+// indexed); returns how many. The scan form needs `out` with room for s.n + kHitSlack. The
+// grid form scans when its circle would reach everything (`*scanned` then says so).
 uint32_t grid_nearest(const Grid& g, const Store& s, const KernelTable& kt, float cx, float cy, uint32_t k,
-                      bool has_max, float max_r, Filter f) noexcept;
+                      bool has_max, float max_r, Filter f, bool* scanned = nullptr) noexcept;
 uint32_t scan_nearest(const Store& s, float cx, float cy, uint32_t k, bool has_max, float max_r, Filter f,
                       uint32_t* out) noexcept;
 
 // The first hit of a segment cast (smallest entry t, then smallest id) through the grid:
 // walks the segment in pieces of growing length and stops once a hit lies before the end of
-// the pieces searched. False when nothing is hit.
+// the pieces searched. False when nothing is hit. A piece too long to plan makes it scan
+// (`*scanned` then says so).
 bool grid_cast_first(const Grid& g, const Store& s, const KernelTable& kt, const Segment& seg, Filter f,
-                     uint32_t* slot, float* t) noexcept;
+                     uint32_t* slot, float* t, bool* scanned = nullptr) noexcept;
 
 }  // namespace soageo

@@ -130,18 +130,25 @@ MovePlan move_batch_lookup(const IdMap& m, const MoveBatch& b, uint32_t n) noexc
         std::memcpy(b.xy2 + 2 * k, b.xy + 2 * i, 8);
         b.home2[k] = home;
     }
-    // Within a region the lines are met in no order, which no hardware prefetcher follows; but
-    // the regions come in address order, so the map is asked for line by line, a region ahead
-    // of the lookups (at the pace they go through it), and most lookups find their line cached.
+    // Within a region the lines are met in no order, which no hardware prefetcher follows. When
+    // the batch has a lookup for most of the map's lines, the regions, which come in address
+    // order, are asked for line by line, a region ahead of the lookups (at the pace they go
+    // through the map), and most lookups find their line cached. A sparser batch would fetch
+    // mostly lines it never reads: each of its lines is asked for kAhead lookups early.
     const char* map = reinterpret_cast<const char*>(m.entries);
     const uint64_t map_bytes = uint64_t(m.cap) * sizeof(IdMap::Entry);
+    const bool stream = uint64_t(n) * 64 >= map_bytes / 2;  // a lookup for every other line or more
     const uint64_t step = (map_bytes << 16) / n;  // bytes of map a lookup, in 16.16 fixed point
     uint64_t ahead = (map_bytes >> kRegionBits) << 16, asked = 0;
     bool absent = false;
     for (uint32_t k = 0; k < n; ++k) {
-        ahead += step;
-        for (const uint64_t want = std::min(ahead >> 16, map_bytes); asked < want; asked += 64)
-            __builtin_prefetch(map + asked, 0);
+        if (stream) {
+            ahead += step;
+            for (const uint64_t want = std::min(ahead >> 16, map_bytes); asked < want; asked += 64)
+                __builtin_prefetch(map + asked, 0);
+        } else if (k + kAhead < n) {
+            __builtin_prefetch(&m.entries[b.home2[k + kAhead]], 0);
+        }
         b.slots[k] = idmap_find_from(m, b.home2[k], b.ids2[k]);
         absent |= b.slots[k] == kNoSlot;
     }

@@ -44,8 +44,8 @@ inline Context* context(lua_State* L) {
 // allocator accounts for every byte and the GC frees it.
 enum class IndexMode : uint8_t { automatic, scan, index };
 
-// How the layer's queries ran (layer:stats): counted where the path is chosen, so that specs
-// can tell the index from a scan that gives the same answer.
+// How the layer's queries ran (layer:stats), so that specs can tell the index from a scan that
+// gives the same answer: each query once, when its call returns it (count_query).
 struct IndexCounts {
     uint64_t indexed;    // queries (batch shapes, casts, nearest) answered through the index
     uint64_t scanned;    // answered by the scan
@@ -58,7 +58,7 @@ struct Layer {
     Store s;
     Grid grid;        // the spatial index (index.cpp), block in kIndexValue
     mutable RebuildPolicy policy;  // when the index is rebuilt (index.cpp; fresh_plan adds to it)
-    mutable IndexCounts counts;    // fresh_plan and rebuild add to them
+    IndexCounts counts;            // count_query and rebuild add to them
     uint32_t sweeps;  // bumped by every sweep and by close: watched by pairs() (results.hpp)
     uint32_t fills;   // bumped by every call that fills the hit buffers or rewrites ids (fill_hits)
     uint32_t hint_slot;  // the slot each() returned last (move looks there first): checked before use
@@ -119,6 +119,7 @@ double estimate_saving(Layer* layer, AreaFn area) {
 }
 void consider_index(lua_State* L, int idx, Layer* layer, double saved);
 const Grid* fresh_plan(const Layer* layer, const Area& a, Plan& p);
+inline void count_query(Layer* layer, bool indexed) { ++(indexed ? layer->counts.indexed : layer->counts.scanned); }
 // The first two for one shape; `touch`: entities count by their disk.
 template <class Shape>
 void consider_shape(lua_State* L, int idx, Layer* layer, const Shape& shape, bool touch) {
@@ -186,7 +187,9 @@ int query(lua_State* L, Layer* layer, Kernel<Shape> KernelTable::*which, const S
         fill_hits(layer);
         const uint32_t* slots;
         uint32_t k = run_query(kernels(L), layer, which, shape, f, &slots);
+        const bool indexed = slots != layer->s.col.hits;
         if (push_ids(L, 1, out, layer, slots, k)) {
+            count_query(layer, indexed);
             lua_pushinteger(L, k);
             return 2;
         }

@@ -71,7 +71,7 @@ void consider_index(lua_State* L, int idx, Layer* layer, double saved) {
     rebuild(L, idx, layer);
 }
 
-static const Grid* choose_plan(const Layer* layer, const Area& a, Plan& p) {
+const Grid* fresh_plan(const Layer* layer, const Area& a, Plan& p) {
     if (layer->mode == IndexMode::scan || !index_fresh(layer)) return nullptr;
     grid_plan(layer->grid, a, p);
     if (!p.ok) return nullptr;
@@ -81,11 +81,6 @@ static const Grid* choose_plan(const Layer* layer, const Area& a, Plan& p) {
     return &layer->grid;
 }
 
-const Grid* fresh_plan(const Layer* layer, const Area& a, Plan& p) {
-    const Grid* g = choose_plan(layer, a, p);
-    ++(g ? layer->counts.indexed : layer->counts.scanned);
-    return g;
-}
 
 namespace {
 
@@ -117,14 +112,18 @@ int l_nearest(lua_State* L) {
         Plan p;
         uint32_t n;
         const uint32_t* slots;
+        bool indexed = false;
         if (k > 0 && fresh_plan(layer, area(layer->grid), p)) {
-            n = grid_nearest(layer->grid, layer->s, *context(L)->kernels, x, y, k, has_max, max_r, f);
+            bool scanned = false;
+            n = grid_nearest(layer->grid, layer->s, *context(L)->kernels, x, y, k, has_max, max_r, f, &scanned);
             slots = layer->grid.hits;
+            indexed = !scanned;
         } else {
             n = scan_nearest(layer->s, x, y, k, has_max, max_r, f, layer->s.col.hits);
             slots = layer->s.col.hits;
         }
         if (push_ids(L, 1, out, layer, slots, n)) {
+            if (kk > 0) count_query(layer, indexed);
             lua_pushinteger(L, n);
             return 2;
         }

@@ -36,7 +36,7 @@ int run_batch(lua_State* L, Layer* layer, Kernel<Shape> KernelTable::*which, lua
         results_table(&r, out, 0);
         // A copy: a finalizer run while the table grows may grow the layer or rebuild its index.
         const Layer snap = *layer;
-        const IndexCounts counted = snap.counts;
+        uint64_t indexed = 0;  // shapes answered through the index (counted once the batch is done)
         lua_Integer n = 0;
         bool interrupted = false;
         for (lua_Integer i = 1; i <= count && !interrupted; ++i) {
@@ -45,6 +45,7 @@ int run_batch(lua_State* L, Layer* layer, Kernel<Shape> KernelTable::*which, lua
             const uint32_t fills = layer->fills;
             const uint32_t* slots;
             uint32_t hits = run_query(k, &snap, which, shape, f, &slots);
+            indexed += slots != snap.s.col.hits;
             const HitIds hit(snap.s.col.id, slots, hits, snap.s.n);
             for (uint32_t h = 0; h < hits; ++h) {
                 results_int(&r, i);
@@ -53,10 +54,9 @@ int run_batch(lua_State* L, Layer* layer, Kernel<Shape> KernelTable::*which, lua
             n += hits;
             interrupted = layer->fills != fills;
         }
-        // The copy counted how each shape ran (a finalizer's queries meanwhile counted on the layer).
-        layer->counts.indexed += snap.counts.indexed - counted.indexed;
-        layer->counts.scanned += snap.counts.scanned - counted.scanned;
         if (interrupted) continue;
+        layer->counts.indexed += indexed;
+        layer->counts.scanned += uint64_t(count) - indexed;
         results_close(&r);
         lua_pushinteger(L, n);
         return 2;

@@ -44,6 +44,7 @@ int l_cast_segment(lua_State* L) {
         const Columns& col = layer->s.col;
         const uint32_t* slots;
         uint32_t k = run_query(kernels(L), layer, &KernelTable::cast_segment, s, f, &slots);
+        const bool indexed = slots != col.hits;
         if (slots != col.hits)
             for (uint32_t i = 0; i < k; ++i) col.hits[i] = slots[i];  // where order_segment_hits reads them
         order_segment_hits(col, s, k);
@@ -57,6 +58,7 @@ int l_cast_segment(lua_State* L) {
         }
         if (results_stale(&r)) continue;
         results_close(&r);
+        count_query(layer, indexed);
         lua_pushinteger(L, k);
         return 3;
     }
@@ -79,13 +81,14 @@ int l_cast_segment_first(lua_State* L) {
     const Columns& col = layer->s.col;
     uint32_t slot;
     float t;
-    bool hit;
+    bool hit, scanned = true;
     if (fresh_plan(layer, area(layer->grid), p)) {
-        hit = grid_cast_first(layer->grid, layer->s, *kernels(L), s, f, &slot, &t);
+        hit = grid_cast_first(layer->grid, layer->s, *kernels(L), s, f, &slot, &t, &scanned);
     } else {
         uint32_t k = kernels(L)->cast_segment(points_of(layer->s), s, f, col.hits);
         hit = first_segment_hit(col, s, k, &slot, &t);
     }
+    count_query(layer, !scanned);
     if (!hit) {
         lua_pushnil(L);
         return 1;
