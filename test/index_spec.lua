@@ -283,6 +283,33 @@ describe("when ticks of small moves keep the index loose", function()
   end
 end)
 
+describe("when a few entities jump far among small moves", function()
+  -- Respawns and teleports: up to 8 a tick are refiled one by one, and the index stays loose.
+  for _, kind in ipairs({ "uniform", "radii" }) do
+    it("stays loose and returns what the scan returns on a " .. kind .. " world", function()
+      local g = rng.new(#kind * 57)
+      local l = soageo.layer()
+      local ids = {}
+      fill(l, kind, 3000, g, ids)
+      l:reindex()
+      local builds = l:stats().builds
+      for tick = 1, 8 do
+        for i = 1, #ids do
+          local x, y = l:get(ids[i])
+          l:move(ids[i], x + g:uniform(-0.2, 0.2), y + g:uniform(-0.2, 0.2))
+        end
+        for j = 1, tick do  -- 1 to 8 jumps, some to the same place
+          l:move(ids[g:int(1, #ids)], j % 2 == 0 and 0 or g:uniform(0, 2000), g:uniform(0, 2000))
+        end
+        compare(l, g, kind, 40, string.format("%s jumps tick %d", kind, tick))
+      end
+      local s = l:stats()
+      assert.are.equal(builds, s.builds)
+      assert.is_true(s.refreshes >= 8)
+    end)
+  end
+end)
+
 describe("when the index is stale, fresh or rebuilt in auto mode", function()
   it("answers the same at every step of a tick loop", function()
     local g = rng.new(99)
