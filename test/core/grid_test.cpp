@@ -215,7 +215,9 @@ TEST_CASE(grid_refresh_refiles_a_few_jumps_and_stays_loose) {
         const bool stayed = grid_refresh(grid, s);
         loose += stayed;
         if (stayed) {
-            CHECK(grid.drift <= drift + step * (1 + 0x1p-20) + 1e-9);  // the jumps do not count
+            // The jumps do not count: the drift grows by the small moves only (each as float32
+            // positions realise it, up to half a unit in the last place of a coordinate more).
+            CHECK(grid.drift <= drift + step * (1 + 0x1p-20) + 1e-3);
             drift = grid.drift;
             check_loose_grid(grid, s);
         } else {
