@@ -2,8 +2,9 @@
 // removes, the rebuild after every entity moved by up to 2 units, which starts from the last
 // cell order, and what a tick of such moves costs the layer, whose refresh stays loose for a
 // few ticks before it rebuilds, also with 1 and 8 entities a tick jumping anywhere), against a
-// plain pass over the same columns (the ceiling: reading x and y once), and what ordering every query's hits by ascending id would cost over the storage
-// order the queries return (the hits of a whole-world box). Medians of 9 runs, one process.
+// plain pass over the same columns (the ceiling: reading x and y once), and what ordering every
+// query's hits by ascending id would cost over the storage order the queries return (the hits
+// of a whole-world box). Medians of 9 runs, one process.
 // Uniform entities at the density of 10,000 in 2000x2000.
 #include <algorithm>
 #include <chrono>

@@ -261,26 +261,25 @@ uint32_t refile(Grid& g, uint32_t p) noexcept {
     const uint32_t a = static_cast<uint32_t>(std::upper_bound(start, start + B + 1, p) - start) - 1;
     const uint32_t b = bucket_of(B, cell_of(g.x[p], g.inv_cell), cell_of(g.y[p], g.inv_cell));
     if (b == a) return p;
-    float* const fs[] = {g.x, g.y, g.r};
-    uint32_t* const us[] = {g.mask, g.slot};
-    float fv[3];
-    uint32_t uv[2];
-    for (int i = 0; i < 3; ++i) fv[i] = fs[i][p];
-    for (int i = 0; i < 2; ++i) uv[i] = us[i][p];
-    uint32_t q;
-    if (b > a) {  // to the end of bucket b: the positions after p come one back
-        q = start[b + 1] - 1;
-        for (float* f : fs) std::memmove(f + p, f + p + 1, size_t(q - p) * 4);
-        for (uint32_t* u : us) std::memmove(u + p, u + p + 1, size_t(q - p) * 4);
+    // The end of bucket b: after p, the positions between come one back; before it, one on.
+    const uint32_t q = b > a ? start[b + 1] - 1 : start[b + 1];
+    auto shift = [&](auto* column) {
+        const auto v = column[p];
+        if (q > p)
+            std::memmove(column + p, column + p + 1, size_t(q - p) * sizeof v);
+        else
+            std::memmove(column + q + 1, column + q, size_t(p - q) * sizeof v);
+        column[q] = v;
+    };
+    shift(g.x);
+    shift(g.y);
+    shift(g.r);
+    shift(g.mask);
+    shift(g.slot);
+    if (b > a)
         for (uint32_t c = a + 1; c <= b; ++c) --start[c];
-    } else {  // to the end of bucket b: the positions from there to p go one on
-        q = start[b + 1];
-        for (float* f : fs) std::memmove(f + q + 1, f + q, size_t(p - q) * 4);
-        for (uint32_t* u : us) std::memmove(u + q + 1, u + q, size_t(p - q) * 4);
+    else
         for (uint32_t c = b + 1; c <= a; ++c) ++start[c];
-    }
-    for (int i = 0; i < 3; ++i) fs[i][q] = fv[i];
-    for (int i = 0; i < 2; ++i) us[i][q] = uv[i];
     return q;
 }
 

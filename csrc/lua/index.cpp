@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "binding.hpp"
+#include "event_object.hpp"
 
 namespace soageo {
 namespace lua {
@@ -81,7 +82,6 @@ const Grid* fresh_plan(const Layer* layer, const Area& a, Plan& p) {
     return &layer->grid;
 }
 
-
 namespace {
 
 // (self, x, y, k [, max_dist [, out [, mask]]]) -> out, n
@@ -130,7 +130,7 @@ int l_nearest(lua_State* L) {
     }
 }
 
-// (self [, t]) -> t: the counters of IndexCounts, into t or a new table.
+// (self [, t]) -> t: the counters of IndexCounts, into t or a new table (as aoi:stats).
 int l_stats(lua_State* L) {
     const IndexCounts c = check_layer(L, 1)->counts;
     int t = opt_out(L, 2);
@@ -139,16 +139,8 @@ int l_stats(lua_State* L) {
         lua_createtable(L, 0, 4);
         t = 2;
     }
-    lua_settop(L, t);
-    const struct {
-        const char* name;
-        uint64_t value;
-    } counters[] = {{"indexed", c.indexed}, {"scanned", c.scanned}, {"builds", c.builds}, {"refreshes", c.refreshes}};
-    for (const auto& counter : counters) {
-        lua_pushinteger(L, static_cast<lua_Integer>(counter.value));
-        lua_setfield(L, t, counter.name);
-    }
-    return 1;
+    const Counter counters[] = {{"indexed", c.indexed}, {"scanned", c.scanned}, {"builds", c.builds}, {"refreshes", c.refreshes}};
+    return event_stats(L, t, counters, sizeof counters / sizeof counters[0]);
 }
 
 // Brings the index up to date now (a hint: queries do it themselves when it pays).

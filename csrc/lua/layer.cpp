@@ -245,10 +245,8 @@ struct IdsAhead {
     }
 };
 
-// The number at t[i] of the table at `arg` as a float32: false unless it is a number (no
-// string coercion) finite as a double and as a float32.
-// What read_float found at arg[i]: a number that fits a float, one that does not, or no number
-// (strings are not converted).
+// The number at t[i] of the table at `arg` as a float32, and what was found there: a number
+// finite as a double and as a float32, another number, or no number (strings are not converted).
 enum class Element { kFinite, kNotFinite, kNotNumber };
 
 Element read_float(lua_State* L, int arg, int i, float* out) {
