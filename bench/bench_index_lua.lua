@@ -202,6 +202,44 @@ do
   print("  (ratio = auto / scan: <= 1.1 means no slower than the scan; 0.1 means 10x faster)")
 end
 
+-- At 1,000,000 a tick's refresh costs as much as 40-50 small scans, the first (full) build as
+-- much as ~130: a tick of 100 queries pays refreshes, never a build in one tick.
+if max_n >= 1000000 then
+  print()
+  print("Tick at 1,000,000 entities: all move (move_many), then Q touch_box 50 queries; ms per tick for the queries")
+  print("(with the index's upkeep), median of ticks; the layers start unindexed, as after loading a world")
+  print(string.format("%-6s %14s %14s %9s %22s", "Q", "auto queries", "scan queries", "ratio", "auto builds, refreshes"))
+  local n = 1000000
+  local side, ids, xs, ys, rs = world(n)
+  local out = {}
+  for _, Q in ipairs({ 30, 100, 300 }) do
+    local res, stats = {}, nil
+    for _, mode in ipairs({ "auto", "scan" }) do
+      local l = soageo.layer(n)
+      l:set_many(ids, xs, ys, rs)
+      l:index_mode(mode)
+      local px, py = {}, {}
+      for i = 1, n do px[i], py[i] = xs[i], ys[i] end
+      local qtimes = {}
+      for t = 1, 12 do
+        for i = 1, n do px[i], py[i] = px[i] + (math.random() * 4 - 2), py[i] + (math.random() * 4 - 2) end
+        l:move_many(ids, px, py)
+        local t0 = clock()
+        for _ = 1, Q do
+          local x, y = math.random() * side, math.random() * side
+          l:touch_box(x - 25, y - 25, x + 25, y + 25, out)
+        end
+        qtimes[t] = clock() - t0
+      end
+      res[mode] = median(qtimes)
+      if mode == "auto" then stats = l:stats() end
+      l:close()
+    end
+    print(string.format("%-6d %11.3f ms %11.3f ms %8.2fx %15d, %d", Q, res.auto * 1e3, res.scan * 1e3, res.auto / res.scan,
+      stats.builds, stats.refreshes))
+  end
+end
+
 -- Whole-world queries and the big batch: the index must step aside (auto vs scan).
 print()
 print("Large queries: auto (fresh index) vs scan, ms per call")

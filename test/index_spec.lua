@@ -493,6 +493,47 @@ describe("when the layer counts how its queries ran", function()
     assert.are.same({ indexed = 2, scanned = 0, builds = 2, refreshes = 1 }, l:stats())
   end)
 
+  -- 300,000 entities, every tick moving them all, then 100 small queries: the scans of a tick
+  -- forgo more than a refresh would cost, less than the first (full) build. The build comes
+  -- once the ticks' savings beyond the refreshes pay for it; with membership changes every
+  -- tick, every tick would need a full build, and the layer keeps the scan.
+  local function ticks_of_moves(spawn)
+    local g = rng.new(7)
+    local n = 300000
+    local l = soageo.layer(n + 16)
+    local ids, xs, ys = {}, {}, {}
+    for i = 1, n do ids[i], xs[i], ys[i] = i, g:uniform(0, 11000), g:uniform(0, 11000) end
+    l:set_many(ids, xs, ys)
+    local last
+    for tick = 1, 6 do
+      for i = 1, n do xs[i], ys[i] = xs[i] + g:uniform(-2, 2), ys[i] + g:uniform(-2, 2) end
+      l:move_many(ids, xs, ys)
+      if spawn then
+        l:remove(-tick + 1)
+        l:set(-tick, g:uniform(0, 11000), g:uniform(0, 11000))
+      end
+      last = l:stats()
+      for _ = 1, 100 do
+        local cx, cy = g:uniform(0, 11000), g:uniform(0, 11000)
+        l:touch_box(cx - 25, cy - 25, cx + 25, cy + 25)
+      end
+    end
+    local s = l:stats()
+    return s, s.indexed - last.indexed
+  end
+
+  it("builds for ticks of moves whose queries pay refreshes, not a build each", function()
+    local s, last_tick = ticks_of_moves(false)
+    assert.are.equal(1, s.builds)
+    assert.is_true(s.refreshes >= 2, "refreshes " .. s.refreshes)
+    assert.are.equal(100, last_tick)
+  end)
+
+  it("keeps the scan when every tick adds and removes entities", function()
+    local s = ticks_of_moves(true)
+    assert.are.same({ indexed = 0, scanned = 600, builds = 0, refreshes = 0 }, s)
+  end)
+
   it("raises on a closed layer or a t that is no table", function()
     local l = grid_layer()
     assert.has_error(function() l:stats(5) end, "bad argument #1 to 'stats' (table or nil expected, got number)")

@@ -12,6 +12,13 @@
 // The forgone savings are counted per period: an index built now serves only until the next
 // change, so savings forgone before it do not pay for it (counted across periods, a layer
 // queried once per tick rebuilt every ~40 ticks, twice the cost of always scanning).
+//
+// Except where a build is an investment: after a full build, periods that only move entities
+// cost a refresh each (`upkeep`), far less than the build. A layer that only moves, queried
+// each period for more than a refresh but less than a full build (100 small queries a tick at
+// 1,000,000 entities), would otherwise scan forever. So over consecutive moves-only periods
+// the savings beyond the upkeep that scanning forwent add up, and once they reach what the
+// build costs beyond a refresh, the next period builds (ski rental over periods).
 #pragma once
 
 namespace soageo {
@@ -20,23 +27,36 @@ struct RebuildPolicy {
     double saving;  // what the index saved, or would have saved, in this period
     double last;    // the same for the last period
     double debt;    // what scanning has forgone in this period
+    double invested;  // savings beyond the upkeep forgone over consecutive moves-only periods
     bool has_last;  // a period has ended: `last` predicts this one
 };
 
+// What a period that changed the layer asks of the index: `cost`, what bringing it up to date
+// costs now; `upkeep`, what a period that only moves entities costs once it is built (a
+// refresh); `moves_only`, whether this period's changes were moves only.
+struct StaleCost {
+    double cost, upkeep;
+    bool moves_only;
+};
+
 // A query of a layer whose index is stale: `new_period` when the layer changed since a query
-// last asked, `saved` > 0 what this query would save through a fresh index, `cost` what a
-// rebuild costs. True: rebuild now.
-inline bool policy_stale_query(RebuildPolicy& p, bool new_period, double saved, double cost) noexcept {
+// last asked, `saved` > 0 what this query would save through a fresh index. True: rebuild now.
+inline bool policy_stale_query(RebuildPolicy& p, bool new_period, double saved, const StaleCost& c) noexcept {
     if (new_period) {
         p.has_last = p.has_last || p.saving > 0;
         p.last = p.saving;
         p.saving = 0;
         p.debt = 0;
+        const bool steady = c.moves_only && p.has_last && p.last > c.upkeep;
+        p.invested = steady ? p.invested + (p.last - c.upkeep) : 0;
     }
     p.saving += saved;
-    if (new_period && p.has_last && p.last >= cost) return true;
+    if (new_period && p.has_last && (p.last >= c.cost || (p.invested > 0 && p.invested >= c.cost - c.upkeep))) {
+        p.invested = 0;
+        return true;
+    }
     p.debt += saved;
-    return p.debt >= (p.has_last ? 2.0 * cost : cost);
+    return p.debt >= (p.has_last ? 2.0 * c.cost : c.cost);
 }
 
 // A query through a fresh index, which saved `saved`.

@@ -201,9 +201,10 @@ uint32_t store_set(Store& s, int64_t id, float x, float y, float r, uint32_t mas
         slot = s.n++;
         s.col.id[slot] = id;
         idmap_put(s.map, id, slot);
-        s.stale |= kStaleAll | kChanged;
+        s.stale |= kStaleAll | kChanged | kChangedAll;
     } else {
-        s.stale |= ((s.col.r[slot] == r && s.col.mask[slot] == mask) ? kStaleMoved : kStaleAll) | kChanged;
+        const bool same = s.col.r[slot] == r && s.col.mask[slot] == mask;
+        s.stale |= (same ? kStaleMoved : kStaleAll | kChangedAll) | kChanged;
     }
     s.col.x[slot] = x;
     s.col.y[slot] = y;
@@ -236,7 +237,7 @@ bool store_remove(Store& s, int64_t id) noexcept {
     uint32_t slot = idmap_find(s.map, id);
     if (slot == kNoSlot) return false;
     idmap_erase(s.map, id);
-    s.stale |= kStaleAll | kChanged;
+    s.stale |= kStaleAll | kChanged | kChangedAll;
     uint32_t last = --s.n;
     if (slot != last) {
         Columns& c = s.col;
@@ -260,7 +261,7 @@ void store_clear(Store& s) noexcept {
     std::memset(s.col.r, 0, s.n * sizeof(float));
     std::memset(s.col.mask, 0, s.n * sizeof(uint32_t));
     s.n = 0;
-    s.stale |= kStaleAll | kChanged;
+    s.stale |= kStaleAll | kChanged | kChangedAll;
 }
 
 void store_rehome(Store& s, const Columns& col, const IdMap& map) noexcept {
@@ -270,7 +271,7 @@ void store_rehome(Store& s, const Columns& col, const IdMap& map) noexcept {
     for (uint32_t i = 0; i < s.n; ++i) idmap_put(m, to.id[i], i);
     s.col = to;
     s.map = m;
-    s.stale |= kStaleAll | kChanged;
+    s.stale |= kStaleAll | kChanged | kChangedAll;
 }
 
 }  // namespace soageo

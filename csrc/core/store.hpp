@@ -115,6 +115,7 @@ MovePlan move_batch_lookup(const IdMap& m, const MoveBatch& b, uint32_t n) noexc
 constexpr uint8_t kStaleMoved = 1;  // positions
 constexpr uint8_t kStaleAll = 2;    // membership, slots, radii or masks
 constexpr uint8_t kChanged = 4;     // any change since a query last asked (rebuild_policy.hpp)
+constexpr uint8_t kChangedAll = 8;  // a kStaleAll change since a query last asked
 
 struct Store {
     Columns col;

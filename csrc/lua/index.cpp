@@ -46,19 +46,20 @@ static void rebuild(lua_State* L, int idx, Layer* layer) {
     layer->s.stale = 0;
 }
 
-// A rebuild in "entities tested by the scan" units, from bench/bench_index.cpp and the tick of
-// bench/bench_index_lua.lua against a small query's scan (0.15-0.17 ns per entity on
-// AVX-512): after moves only about 60 (6-9.5 ns per entity at 100,000, caches cold after a
-// tick of moves from Lua), a full build about 80; past a few hundred thousand entities the
-// build's scattered writes leave the cache (9-10 ns after moves, whose scatter then bypasses
-// the caches, and 17 ns full at 1,000,000), the scan does not. After moves most refreshes stay
-// loose (grid_refresh) and cost a fifth to a quarter of that, while the rebuild every few ticks
-// costs more (its order is older); the policy still counts a rebuild, which errs towards the
-// scan for a layer queried a few times a tick.
-static double rebuild_cost(const Store& s) {
+// Bringing the index up to date, in "entities tested by the scan" units, from
+// bench/bench_index.cpp and ticks from Lua against a small query's scan (0.12 ns per entity
+// at 100,000, 0.17 at 1,000,000 on AVX-512; caches cold after a tick of moves from Lua). A full
+// build about 80; past a few hundred thousand entities its scattered writes leave the cache,
+// the scan's reads do not (17 ns per entity at 1,000,000: about 130). After moves only, most
+// refreshes stay loose (grid_refresh) and a rebuild from the last order comes every few ticks:
+// 6-7 ns per entity at 1,000,000 over such ticks (about 45), and about 60 at 100,000 (the
+// scan is cheaper there).
+static StaleCost stale_cost(const Layer* layer) {
+    const Store& s = layer->s;
     const bool big = s.n > 262144;
-    const double per = (s.stale & kStaleAll) ? (big ? 130.0 : 80.0) : (big ? 90.0 : 60.0);
-    return per * s.n;
+    const double upkeep = (big ? 45.0 : 60.0) * s.n;
+    const bool full = (s.stale & kStaleAll) || !layer->grid.built || layer->grid.cap != s.col.cap;
+    return StaleCost{full ? (big ? 130.0 : 80.0) * s.n : upkeep, upkeep, false};
 }
 
 void consider_index(lua_State* L, int idx, Layer* layer, double saved) {
@@ -66,8 +67,10 @@ void consider_index(lua_State* L, int idx, Layer* layer, double saved) {
     if (layer->mode == IndexMode::automatic) {
         if (!(saved > 0)) return;
         const bool new_period = layer->s.stale & kChanged;
-        layer->s.stale &= static_cast<uint8_t>(~kChanged);
-        if (!policy_stale_query(layer->policy, new_period, saved, rebuild_cost(layer->s))) return;
+        StaleCost c = stale_cost(layer);
+        c.moves_only = !(layer->s.stale & kChangedAll);
+        layer->s.stale &= static_cast<uint8_t>(~(kChanged | kChangedAll));
+        if (!policy_stale_query(layer->policy, new_period, saved, c)) return;
     }
     rebuild(L, idx, layer);
 }

@@ -7,16 +7,16 @@ using namespace soageo;
 namespace {
 
 // Runs `ticks` ticks of `queries` queries each saving `saved` (the index stale at the start of
-// every tick, fresh after a rebuild); returns the rebuilds, and in *scans the queries that
-// scanned.
-int run_ticks(RebuildPolicy& p, int ticks, int queries, double saved, double cost, int* scans = nullptr) {
+// every tick, fresh after a rebuild) at the costs `c` of every tick; returns the rebuilds, and
+// in *scans the queries that scanned.
+int run_ticks(RebuildPolicy& p, int ticks, int queries, double saved, const StaleCost& c, int* scans = nullptr) {
     int rebuilds = 0, scanned = 0;
     for (int t = 0; t < ticks; ++t) {
         bool fresh = false;
         for (int q = 0; q < queries; ++q) {
             if (fresh) {
                 policy_fresh_query(p, saved);
-            } else if (policy_stale_query(p, q == 0, saved, cost)) {
+            } else if (policy_stale_query(p, q == 0, saved, c)) {
                 ++rebuilds;
                 fresh = true;
             } else {
@@ -26,6 +26,11 @@ int run_ticks(RebuildPolicy& p, int ticks, int queries, double saved, double cos
     }
     if (scans) *scans = scanned;
     return rebuilds;
+}
+
+// Ticks that move entities only, a refresh costing what a rebuild does.
+int run_ticks(RebuildPolicy& p, int ticks, int queries, double saved, double cost, int* scans = nullptr) {
+    return run_ticks(p, ticks, queries, saved, StaleCost{cost, cost, true}, scans);
 }
 
 }  // namespace
@@ -73,4 +78,35 @@ TEST_CASE(policy_rebuilds_when_a_tick_saved_exactly_a_rebuild) {
     RebuildPolicy q{};
     run_ticks(q, 1, 59, 1.0, 60.0);
     CHECK(run_ticks(q, 3, 59, 1.0, 60.0) == 0);  // 59 < 60: the scan
+}
+
+TEST_CASE(policy_builds_once_for_ticks_that_a_refresh_pays_but_a_build_does_not) {
+    // Ticks that only move, each saving 100 where the first build costs 130 and a refresh 45:
+    // the savings beyond the refreshes scanning forwent pay for the build on the third tick.
+    RebuildPolicy p{};
+    int scans = 0;
+    CHECK(run_ticks(p, 1, 100, 1.0, StaleCost{130.0, 45.0, false}, &scans) == 0);  // the entities set
+    CHECK(scans == 100);
+    CHECK(run_ticks(p, 1, 100, 1.0, StaleCost{130.0, 45.0, true}) == 0);   // forgone 55 beyond the upkeep
+    CHECK(run_ticks(p, 1, 100, 1.0, StaleCost{130.0, 45.0, true}, &scans) == 1);  // 110 >= 85: built
+    CHECK(scans == 0);
+    // Built: every later tick refreshes at its first query.
+    CHECK(run_ticks(p, 20, 100, 1.0, StaleCost{45.0, 45.0, true}, &scans) == 20);
+    CHECK(scans == 0);
+}
+
+TEST_CASE(policy_keeps_the_scan_when_every_tick_needs_a_full_build_or_a_refresh_would_not_pay) {
+    // Entities added or removed every tick: every tick needs the full build, which one tick's
+    // savings never pay.
+    RebuildPolicy p{};
+    CHECK(run_ticks(p, 200, 100, 1.0, StaleCost{130.0, 45.0, false}) == 0);
+    // Moves only, but ticks that save less than a refresh costs.
+    RebuildPolicy q{};
+    CHECK(run_ticks(q, 200, 40, 1.0, StaleCost{130.0, 45.0, true}) == 0);
+    // A tick of membership changes among moves-only ones starts the count again.
+    RebuildPolicy r{};
+    run_ticks(r, 2, 100, 1.0, StaleCost{130.0, 45.0, true});  // forgone 55
+    CHECK(run_ticks(r, 1, 100, 1.0, StaleCost{130.0, 45.0, false}) == 0);
+    CHECK(run_ticks(r, 1, 100, 1.0, StaleCost{130.0, 45.0, true}) == 0);  // 55 again, not 165
+    CHECK(run_ticks(r, 1, 100, 1.0, StaleCost{130.0, 45.0, true}) == 1);
 }
