@@ -43,7 +43,7 @@ int main() {
     std::printf("spatial index upkeep (median of 9, one process, loaded machine; target %s)\n", kt->name);
     for (uint32_t n : {100000u, 1000000u}) {
         std::vector<unsigned char> col(columns_bytes(n)), map(idmap_bytes(idmap_cap_for(n))), gb(grid_bytes(n));
-        Store s{columns_carve(col.data(), n), idmap_init(map.data(), idmap_cap_for(n)), 0, 0};
+        Store s{columns_carve(col.data(), n), idmap_init(map.data(), idmap_cap_for(n)), 0, 0, {}, 0};
         fixture::Rng g(n);
         const double side = 2000 * std::sqrt(n / 10000.0);
         // ids scattered over 64 bits, inserted in random order, as a server's entity ids are
@@ -78,11 +78,13 @@ int main() {
             std::sort(v.begin(), v.end());
             return v.empty() ? 0.0 : v[v.size() / 2];
         };
-        // `jumps` entities a tick also jump anywhere (respawns, teleports).
-        auto upkeep = [&](uint32_t jumps) {
+        // `jumps` entities a tick also jump anywhere (respawns, teleports); `churn` entities a
+        // tick are removed and as many added elsewhere (deaths and spawns, the layer's log).
+        auto upkeep = [&](uint32_t jumps, uint32_t churn) {
             std::vector<double> loose_t, rebuild_t, means;
             for (int q = 0; q < kSequences; ++q) {
                 grid_build(grid, s, false);
+                store_index_synced(s);
                 double total = 0;
                 for (int tick = 0; tick < kTicks; ++tick) {
                     jiggle();
@@ -91,8 +93,14 @@ int main() {
                         s.col.x[i] = static_cast<float>(g.uniform(0, side));
                         s.col.y[i] = static_cast<float>(g.uniform(0, side));
                     }
+                    for (uint32_t j = 0; j < churn; ++j) {
+                        store_remove(s, s.col.id[g.below(s.n)]);
+                        store_set(s, static_cast<int64_t>(g.next()), static_cast<float>(g.uniform(0, side)),
+                                  static_cast<float>(g.uniform(0, side)), static_cast<float>(g.uniform(0, 1)), 1);
+                    }
                     Clock::time_point t0 = Clock::now();
                     const bool loose = grid_refresh(grid, s);
+                    store_index_synced(s);
                     const double t = seconds_since(t0);
                     total += t;
                     (loose ? loose_t : rebuild_t).push_back(t);
@@ -106,11 +114,16 @@ int main() {
         };
         std::printf("          upkeep per tick of such moves, as the layer pays it (loose refresh, rebuilt when the moves "
                     "add up to %.2f of a cell)", kLooseCells);
-        upkeep(0);
+        upkeep(0, 0);
         for (uint32_t jumps : {1u, 8u}) {
             std::printf("          the same with %u entit%s a tick jumping anywhere (respawns; refiled one by one)", jumps,
                         jumps == 1 ? "y" : "ies");
-            upkeep(jumps);
+            upkeep(jumps, 0);
+        }
+        for (uint32_t churn : {1u, 16u}) {
+            std::printf("          the same with %u entit%s a tick removed and %u added (patched in; a full build was the "
+                        "only way before)", churn, churn == 1 ? "y" : "ies", churn);
+            upkeep(0, churn);
         }
 
         // Whole-world box: hits in storage order (what queries return) vs sorted by id.

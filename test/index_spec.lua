@@ -283,6 +283,54 @@ describe("when ticks of small moves keep the index loose", function()
   end
 end)
 
+describe("when entities die and spawn between ticks", function()
+  -- Up to 64 adds and removes between queries are patched into the index (removed entities
+  -- leave dead positions, added ones join the run every query visits); more, or too many
+  -- added since the last build, and it is built again.
+  for _, kind in ipairs({ "uniform", "sparse", "radii" }) do
+    it("patches them into the index and returns what the scan returns on a " .. kind .. " world", function()
+      local g = rng.new(#kind * 71)
+      local l = soageo.layer()
+      local ids = {}
+      fill(l, kind, 3000, g, ids)
+      l:reindex()
+      local fresh_id, builds = 1000000000, l:stats().builds
+      for tick = 1, 10 do
+        for i = 1, #ids, 3 do
+          local x, y = l:get(ids[i])
+          l:move(ids[i], x + g:uniform(-1, 1), y + g:uniform(-1, 1))
+        end
+        local deaths = tick == 7 and 70 or g:int(0, 25)  -- tick 7: more than the log holds
+        for _ = 1, deaths do
+          local j = g:int(1, #ids)
+          assert.is_true(l:remove(ids[j]))
+          ids[j] = ids[#ids]
+          ids[#ids] = nil
+        end
+        for _ = 1, (tick == 7 and 0 or g:int(0, 25)) do
+          fresh_id = fresh_id + 1
+          local x, y, r = worlds[kind](g, fresh_id)
+          l:set(fresh_id, x, y, r, g:int(1, 7))
+          ids[#ids + 1] = fresh_id
+        end
+        l:set(-1, worlds[kind](g, 0))  -- one born and killed in the same tick
+        l:remove(-1)
+        -- a radius and a mask changed by set; on tick 4 a radius past any cell
+        local id = ids[g:int(1, #ids)]
+        local x, y = l:get(id)
+        l:set(id, x, y, tick == 4 and 5000 or g:uniform(0, 2), g:int(1, 7))
+        compare(l, g, kind, 40, string.format("%s tick %d", kind, tick))
+        check_brute(l, g, string.format("%s tick %d", kind, tick))
+      end
+      local s = l:stats()
+      -- Built again on tick 7 (the log overflowed), tick 4 (a radius wider than a cell) and at
+      -- most twice for the drift or the added entities; patched on the other ticks.
+      assert.is_true(s.builds - builds <= 4, "builds " .. (s.builds - builds))
+      assert.is_true(s.refreshes >= 6, "refreshes " .. s.refreshes)
+    end)
+  end
+end)
+
 describe("when a few entities jump far among small moves", function()
   -- Respawns and teleports: up to 8 a tick are refiled one by one, and the index stays loose.
   for _, kind in ipairs({ "uniform", "radii" }) do
@@ -482,22 +530,27 @@ describe("when the layer counts how its queries ran", function()
     assert.are.same({ indexed = 6, scanned = 3, builds = 1, refreshes = 0 }, l:stats())
   end)
 
-  it("counts a refresh after small moves and a build after an add", function()
+  it("counts a refresh after small moves or a few adds, a build after more than 64", function()
     local l = grid_layer()
     l:index_mode("index")
     for id, x, y in l:each() do l:move(id, x + 0.5, y) end
     l:in_box(100, 100, 150, 150)
     assert.are.same({ indexed = 1, scanned = 0, builds = 1, refreshes = 1 }, l:stats())
     l:set(-1, 5, 5)
+    l:remove(7)
     l:in_box(100, 100, 150, 150)
-    assert.are.same({ indexed = 2, scanned = 0, builds = 2, refreshes = 1 }, l:stats())
+    assert.are.same({ indexed = 2, scanned = 0, builds = 1, refreshes = 2 }, l:stats())
+    for i = 2, 66 do l:set(-i, 5, 5) end
+    l:in_box(100, 100, 150, 150)
+    assert.are.same({ indexed = 3, scanned = 0, builds = 2, refreshes = 2 }, l:stats())
   end)
 
   -- 300,000 entities, every tick moving them all, then 100 small queries: the scans of a tick
   -- forgo more than a refresh would cost, less than the first (full) build. The build comes
-  -- once the ticks' savings beyond the refreshes pay for it; with membership changes every
-  -- tick, every tick would need a full build, and the layer keeps the scan.
-  local function ticks_of_moves(spawn)
+  -- once the ticks' savings beyond the refreshes pay for it, and a few deaths and spawns a
+  -- tick are patched in; with more a tick than the layer logs, every tick would need a full
+  -- build, and the layer keeps the scan.
+  local function ticks_of_moves(churn)
     local g = rng.new(7)
     local n = 300000
     local l = soageo.layer(n + 16)
@@ -508,9 +561,9 @@ describe("when the layer counts how its queries ran", function()
     for tick = 1, 6 do
       for i = 1, n do xs[i], ys[i] = xs[i] + g:uniform(-2, 2), ys[i] + g:uniform(-2, 2) end
       l:move_many(ids, xs, ys)
-      if spawn then
-        l:remove(-tick + 1)
-        l:set(-tick, g:uniform(0, 11000), g:uniform(0, 11000))
+      for k = 1, churn do
+        l:remove(-(tick - 1) * churn - k)
+        l:set(-tick * churn - k, g:uniform(0, 11000), g:uniform(0, 11000))
       end
       last = l:stats()
       for _ = 1, 100 do
@@ -523,14 +576,16 @@ describe("when the layer counts how its queries ran", function()
   end
 
   it("builds for ticks of moves whose queries pay refreshes, not a build each", function()
-    local s, last_tick = ticks_of_moves(false)
-    assert.are.equal(1, s.builds)
-    assert.is_true(s.refreshes >= 2, "refreshes " .. s.refreshes)
-    assert.are.equal(100, last_tick)
+    for _, churn in ipairs({ 0, 3 }) do
+      local s, last_tick = ticks_of_moves(churn)
+      assert.are.equal(1, s.builds)
+      assert.is_true(s.refreshes >= 2, "refreshes " .. s.refreshes)
+      assert.are.equal(100, last_tick)
+    end
   end)
 
-  it("keeps the scan when every tick adds and removes entities", function()
-    local s = ticks_of_moves(true)
+  it("keeps the scan when every tick adds and removes more entities than it logs", function()
+    local s = ticks_of_moves(70)
     assert.are.same({ indexed = 0, scanned = 600, builds = 0, refreshes = 0 }, s)
   end)
 

@@ -125,7 +125,8 @@ namespace {
 // Kernels read whole blocks: lanes past the last entity are masked off, but must be initialised
 // memory (the ten entity columns are zeroed).
 Grid lay_grid(Carver& k, uint32_t cap) noexcept {
-    size_t c = size_t(padded(cap)) + kMaxWidth;
+    const uint32_t room = cap + kGridSpare;
+    size_t c = size_t(padded(room)) + kMaxWidth;
     Grid g;
     std::memset(&g, 0, sizeof g);
     g.x = k.take_zeroed<float>(c);
@@ -140,11 +141,12 @@ Grid lay_grid(Carver& k, uint32_t cap) noexcept {
     g.slot2 = k.take_zeroed<uint32_t>(c);
     g.xy = k.take<float>(2 * c);
     g.key = k.take<uint32_t>(c);
-    g.hits = k.take<uint32_t>(size_t(cap) + kHitSlack);
+    g.hits = k.take<uint32_t>(size_t(room) + kHitSlack);
     g.buckets = buckets_for(cap);
-    g.start = k.take<uint32_t>(size_t(g.buckets) + 3);
-    g.bitmap = k.take<uint32_t>((size_t(cap) + 31) / 32 + 1);
+    g.start = k.take<uint32_t>(size_t(g.buckets) + 4);
+    g.bitmap = k.take<uint32_t>((size_t(room) + 31) / 32 + 1);
     g.cap = cap;
+    g.room = room;
     g.cell = 1.0f;
     g.inv_cell = 1.0;
     return g;
@@ -191,101 +193,9 @@ void scatter(Grid& g, uint32_t* start, const float* sx, const float* sy, const f
 
 }  // namespace
 
-namespace {
-
-// Entities that jump in one refresh (teleports, respawns) farther than kJumpCells of a cell per
-// axis are refiled one by one (refile), at most kMaxJumps a refresh, so that they do not make
-// every other entity's search wider: one respawn a tick would otherwise make every refresh a
-// rebuild. More jumps than that, and the refresh counts them like any move.
-constexpr double kJumpCells = kLooseCells / 4;
-constexpr uint32_t kMaxJumps = 8;
-
-struct Gathered {
-    float moved;       // how far any entity moved per axis since the last refresh (rounded up)
-    float moved_rest;  // the same without the jumps
-    uint32_t jumps;    // how many entities moved farther than the jump threshold
-    uint32_t at[kMaxJumps];  // the cell-order positions of the first kMaxJumps of them
-};
-
-// The current positions into the last cell order (a gather by slot; one interleaved copy of
-// the columns, made in slot order, turns the two cache misses of that gather into one), over
-// the positions there; says how far entities moved since, and which moved farther than `jump`.
-Gathered gather_positions(Grid& g, const Store& s, float jump) noexcept {
-    const uint32_t n = s.n;
-    const float* X = s.col.x;
-    const float* Y = s.col.y;
-    float* xy = g.xy;
-    for (uint32_t i = 0; i < n; ++i) {
-        xy[2 * i] = X[i];
-        xy[2 * i + 1] = Y[i];
-    }
-    const uint32_t* src = g.slot;
-    Gathered out{};
-    float moved = 0.0f, rest = 0.0f;
-    // The big entities (from n_small) sit in a run every query visits: how far they went
-    // does not matter.
-    const uint32_t small = g.n_small;
-    for (uint32_t p = 0; p < n; ++p) {
-        // Prefetch distance of the gather: 16 measured 20-40% slower at 1,000,000 entities.
-        constexpr uint32_t kAhead = 48;
-        if (p + kAhead < n) __builtin_prefetch(xy + 2 * size_t(src[p + kAhead]));
-        const float* e = xy + 2 * size_t(src[p]);
-        if (p < small) {
-            const float m = std::max(std::fabs(e[0] - g.x[p]), std::fabs(e[1] - g.y[p]));
-            moved = std::max(moved, m);
-            if (m > jump) {
-                if (out.jumps < kMaxJumps) out.at[out.jumps] = p;
-                ++out.jumps;
-            } else {
-                rest = std::max(rest, m);
-            }
-        }
-        g.x[p] = e[0];
-        g.y[p] = e[1];
-    }
-    // A float difference is rounded to nearest (2^-24 of it at most): one part in 2^20 more
-    // bounds the exact one, with room left for the rounding of the double sum in grid_refresh
-    // and of the widened area's bounds in grid_plan.
-    out.moved = moved * (1.0f + 0x1p-20f);
-    out.moved_rest = rest * (1.0f + 0x1p-20f);
-    return out;
-}
-
-// Moves the small entity at cell-order position p into the bucket of its position, shifting the
-// positions between by one (the buckets' order is kept); returns where it went. Costs the
-// distance it goes in the cell order, at most a pass over the grid.
-uint32_t refile(Grid& g, uint32_t p) noexcept {
-    uint32_t* start = g.start;
-    const uint32_t B = g.buckets;
-    // Its bucket now: the last one starting at or before p (empty ones start where the next does).
-    const uint32_t a = static_cast<uint32_t>(std::upper_bound(start, start + B + 1, p) - start) - 1;
-    const uint32_t b = bucket_of(B, cell_of(g.x[p], g.inv_cell), cell_of(g.y[p], g.inv_cell));
-    if (b == a) return p;
-    // The end of bucket b: after p, the positions between come one back; before it, one on.
-    const uint32_t q = b > a ? start[b + 1] - 1 : start[b + 1];
-    auto shift = [&](auto* column) {
-        const auto v = column[p];
-        if (q > p)
-            std::memmove(column + p, column + p + 1, size_t(q - p) * sizeof v);
-        else
-            std::memmove(column + q + 1, column + q, size_t(p - q) * sizeof v);
-        column[q] = v;
-    };
-    shift(g.x);
-    shift(g.y);
-    shift(g.r);
-    shift(g.mask);
-    shift(g.slot);
-    if (b > a)
-        for (uint32_t c = a + 1; c <= b; ++c) --start[c];
-    else
-        for (uint32_t c = b + 1; c <= a; ++c) ++start[c];
-    return q;
-}
-
-// Builds from the source columns (`gathered`: the cell order, positions already refreshed).
-void build(Grid& g, const Store& s, bool gathered) noexcept {
-    const uint32_t n = s.n;
+void grid_fill(Grid& g, const Store& s, bool gathered) noexcept {
+    // Source positions: the store's slots, or the grid's cell order (dead ones included).
+    const uint32_t n = gathered ? g.n : s.n;
     double cell = choose_cell(s);
     // After moves the density barely changes: keeping the last cell side keeps every entity
     // that did not cross a cell border in its bucket (a new side, even 1% off, shifts the far
@@ -295,7 +205,7 @@ void build(Grid& g, const Store& s, bool gathered) noexcept {
     const float fcell = static_cast<float>(cell);
     const uint32_t B = g.buckets;
     uint32_t* start = g.start;
-    std::memset(start, 0, (size_t(B) + 3) * 4);
+    std::memset(start, 0, (size_t(B) + 4) * 4);
     float reach = 0.0f;
     // Where the scatter below reads each source position from.
     const float *sx = s.col.x, *sy = s.col.y, *sr = s.col.r;
@@ -307,12 +217,14 @@ void build(Grid& g, const Store& s, bool gathered) noexcept {
         src = g.slot;
         sx = g.x, sy = g.y, sr = g.r, sm = g.mask;
     }
+    // Bucket B + 1 (after the big entities) takes the dead positions: the scatter puts them
+    // past the end.
     for (uint32_t p = 0; p < n; ++p) {
-        const uint32_t key = key_of(sx[p], sy[p], sr[p], fcell, inv, B, reach);
+        const uint32_t key = src && src[p] == kDeadSlot ? B + 1 : key_of(sx[p], sy[p], sr[p], fcell, inv, B, reach);
         g.key[p] = key;
         ++start[key + 2];
     }
-    for (uint32_t b = 2; b < B + 3; ++b) start[b] += start[b - 1];
+    for (uint32_t b = 2; b < B + 4; ++b) start[b] += start[b - 1];
     // After moves the scatter writes nearly in order. Past a few hundred thousand entities its
     // output outgrows the caches, and stores that bypass them save reading every line before
     // writing it: 7-8 against 11-14 cycles per entity at 1,000,000; at 100,000 they are
@@ -331,7 +243,8 @@ void build(Grid& g, const Store& s, bool gathered) noexcept {
     std::swap(g.r, g.r2);
     std::swap(g.mask, g.mask2);
     std::swap(g.slot, g.slot2);
-    g.n = n;
+    g.n = g.n_built = start[B + 1];
+    g.dead = 0;
     g.n_small = start[B];
     g.cell = fcell;
     g.inv_cell = inv;
@@ -340,42 +253,7 @@ void build(Grid& g, const Store& s, bool gathered) noexcept {
     g.built = true;
 }
 
-}  // namespace
 
-void grid_build(Grid& g, const Store& s, bool moves_only) noexcept {
-    const bool reuse = moves_only && g.built && g.n == s.n;
-    if (reuse) gather_positions(g, s, std::numeric_limits<float>::infinity());
-    build(g, s, reuse);
-}
-
-bool grid_refresh(Grid& g, const Store& s) noexcept {
-    if (!(g.built && g.n == s.n)) {
-        build(g, s, false);
-        return false;
-    }
-    const double bound = kLooseCells * double(g.cell);
-    Gathered m = gather_positions(g, s, static_cast<float>(kJumpCells * double(g.cell)));
-    if (m.jumps <= kMaxJumps && g.drift + double(m.moved_rest) <= bound) {
-        // The jumps to their buckets; each refile shifts the positions between, some of the
-        // other jumps' among them.
-        for (uint32_t j = 0; j < m.jumps; ++j) {
-            const uint32_t p = m.at[j], q = refile(g, p);
-            for (uint32_t k = j + 1; k < m.jumps; ++k) {
-                uint32_t& o = m.at[k];
-                if (q > p && o > p && o <= q) --o;
-                if (q < p && o >= q && o < p) ++o;
-            }
-        }
-        g.drift += double(m.moved_rest);
-        return true;
-    }
-    if (g.drift + double(m.moved) <= bound) {
-        g.drift += double(m.moved);
-        return true;
-    }
-    build(g, s, true);
-    return false;
-}
 
 void grid_plan(const Grid& g, const Area& area, Plan& p) noexcept {
     Area a = area;

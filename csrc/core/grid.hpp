@@ -29,7 +29,7 @@ struct Grid {
     float* xy;             // build scratch: x and y interleaved by slot (the rebuild after moves)
     uint32_t* key;         // build scratch: bucket of each source position
     uint32_t* start;       // buckets + 2 entries: bucket b holds positions [start[b], start[b + 1])
-    uint32_t* hits;        // query scratch: cap + kHitSlack entries
+    uint32_t* hits;        // query scratch: room + kHitSlack entries
     uint32_t* bitmap;      // query scratch: one bit per slot, for ordering many hits
     double inv_cell;
     // How far (per axis, an upper bound) an entity may be from the position its bucket was
@@ -39,10 +39,24 @@ struct Grid {
     float cell;
     float reach;           // largest radius among the entities in cells (<= cell)
     uint32_t cap;          // entities the block holds (the layer's column capacity)
+    uint32_t room;         // positions it holds: cap + kGridSpare
     uint32_t buckets;      // a power of two
-    uint32_t n, n_small;
+    // Positions in use: [0, n_small) in cells, then the big entities up to n_built, then the
+    // entities added since the last build (both visited by every query). `dead` of them held
+    // entities removed since (slot kDeadSlot).
+    uint32_t n, n_small, n_built, dead;
     bool built;
 };
+
+// Entities added since the last build sit in the run every query visits (past this many the
+// grid rebuilds); with the dead positions of removed ones, the positions in use may pass the
+// layer's capacity by that and by one refresh's adds.
+constexpr uint32_t kMaxAdded = 128;
+constexpr uint32_t kGridSpare = kMaxAdded + kMemberLogCap;
+
+// The slot of a cell-order position whose entity was removed after the last build: a refresh
+// leaves its columns in place (the buckets stay as they are), queries skip it, builds drop it.
+constexpr uint32_t kDeadSlot = 0xffffffffu;
 
 // Room past the candidates for kernels that store whole blocks, per run.
 constexpr uint32_t kMaxRuns = 96;
@@ -55,13 +69,18 @@ Grid grid_carve(void* block, uint32_t cap) noexcept;  // empty, not built
 // the last build (`moves_only`), the last cell order is the starting point: entities that kept
 // their cell are written in place, in order.
 void grid_build(Grid& g, const Store& s, bool moves_only) noexcept;
+// The counting sort of grid_build, from the store's slots or (`gathered`) from the grid's own
+// cell order, whose positions are already current; drops dead positions (grid_refresh.cpp).
+void grid_fill(Grid& g, const Store& s, bool gathered) noexcept;
 
-// After moves only (same entities, same slots, a grid built before): takes the new positions
-// into the cell order and, while the summed moves since the last build stay within
-// kLooseCells of a cell per axis, keeps the buckets as they are (loose: `drift` grows, and
-// queries visit a little more); past that, rebuilds from the order it has just refreshed.
-// A tick of small moves then costs a pass over the positions instead of a counting sort.
-// Returns true when it stayed loose.
+// After the changes the store flagged since the grid last caught up (s.stale, s.log; a grid
+// built before, no kStaleAll): takes the new positions into the cell order and, while the
+// summed moves since the last build stay within kLooseCells of a cell per axis, keeps the
+// buckets as they are (loose: `drift` grows, and queries visit a little more); past that,
+// rebuilds from the order it has just refreshed. A tick of small moves then costs a pass over
+// the positions instead of a counting sort. The adds and removes of s.log are patched in:
+// removed entities leave dead positions, added ones join the run every query visits, until
+// either grows past a bound and the grid rebuilds. Returns true when it stayed loose.
 constexpr double kLooseCells = 0.25;
 bool grid_refresh(Grid& g, const Store& s) noexcept;
 
@@ -125,6 +144,7 @@ uint32_t grid_collect(const Grid& g, const Plan& p, Test test, const int64_t* id
             uint32_t pos = a0 + out[k + j];
             if (pos >= begin) {
                 const uint32_t slot = g.slot[pos];
+                if (slot == kDeadSlot) continue;
                 if (ids && w < kIdsEarly) __builtin_prefetch(ids + slot);
                 out[w++] = slot;
             }

@@ -194,6 +194,22 @@ void idmap_erase(IdMap& m, int64_t id) noexcept {
     m.entries[i].slot = kNoSlot;
 }
 
+namespace {
+
+void log_member(Store& s, uint32_t slot, uint32_t last) noexcept {
+    s.stale |= kChanged;
+    if (++s.period_members > kMemberLogCap) s.stale |= kChangedAll;
+    if (s.stale & kStaleAll) return;  // the index starts from scratch anyway
+    if (s.log.n == kMemberLogCap) {
+        s.stale |= kStaleAll;
+        return;
+    }
+    s.log.op[s.log.n++] = MemberOp{slot, last};
+    s.stale |= kStaleMembers;
+}
+
+}  // namespace
+
 uint32_t store_set(Store& s, int64_t id, float x, float y, float r, uint32_t mask) noexcept {
     SOAGEO_ASSERT(s.n < s.col.cap || idmap_find(s.map, id) != kNoSlot);  // room for a new id
     uint32_t slot = idmap_find(s.map, id);
@@ -201,10 +217,10 @@ uint32_t store_set(Store& s, int64_t id, float x, float y, float r, uint32_t mas
         slot = s.n++;
         s.col.id[slot] = id;
         idmap_put(s.map, id, slot);
-        s.stale |= kStaleAll | kChanged | kChangedAll;
+        log_member(s, slot, kMemberAdded);
     } else {
         const bool same = s.col.r[slot] == r && s.col.mask[slot] == mask;
-        s.stale |= (same ? kStaleMoved : kStaleAll | kChangedAll) | kChanged;
+        s.stale |= (same ? kStaleMoved : kStaleMoved | kStaleShape) | kChanged;
     }
     s.col.x[slot] = x;
     s.col.y[slot] = y;
@@ -237,8 +253,8 @@ bool store_remove(Store& s, int64_t id) noexcept {
     uint32_t slot = idmap_find(s.map, id);
     if (slot == kNoSlot) return false;
     idmap_erase(s.map, id);
-    s.stale |= kStaleAll | kChanged | kChangedAll;
     uint32_t last = --s.n;
+    log_member(s, slot, last);
     if (slot != last) {
         Columns& c = s.col;
         c.x[slot] = c.x[last];

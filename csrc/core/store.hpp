@@ -110,19 +110,46 @@ MovePlan move_batch_lookup(const IdMap& m, const MoveBatch& b, uint32_t n) noexc
 
 // The whole layer as the core sees it. Every mutation below assumes the caller has already
 // validated its arguments and made room: none of them can fail.
-// What changed since the spatial index (grid.hpp) was last built: the index is brought up to
-// date lazily, so every mutation only sets a bit here.
-constexpr uint8_t kStaleMoved = 1;  // positions
-constexpr uint8_t kStaleAll = 2;    // membership, slots, radii or masks
-constexpr uint8_t kChanged = 4;     // any change since a query last asked (rebuild_policy.hpp)
-constexpr uint8_t kChangedAll = 8;  // a kStaleAll change since a query last asked
+// What changed since the spatial index (grid.hpp) was last brought up to date: the index
+// catches up lazily, so every mutation only sets a bit here (and logs adds and removes).
+constexpr uint8_t kStaleMoved = 1;    // positions
+constexpr uint8_t kStaleAll = 2;      // anything the log below cannot tell: rebuild from scratch
+constexpr uint8_t kChanged = 4;       // any change since a query last asked (rebuild_policy.hpp)
+constexpr uint8_t kChangedAll = 8;    // since a query last asked, a change the log could not hold
+constexpr uint8_t kStaleMembers = 16; // adds and removes, all in `log`
+constexpr uint8_t kStaleShape = 32;   // radii or masks of entities already there
+constexpr uint8_t kStaleIndex = kStaleMoved | kStaleAll | kStaleMembers | kStaleShape;
+
+// The adds and removes since the index caught up, in order, so that it can patch its copy of
+// the layer instead of building it again: an add put a new entity at `slot` (last ==
+// kMemberAdded); a remove freed `slot` and moved the entity at `last` into it (the swap-remove).
+// A tick that adds or removes more than kMemberLogCap entities sets kStaleAll instead.
+constexpr uint32_t kMemberLogCap = 64;
+constexpr uint32_t kMemberAdded = 0xffffffffu;
+struct MemberOp {
+    uint32_t slot, last;
+};
+struct MemberLog {
+    uint32_t n;
+    MemberOp op[kMemberLogCap];
+};
 
 struct Store {
     Columns col;
     IdMap map;
     uint32_t n;
     uint8_t stale;
+    MemberLog log;
+    // Adds and removes since a query last asked: past kMemberLogCap, kChangedAll (a tick like
+    // this one would need a full build even with the index up to date).
+    uint32_t period_members;
 };
+
+// The index has caught up with every change.
+inline void store_index_synced(Store& s) noexcept {
+    s.stale = 0;
+    s.log.n = 0;
+}
 
 inline Points points_of(const Store& s) noexcept { return {s.col.x, s.col.y, s.col.r, s.col.mask, s.n}; }
 

@@ -11,7 +11,7 @@ namespace soageo {
 namespace lua {
 
 bool index_fresh(const Layer* layer) {
-    return layer->grid.built && (layer->s.stale & (kStaleMoved | kStaleAll)) == 0 &&
+    return layer->grid.built && (layer->s.stale & kStaleIndex) == 0 &&
            layer->grid.cap == layer->s.col.cap;
 }
 
@@ -43,7 +43,7 @@ static void rebuild(lua_State* L, int idx, Layer* layer) {
     else
         loose = grid_refresh(layer->grid, layer->s);
     ++(loose ? layer->counts.refreshes : layer->counts.builds);
-    layer->s.stale = 0;
+    store_index_synced(layer->s);
 }
 
 // Bringing the index up to date, in "entities tested by the scan" units, from
@@ -70,6 +70,7 @@ void consider_index(lua_State* L, int idx, Layer* layer, double saved) {
         StaleCost c = stale_cost(layer);
         c.moves_only = !(layer->s.stale & kChangedAll);
         layer->s.stale &= static_cast<uint8_t>(~(kChanged | kChangedAll));
+        layer->s.period_members = 0;
         if (!policy_stale_query(layer->policy, new_period, saved, c)) return;
     }
     rebuild(L, idx, layer);

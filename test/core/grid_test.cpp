@@ -14,7 +14,7 @@ using namespace soageo;
 namespace {
 
 void check_grid(const Grid& g, const Store& s) {
-    CHECK(g.n == s.n && g.n_small <= g.n);
+    CHECK(g.n == s.n && g.n_small <= g.n && g.n_built == g.n && g.dead == 0);
     std::vector<uint32_t> seen(s.n, 0);
     float reach = 0;
     uint32_t b = 0, bad = 0;
@@ -40,7 +40,7 @@ void check_grid(const Grid& g, const Store& s) {
 void check_rebuild_after_moves(uint32_t n) {
     std::vector<unsigned char> col(columns_bytes(n)), map(idmap_bytes(idmap_cap_for(n)));
     std::vector<unsigned char> grid_block(grid_bytes(n));
-    Store s{columns_carve(col.data(), n), idmap_init(map.data(), idmap_cap_for(n)), 0, 0};
+    Store s{columns_carve(col.data(), n), idmap_init(map.data(), idmap_cap_for(n)), 0, 0, {}, 0};
     fixture::Rng g(n);
     const double side = 2000 * std::sqrt(n / 10000.0);
     for (uint32_t i = 0; i < n; ++i) {
@@ -64,15 +64,28 @@ void check_rebuild_after_moves(uint32_t n) {
     }
 }
 
-// A loose grid (grid_refresh): the current positions in cell order, and every entity in the
-// bucket of a cell within `drift` (per axis) of where it is now.
+// A loose grid (grid_refresh): the current positions, radii and masks in cell order, every
+// entity once (removed ones leave dead positions, counted in g.dead), and every entity in
+// cells in the bucket of a cell within `drift` (per axis) of where it is now, no wider than a
+// cell and within `reach`.
 void check_loose_grid(const Grid& g, const Store& s) {
-    CHECK(g.n == s.n && g.drift >= 0 && g.drift <= kLooseCells * g.cell * (1 + 0x1p-20));
-    uint32_t b = 0, bad = 0;
+    CHECK(g.n - g.dead == s.n && g.n_small <= g.n_built && g.n_built <= g.n && g.n <= g.room);
+    CHECK(g.drift >= 0 && g.drift <= kLooseCells * g.cell * (1 + 0x1p-20));
+    std::vector<uint32_t> seen(s.n, 0);
+    uint32_t b = 0, bad = 0, dead = 0;
     for (uint32_t p = 0; p < g.n; ++p) {
         const uint32_t slot = g.slot[p];
-        bad += !(g.x[p] == s.col.x[slot] && g.y[p] == s.col.y[slot]);
+        if (slot == kDeadSlot) {
+            ++dead;
+            continue;
+        }
+        if (slot >= s.n || seen[slot]++) {
+            ++bad;
+            continue;
+        }
+        bad += !(g.x[p] == s.col.x[slot] && g.y[p] == s.col.y[slot] && g.r[p] == s.col.r[slot] && g.mask[p] == s.col.mask[slot]);
         if (p >= g.n_small) continue;
+        bad += !(g.r[p] <= g.cell && g.r[p] <= g.reach);
         while (g.start[b + 1] <= p) ++b;
         const double d = g.drift;
         bool found = false;
@@ -81,7 +94,7 @@ void check_loose_grid(const Grid& g, const Store& s) {
                 found |= row_bucket(g.buckets, cx, cy) == b;
         bad += !found;
     }
-    CHECK(bad == 0);
+    CHECK(bad == 0 && dead == g.dead);
 }
 
 // Queries through `g` (loose or not) against brute force over the layer: boxes, long thin
@@ -135,7 +148,7 @@ struct RefreshWorld {
     double side = 2000 * std::sqrt(n / 10000.0);
     explicit RefreshWorld(fixture::Rng& g)
         : col(columns_bytes(n)), map(idmap_bytes(idmap_cap_for(n))), grid_block(grid_bytes(n)), tight_block(grid_bytes(n)) {
-        s = Store{columns_carve(col.data(), n), idmap_init(map.data(), idmap_cap_for(n)), 0, 0};
+        s = Store{columns_carve(col.data(), n), idmap_init(map.data(), idmap_cap_for(n)), 0, 0, {}, 0};
         for (uint32_t i = 0; i < n; ++i) {
             const float r = i % 997 == 0 ? 500.0f : static_cast<float>(g.uniform(0, 1));
             store_set(s, static_cast<int64_t>(g.next()), static_cast<float>(g.uniform(0, side)),
@@ -143,11 +156,22 @@ struct RefreshWorld {
         }
         grid = grid_carve(grid_block.data(), n);
         grid_build(grid, s, false);
+        store_index_synced(s);
         tight = grid_carve(tight_block.data(), n);
+    }
+    // What the binding does when a query finds the grid stale.
+    bool refresh() {
+        bool loose = false;
+        if (s.stale & kStaleAll)
+            grid_build(grid, s, false);
+        else
+            loose = grid_refresh(grid, s);
+        store_index_synced(s);
+        return loose;
     }
     // Every entity moves by up to `step` per axis.
     void move_all(fixture::Rng& g, double step) {
-        for (uint32_t i = 0; i < n; ++i) {
+        for (uint32_t i = 0; i < s.n; ++i) {
             s.col.x[i] += static_cast<float>(g.uniform(-step, step));
             s.col.y[i] += static_cast<float>(g.uniform(-step, step));
         }
@@ -174,7 +198,7 @@ TEST_CASE(grid_refresh_stays_loose_under_small_moves_and_rebuilds_past_the_bound
     for (int tick = 0; tick < 12; ++tick) {
         w.move_all(g, step);
         const double before = grid.drift;
-        if (grid_refresh(grid, s)) {
+        if (w.refresh()) {
             ++loose;
             CHECK(grid.drift > before);
             check_loose_grid(grid, s);
@@ -212,7 +236,7 @@ TEST_CASE(grid_refresh_refiles_a_few_jumps_and_stays_loose) {
             s.col.x[i] = static_cast<float>(j % 2 ? to : g.uniform(0, side));
             s.col.y[i] = static_cast<float>(to);
         }
-        const bool stayed = grid_refresh(grid, s);
+        const bool stayed = w.refresh();
         loose += stayed;
         if (stayed) {
             // The jumps do not count: the drift grows by the small moves only (each as float32
@@ -229,8 +253,56 @@ TEST_CASE(grid_refresh_refiles_a_few_jumps_and_stays_loose) {
     CHECK(loose == 8);
     // More jumps than a refresh refiles: they count like moves, and the grid rebuilds.
     for (uint32_t i = 0; i < 50; ++i) s.col.x[static_cast<uint32_t>(g.below(n))] = static_cast<float>(g.uniform(0, side));
-    CHECK(!grid_refresh(grid, s));
+    CHECK(!w.refresh());
     check_grid(grid, s);
+}
+
+// Deaths and spawns among small moves (the store's log of adds and removes), and radii and
+// masks changed by store_set: patched into the loose grid (removed entities leave dead
+// positions, added ones join the run every query visits) until either passes its bound or a
+// tick changes more than the log holds; every state answers as brute force does.
+TEST_CASE(grid_refresh_patches_in_adds_removes_radii_and_masks) {
+    fixture::Rng g(23);
+    RefreshWorld w(g);
+    Store& s = w.s;
+    Grid& grid = w.grid;
+    const uint32_t n = RefreshWorld::n;
+    const double side = w.side, step = grid.cell * kLooseCells / 40;
+    auto spawn = [&](int64_t id, float r) {
+        store_set(s, id, static_cast<float>(g.uniform(0, side)), static_cast<float>(g.uniform(0, side)), r, 1u << g.below(4));
+    };
+    uint32_t loose = 0, patched = 0, full = 0;
+    for (int tick = 0; tick < 40; ++tick) {
+        w.move_all(g, step);
+        // 0-23 deaths anywhere, the last slot's entity among them every few ticks; then as many
+        // spawns as there is room for, a big one now and then; one spawned and killed at once.
+        const uint32_t deaths = tick == 20 ? 40 : static_cast<uint32_t>(g.below(24));
+        for (uint32_t j = 0; j < deaths; ++j)
+            store_remove(s, s.col.id[j == 0 && tick % 3 == 0 ? s.n - 1 : g.below(s.n)]);
+        const uint32_t births = tick == 20 ? 40 : static_cast<uint32_t>(g.below(24));
+        for (uint32_t j = 0; j < births && s.n < n - 1; ++j)
+            spawn(static_cast<int64_t>(g.next()), j == 0 && tick % 5 == 0 ? 500.0f : static_cast<float>(g.uniform(0, 1)));
+        const int64_t brief = static_cast<int64_t>(g.next());
+        spawn(brief, 1.0f);
+        store_remove(s, brief);
+        // Radii and masks of entities already there; now and then one grows wider than a cell.
+        for (uint32_t j = 0; j < 3; ++j) {
+            const uint32_t i = static_cast<uint32_t>(g.below(s.n));
+            const float r = j == 0 && tick % 7 == 6 ? 2 * grid.cell : static_cast<float>(g.uniform(0, 1));
+            store_set(s, s.col.id[i], s.col.x[i], s.col.y[i], r, 1u << g.below(4));
+        }
+        const bool overflowed = s.stale & kStaleAll;
+        full += overflowed;
+        if (w.refresh()) {
+            ++loose;
+            patched += grid.dead > 0 && grid.n > grid.n_built;
+            check_loose_grid(grid, s);
+        } else {
+            check_grid(grid, s);
+        }
+        CHECK(w.mismatches(g) == 0);
+    }
+    CHECK(full == 1 && loose >= 20 && patched >= 10);
 }
 
 TEST_CASE(grid_rebuild_after_moves_files_every_entity_in_its_cell) { check_rebuild_after_moves(5000); }
