@@ -203,19 +203,21 @@ do
 end
 
 -- At 1,000,000 a tick's refresh costs as much as 40-50 small scans, the first (full) build as
--- much as ~130: a tick of 100 queries pays refreshes, never a build in one tick.
+-- much as ~130: a tick of 100 queries pays refreshes, never a build in one tick. The last row
+-- also kills 16 entities a tick and spawns 16 elsewhere (patched into the index).
 if max_n >= 1000000 then
   print()
   print("Tick at 1,000,000 entities: all move (move_many), then Q touch_box 50 queries; ms per tick for the queries")
   print("(with the index's upkeep), median of ticks; the layers start unindexed, as after loading a world")
-  print(string.format("%-6s %14s %14s %9s %22s", "Q", "auto queries", "scan queries", "ratio", "auto builds, refreshes"))
+  print(string.format("%-22s %14s %14s %9s %22s", "Q", "auto queries", "scan queries", "ratio", "auto builds, refreshes"))
   local n = 1000000
   local side, ids, xs, ys, rs = world(n)
   local out = {}
-  for _, Q in ipairs({ 30, 100, 300 }) do
+  for _, row in ipairs({ { 30, 0 }, { 100, 0 }, { 300, 0 }, { 100, 16 } }) do
+    local Q, churn = row[1], row[2]
     local res, stats = {}, nil
     for _, mode in ipairs({ "auto", "scan" }) do
-      local l = soageo.layer(n)
+      local l = soageo.layer(n + churn)
       l:set_many(ids, xs, ys, rs)
       l:index_mode(mode)
       local px, py = {}, {}
@@ -224,6 +226,10 @@ if max_n >= 1000000 then
       for t = 1, 12 do
         for i = 1, n do px[i], py[i] = px[i] + (math.random() * 4 - 2), py[i] + (math.random() * 4 - 2) end
         l:move_many(ids, px, py)
+        for k = 1, churn do
+          l:remove(-(t - 1) * churn - k)
+          l:set(-t * churn - k, math.random() * side, math.random() * side, math.random())
+        end
         local t0 = clock()
         for _ = 1, Q do
           local x, y = math.random() * side, math.random() * side
@@ -235,8 +241,9 @@ if max_n >= 1000000 then
       if mode == "auto" then stats = l:stats() end
       l:close()
     end
-    print(string.format("%-6d %11.3f ms %11.3f ms %8.2fx %15d, %d", Q, res.auto * 1e3, res.scan * 1e3, res.auto / res.scan,
-      stats.builds, stats.refreshes))
+    local label = churn > 0 and string.format("%d, %d die, %d spawn", Q, churn, churn) or tostring(Q)
+    print(string.format("%-22s %11.3f ms %11.3f ms %8.2fx %15d, %d", label, res.auto * 1e3, res.scan * 1e3,
+      res.auto / res.scan, stats.builds, stats.refreshes))
   end
 end
 
