@@ -1,7 +1,8 @@
-// The spatial index natively: what its upkeep costs per entity (a full build after adds and
-// removes, the rebuild after every entity moved by up to 2 units, which starts from the last
-// cell order, and what a tick of such moves costs the layer, whose refresh stays loose for a
-// few ticks before it rebuilds, also with 1 and 8 entities a tick jumping anywhere), against a
+// The spatial index natively: what its upkeep costs per entity (a build from scratch, the
+// rebuild after every entity moved by up to 2 units, which starts from the last cell order,
+// and what a tick of such moves costs the layer, whose refresh stays loose for a few ticks
+// before it rebuilds, also with 1 and 8 entities a tick jumping anywhere, and with 1 and 16
+// deaths and spawns a tick patched in), against a
 // plain pass over the same columns (the ceiling: reading x and y once), and what ordering every
 // query's hits by ascending id would cost over the storage order the queries return (the hits
 // of a whole-world box). Medians of 9 runs, one process.

@@ -20,7 +20,8 @@
 namespace soageo {
 
 struct Grid {
-    // Cell order: positions [0, n_small) grouped by bucket, [n_small, n) the big entities.
+    // Cell order: positions [0, n_small) grouped by bucket, then the run every query visits:
+    // the big entities and those added since the last build (see n, n_small, n_built below).
     float *x, *y, *r;
     uint32_t *mask, *slot;
     // The other half of a rebuild (swapped with the above after each build).
@@ -28,9 +29,9 @@ struct Grid {
     uint32_t *mask2, *slot2;
     float* xy;             // build scratch: x and y interleaved by slot (the rebuild after moves)
     uint32_t* key;         // build scratch: bucket of each source position
-    uint32_t* start;       // buckets + 2 entries: bucket b holds positions [start[b], start[b + 1])
+    uint32_t* start;       // buckets + 4 entries: bucket b holds positions [start[b], start[b + 1])
     uint32_t* hits;        // query scratch: room + kHitSlack entries
-    uint32_t* bitmap;      // query scratch: one bit per slot, for ordering many hits
+    uint32_t* bitmap;      // scratch, one bit per slot: ordering many hits; the slots a refresh renumbers
     double inv_cell;
     // How far (per axis, an upper bound) an entity may be from the position its bucket was
     // computed from: 0 after a build, more after loose refreshes (grid_refresh). Every plan
@@ -65,12 +66,14 @@ constexpr uint32_t kHitSlack = (kMaxRuns + 2) * kMaxWidth;
 size_t grid_bytes(uint32_t cap) noexcept;
 Grid grid_carve(void* block, uint32_t cap) noexcept;  // empty, not built
 
-// Brings the grid up to date with the store (s.n <= g.cap). When only positions changed since
-// the last build (`moves_only`), the last cell order is the starting point: entities that kept
-// their cell are written in place, in order.
+// Brings the grid up to date with the store (s.n <= g.cap). `moves_only`: the caller knows that
+// only positions changed since the last build (same entities in the same slots, same radii and
+// masks: the grid cannot tell), and the last cell order is the starting point: entities that
+// kept their cell are written in place, in order.
 void grid_build(Grid& g, const Store& s, bool moves_only) noexcept;
 // The counting sort of grid_build, from the store's slots or (`gathered`) from the grid's own
-// cell order, whose positions are already current; drops dead positions (grid_refresh.cpp).
+// cell order, whose positions are already current; drops dead positions (grid_refresh.cpp
+// calls it).
 void grid_fill(Grid& g, const Store& s, bool gathered) noexcept;
 
 // After the changes the store flagged since the grid last caught up (s.stale, s.log; a grid

@@ -115,7 +115,7 @@ MovePlan move_batch_lookup(const IdMap& m, const MoveBatch& b, uint32_t n) noexc
 constexpr uint8_t kStaleMoved = 1;    // positions
 constexpr uint8_t kStaleAll = 2;      // anything the log below cannot tell: rebuild from scratch
 constexpr uint8_t kChanged = 4;       // any change since a query last asked (rebuild_policy.hpp)
-constexpr uint8_t kChangedAll = 8;    // since a query last asked, a change the log could not hold
+constexpr uint8_t kChangedAll = 8;    // since a query last asked: a clear, a regrow, or > 64 adds and removes
 constexpr uint8_t kStaleMembers = 16; // adds and removes, all in `log`
 constexpr uint8_t kStaleShape = 32;   // radii or masks of entities already there
 constexpr uint8_t kStaleIndex = kStaleMoved | kStaleAll | kStaleMembers | kStaleShape;
@@ -123,7 +123,8 @@ constexpr uint8_t kStaleIndex = kStaleMoved | kStaleAll | kStaleMembers | kStale
 // The adds and removes since the index caught up, in order, so that it can patch its copy of
 // the layer instead of building it again: an add put a new entity at `slot` (last ==
 // kMemberAdded); a remove freed `slot` and moved the entity at `last` into it (the swap-remove).
-// A tick that adds or removes more than kMemberLogCap entities sets kStaleAll instead.
+// More than kMemberLogCap adds and removes since the index caught up (several ticks, while
+// queries scan) set kStaleAll instead.
 constexpr uint32_t kMemberLogCap = 64;
 constexpr uint32_t kMemberAdded = 0xffffffffu;
 struct MemberOp {
@@ -149,6 +150,7 @@ struct Store {
 inline void store_index_synced(Store& s) noexcept {
     s.stale = 0;
     s.log.n = 0;
+    s.period_members = 0;
 }
 
 inline Points points_of(const Store& s) noexcept { return {s.col.x, s.col.y, s.col.r, s.col.mask, s.n}; }

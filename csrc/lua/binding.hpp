@@ -50,7 +50,7 @@ struct IndexCounts {
     uint64_t indexed;    // queries (batch shapes, casts, nearest) answered through the index
     uint64_t scanned;    // answered by the scan
     uint64_t builds;     // index builds (the cells made anew)
-    uint64_t refreshes;  // refreshes after moves that kept the cells (loose)
+    uint64_t refreshes;  // refreshes after changes that kept the cells (loose)
 };
 
 struct Layer {
