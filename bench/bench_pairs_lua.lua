@@ -126,7 +126,8 @@ local function step(layer, span, fraction)
   end
 end
 
--- variants: { name, fraction moving, watcher mask function or nil, after_update(aoi) or nil }
+-- variants: { name, fraction moving, watcher mask function or nil, after_update(aoi) or nil,
+-- entities that die (removed, unwatched) and spawn (set, watched) each tick or nil }
 local function side_by_side(title, n, span, view, ticks, variants, mask_of)
   local layers = scene_copies(n, span, #variants, mask_of)
   local aois, times = {}, {}
@@ -143,6 +144,14 @@ local function side_by_side(title, n, span, view, ticks, variants, mask_of)
   for tick = 0, ticks do
     for v, var in ipairs(variants) do
       step(layers[v], span, var[2])
+      local churn = var[5] or 0
+      for k = 1, churn do
+        local gone, born = tick * churn + k, n + tick * churn + k
+        layers[v]:remove(gone)
+        aois[v]:unwatch(gone)
+        layers[v]:set(born, math.random() * span, math.random() * span)
+        aois[v]:watch(born, view)
+      end
       local t0 = clock()
       aois[v]:update(enter[v], leave[v])
       if var[4] then var[4](aois[v]) end
@@ -194,6 +203,10 @@ side_by_side("crowded 2,000: masks", 2000, 200, 50, 16, {
 -- 10% moving (up to 2 units per axis) against all moving.
 side_by_side("uniform 10,000: 10% moving", 10000, 2000, 50, 16, { { "all moving", 1 }, { "10% moving", 0.1 } })
 side_by_side("crowded 2,000: 10% moving", 2000, 200, 50, 16, { { "all moving", 1 }, { "10% moving", 0.1 } })
+-- Deaths and spawns: an update after entities were added or removed takes the full path (the
+-- incremental one needs the same ids in the same slots), whatever moved.
+side_by_side("uniform 10,000: 10% moving", 10000, 2000, 50, 16,
+  { { "no deaths", 0.1 }, { "1 death and 1 spawn a tick", 0.1, nil, nil, 1 } })
 
 -- Contact events: contacts:update against layer:pairs() on the same tick, and against the
 -- plain-Lua way, diffing two successive sorted pair lists from layer:pairs(). Entities move up
@@ -217,7 +230,7 @@ local function lua_diff(old, no, new, nn, began, ended)
   return nb, ne
 end
 
-local function contacts_bench(name, n, span, fraction, ticks)
+local function contacts_bench(name, n, span, fraction, ticks, churn)
   math.randomseed(n + 11)
   local layer = soageo.layer(n)
   for i = 1, n do layer:set(i, math.random() * span, math.random() * span, 2.5 + math.random() * 12.5) end
@@ -231,6 +244,10 @@ local function contacts_bench(name, n, span, fraction, ticks)
   local tp, tc, tl, events, agree = {}, {}, {}, 0, true
   for tick = 0, ticks do
     step(layer, span, fraction)
+    for k = 1, churn or 0 do  -- deaths and spawns
+      layer:remove(tick * churn + k)
+      layer:set(n + tick * churn + k, math.random() * span, math.random() * span, 2.5 + math.random() * 12.5)
+    end
     local cur = lists[tick % 2 + 1] == prev and lists[(tick + 1) % 2 + 1] or lists[tick % 2 + 1]
     local t0 = clock()
     local _, np = layer:pairs(cur)
@@ -269,5 +286,6 @@ end
 
 contacts_bench("uniform 10,000 in 2000x2000, all move", 10000, 2000, 1, 16)
 contacts_bench("uniform 10,000 in 2000x2000, 10% move", 10000, 2000, 0.1, 16)
+contacts_bench("10,000, 10% move, 1 dies, 1 spawns", 10000, 2000, 0.1, 16, 1)
 contacts_bench("uniform 100,000 in 6325x6325, all move", 100000, 6325, 1, 8)
 contacts_bench("uniform 100,000 in 6325x6325, 10% move", 100000, 6325, 0.1, 8)
