@@ -261,21 +261,30 @@ for _, arch in ipairs(soageo.archs()) do
   end)
 end
 
+-- A layer of 3000 entities of `kind`, filled from `g`, its ids in `ids`.
+local function tick_world(kind, g)
+  local l, ids = soageo.layer(), {}
+  fill(l, kind, 3000, g, ids)
+  return l, ids
+end
+
+-- Moves every `every`-th entity of ids by up to `step` per axis.
+local function nudge(l, g, ids, every, step)
+  for i = 1, #ids, every do
+    local x, y = l:get(ids[i])
+    l:move(ids[i], x + g:uniform(-step, step), y + g:uniform(-step, step))
+  end
+end
+
 describe("when ticks of small moves keep the index loose", function()
   -- Moves that add up to less than a quarter of a cell only refresh the positions the index
   -- holds; its buckets stay, and every query widens its area by how far entities may have gone.
   for _, kind in ipairs({ "uniform", "sparse", "radii" }) do
     it("returns what the scan returns at every tick on a " .. kind .. " world", function()
       local g = rng.new(#kind * 31)
-      local l = soageo.layer()
-      local ids = {}
-      fill(l, kind, 3000, g, ids)
+      local l, ids = tick_world(kind, g)
       for tick = 1, 8 do
-        local step = tick == 6 and 40 or 3  -- one tick moves far: the index is rebuilt
-        for i = 1, #ids, 2 do
-          local x, y = l:get(ids[i])
-          l:move(ids[i], x + g:uniform(-step, step), y + g:uniform(-step, step))
-        end
+        nudge(l, g, ids, 2, tick == 6 and 40 or 3)  -- one tick moves far: the index is rebuilt
         compare(l, g, kind, 60, string.format("%s tick %d", kind, tick))
         check_brute(l, g, string.format("%s tick %d", kind, tick))
       end
@@ -284,22 +293,17 @@ describe("when ticks of small moves keep the index loose", function()
 end)
 
 describe("when entities die and spawn between ticks", function()
-  -- Up to 64 adds and removes between queries are patched into the index (removed entities
-  -- leave dead positions, added ones join the run every query visits); more, or too many
-  -- added since the last build, and it is built again.
+  -- Up to 64 adds and removes since the index last caught up are patched into it (removed
+  -- entities leave dead positions, added ones join the run every query visits); more, or too
+  -- many added since the last build, and it is built again.
   for _, kind in ipairs({ "uniform", "sparse", "radii" }) do
     it("patches them into the index and returns what the scan returns on a " .. kind .. " world", function()
       local g = rng.new(#kind * 71)
-      local l = soageo.layer()
-      local ids = {}
-      fill(l, kind, 3000, g, ids)
+      local l, ids = tick_world(kind, g)
       l:reindex()
       local fresh_id, builds = 1000000000, l:stats().builds
       for tick = 1, 10 do
-        for i = 1, #ids, 3 do
-          local x, y = l:get(ids[i])
-          l:move(ids[i], x + g:uniform(-1, 1), y + g:uniform(-1, 1))
-        end
+        nudge(l, g, ids, 3, 1)
         local deaths = tick == 7 and 70 or g:int(0, 25)  -- tick 7: more than the log holds
         for _ = 1, deaths do
           local j = g:int(1, #ids)
@@ -336,16 +340,11 @@ describe("when a few entities jump far among small moves", function()
   for _, kind in ipairs({ "uniform", "radii" }) do
     it("stays loose and returns what the scan returns on a " .. kind .. " world", function()
       local g = rng.new(#kind * 57)
-      local l = soageo.layer()
-      local ids = {}
-      fill(l, kind, 3000, g, ids)
+      local l, ids = tick_world(kind, g)
       l:reindex()
       local builds = l:stats().builds
       for tick = 1, 8 do
-        for i = 1, #ids do
-          local x, y = l:get(ids[i])
-          l:move(ids[i], x + g:uniform(-0.2, 0.2), y + g:uniform(-0.2, 0.2))
-        end
+        nudge(l, g, ids, 1, 0.2)
         for j = 1, tick do  -- 1 to 8 jumps, some to the same place
           l:move(ids[g:int(1, #ids)], j % 2 == 0 and 0 or g:uniform(0, 2000), g:uniform(0, 2000))
         end
