@@ -257,6 +257,78 @@ for _, arch in ipairs(soageo.archs()) do
         assert.are.equal(2, aoi:stats().inversion_builds)
       end)
 
+      -- Entities die and spawn on most ticks of a real scene: the incremental path patches them
+      -- in (a new entity takes a position after the buckets, a removed one stays as mask 0).
+      -- Among them: watchers losing their entity, watchers gaining one, ids back at other slots,
+      -- removes that move the last slot's entity, spawns with mask 0; and watch and unwatch of
+      -- watchers with and without an entity, new views and filters.
+      it("stays incremental when entities die and spawn and watchers come and go, and matches brute force", function()
+        local g = rng.new(1300 + margin)
+        local l = soageo.layer()
+        local aoi = soageo.aoi(l, { margin = margin })
+        local views, wmasks, n = {}, {}, 400
+        local masks = { 1, 2, 0xffffffff, 0 }
+        for id = 1, n do
+          l:set(id, g:uniform(0, 120), g:uniform(0, 120), 0, masks[g:int(1, 3)])
+          if id % 4 == 0 then views[id] = 12; aoi:watch(id, 12) end
+        end
+        for id = n + 1, n + 40, 4 do  -- watchers whose entity spawns later
+          views[id] = 10; wmasks[id] = masks[g:int(1, 3)]; aoi:watch(id, 10, wmasks[id])
+        end
+        local next_id = n + 41
+        local vis, truth, enter, leave, out = {}, {}, {}, {}, {}
+        local seers
+        enter, leave, truth, seers = checked_update(aoi, l, enter, leave, vis, views, margin, truth, wmasks, "first")
+        out = util.check_lists(assert, aoi, "watchers_of", seers, next_id, out)
+        local was = aoi:stats()
+        local spawn_watcher, gone = n + 1, {}
+        for tick = 1, 14 do
+          for id, x, y in l:each() do
+            if id % 10 == tick % 10 then l:move(id, x + g:uniform(-0.3, 0.3), y + g:uniform(-0.3, 0.3)) end
+          end
+          local dying = {}  -- back from the next tick on (a death and a spawn far away at once is a jump)
+          for _ = 1, g:int(1, 4) do  -- deaths, watchers' entities among them
+            local id = g:int(1, next_id - 1)
+            if l:has(id) then l:remove(id); dying[#dying + 1] = id end
+          end
+          for _ = 1, g:int(1, 4) do  -- spawns: new ids, ids of watchers, dead ids back
+            local id
+            local pick = g:int(1, 3)
+            if pick == 1 and spawn_watcher <= n + 40 then
+              id, spawn_watcher = spawn_watcher, spawn_watcher + 4
+            elseif pick == 2 and #gone > 0 then
+              id = table.remove(gone, g:int(1, #gone))
+            else
+              id, next_id = next_id, next_id + 1
+            end
+            if not l:has(id) then l:set(id, g:uniform(0, 120), g:uniform(0, 120), 0, masks[g:int(1, #masks)]) end
+          end
+          for _ = 1, g:int(0, 3) do  -- watch and unwatch: players come and go
+            local id = g:int(1, next_id + 5)
+            if views[id] and g:int(1, 2) == 1 then
+              views[id], wmasks[id] = nil, nil; aoi:unwatch(id)
+            else
+              views[id] = g:int(6, 14); wmasks[id] = masks[g:int(1, 3)]; aoi:watch(id, views[id], wmasks[id])
+            end
+          end
+          for _, id in ipairs(dying) do gone[#gone + 1] = id end
+          local label = "tick " .. tick
+          enter, leave, truth, seers = checked_update(aoi, l, enter, leave, vis, views, margin, truth, wmasks, label)
+          out = util.check_lists(assert, aoi, "watchers_of", seers, next_id, out)
+          for id in pairs(views) do
+            local want = {}
+            for t in pairs(truth[id] or {}) do want[#want + 1] = t end
+            table.sort(want)
+            out = aoi:visible(id, out)
+            assert.are.same(want, out, "visible, " .. label)
+          end
+          local now = aoi:stats()
+          assert.are.equal(was.full, now.full, label)
+          assert.are.equal(was.incremental + 1, now.incremental, label)
+          was = now
+        end
+      end)
+
       it("reproduces brute force with masks, and watchers_of inverts every visible list", function()
         local g = rng.new(300 + margin)
         local l = soageo.layer()

@@ -66,6 +66,8 @@ void sort_entities(const Store& st, const Watchers& w, float margin, AoiScratch&
     std::memcpy(s.py, c.y, n * sizeof(float));
     std::memcpy(s.pm, c.mask, n * sizeof(uint32_t));
     std::memcpy(s.pid, c.id, n * sizeof(int64_t));
+    s.positions = s.n_built = n;
+    s.dead = 0;
     for (uint32_t i = n; i < padded(n + 1) + kMaxWidth; ++i) s.xs[i] = s.ys[i] = 0.0f, s.ms[i] = 0;
 }
 
@@ -166,13 +168,14 @@ void prepare_update(const AoiInput& in, AoiScratch& s, Visible& after, AoiProgre
         for (uint32_t i = 0; i < st.n; ++i) changed |= uint64_t(before.ids[i] ^ after.ids[i]);
     p.same_ranks = changed == 0;
     if (!p.same_ranks) remap_ranks(before, s, st.n);
-    for (uint32_t q = 0; q < before.id_count; ++q) {
-        const uint32_t r = p.same_ranks ? before.rank_at[q] : s.remap[before.rank_at[q]];
+    for (uint32_t q = 0; q < before.positions; ++q) {  // kNoSlot: removed since (incremental)
+        const uint32_t was = before.rank_at[q];
+        const uint32_t r = p.same_ranks || was == kNoSlot ? was : s.remap[was];
         s.new_pos[q] = r == kNoSlot ? kNoSlot : s.pos_of_rank[r];
     }
     std::memcpy(after.rank_at, s.rank_at_pos, st.n * sizeof(uint32_t));
     std::memset(s.mark, 0, (size_t(padded(st.n + 1)) + kMaxWidth) * sizeof(uint32_t));
-    after.id_count = st.n;
+    after.id_count = after.positions = st.n;
     after.n = 0;
     after.top = after.pairs = 0;
     s.fresh = true;

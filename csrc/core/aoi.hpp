@@ -46,8 +46,10 @@ struct Visible {
     uint32_t* room;
     uint32_t* target;  // positions
     int64_t* ids;      // the layer's ids, ascending, at that update (ids[rank])
-    uint32_t* rank_at; // rank of the entity at each position
+    uint32_t* rank_at; // rank of the entity at each position (kNoSlot: an entity removed since
+                       // the last full update, whose position stays until the next one)
     uint32_t n, watcher_cap, id_count, id_cap;
+    uint32_t positions;  // entries of rank_at: id_count plus the removed ones (at most id_cap)
     uint64_t target_cap;
     uint64_t top;      // target[top ..] is unused
     uint64_t pairs;    // the sum of len
@@ -164,6 +166,30 @@ struct AoiScratch {
     bool synced;        // the above describe the committed visible lists (set by aoi_commit)
     bool fresh;         // a full update bucketed the entities: sx, sy, wk.. still to be built
     bool any_wide;      // some watcher placed since is wider than a cell (rescanned when anything moves)
+    // Entities added and removed since the last update, patched in by the incremental update
+    // (aoi_incremental.cpp): an added one takes the next position after the buckets (every search
+    // visits that run too), a removed one keeps its position with mask 0 until a full update.
+    struct Members {
+        static constexpr uint32_t kMax = 64;  // per update, added or removed; more: a full update
+        int64_t added_id[kMax];        // ascending
+        uint32_t added_at[kMax];       // how many of the last update's ids are below each
+        uint32_t removed_rank[kMax];   // the last update's ranks, ascending
+        uint32_t gone_watcher[kMax];   // watchers whose entity was removed
+        uint32_t n_added, n_removed, n_gone;
+        uint32_t ids_before;           // the last update's id count
+        // Watch and unwatch: until the commit, a new watcher i has the index watchers_before + i
+        // (past the last update's), in ascending id order; unwatched ones keep theirs.
+        int64_t new_watcher[kMax];     // ascending ids
+        uint32_t new_watcher_at[kMax]; // how many of the last update's watchers are below each
+        uint32_t unwatched[kMax];      // the last update's indices, ascending
+        uint32_t n_new_watchers, n_unwatched;
+        uint32_t watchers_before;      // the last update's watcher count
+        uint32_t positions_before;     // the last update's positions
+        bool layer_changed, watchers_changed;  // what commit_incremental renumbers
+    } members;
+    uint32_t positions;  // positions in use: the bucketed ones, then those added since
+    uint32_t n_built;    // positions the buckets hold (the entities of the last full update)
+    uint32_t dead;       // positions of entities removed since the last full update
     double cell, inv_cell;  // rows: cell height
     double inv_cell_x;      // cells within a row
     uint32_t buckets;   // a power of two
@@ -208,6 +234,8 @@ struct AoiProgress {
     uint32_t stamp = 0;          // one per watcher processed
     bool prepared = false;
     bool same_ranks = false;     // the layer has the ids of the last update: ranks carry over
+    bool members = false;        // the incremental path patched in adds and removes: its keys
+                                 // are not ranks of the committed lists (observers rebuild)
     // Asked by the caller (who keeps observers up to date): the full path also writes its
     // events as keys, at the end of the event buffers, while the ids and watchers are those of
     // the last update and the buffers hold both (else `keys` ends false). The keys are then

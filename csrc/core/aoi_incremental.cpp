@@ -17,23 +17,16 @@ namespace {
 // an eighth of a cell height (a quarter of the median reach) a full update buckets anew.
 constexpr double kDriftPerCell = 1.0 / 8;
 
+// Adds and removes since the last full update that the incremental update patches in (past
+// them, a full update): positions added after the buckets (every search visits them all), and
+// positions of removed entities (scanned for nothing).
+constexpr uint32_t kMaxAddedRun = 128;
+constexpr uint32_t kMaxDead = 64;
+
 // float32 squared distance in aoi_scan's order: target minus watcher, x term first.
 inline float distance2(float tx, float ty, float wx, float wy) noexcept {
     const float dx = tx - wx, dy = ty - wy;
     return dx * dx + dy * dy;
-}
-
-// A watcher at position q as the movers' scan sees it. One whose reach exceeds a cell height is
-// never met there (the scan around a mover would grow with it): it is rescanned whole.
-void place_watcher(AoiScratch& s, uint32_t q, uint32_t k, float view, uint32_t mask, float margin) noexcept {
-    const float reach = view + margin;
-    const bool wide = double(reach) > s.cell;
-    s.wk[q] = k;
-    s.wm[q] = mask;
-    s.wv2[q] = wide ? -1.0f : view * view;
-    s.wr2[q] = wide ? -1.0f : reach * reach;
-    s.any_wide |= wide;
-    if (!wide && double(reach) > s.reach_max) s.reach_max = reach;
 }
 
 // Once after each full update: where every entity was bucketed, and the watchers by position.
@@ -138,10 +131,15 @@ namespace {
 
 // Sorts the keys, moves them to the end of the event buffer and writes the (watcher, target)
 // id pairs in front of them; returns where the keys went (aoi_commit reads them).
-uint64_t* keys_to_events(EventList& e, uint64_t n, const Visible& v, AoiScratch& s) noexcept {
+uint64_t* keys_to_events(EventList& e, uint64_t n, const Visible& v, AoiScratch& s, bool members) noexcept {
     uint64_t* keys = reinterpret_cast<uint64_t*>(e.pair);
-    // Keys take at most 2/3 of the buffer; tmp_* are free once the scans are done.
-    sort_keys(keys, keys + n, n, v.n, v.id_count, s.tmp_keys, s.tmp_vals, s.cap);
+    // Keys take at most 2/3 of the buffer; tmp_* are free once the scans are done. With adds,
+    // the ranks of the added follow the others' until the commit: sorted in id order.
+    if (members) keys_to_id_order(s, keys, n);
+    const AoiScratch::Members& m = s.members;
+    sort_keys(keys, keys + n, n, v.n + (members ? m.n_new_watchers : 0), v.id_count + (members ? m.n_added : 0), s.tmp_keys,
+              s.tmp_vals, s.cap);
+    if (members) keys_from_id_order(s, keys, n);
     uint64_t* tail = keys + (2 * e.cap - n);
     std::memmove(tail, keys, n * sizeof(uint64_t));
     for (uint64_t i = 0; i < n; ++i) {
@@ -150,6 +148,12 @@ uint64_t* keys_to_events(EventList& e, uint64_t n, const Visible& v, AoiScratch&
     }
     e.n = n;
     return tail;
+}
+
+// The events of watcher k do not change its list in place: it was rescanned (its list is in
+// the log), or it has no entity now (its entity was removed, or it was unwatched).
+inline bool keeps_no_list(const AoiScratch& s, const Visible& v, uint32_t k) noexcept {
+    return v.pos[k] == kNoSlot || s.changed[v.pos[k]] == s.serial;
 }
 
 // The room aoi_commit will take past v.top for lists that outgrow theirs.
@@ -165,7 +169,7 @@ uint64_t relocations(const AoiScratch& s, const Visible& v, const uint64_t* ek, 
         while (i < ne && uint32_t(ek[i] >> 32) == k) ++i, ++gained;
         while (j < nl && uint32_t(lk[j] >> 32) < k) ++j;
         while (j < nl && uint32_t(lk[j] >> 32) == k) ++j, ++lost;
-        if (s.changed[v.pos[k]] == s.serial) continue;  // rescanned: counted above
+        if (keeps_no_list(s, v, k)) continue;  // rescanned (counted above), or gone
         const uint64_t len = v.len[k] + gained - lost;
         if (len > v.room[k]) need += list_room(uint32_t(len));
     }
@@ -207,24 +211,57 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
     const Columns& c = st.col;
     const Watchers& w = *in.watchers;
     const Visible& v = *in.before;
-    const uint32_t n = st.n;
-    if (n == 0 || v.id_count != n || s.ranked_n != n || w.n != v.n) return Incremental::full;
+    const uint32_t n = st.n, ids_before = v.id_count;
+    if (n == 0 || ids_before == 0 || s.positions != v.positions) return Incremental::full;
     const uint32_t limit = n / 4;
     // When most entities moved (all of them every tick is common), a sample of 64 slots says so
     // before the pass (a heuristic only: the pass below decides).
     if (n >= 1024) {
         uint32_t sampled = 0, changed = 0;
-        for (uint32_t i = 0; i < n; i += n / 64, ++sampled) {
+        for (uint32_t i = 0, common = std::min(n, ids_before); i < common; i += n / 64, ++sampled) {
             changed += c.x[i] != s.px[i] || c.y[i] != s.py[i];
         }
         if (2 * changed > sampled) return Incremental::full;
     }
-    for (uint32_t k = 0; !in.watchers_same && k < w.n; ++k)
-        if (w.id[k] != v.watcher[k]) return Incremental::full;
+    AoiScratch::Members& m = s.members;
+    m.ids_before = ids_before;
+    m.watchers_before = v.n;
+    m.positions_before = s.positions;
+    m.n_added = m.n_removed = m.n_gone = 0;
+    m.n_new_watchers = m.n_unwatched = 0;
+    // Watch and unwatch (aoi_members.cpp): until the commit, the new watchers' indices follow
+    // the last update's, kept in v past v.n and in log's views and masks.
+    if (!in.watchers_same && !find_watchers(w, v, m)) return Incremental::full;
+    const bool renumbered = m.n_new_watchers || m.n_unwatched;
+    const uint32_t watchers = v.n + m.n_new_watchers;  // this update's indices
+    if (renumbered && (watchers > v.watcher_cap || watchers > log.watcher_cap)) return Incremental::full;
     if (2 * enter.cap / 3 < uint64_t(n) + kMaxWidth) return Incremental::need_enter;
     if (2 * leave.cap / 3 < uint64_t(n) + kMaxWidth) return Incremental::need_leave;
-    // 1. What changed, by slot: the same ids in the same slots, and at most a quarter moved.
-    // (Before anything else: when all move, this pass stops after a quarter of the slots.)
+    // 1. Who was added or removed (aoi_members.cpp), then what changed, by slot.
+    MemberChanges mc;
+    if (!find_members(st, s, ids_before, mc)) return Incremental::full;
+    const bool members = mc.any();
+    const uint32_t added = mc.n_added, removed = mc.n_removed;
+    // Every search visits the added run whole, and the next full update drops the dead.
+    if (members && (s.positions + added - s.n_built > kMaxAddedRun || s.dead + removed > kMaxDead + s.n_built / 16 ||
+                    s.positions + added > s.cap || s.positions + added > v.id_cap || ids_before + added > s.cap ||
+                    ids_before + added > v.id_cap))
+        return Incremental::full;
+    if ((members || renumbered) && s.fresh) start_incremental(in, s);  // by the last update's slots
+    if (members) patch_members(in, s, v, mc, s.gone);  // s.gone: free until the rescans
+    m.layer_changed = members;
+    m.watchers_changed = renumbered;
+    // Each watcher's view and mask by this update's indices.
+    const float* wview = w.view;
+    const uint32_t* wmask = w.mask;
+    uint32_t placed[MemberChanges::kMax];  // new watchers of entities that did not change
+    uint32_t n_placed = 0;
+    if (renumbered || added) {
+        n_placed = patch_watchers(in, s, v, renumbered ? log.view : nullptr, renumbered ? log.mask : nullptr, placed);
+        if (renumbered) wview = log.view, wmask = log.mask;
+    }
+    const bool renumber = members || renumbered;
+    const uint32_t positions = s.positions;
     bool zero = false;
     uint32_t moved = 0;
     uint32_t* const moved_slot = s.hits;  // until the movers' scan: the slots of the movers
@@ -235,11 +272,21 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
         moved += in.kernels->aoi_changed(changes, moved_slot + moved, &zero);
         if (moved > limit) return Incremental::full;
     }
-    if (std::memcmp(s.pid, c.id, size_t(n) * sizeof(int64_t)) != 0) return Incremental::full;
-    for (uint32_t j = 0; j < moved; ++j) {  // what the scratch has, by slot: no lookup
+    SOAGEO_ASSERT(std::memcmp(s.pid, c.id, size_t(n) * sizeof(int64_t)) == 0);
+    // The added are movers from mask 0 (after those found by slot), the removed movers to mask
+    // 0 (last: they have no slot now).
+    const uint32_t by_slot = moved + added;
+    if (by_slot + removed > limit) return Incremental::full;
+    for (uint32_t i = 0; i < added; ++i) moved_slot[moved + i] = mc.added_slot[i];
+    for (uint32_t j = 0; j < by_slot; ++j) {  // what the scratch has, by slot: no lookup
         const uint32_t i = moved_slot[j];
-        s.old_x[j] = s.px[i], s.old_y[j] = s.py[i], s.old_m[j] = s.pm[i];
+        s.old_x[j] = s.px[i], s.old_y[j] = s.py[i], s.old_m[j] = j < moved ? s.pm[i] : 0;
         s.moved[j] = s.pos_of_slot[i];
+    }
+    for (uint32_t r = 0; r < removed; ++r) {
+        const uint32_t j = by_slot + r, q = s.gone[r];
+        s.old_x[j] = s.xs[q], s.old_y[j] = s.ys[q], s.old_m[j] = s.ms[q];
+        s.moved[j] = q;
     }
     // Right after a full update the entities are where they were bucketed. By slot, as the
     // movers were found: by position, this pass read two cold lines a mover.
@@ -256,11 +303,13 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
     const double drift = std::max(s.fresh ? 0.0 : s.drift, std::sqrt(far2));
     if (drift > kDriftPerCell * s.cell) return Incremental::full;
     if (s.fresh) start_incremental(in, s);
+    const size_t padded_positions = size_t(padded(positions + 1)) + kMaxWidth;
     if (++s.serial == 0) {
-        std::memset(s.changed, 0, (size_t(padded(n + 1)) + kMaxWidth) * sizeof(uint32_t));
+        std::memset(s.changed, 0, padded_positions * sizeof(uint32_t));
         s.serial = 1;
     }
     const uint32_t serial = s.serial;
+    moved = by_slot + removed;
     for (uint32_t j = 0; j < moved; ++j) s.changed[s.moved[j]] = serial;
     // 2. Watchers rescanned whole: those that moved (found by position), those that changed
     // view or mask, and the wide ones when anything moved (one sequential pass over the rest).
@@ -268,23 +317,32 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
     for (uint32_t j = 0; j < moved; ++j)
         if (s.wk[s.moved[j]] != kNoSlot) s.redo[redo++] = s.wk[s.moved[j]];
     // No watch or unwatch since the last update and no watcher wider than a cell: none to add.
-    for (uint32_t k = 0; (!in.watchers_same || (moved && s.any_wide)) && k < w.n; ++k) {
-        const bool again = w.view[k] != v.view[k] || w.mask[k] != v.mask[k] ||
-                           (moved && double(w.view[k] + in.margin) > s.cell);
+    for (uint32_t k = 0; (!in.watchers_same || (moved && s.any_wide)) && k < watchers; ++k) {
+        const bool again = wview[k] != v.view[k] || wmask[k] != v.mask[k] ||
+                           (moved && double(wview[k] + in.margin) > s.cell);
         if (!again || v.pos[k] == kNoSlot || s.changed[v.pos[k]] == serial) continue;
         if (redo == limit) return Incremental::full;
         s.changed[v.pos[k]] = serial;
         s.redo[redo++] = k;
     }
+    for (uint32_t i = 0; i < n_placed; ++i) {  // new watchers: rescanned, from an empty list
+        const uint32_t q = placed[i];
+        if (s.changed[q] == serial) continue;
+        if (redo == limit) return Incremental::full;
+        s.changed[q] = serial;
+        s.redo[redo++] = s.wk[q];
+    }
     // Committed to this path: the scratch follows the layer.
-    for (uint32_t j = 0; j < moved; ++j) {
+    for (uint32_t j = 0; j < by_slot; ++j) {
         const uint32_t q = s.moved[j], i = moved_slot[j];
         s.xs[q] = c.x[i], s.ys[q] = c.y[i], s.ms[q] = c.mask[i];
         s.px[i] = c.x[i], s.py[i] = c.y[i], s.pm[i] = c.mask[i];
     }
+    for (uint32_t j = by_slot; j < moved; ++j) s.ms[s.moved[j]] = 0;  // the removed: seen by nobody
     s.drift = drift;
-    const bool zero_then = s.zero_masks;  // some mask was 0 at the last update
-    s.zero_masks = zero;
+    // Some mask was 0 at the last update (oms has the added as 0 too): the masks are read then.
+    const bool zero_then = s.zero_masks || added;
+    s.zero_masks = zero || s.dead;  // a dead position has mask 0
     // The movers and the rescanned watchers in position order: one after another, their
     // searches then meet the same cells (in slot order, each met cold memory). One pass over
     // the marks (match_u32); new_pos (the full path's) says which mover is at a position.
@@ -292,7 +350,7 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
     for (uint32_t j = 0; j < moved; ++j) s.new_pos[s.moved[j]] = j;
     uint32_t in_order = 0, redo_in_order = 0;
     uint32_t* const changed_at = s.hits;  // free until the movers' scan
-    const uint32_t changed = in.kernels->match_u32(s.changed, n, serial, changed_at);
+    const uint32_t changed = in.kernels->match_u32(s.changed, positions, serial, changed_at);
     for (uint32_t i = 0; i < changed; ++i) {
         const uint32_t q = changed_at[i], j = s.new_pos[q];
         if (j < moved && s.moved[j] == q) order[in_order++] = j;
@@ -304,14 +362,14 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
     // index, view, mask and position are those of the last update's lists): nothing to redo.
     for (uint32_t r = 0; !in.watchers_same && r < redo; ++r) {
         const uint32_t k = s.redo[r];
-        place_watcher(s, v.pos[k], k, w.view[k], w.mask[k], in.margin);
+        place_watcher(s, v.pos[k], k, wview[k], wmask[k], in.margin);
     }
     // The marks go on from the last update's stamps, so that they need no clearing: only when
     // the stamps would wrap (clearing every position each tick was 1% of the instructions of an
     // incremental update at 10,000 entities, a tenth moving, and 40 KB of stores).
     uint32_t stamp = s.mark_stamp;
     if (stamp > kMaxMarkStamp - redo - moved) {
-        std::memset(s.mark, 0, (size_t(padded(n + 1)) + kMaxWidth) * sizeof(uint32_t));
+        std::memset(s.mark, 0, padded_positions * sizeof(uint32_t));
         stamp = 0;
     }
     s.use = AoiScratch::Use::watchers;
@@ -350,7 +408,7 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
     };
     auto next_tag = [&]() {
         if (++s.seen_stamp == 0) {
-            std::memset(s.seen, 0, (size_t(padded(n + 1)) + kMaxWidth) * sizeof(uint32_t));
+            std::memset(s.seen, 0, padded_positions * sizeof(uint32_t));
             s.seen_stamp = 1;
         }
         return s.seen_stamp;
@@ -377,14 +435,22 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
     // oms) instead of marking the list, read cold at a random place (perf, 10,000 uniform, a tenth
     // moving: fetching and marking those lists and the leaves pass were a tenth of the update).
     const bool recount_lists = in.margin == 0.0f && in.watchers_same;
+    // A watcher whose entity was removed, or that was unwatched, sees nothing now: all it saw
+    // leaves (the commit skips the events of a watcher with no entity: it keeps no list).
+    for (uint32_t g = 0; g < m.n_gone + m.n_unwatched; ++g) {
+        const uint32_t k = g < m.n_gone ? m.gone_watcher[g] : m.unwatched[g - m.n_gone];
+        const uint32_t* t = v.target + v.off[k];
+        if (nl + v.len[k] > lcap) return Incremental::full;
+        for (uint32_t o = 0; o < v.len[k]; ++o) lk[nl++] = event_key(k, v.rank_at[t[o]]);
+    }
     for (uint32_t r = 0; r < redo; ++r) {
         // Watchers in position order are far apart in index order: what each reads by index, and
         // its list, is fetched a few rescans ahead.
         if (r + 8 < redo) {
             const uint32_t k8 = s.redo[r + 8];
             if (!recount_lists) __builtin_prefetch(v.off + k8), __builtin_prefetch(v.len + k8);
-            __builtin_prefetch(w.view + k8);
-            __builtin_prefetch(w.mask + k8);
+            __builtin_prefetch(wview + k8);
+            __builtin_prefetch(wmask + k8);
             __builtin_prefetch(v.pos + k8);
         }
         if (!recount_lists && r + 4 < redo) {
@@ -395,19 +461,20 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
         const uint32_t k = s.redo[r], self = v.pos[k];
         // The scan writes its list to the log and its enters aside: only the log needs room first
         // (the events are counted before they are written, as movers' searches add theirs here too).
-        if (logged + n + kMaxWidth > log.target_cap) return Incremental::full;
+        if (logged + positions + kMaxWidth > log.target_cap) return Incremental::full;
         const uint32_t open = 2 * ++stamp, kept = open + 1;
         const uint32_t j = s.new_pos[self];  // the mover index of a watcher that moved (step 2)
         const bool mover = j < moved && s.moved[j] == self && wr2[self] >= 0.0f;
-        const bool recount = recount_lists && mover;
+        // (An added watcher saw nothing: its empty list says so, not where things were.)
+        const bool recount = recount_lists && mover && v.rank_at[self] < ids_before;
         const uint32_t* const old_t = recount ? nullptr : v.target + v.off[k];
         const uint32_t old_n = recount ? 0 : v.len[k];
         for (uint32_t o = 0; o < old_n; ++o) s.mark[old_t[o]] = open;
         s.mark[self] = kept;  // the watcher never sees itself
-        const float view = w.view[k];
+        const float view = wview[k];
         const Circle reach{s.xs[self], s.ys[self], view + in.margin};
         WatcherScan scan{AoiMeet{log.target + logged, s.watcher_enters, 0, 0, 0}, v.rank_at[self], open, kept, nullptr,
-                         w.mask[k]};
+                         wmask[k]};
         scan.m = scan.filter != ~0u || s.zero_masks || (recount && zero_then) ? s.ms : nullptr;
         AoiWindow window{s.xs, s.ys, s.mark, nullptr, 0, reach.cx, reach.cy, view, reach.radius, open, kept, scan.m,
                          scan.filter};
@@ -421,7 +488,7 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
             AoiMoverWindow mw{s.xs, s.ys, s.wv2, wr2, s.wm, nullptr, 0, s.old_x[j], s.old_y[j], reach.cx, reach.cy,
                               s.old_m[j], s.ms[self]};
             bool room = true;
-            cover_runs(in, s, search_cover(j, 0x1p-22), n, runs, [&](const Runs& b) {
+            cover_runs(in, s, search_cover(j, 0x1p-22), positions, runs, [&](const Runs& b) {
                 window.runs = b.at, window.n_runs = b.n;
                 const uint32_t h = in.kernels->aoi_scan_mover(window, mw, scan.found, s.hits);
                 return room = settle(j, h, tag);
@@ -466,8 +533,8 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
         AoiMoverWindow mw{s.xs, s.ys, s.wv2, wr2, s.wm, nullptr, 0, s.old_x[j], s.old_y[j], s.xs[s.moved[j]],
                           s.ys[s.moved[j]], s.old_m[j], s.ms[s.moved[j]]};
         bool room = true;
-        // Batches of at most n positions: their hits fit s.hits.
-        cover_runs(in, s, search_cover(j, 0.0), n, runs, [&](const Runs& b) {
+        // Batches of at most `positions`: their hits fit s.hits.
+        cover_runs(in, s, search_cover(j, 0.0), positions, runs, [&](const Runs& b) {
             mw.runs = b.at, mw.n_runs = b.n;
             return room = settle(j, in.kernels->aoi_mover(mw, s.hits), tag);
         });
@@ -479,10 +546,11 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
         s.oxs[q] = s.xs[q], s.oys[q] = s.ys[q], s.oms[q] = s.ms[q];
     }
     // 5. Events sorted as the full path writes them; the lists must have room to change in place.
-    p.enter_keys = keys_to_events(enter, ne, v, s);
-    p.leave_keys = keys_to_events(leave, nl, v, s);
+    p.enter_keys = keys_to_events(enter, ne, v, s, renumber);
+    p.leave_keys = keys_to_events(leave, nl, v, s, renumber);
     if (v.top + relocations(s, v, p.enter_keys, ne, p.leave_keys, nl) > v.target_cap) return Incremental::full;
     p.n_enter = ne, p.n_leave = nl;
+    p.members = renumber;
     return Incremental::done;
 }
 
@@ -502,7 +570,7 @@ void relocate(Visible& v, uint32_t k, uint32_t len) noexcept {
 // uint32 entries in a 64-byte cache line.
 constexpr uint32_t kLineWords = 16;
 
-void commit_incremental(const AoiInput& in, const AoiScratch& s, Visible& v, const Visible& log,
+void commit_incremental(const AoiInput& in, AoiScratch& s, Visible& v, Visible& log,
                         const AoiProgress& p) noexcept {
     for (uint32_t r = 0; r < s.n_redo; ++r) {
         const uint32_t k = s.redo[r], len = s.redo_len[r];
@@ -527,7 +595,7 @@ void commit_incremental(const AoiInput& in, const AoiScratch& s, Visible& v, con
             for (uint32_t b = 0, e = std::min(v.len[k6], 8 * kLineWords); b < e; b += kLineWords) __builtin_prefetch(t6 + b);
         }
         const uint32_t k = uint32_t(p.leave_keys[i] >> 32), at = s.pos_of_rank[uint32_t(p.leave_keys[i])];
-        if (s.changed[v.pos[k]] == s.serial) continue;
+        if (keeps_no_list(s, v, k)) continue;
         uint32_t* t = v.target + v.off[k];
         const uint32_t o = in.kernels->find_u32(t, v.len[k], at);
         SOAGEO_ASSERT(o < v.len[k]);
@@ -539,7 +607,7 @@ void commit_incremental(const AoiInput& in, const AoiScratch& s, Visible& v, con
         const uint32_t k = uint32_t(p.enter_keys[i] >> 32);
         uint64_t end = i;
         while (end < p.n_enter && uint32_t(p.enter_keys[end] >> 32) == k) ++end;
-        if (s.changed[v.pos[k]] != s.serial) {
+        if (!keeps_no_list(s, v, k)) {
             const uint32_t len = v.len[k] + uint32_t(end - i);
             if (len > v.room[k]) relocate(v, k, len);
             uint32_t* t = v.target + v.off[k];
@@ -548,6 +616,8 @@ void commit_incremental(const AoiInput& in, const AoiScratch& s, Visible& v, con
         }
         i = end;
     }
+    if (p.members && s.members.layer_changed) commit_members(s, v);
+    if (p.members && s.members.watchers_changed) commit_watchers(in, s, v, log);
     if (in.watchers_same) return;  // views and masks change only through watch and unwatch
     std::memcpy(v.view, in.watchers->view, v.n * sizeof(float));
     std::memcpy(v.mask, in.watchers->mask, v.n * sizeof(uint32_t));

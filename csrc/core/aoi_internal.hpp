@@ -31,7 +31,8 @@ struct WatcherScan {
 // `visit(first, last)` receives each window, in order; returns false to stop listing.
 template <class Visit>
 void cover_circle(const AoiInput& in, const AoiScratch& s, const Circle& reach, Visit visit) noexcept {
-    const uint32_t n = in.layer->n;
+    (void)in;
+    const uint32_t n = s.positions;
     const float wx = reach.cx, wy = reach.cy;
     // |dx| and |dy| in float32 can be a hair below the real distance: widen by a relative 2^-20.
     const double half = double(reach.radius) * (1.0 + 0x1p-20) + 0x1p-126;
@@ -61,9 +62,10 @@ void cover_circle(const AoiInput& in, const AoiScratch& s, const Circle& reach, 
         if (b_lo <= b_hi) {
             if (!visit(s.start[b_lo], s.start[b_hi + 1])) return;
         } else {  // the row's run wraps around the bucket table
-            if (!visit(s.start[b_lo], n) || !visit(0, s.start[b_hi + 1])) return;
+            if (!visit(s.start[b_lo], s.n_built) || !visit(0, s.start[b_hi + 1])) return;
         }
     }
+    if (n > s.n_built) visit(s.n_built, n);  // entities added since the buckets were built
 }
 
 // The windows of a cover gathered for one kernel call (aoi_scan, aoi_mover): a call per window
@@ -97,12 +99,84 @@ void cover_runs(const AoiInput& in, const AoiScratch& s, const Circle& cover, ui
     if (go && runs.n) flush(runs);
 }
 
+// A watcher at position q as the movers' scan sees it. One whose reach exceeds a cell height is
+// never met there (the scan around a mover would grow with it): it is rescanned whole.
+inline void place_watcher(AoiScratch& s, uint32_t q, uint32_t k, float view, uint32_t mask, float margin) noexcept {
+    const float reach = view + margin;
+    const bool wide = double(reach) > s.cell;
+    s.wk[q] = k;
+    s.wm[q] = mask;
+    s.wv2[q] = wide ? -1.0f : view * view;
+    s.wr2[q] = wide ? -1.0f : reach * reach;
+    s.any_wide |= wide;
+    if (!wide && double(reach) > s.reach_max) s.reach_max = reach;
+}
+
+inline void unplace_watcher(AoiScratch& s, uint32_t q) noexcept {
+    s.wk[q] = kNoSlot;
+    s.wm[q] = 0;
+    s.wv2[q] = s.wr2[q] = -1.0f;
+}
+
 inline uint64_t event_key(uint32_t k, uint32_t rank) noexcept { return uint64_t(k) << 32 | rank; }
 
 // Sorts n event keys (watcher index << 32 | target rank; indices below `watchers`, ranks below
 // `ranks`) ascending. tmp has room for n keys, packed and packed_tmp for packed_cap each.
 void sort_keys(uint64_t* keys, uint64_t* tmp, uint64_t n, uint32_t watchers, uint32_t ranks, uint32_t* packed,
                uint32_t* packed_tmp, uint64_t packed_cap) noexcept;
+
+// Adds and removes since the last update, by slot (aoi_members.cpp). A slot whose id changed
+// holds another entity now: one that was elsewhere (relocated by a remove), or a new one.
+struct MemberChanges {
+    static constexpr uint32_t kMax = AoiScratch::Members::kMax;
+    int64_t added_id[kMax];     // ascending
+    uint32_t added_slot[kMax];
+    uint32_t removed_slot[kMax];  // the last update's slots
+    uint32_t from[kMax], to[kMax];  // relocated: the last update's slot, this one's
+    uint32_t n_added = 0, n_removed = 0, n_relocated = 0;
+    bool any() const noexcept { return n_added || n_removed || n_relocated; }
+};
+
+// Finds what changed membership between the ids the scratch has by slot (the last update's
+// `ids_before` of them) and the layer's; false when more than MemberChanges::kMax slots did.
+bool find_members(const Store& st, const AoiScratch& s, uint32_t ids_before, MemberChanges& mc) noexcept;
+
+// Patches them into the scratch, by slot (the relocated keep their positions) and by position:
+// each added entity takes the next free position and, until the commit, the rank ids_before +
+// i (i in ascending id order; `v`'s rank_at, ids and the scratch's pos_of_rank get entries past
+// those of the last update for them, which nothing committed reads); an added watcher's pos
+// goes to it and it is placed. A removed entity's position is written to removed_pos (its mask
+// is left for the caller), and a watcher there is unplaced and listed in s.members.gone_watcher.
+void patch_members(const AoiInput& in, AoiScratch& s, const Visible& v, const MemberChanges& mc,
+                   uint32_t* removed_pos) noexcept;
+
+// Event keys of an update that patched members in carry ranks of ids_before plus the added,
+// the added last, and watcher indices of watchers_before plus the new ones, the new last:
+// to_id_order makes both ascend with the ids (for sorting), from_id_order undoes it. `n` keys.
+void keys_to_id_order(const AoiScratch& s, uint64_t* keys, uint64_t n) noexcept;
+void keys_from_id_order(const AoiScratch& s, uint64_t* keys, uint64_t n) noexcept;
+
+// After the events are applied: the committed lists get this update's ranks and ids (the
+// removed ones' positions rank kNoSlot), and every gone watcher sees nothing.
+void commit_members(AoiScratch& s, Visible& v) noexcept;
+
+// Watch and unwatch since the last update (`in.watchers` against `v.watcher`), into
+// s.members; false when more than kMax watchers came or went.
+bool find_watchers(const Watchers& w, const Visible& v, AoiScratch::Members& m) noexcept;
+
+// After patch_members: the watchers of this update by the update's indices (the last update's,
+// then the new ones). Writes each one's view and mask to view_out and mask_out
+// (watchers_before + n_new_watchers entries; null when no watcher came or went), the new ones' entries past v.n in v (id, view, mask, pos, an empty
+// list: nothing committed reads them), unplaces the unwatched (their pos becomes kNoSlot:
+// nothing committed reads a watcher's pos either) and places every watcher whose entity is new
+// to it: a new watcher, or one whose entity was added. Those at positions that did not change
+// are listed in `placed` (the caller rescans them); returns how many.
+uint32_t patch_watchers(const AoiInput& in, AoiScratch& s, const Visible& v, float* view_out, uint32_t* mask_out,
+                        uint32_t* placed) noexcept;
+
+// After the events are applied: the committed lists are indexed as `in.watchers` (the
+// unwatched dropped, the new ones in their place), and the scratch's watchers by position too.
+void commit_watchers(const AoiInput& in, AoiScratch& s, Visible& v, Visible& temp) noexcept;
 
 // The incremental update (aoi_incremental.cpp), tried first by aoi_update.
 // Returns `full` when the full path must run instead (too much changed, the scratch does not
@@ -114,7 +188,7 @@ enum class Incremental { done, full, need_enter, need_leave };
 Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, EventList& enter, EventList& leave,
                             AoiProgress& p) noexcept;
 // Applies an incremental update to the committed lists v (log: where its rescans wrote).
-void commit_incremental(const AoiInput& in, const AoiScratch& s, Visible& v, const Visible& log,
+void commit_incremental(const AoiInput& in, AoiScratch& s, Visible& v, Visible& log,
                         const AoiProgress& p) noexcept;
 
 }  // namespace aoi_detail

@@ -73,6 +73,7 @@ Visible lay_visible(Carver& k, uint32_t watcher_cap, uint64_t target_cap, uint32
     v.target_cap = target_cap;
     v.id_count = 0;
     v.id_cap = id_cap;
+    v.positions = 0;
     v.top = v.pairs = 0;
     return v;
 }
@@ -87,7 +88,7 @@ Visible visible_carve(void* block, uint32_t watcher_cap, uint64_t target_cap, ui
 }
 
 void visible_copy(Visible& to, const Visible& from) noexcept {
-    SOAGEO_ASSERT(to.watcher_cap >= from.n && to.target_cap >= from.top && to.id_cap >= from.id_count);
+    SOAGEO_ASSERT(to.watcher_cap >= from.n && to.target_cap >= from.top && to.id_cap >= from.positions);
     std::memcpy(to.watcher, from.watcher, from.n * sizeof(int64_t));
     std::memcpy(to.view, from.view, from.n * sizeof(float));
     std::memcpy(to.mask, from.mask, from.n * sizeof(uint32_t));
@@ -97,9 +98,10 @@ void visible_copy(Visible& to, const Visible& from) noexcept {
     std::memcpy(to.room, from.room, from.n * sizeof(uint32_t));
     std::memcpy(to.target, from.target, from.top * sizeof(uint32_t));
     std::memcpy(to.ids, from.ids, from.id_count * sizeof(int64_t));
-    std::memcpy(to.rank_at, from.rank_at, from.id_count * sizeof(uint32_t));
+    std::memcpy(to.rank_at, from.rank_at, from.positions * sizeof(uint32_t));
     to.n = from.n;
     to.id_count = from.id_count;
+    to.positions = from.positions;
     to.top = from.top;
     to.pairs = from.pairs;
 }
@@ -167,6 +169,8 @@ AoiScratch lay_aoi_scratch(Carver& k, uint32_t cap) noexcept {
     s.synced = s.fresh = false;
     s.cell = s.inv_cell = s.inv_cell_x = 1.0;
     s.ranked_n = kNoSlot;
+    s.members = AoiScratch::Members{};
+    s.positions = s.n_built = s.dead = 0;
     s.zero_masks = false;
     s.use = AoiScratch::Use::sorting;
     s.cap = cap;

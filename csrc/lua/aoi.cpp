@@ -153,7 +153,7 @@ int l_update(lua_State* L) {
     const uint32_t epoch = ++a->head.epoch;
     // Everything that can be sized up front is, before the update starts.
     // The scratch indexes this update's ranks and the last update's: it holds the larger count.
-    const uint32_t ranks = n > a->visible[before].id_count ? n : a->visible[before].id_count;
+    const uint32_t ranks = n > a->visible[before].positions ? n : a->visible[before].positions;
     if (a->scratch.cap < ranks) {
         uint32_t cap = ranks + ranks / 2;
         a->scratch = aoi_scratch_carve(new_block(L, a, epoch, kScratchBlock, aoi_scratch_bytes(cap)), cap);
@@ -215,7 +215,7 @@ int l_update(lua_State* L) {
     a->current = aoi_commit(in, a->scratch, a->visible, a->current, progress);
     a->watchers_touched = false;
     ++a->generation;
-    if (follow && (progress.incremental || progress.keys) &&
+    if (follow && !progress.members && (progress.incremental || progress.keys) &&
         observers_apply(a->visible[a->current], a->observers, progress.leave_keys, progress.n_leave, progress.enter_keys,
                         progress.n_enter)) {
         a->observers_of = a->generation;

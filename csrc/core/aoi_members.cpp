@@ -1,0 +1,355 @@
+// The AOI's incremental update across adds and removes. A tick where a few entities die and a
+// few spawn keeps the incremental path: the scratch's copies by slot follow the entities that a
+// remove moved to another slot, an added entity takes the next position after the buckets (every
+// search visits that run as one more window), a removed one keeps its position with mask 0 (seen
+// by nobody) until the next full update drops it. The movers' machinery then does the rest: an
+// added entity is a mover from mask 0, a removed one a mover to mask 0.
+#include <algorithm>
+#include <cstring>
+
+#include "aoi_internal.hpp"
+#include "invariant.hpp"
+
+namespace soageo {
+namespace aoi_detail {
+namespace {
+
+struct SlotId {
+    int64_t id;
+    uint32_t slot;
+};
+
+inline bool by_id(const SlotId& a, const SlotId& b) noexcept { return a.id < b.id; }
+
+constexpr uint32_t kMax = MemberChanges::kMax;
+
+// How many leading ids of a and b are equal (n at most): runs of 64 compared with memcmp, at
+// memory speed. The lists of watchers differ in a few places a tick: the merges below go from
+// one difference to the next with this.
+uint32_t equal_prefix(const int64_t* a, const int64_t* b, uint32_t n) noexcept {
+    constexpr uint32_t kRun = 64;
+    uint32_t i = 0;
+    while (i + kRun <= n && std::memcmp(a + i, b + i, kRun * sizeof(int64_t)) == 0) i += kRun;
+    while (i < n && a[i] == b[i]) ++i;
+    return i;
+}
+
+}  // namespace
+
+bool find_members(const Store& st, const AoiScratch& s, uint32_t ids_before, MemberChanges& mc) noexcept {
+    const int64_t* const now = st.col.id;
+    const int64_t* const then = s.pid;
+    const uint32_t n = st.n, common = std::min(n, ids_before);
+    SlotId was[kMax], is[kMax];
+    uint32_t n_was = 0, n_is = 0;
+    // Most slots keep their entity: runs of them are compared with memcmp, at memory speed.
+    constexpr uint32_t kRun = 64;
+    for (uint32_t first = 0; first < common; first += kRun) {
+        const uint32_t last = std::min(common, first + kRun);
+        if (std::memcmp(then + first, now + first, (last - first) * sizeof(int64_t)) == 0) continue;
+        for (uint32_t i = first; i < last; ++i) {
+            if (then[i] == now[i]) continue;
+            if (n_was == kMax) return false;
+            was[n_was++] = SlotId{then[i], i};
+            is[n_is++] = SlotId{now[i], i};
+        }
+    }
+    for (uint32_t i = common; i < ids_before; ++i) {
+        if (n_was == kMax) return false;
+        was[n_was++] = SlotId{then[i], i};
+    }
+    for (uint32_t i = common; i < n; ++i) {
+        if (n_is == kMax) return false;
+        is[n_is++] = SlotId{now[i], i};
+    }
+    std::sort(was, was + n_was, by_id);
+    std::sort(is, is + n_is, by_id);
+    // An id on both sides changed slot only (a remove moved it, or it was removed and set again:
+    // the same id is the same entity to the AOI, as to a full update).
+    uint32_t i = 0, j = 0;
+    while (i < n_was || j < n_is) {
+        if (j == n_is || (i < n_was && was[i].id < is[j].id)) {
+            mc.removed_slot[mc.n_removed++] = was[i++].slot;
+        } else if (i == n_was || is[j].id < was[i].id) {
+            mc.added_id[mc.n_added] = is[j].id;
+            mc.added_slot[mc.n_added++] = is[j++].slot;
+        } else {
+            mc.from[mc.n_relocated] = was[i++].slot;
+            mc.to[mc.n_relocated++] = is[j++].slot;
+        }
+    }
+    return true;
+}
+
+void patch_members(const AoiInput& in, AoiScratch& s, const Visible& v, const MemberChanges& mc,
+                   uint32_t* removed_pos) noexcept {
+    const Columns& c = in.layer->col;
+    const uint32_t ids_before = v.id_count;
+    AoiScratch::Members& m = s.members;
+    m.n_added = mc.n_added;
+    m.n_removed = mc.n_removed;
+    m.n_gone = 0;
+    // 1. The removed, by their old slots: before the relocated overwrite those. A watcher there
+    // sees nothing from now on (unless it was unwatched too: patch_watchers drops it).
+    for (uint32_t r = 0; r < mc.n_removed; ++r) {
+        const uint32_t q = s.pos_of_slot[mc.removed_slot[r]];
+        removed_pos[r] = q;
+        m.removed_rank[r] = v.rank_at[q];
+        const uint32_t k = s.wk[q];
+        if (k == kNoSlot) continue;
+        unplace_watcher(s, q);
+        if (std::binary_search(m.unwatched, m.unwatched + m.n_unwatched, k)) continue;
+        m.gone_watcher[m.n_gone++] = k;
+        v.pos[k] = kNoSlot;  // nothing committed reads a watcher's pos
+    }
+    std::sort(m.removed_rank, m.removed_rank + mc.n_removed);
+    s.dead += mc.n_removed;
+    // 2. The relocated: all read, then all written (a slot may be one's source and another's
+    // destination).
+    float x[kMax], y[kMax], bx[kMax], by[kMax];
+    uint32_t mask[kMax], pos[kMax];
+    for (uint32_t r = 0; r < mc.n_relocated; ++r) {
+        const uint32_t a = mc.from[r];
+        x[r] = s.px[a], y[r] = s.py[a], mask[r] = s.pm[a];
+        bx[r] = s.sx[a], by[r] = s.sy[a], pos[r] = s.pos_of_slot[a];
+    }
+    for (uint32_t r = 0; r < mc.n_relocated; ++r) {
+        const uint32_t b = mc.to[r];
+        s.px[b] = x[r], s.py[b] = y[r], s.pm[b] = mask[r];
+        s.sx[b] = bx[r], s.sy[b] = by[r], s.pos_of_slot[b] = pos[r];
+        s.pid[b] = c.id[b];
+    }
+    // 3. The added, in ascending id order, at the next positions. Their copies by slot are
+    // where they are now, so that the pass over changes does not count them: the caller adds them
+    // to the movers itself, from mask 0.
+    for (uint32_t i = 0; i < mc.n_added; ++i) {
+        const uint32_t b = mc.added_slot[i], q = s.positions + i, e = ids_before + i;
+        const int64_t id = mc.added_id[i];
+        s.px[b] = s.sx[b] = c.x[b];
+        s.py[b] = s.sy[b] = c.y[b];
+        s.pm[b] = c.mask[b];
+        s.pid[b] = id;
+        s.pos_of_slot[b] = q;
+        s.xs[q] = c.x[b], s.ys[q] = c.y[b], s.ms[q] = c.mask[b];
+        s.oxs[q] = c.x[b], s.oys[q] = c.y[b], s.oms[q] = 0;  // not there at the last update
+        s.mark[q] = s.changed[q] = s.seen[q] = 0;
+        unplace_watcher(s, q);
+        v.rank_at[q] = e;
+        v.ids[e] = id;
+        s.pos_of_rank[e] = q;
+        m.added_id[i] = id;
+        m.added_at[i] = static_cast<uint32_t>(std::lower_bound(v.ids, v.ids + ids_before, id) - v.ids);
+    }
+    s.positions += mc.n_added;
+}
+
+namespace {
+
+// The position of id's entity now (kNoSlot: none), from the last update's ranks and the
+// members patched in.
+uint32_t position_of(const AoiScratch& s, const Visible& v, int64_t id) noexcept {
+    const AoiScratch::Members& m = s.members;
+    const uint32_t ib = m.ids_before;
+    const int64_t* at = std::lower_bound(v.ids, v.ids + ib, id);
+    if (at != v.ids + ib && *at == id) {
+        const uint32_t e = uint32_t(at - v.ids);
+        if (std::binary_search(m.removed_rank, m.removed_rank + m.n_removed, e)) return kNoSlot;
+        return s.pos_of_rank[e];
+    }
+    const int64_t* added = std::lower_bound(m.added_id, m.added_id + m.n_added, id);
+    if (added != m.added_id + m.n_added && *added == id) return s.pos_of_rank[ib + uint32_t(added - m.added_id)];
+    return kNoSlot;
+}
+
+}  // namespace
+
+bool find_watchers(const Watchers& w, const Visible& v, AoiScratch::Members& m) noexcept {
+    m.n_new_watchers = m.n_unwatched = 0;
+    uint32_t k = 0, t = 0;
+    for (;;) {
+        const uint32_t same = equal_prefix(v.watcher + k, w.id + t, std::min(v.n - k, w.n - t));
+        k += same, t += same;
+        if (k == v.n && t == w.n) return true;
+        if (t == w.n || (k < v.n && v.watcher[k] < w.id[t])) {
+            if (m.n_unwatched == kMax) return false;
+            m.unwatched[m.n_unwatched++] = k++;
+        } else {
+            if (m.n_new_watchers == kMax) return false;
+            m.new_watcher_at[m.n_new_watchers] = k;
+            m.new_watcher[m.n_new_watchers++] = w.id[t++];
+        }
+    }
+}
+
+uint32_t patch_watchers(const AoiInput& in, AoiScratch& s, const Visible& v, float* view_out, uint32_t* mask_out,
+                        uint32_t* placed) noexcept {
+    const Watchers& w = *in.watchers;
+    const AoiScratch::Members& m = s.members;
+    const uint32_t before = m.watchers_before;
+    // With no watch or unwatch (view_out null) the indices are the last update's.
+    float* const view = view_out ? view_out : w.view;
+    uint32_t* const mask = mask_out ? mask_out : w.mask;
+    // This update's views and masks by its indices: a merge of the two id lists, run by run.
+    for (uint32_t k = 0, t = 0, i = 0; view_out && (k < before || t < w.n);) {
+        const uint32_t same = equal_prefix(v.watcher + k, w.id + t, std::min(before - k, w.n - t));
+        std::memcpy(view + k, w.view + t, same * sizeof(float));
+        std::memcpy(mask + k, w.mask + t, same * sizeof(uint32_t));
+        k += same, t += same;
+        if (k == before && t == w.n) break;
+        if (t == w.n || (k < before && v.watcher[k] < w.id[t])) {  // unwatched
+            view[k] = v.view[k], mask[k] = v.mask[k];
+            ++k;
+        } else {  // new
+            view[before + i] = w.view[t], mask[before + i] = w.mask[t];
+            ++i, ++t;
+        }
+    }
+    for (uint32_t u = 0; u < m.n_unwatched; ++u) {
+        const uint32_t k = m.unwatched[u], q = v.pos[k];
+        if (q != kNoSlot && s.wk[q] == k) unplace_watcher(s, q);
+        v.pos[k] = kNoSlot;
+    }
+    uint32_t n_placed = 0;
+    for (uint32_t i = 0; i < m.n_new_watchers; ++i) {
+        const uint32_t k = before + i, q = position_of(s, v, m.new_watcher[i]);
+        v.watcher[k] = m.new_watcher[i];
+        v.view[k] = view[k], v.mask[k] = mask[k];
+        v.pos[k] = q;
+        v.off[k] = 0, v.len[k] = 0, v.room[k] = 0;
+        if (q == kNoSlot) continue;
+        place_watcher(s, q, k, view[k], mask[k], in.margin);
+        if (q < m.positions_before) placed[n_placed++] = q;  // an added entity is a mover already
+    }
+    // Watchers of the last update with no entity then, whose entity was added.
+    for (uint32_t i = 0; i < m.n_added; ++i) {
+        const int64_t id = m.added_id[i];
+        const int64_t* at = std::lower_bound(v.watcher, v.watcher + before, id);
+        if (at == v.watcher + before || *at != id) continue;
+        const uint32_t k = uint32_t(at - v.watcher);
+        if (std::binary_search(m.unwatched, m.unwatched + m.n_unwatched, k)) continue;
+        SOAGEO_ASSERT(v.pos[k] == kNoSlot);
+        const uint32_t q = s.pos_of_rank[m.ids_before + i];
+        v.pos[k] = q;
+        place_watcher(s, q, k, view[k], mask[k], in.margin);
+    }
+    return n_placed;
+}
+
+void commit_watchers(const AoiInput& in, AoiScratch& s, Visible& v, Visible& temp) noexcept {
+    const Watchers& w = *in.watchers;
+    const AoiScratch::Members& m = s.members;
+    const uint32_t before = m.watchers_before;
+    // Up to the first difference nothing moves; from there, runs of the last update's watchers
+    // and the new ones one by one, into temp, then back.
+    const uint32_t first = equal_prefix(v.watcher, w.id, std::min(before, w.n));
+    uint32_t k = first, t = first, i = 0;
+    auto take = [&](uint32_t to, uint32_t from, uint32_t len) {
+        std::memcpy(temp.pos + to, v.pos + from, len * sizeof(uint32_t));
+        std::memcpy(temp.off + to, v.off + from, len * sizeof(uint32_t));
+        std::memcpy(temp.len + to, v.len + from, len * sizeof(uint32_t));
+        std::memcpy(temp.room + to, v.room + from, len * sizeof(uint32_t));
+    };
+    while (t < w.n) {
+        const uint32_t same = equal_prefix(v.watcher + k, w.id + t, std::min(before - k, w.n - t));
+        take(t, k, same);
+        k += same, t += same;
+        if (t == w.n) break;
+        if (k < before && v.watcher[k] < w.id[t]) {  // unwatched: its pairs left
+            v.pairs -= v.len[k++];
+            continue;
+        }
+        SOAGEO_ASSERT(i < m.n_new_watchers && m.new_watcher[i] == w.id[t]);
+        take(t++, before + i++, 1);
+    }
+    for (; k < before; ++k) v.pairs -= v.len[k];  // unwatched after the last watcher
+    const uint32_t moved = w.n - first;
+    std::memcpy(v.pos + first, temp.pos + first, moved * sizeof(uint32_t));
+    std::memcpy(v.off + first, temp.off + first, moved * sizeof(uint32_t));
+    std::memcpy(v.len + first, temp.len + first, moved * sizeof(uint32_t));
+    std::memcpy(v.room + first, temp.room + first, moved * sizeof(uint32_t));
+    std::memcpy(v.watcher + first, w.id + first, moved * sizeof(int64_t));
+    v.n = w.n;
+    // The scratch's watchers by position carry the new indices.
+    for (t = first; t < w.n; ++t)
+        if (v.pos[t] != kNoSlot) s.wk[v.pos[t]] = t;
+}
+
+// For an update that patched members in, rank e < ids_before is an id of the last update and
+// ids_before + i the added i: in id order, e comes after the added below it, and the added i
+// after the added_at[i] ids of the last update below it. Watcher indices likewise.
+namespace {
+inline uint32_t to_order(uint32_t e, uint32_t before, const uint32_t* at, uint32_t n) noexcept {
+    return e < before ? e + uint32_t(std::upper_bound(at, at + n, e) - at) : (e - before) + at[e - before];
+}
+
+// `order` holds i + at[i] for each added i: strictly ascending.
+inline uint32_t from_order(uint32_t u, uint32_t before, const uint32_t* order, uint32_t n) noexcept {
+    const uint32_t below = uint32_t(std::lower_bound(order, order + n, u) - order);
+    return below < n && order[below] == u ? before + below : u - below;
+}
+}  // namespace
+
+void keys_to_id_order(const AoiScratch& s, uint64_t* keys, uint64_t n) noexcept {
+    const AoiScratch::Members& m = s.members;
+    for (uint64_t i = 0; i < n; ++i) {
+        const uint32_t k = to_order(uint32_t(keys[i] >> 32), m.watchers_before, m.new_watcher_at, m.n_new_watchers);
+        const uint32_t e = to_order(uint32_t(keys[i]), m.ids_before, m.added_at, m.n_added);
+        keys[i] = uint64_t(k) << 32 | e;
+    }
+}
+
+void keys_from_id_order(const AoiScratch& s, uint64_t* keys, uint64_t n) noexcept {
+    const AoiScratch::Members& m = s.members;
+    uint32_t id_order[kMax], watcher_order[kMax];
+    for (uint32_t i = 0; i < m.n_added; ++i) id_order[i] = i + m.added_at[i];
+    for (uint32_t i = 0; i < m.n_new_watchers; ++i) watcher_order[i] = i + m.new_watcher_at[i];
+    for (uint64_t i = 0; i < n; ++i) {
+        const uint32_t k = from_order(uint32_t(keys[i] >> 32), m.watchers_before, watcher_order, m.n_new_watchers);
+        const uint32_t e = from_order(uint32_t(keys[i]), m.ids_before, id_order, m.n_added);
+        keys[i] = uint64_t(k) << 32 | e;
+    }
+}
+
+void commit_members(AoiScratch& s, Visible& v) noexcept {
+    const AoiScratch::Members& m = s.members;
+    const uint32_t ib = m.ids_before, na = m.n_added, nr = m.n_removed;
+    // The new ids, and each rank's new one (remap[e]; kNoSlot for the removed), in runs between
+    // the adds and removes.
+    int64_t* const ids = reinterpret_cast<int64_t*>(s.tmp_id_keys);  // free outside a full update's ranking
+    uint32_t* const remap = s.remap;  // the full update's: free here
+    uint32_t e = 0, out = 0, a = 0, r = 0;
+    for (;;) {
+        uint32_t next = ib;
+        if (a < na) next = std::min(next, m.added_at[a]);
+        if (r < nr) next = std::min(next, m.removed_rank[r]);
+        std::memcpy(ids + out, v.ids + e, size_t(next - e) * sizeof(int64_t));
+        for (; e < next; ++e) remap[e] = out++;
+        if (a < na && m.added_at[a] == e) {
+            remap[ib + a] = out;
+            ids[out++] = m.added_id[a++];
+        } else if (r < nr && m.removed_rank[r] == e) {
+            remap[e++] = kNoSlot;
+            ++r;
+        } else {
+            break;
+        }
+    }
+    SOAGEO_ASSERT(e == ib && a == na && r == nr && out == ib - nr + na);
+    std::memcpy(v.ids, ids, size_t(out) * sizeof(int64_t));
+    v.id_count = out;
+    for (uint32_t q = 0; q < s.positions; ++q) {
+        const uint32_t was = v.rank_at[q], now = was == kNoSlot ? kNoSlot : remap[was];
+        v.rank_at[q] = now;
+        if (now != kNoSlot) s.pos_of_rank[now] = q;
+    }
+    v.positions = s.positions;
+    for (uint32_t g = 0; g < m.n_gone; ++g) {  // their leaves went out with the events
+        const uint32_t k = m.gone_watcher[g];
+        v.pairs -= v.len[k];
+        v.len[k] = 0;
+    }
+    s.ranked_n = kNoSlot;  // id_keys, rank and slot_of_rank describe the last full update's ids
+}
+
+}  // namespace aoi_detail
+}  // namespace soageo
