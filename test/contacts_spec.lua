@@ -99,6 +99,66 @@ describe("soageo.contacts", function()
     end)
   end)
 
+  -- Entities die and spawn on most ticks of a real scene: the incremental path ranks the ids
+  -- again and maps the last pairs to them, instead of a sweep. Removes that move the last
+  -- slot's entity, an id removed and set again elsewhere in the same tick, spawns on top of
+  -- others, a removed one coming back.
+  describe("when entities die and spawn between updates", function()
+    it("stays incremental and replays onto layer:pairs() exactly", function()
+      local g = rng.new(45)
+      local l = soageo.layer()
+      local n, next_id = 4000, 4001
+      for i = 1, n do l:set(i, g:uniform(0, 1200), g:uniform(0, 1200), g:uniform(0, 8)) end
+      local c = soageo.contacts(l)
+      local st = c:stats()
+      local current, began, ended, gone = {}, {}, {}, {}
+      for tick = 1, 20 do
+        for id, x, y in l:each() do
+          if g:uniform(0, 1) < 0.05 then l:move(id, x + g:uniform(-2, 2), y + g:uniform(-2, 2)) end
+        end
+        local dying, where = {}, {}
+        for _ = 1, g:int(1, 6) do
+          local id = g:int(1, next_id - 1)
+          if l:has(id) then where[id] = { l:get(id) }; l:remove(id); dying[#dying + 1] = id end
+        end
+        for _ = 1, g:int(1, 6) do
+          local pick, id = g:int(1, 4)
+          if pick == 1 and #gone > 0 then id = table.remove(gone, g:int(1, #gone))  -- back, elsewhere
+          elseif pick == 2 and #dying > 0 then id = table.remove(dying, 1)          -- back at once, in place
+          else id, next_id = next_id, next_id + 1 end
+          local near = g:int(1, n)  -- on top of another entity, often
+          local x, y = l:get(near)
+          if not x then x, y = g:uniform(0, 1200), g:uniform(0, 1200) end
+          if where[id] then
+            l:set(id, where[id][1], where[id][2], where[id][3])
+          else
+            l:set(id, x + g:uniform(-3, 3), y + g:uniform(-3, 3), g:uniform(0, 8))
+          end
+        end
+        for _, id in ipairs(dying) do gone[#gone + 1] = id end
+        local nb, ne
+        began, ended, nb, ne = c:update(began, ended)
+        assert.is_true(sorted_flat(began, nb) and sorted_flat(ended, ne), "tick " .. tick)
+        replay(current, began, nb, ended, ne)
+        local want, np = l:pairs()
+        assert.is_true(same(current, set_of(want, np)), "tick " .. tick)
+        c:stats(st)
+        assert.are.same({ 1, tick - 1 }, { st.full, st.incremental }, "tick " .. tick)
+        local id = g:int(1, next_id - 1)
+        local out, k = c:touching(id)
+        local degree = 0
+        for i = 1, 2 * np, 2 do
+          if want[i] == id or want[i + 1] == id then degree = degree + 1 end
+        end
+        assert.are.equal(degree, k, "touching, tick " .. tick)
+      end
+      -- The grid took the adds and removes in: built again only when the movers drifted.
+      assert.is_true(st.grids < 10, st.grids .. " grids in 20 ticks")
+      c:close()
+      l:close()
+    end)
+  end)
+
   describe("when asked which path its updates took (stats)", function()
     it("counts the incremental path when a tenth moves and the full one when all move", function()
       local g = rng.new(44)
@@ -147,10 +207,14 @@ describe("soageo.contacts", function()
       tick(0.1)
       c:stats(st)
       assert.are.same({ full = 4, incremental = 8 }, paths())
-      l:set(n + 1, 5, 5, 1)  -- a new id: its ranks differ, a sweep again
+      l:set(n + 1, 5, 5, 1)  -- a new id: the ids are ranked again, still incremental
       tick(0)
       c:stats(st)
-      assert.are.same({ full = 5, incremental = 8 }, paths())
+      assert.are.same({ full = 4, incremental = 9 }, paths())
+      for id = n + 2, n + 80 do l:set(id, g:uniform(0, 1000), g:uniform(0, 1000), 1) end  -- past 64 new ids: a sweep
+      tick(0)
+      c:stats(st)
+      assert.are.same({ full = 5, incremental = 9 }, paths())
       assert.has_error(function() c:stats(1) end, "bad argument #1 to 'stats' (table expected, got number)")
       c:close()
       assert.has_error(function() c:stats() end, "calling 'stats' on bad self (contacts is closed)")

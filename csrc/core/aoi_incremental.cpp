@@ -237,9 +237,9 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
     if (renumbered && (watchers > v.watcher_cap || watchers > log.watcher_cap)) return Incremental::full;
     if (2 * enter.cap / 3 < uint64_t(n) + kMaxWidth) return Incremental::need_enter;
     if (2 * leave.cap / 3 < uint64_t(n) + kMaxWidth) return Incremental::need_leave;
-    // 1. Who was added or removed (aoi_members.cpp), then what changed, by slot.
+    // 1. Who was added or removed (slot_changes.hpp, aoi_members.cpp), then what changed, by slot.
     MemberChanges mc;
-    if (!find_members(st, s, ids_before, mc)) return Incremental::full;
+    if (!find_slot_changes(s.pid, ids_before, c.id, n, mc)) return Incremental::full;
     const bool members = mc.any();
     const uint32_t added = mc.n_added, removed = mc.n_removed;
     // Every search visits the added run whole, and the next full update drops the dead.

@@ -10,6 +10,7 @@
 
 #include "aoi.hpp"
 #include "cell.hpp"
+#include "slot_changes.hpp"
 
 namespace soageo {
 namespace aoi_detail {
@@ -125,21 +126,8 @@ inline uint64_t event_key(uint32_t k, uint32_t rank) noexcept { return uint64_t(
 void sort_keys(uint64_t* keys, uint64_t* tmp, uint64_t n, uint32_t watchers, uint32_t ranks, uint32_t* packed,
                uint32_t* packed_tmp, uint64_t packed_cap) noexcept;
 
-// Adds and removes since the last update, by slot (aoi_members.cpp). A slot whose id changed
-// holds another entity now: one that was elsewhere (relocated by a remove), or a new one.
-struct MemberChanges {
-    static constexpr uint32_t kMax = AoiScratch::Members::kMax;
-    int64_t added_id[kMax];     // ascending
-    uint32_t added_slot[kMax];
-    uint32_t removed_slot[kMax];  // the last update's slots
-    uint32_t from[kMax], to[kMax];  // relocated: the last update's slot, this one's
-    uint32_t n_added = 0, n_removed = 0, n_relocated = 0;
-    bool any() const noexcept { return n_added || n_removed || n_relocated; }
-};
-
-// Finds what changed membership between the ids the scratch has by slot (the last update's
-// `ids_before` of them) and the layer's; false when more than MemberChanges::kMax slots did.
-bool find_members(const Store& st, const AoiScratch& s, uint32_t ids_before, MemberChanges& mc) noexcept;
+// Adds and removes since the last update, by slot (slot_changes.hpp).
+using MemberChanges = SlotChanges;
 
 // Patches them into the scratch, by slot (the relocated keep their positions) and by position:
 // each added entity takes the next free position and, until the commit, the rank ids_before +

@@ -14,13 +14,6 @@ namespace soageo {
 namespace aoi_detail {
 namespace {
 
-struct SlotId {
-    int64_t id;
-    uint32_t slot;
-};
-
-inline bool by_id(const SlotId& a, const SlotId& b) noexcept { return a.id < b.id; }
-
 constexpr uint32_t kMax = MemberChanges::kMax;
 
 // How many leading ids of a and b are equal (n at most): runs of 64 compared with memcmp, at
@@ -35,51 +28,6 @@ uint32_t equal_prefix(const int64_t* a, const int64_t* b, uint32_t n) noexcept {
 }
 
 }  // namespace
-
-bool find_members(const Store& st, const AoiScratch& s, uint32_t ids_before, MemberChanges& mc) noexcept {
-    const int64_t* const now = st.col.id;
-    const int64_t* const then = s.pid;
-    const uint32_t n = st.n, common = std::min(n, ids_before);
-    SlotId was[kMax], is[kMax];
-    uint32_t n_was = 0, n_is = 0;
-    // Most slots keep their entity: runs of them are compared with memcmp, at memory speed.
-    constexpr uint32_t kRun = 64;
-    for (uint32_t first = 0; first < common; first += kRun) {
-        const uint32_t last = std::min(common, first + kRun);
-        if (std::memcmp(then + first, now + first, (last - first) * sizeof(int64_t)) == 0) continue;
-        for (uint32_t i = first; i < last; ++i) {
-            if (then[i] == now[i]) continue;
-            if (n_was == kMax) return false;
-            was[n_was++] = SlotId{then[i], i};
-            is[n_is++] = SlotId{now[i], i};
-        }
-    }
-    for (uint32_t i = common; i < ids_before; ++i) {
-        if (n_was == kMax) return false;
-        was[n_was++] = SlotId{then[i], i};
-    }
-    for (uint32_t i = common; i < n; ++i) {
-        if (n_is == kMax) return false;
-        is[n_is++] = SlotId{now[i], i};
-    }
-    std::sort(was, was + n_was, by_id);
-    std::sort(is, is + n_is, by_id);
-    // An id on both sides changed slot only (a remove moved it, or it was removed and set again:
-    // the same id is the same entity to the AOI, as to a full update).
-    uint32_t i = 0, j = 0;
-    while (i < n_was || j < n_is) {
-        if (j == n_is || (i < n_was && was[i].id < is[j].id)) {
-            mc.removed_slot[mc.n_removed++] = was[i++].slot;
-        } else if (i == n_was || is[j].id < was[i].id) {
-            mc.added_id[mc.n_added] = is[j].id;
-            mc.added_slot[mc.n_added++] = is[j++].slot;
-        } else {
-            mc.from[mc.n_relocated] = was[i++].slot;
-            mc.to[mc.n_relocated++] = is[j++].slot;
-        }
-    }
-    return true;
-}
 
 void patch_members(const AoiInput& in, AoiScratch& s, const Visible& v, const MemberChanges& mc,
                    uint32_t* removed_pos) noexcept {

@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "carve.hpp"
 #include "cell.hpp"
 #include "radix.hpp"
+#include "slot_changes.hpp"
 
 namespace soageo {
 
@@ -56,8 +58,10 @@ ContactState lay_contact_state(Carver& k, uint32_t cap) noexcept {
     cs.drift = cs.widest = 0;
     cs.builds = 0;
     cs.buckets = cs.movers = 0;
+    cs.positions = cs.n_grid = cs.dead = 0;
     cs.cap = cap;
-    cs.kept = cs.built = false;
+    cs.kept = cs.built = cs.renumbered = false;
+    cs.renumbered_n = cs.n_added = 0;
     return cs;
 }
 
@@ -206,6 +210,8 @@ void build_grid(ContactState& cs, const Columns& c, uint32_t n, const uint32_t* 
     cs.side = side;
     cs.inv_side = inv;
     cs.buckets = buckets;
+    cs.positions = cs.n_grid = n;
+    cs.dead = 0;
     cs.drift = 0;
     ++cs.builds;
 }
@@ -216,19 +222,161 @@ void build_grid(ContactState& cs, const Columns& c, uint32_t n, const uint32_t* 
 // 100,000; even at 2,000 (crowded or not), and the sweep no better with a quarter moving.
 constexpr uint32_t kIncrementalMin = 2048;
 
+// Adds and removes the grid takes in (renumber) before it is built again.
+constexpr uint32_t kMaxAddedRun = 256;
+constexpr uint32_t kMaxDeadBoxes = 64;
+
 }  // namespace
 
 size_t contact_state_bytes(uint32_t cap) noexcept { return layout_bytes(lay_contact_state, cap); }
 
 ContactState contact_state_carve(void* block, uint32_t cap) noexcept { return layout_carve(block, lay_contact_state, cap); }
 
-ContactStep contacts_incremental(const Store& st, const SweepScratch& s, bool ranks_current, const ContactFrame& before,
+namespace {
+
+// Adds and removes: the kept columns follow the entities to their slots now (an added one is
+// kept as it is now: the caller counts it as changed), and the ranks are those of the layer's
+// ids now; remap gets each last update's rank's new one (kNoSlot: removed).
+void renumber(const Store& st, SweepScratch& s, const ContactFrame& before, ContactState& cs, const SlotChanges& mc,
+              uint32_t* remap) noexcept {
+    const Columns& c = st.col;
+    constexpr uint32_t kMax = SlotChanges::kMax;
+    // The grid follows (patch_grid below) while the added fit its run and the removed are few.
+    const bool patch = cs.built && cs.positions + mc.n_added <= cs.cap &&
+                       cs.positions + mc.n_added - cs.n_grid <= kMaxAddedRun &&
+                       cs.dead + mc.n_removed <= kMaxDeadBoxes + cs.n_grid / 16;
+    cs.built = patch;
+    uint32_t removed_pos[kMax];
+    for (uint32_t q = 0; patch && q < mc.n_removed; ++q) removed_pos[q] = cs.pos_of_slot[mc.removed_slot[q]];
+    float x[kMax], y[kMax], r[kMax], fx[kMax], fy[kMax];
+    uint32_t pos[kMax];
+    for (uint32_t q = 0; q < mc.n_relocated; ++q) {
+        const uint32_t from = mc.from[q];
+        x[q] = cs.x[from], y[q] = cs.y[from], r[q] = cs.r[from];
+        fx[q] = cs.filed[2 * from], fy[q] = cs.filed[2 * from + 1], pos[q] = cs.pos_of_slot[from];
+    }
+    for (uint32_t q = 0; q < mc.n_relocated; ++q) {
+        const uint32_t to = mc.to[q];
+        cs.x[to] = x[q], cs.y[to] = y[q], cs.r[to] = r[q];
+        cs.filed[2 * to] = fx[q], cs.filed[2 * to + 1] = fy[q], cs.pos_of_slot[to] = pos[q];
+        cs.id_at[to] = c.id[to];
+    }
+    for (uint32_t q = 0; q < mc.n_added; ++q) {
+        const uint32_t i = mc.added_slot[q];
+        cs.x[i] = c.x[i], cs.y[i] = c.y[i], cs.r[i] = c.r[i];
+        cs.id_at[i] = c.id[i];
+    }
+    // The ranks again, from the last update's: its ranked ids in runs between the removed and
+    // the added (a radix sort of all the ids was a third of such an update at 10,000 entities).
+    const uint32_t nb = before.id_count, nr = mc.n_removed, na = mc.n_added;
+    uint32_t gone[kMax], relocated_rank[kMax];
+    for (uint32_t q = 0; q < nr; ++q) gone[q] = s.rank[mc.removed_slot[q]];  // s.rank: by the old slots
+    std::sort(gone, gone + nr);
+    for (uint32_t q = 0; q < mc.n_relocated; ++q) relocated_rank[q] = s.rank[mc.from[q]];
+    uint64_t* const id_keys = s.id_keys;
+    uint64_t* const keys = s.tmp_id_keys;  // the radix sort's buffers: free
+    uint32_t* const slots = s.tmp_keys;
+    uint32_t e = 0, out = 0, a = 0, g = 0;
+    for (;;) {
+        const uint64_t added_key = a < na ? int_key(mc.added_id[a]) : 0;
+        uint32_t next = g < nr ? gone[g] : nb;
+        if (a < na) next = std::min(next, uint32_t(std::lower_bound(id_keys + e, id_keys + nb, added_key) - id_keys));
+        std::memcpy(keys + out, id_keys + e, size_t(next - e) * sizeof(uint64_t));
+        std::memcpy(slots + out, s.slot_of_rank + e, size_t(next - e) * sizeof(uint32_t));
+        for (; e < next; ++e) remap[e] = out++;
+        if (a < na && (e == nb || id_keys[e] > added_key)) {
+            keys[out] = added_key;
+            slots[out++] = mc.added_slot[a++];
+        } else if (g < nr && gone[g] == e) {
+            remap[e++] = kNoSlot;
+            ++g;
+        } else {
+            break;
+        }
+    }
+    SOAGEO_ASSERT(e == nb && a == na && g == nr && out == st.n);
+    std::memcpy(id_keys, keys, size_t(out) * sizeof(uint64_t));
+    std::memcpy(s.slot_of_rank, slots, size_t(out) * sizeof(uint32_t));
+    for (uint32_t q = 0; q < mc.n_relocated; ++q) s.slot_of_rank[remap[relocated_rank[q]]] = mc.to[q];
+    for (uint32_t r = 0; r < out; ++r) s.rank[s.slot_of_rank[r]] = r;
+    *s.ranked_n = out;
+    if (!patch) return;
+    // The grid: every box's rank anew, the removed ones' boxes overlapping nothing (an infinite
+    // min corner fails every test), the added ones after the others.
+    for (uint32_t p = 0; p < cs.positions; ++p) {
+        const uint32_t now_rank = remap[cs.rank_changed[p]];
+        cs.rank_changed[p] = now_rank == kNoSlot ? 0 : now_rank;
+    }
+    constexpr float inf = std::numeric_limits<float>::infinity();
+    for (uint32_t q = 0; q < mc.n_removed; ++q) {
+        const uint32_t p = removed_pos[q];
+        cs.minx[p] = cs.neg_maxx[p] = cs.miny[p] = cs.neg_maxy[p] = inf;
+    }
+    for (uint32_t q = 0; q < mc.n_added; ++q) {
+        const uint32_t i = mc.added_slot[q], p = cs.positions + q;
+        put_box(cs, p, c.x[i], c.y[i], c.r[i], s.rank[i]);
+        cs.filed[2 * i] = c.x[i] - c.r[i];
+        cs.filed[2 * i + 1] = c.y[i] - c.r[i];
+        cs.pos_of_slot[i] = p;
+    }
+    cs.positions += mc.n_added;
+    cs.dead += mc.n_removed;
+}
+
+// The last pairs mapped to the new ranks (kept order: the ranks follow the ids), merged with
+// the pairs found, found[0, k): as the merge in runs, with the events pushed as ids.
+ContactStep merge_renumbered(const ContactFrame& before, ContactFrame& now, const ContactState& cs, const uint32_t* remap,
+                             uint64_t k, EventList& began, EventList& ended) noexcept {
+    const uint64_t* const old = before.buf.keys;
+    const uint64_t* const found = now.buf.keys;
+    uint64_t* const out = now.buf.tmp;
+    const int64_t* const old_ids = before.ids;
+    const int64_t* const ids = now.ids;
+    const uint64_t* const moved = cs.rank_moved;
+    auto is_moved = [&](uint32_t r) { return (moved[r >> 6] >> (r & 63)) & 1; };
+    uint64_t w = 0, j = 0;
+    for (uint64_t i = 0; i < before.n; ++i) {
+        const uint64_t key = old[i];
+        const uint32_t ra = remap[key >> 32], rb = remap[key & 0xffffffffu];
+        if (ra == kNoSlot || rb == kNoSlot) {  // an entity left the layer: its pairs end
+            push_pair(ended, old_ids[key >> 32], old_ids[key & 0xffffffffu]);
+            continue;
+        }
+        const uint64_t m = uint64_t(ra) << 32 | rb;
+        for (; j < k && found[j] < m; ++j) {
+            out[w++] = found[j];
+            push_pair(began, ids[found[j] >> 32], ids[found[j] & 0xffffffffu]);
+        }
+        if (j < k && found[j] == m) {  // still touching
+            out[w++] = m;
+            ++j;
+        } else if (is_moved(ra) || is_moved(rb)) {  // a changed one's pair, not found again
+            push_pair(ended, ids[ra], ids[rb]);
+        } else {
+            out[w++] = m;
+        }
+    }
+    for (; j < k; ++j) {
+        out[w++] = found[j];
+        push_pair(began, ids[found[j] >> 32], ids[found[j] & 0xffffffffu]);
+    }
+    std::swap(now.buf.keys, now.buf.tmp);
+    std::swap(now.buf.keys32, now.buf.tmp32);
+    now.n = w;
+    return ContactStep::done;
+}
+
+}  // namespace
+
+ContactStep contacts_incremental(const Store& st, SweepScratch& s, bool ranks_current, const ContactFrame& before,
                                  ContactFrame& now, ContactState& cs, const KernelTable& kernels, EventList& began,
                                  EventList& ended, uint64_t* need) noexcept {
     const uint32_t n = st.n;
     const Columns& c = st.col;
-    if (n < kIncrementalMin || !ranks_current || !cs.kept || n != before.id_count || *s.ranked_n != n ||
-        now.id_cap < n || cs.cap < n)
+    if (n < kIncrementalMin || !ranks_current || !cs.kept || now.id_cap < n || cs.cap < n) return ContactStep::full;
+    // Ranks of the last update's ids, or of the layer's now when an update renumbered them and
+    // did not commit (the same ids by slot still: checked as the changes are found).
+    if (cs.renumbered ? n != cs.renumbered_n || *s.ranked_n != n : *s.ranked_n != before.id_count)
         return ContactStep::full;
     // The boxes an update that did not commit wrote go back to the committed ones: the layer
     // may have changed since in any way, and change detection compares with those. Such a box
@@ -263,16 +411,44 @@ ContactStep contacts_incremental(const Store& st, const SweepScratch& s, bool ra
     changes.kept_y = reinterpret_cast<const uint32_t*>(cs.y);
     changes.kept_r = reinterpret_cast<const uint32_t*>(cs.r);
     changes.kept_id = reinterpret_cast<const uint32_t*>(cs.id_at);
-    for (uint32_t i0 = 0; i0 < n; i0 += kDetectBlock) {
-        changes.first = i0;
-        changes.last = std::min(n, i0 + kDetectBlock);
+    // Another id at a slot, or another count: entities were added or removed (renumber), or
+    // were when an update that did not commit renumbered (the ranks and remap are still its).
+    bool members = cs.renumbered;
+    uint32_t* const remap = s.tmp_vals;  // free once ranked: the last update's ranks' new ones
+    auto renumber_now = [&]() {
+        SlotChanges mc;
+        if (!find_slot_changes(cs.id_at, before.id_count, c.id, n, mc)) return false;
+        cs.renumbered = true;  // until the commit
+        cs.renumbered_n = n;
+        cs.n_added = mc.n_added;
+        std::memcpy(cs.added, mc.added_slot, mc.n_added * sizeof(uint32_t));
+        renumber(st, s, before, cs, mc, remap);
+        return members = true;
+    };
+    if (!members && n != before.id_count && !renumber_now()) return ContactStep::full;
+    for (int pass = 0; pass < 2; ++pass) {
+        movers = 0;
         bool other_id = false;
-        movers += kernels.contact_changed(changes, cs.mover + movers, &other_id);
+        for (uint32_t i0 = 0; i0 < n && !other_id; i0 += kDetectBlock) {
+            changes.first = i0;
+            changes.last = std::min(n, i0 + kDetectBlock);
+            movers += kernels.contact_changed(changes, cs.mover + movers, &other_id);
 #if defined(SOAGEO_CHECKS)
-        for (uint32_t i = changes.first; i < changes.last; ++i)
-            SOAGEO_ASSERT(cs.id_at[i] != c.id[i] || s.id_keys[s.rank[i]] == int_key(c.id[i]));
+            for (uint32_t i = changes.first; i < changes.last; ++i)
+                SOAGEO_ASSERT(cs.id_at[i] != c.id[i] || s.id_keys[s.rank[i]] == int_key(c.id[i]));
 #endif
-        if (other_id || movers > max_movers) return ContactStep::full;
+            if (movers > max_movers) return ContactStep::full;
+        }
+        if (!other_id) break;
+        if (members || !renumber_now()) return ContactStep::full;  // ids changed again: a sweep
+    }
+    for (uint32_t q = 0; members && q < cs.n_added; ++q) {  // kept as they are: changed all the same
+        if (movers == max_movers) return ContactStep::full;
+        cs.mover[movers++] = cs.added[q];
+    }
+    if (members) {  // now's ids (its block may be new since the renumbering)
+        for (uint32_t q = 0; q < n; ++q) now.ids[q] = key_int(s.id_keys[q]);
+        now.id_count = n;
     }
     // The grid's boxes are the unchanged ones, no wider than `widest` when it was built or
     // patched, and the movers' new ones.
@@ -293,7 +469,7 @@ ContactStep contacts_incremental(const Store& st, const SweepScratch& s, bool ra
     // `widest` only grows between grids, so cells grown too wide wait for the next grid.
     double side = 1.5 * (widest > 0 ? widest : 1.0);
     const size_t words = size_t(n) / 64 + 1;
-    std::memset(cs.pos_bits, 0, words * sizeof(uint64_t));
+    std::memset(cs.pos_bits, 0, (size_t(cs.positions) / 64 + 1) * sizeof(uint64_t));
     std::memset(cs.rank_moved, 0, words * sizeof(uint64_t));
     const uint32_t* const rank_of = s.rank;
     cs.movers = movers;  // their boxes are not the committed ones until the commit
@@ -325,7 +501,7 @@ ContactStep contacts_incremental(const Store& st, const SweepScratch& s, bool ra
         side = 1.5 * (widest > 0 ? widest : 1.0);
         build_grid(cs, c, n, rank_of, side);
         cs.widest = widest;
-        std::memset(cs.pos_bits, 0, words * sizeof(uint64_t));
+        std::memset(cs.pos_bits, 0, words * sizeof(uint64_t));  // positions: n again
         for (uint32_t q = 0; q < movers; ++q) {
             const uint32_t i = cs.mover[q], pos = cs.pos_of_slot[i], rank = rank_of[i];
             cs.rank_changed[pos] = rank | 0x80000000u;
@@ -340,7 +516,7 @@ ContactStep contacts_incremental(const Store& st, const SweepScratch& s, bool ra
     // so that each search reads the rows the last one read (in slot order, every cell was a
     // cache miss: 9 ms at 100,000 entities, 10% of them moving).
     const uint32_t* const start = cs.start;
-    const uint32_t buckets = cs.buckets, bmask = buckets - 1;
+    const uint32_t buckets = cs.buckets, bmask = buckets - 1, positions = cs.positions;
     const double inv = cs.inv_side, reach = cs.widest + cs.drift, ahead = cs.drift;
     uint32_t* const fa = now.buf.a;
     uint32_t* const fb = now.buf.b;
@@ -355,7 +531,7 @@ ContactStep contacts_incremental(const Store& st, const SweepScratch& s, bool ra
     search.miny = cs.miny;
     search.neg_maxy = cs.neg_maxy;
     search.runs = runs;
-    for (size_t wd = 0; wd < words; ++wd) {
+    for (size_t wd = 0, pos_words = size_t(positions) / 64 + 1; wd < pos_words; ++wd) {
         for (uint64_t bits = cs.pos_bits[wd]; bits; bits &= bits - 1) {
             const uint32_t q = static_cast<uint32_t>(wd * 64 + static_cast<unsigned>(__builtin_ctzll(bits)));
             const uint32_t rm = rank_changed[q] & 0x7fffffffu;
@@ -383,7 +559,7 @@ ContactStep contacts_incremental(const Store& st, const SweepScratch& s, bool ra
             };
             auto run = [&](uint32_t first, uint32_t end) {
                 if (first >= end) return;
-                if (n_runs == kRunBatch || batch + (end - first) > n) flush();
+                if (n_runs == kRunBatch || batch + (end - first) > positions) flush();
                 runs[2 * n_runs] = first;
                 runs[2 * n_runs + 1] = end;
                 ++n_runs;
@@ -396,7 +572,7 @@ ContactStep contacts_incremental(const Store& st, const SweepScratch& s, bool ra
             const int64_t cx0 = cell_of(double(lox) - reach - slack_x, inv), cx1 = cell_of(double(hix) + ahead + slack_x, inv);
             const int64_t cy0 = cell_of(double(loy) - reach - slack_y, inv), cy1 = cell_of(double(hiy) + ahead + slack_y, inv);
             if (double(cx1 - cx0 + 1) * double(cy1 - cy0 + 1) > buckets) {  // a huge box: every entity once
-                run(0, n);
+                run(0, positions);
             } else {
                 const uint32_t width = static_cast<uint32_t>(cx1 - cx0 + 1);  // <= buckets, checked above
                 for (int64_t cy = cy0; cy <= cy1; ++cy) {
@@ -408,6 +584,7 @@ ContactStep contacts_incremental(const Store& st, const SweepScratch& s, bool ra
                         run(start[0], start[b0 + width - buckets]);
                     }
                 }
+                run(cs.n_grid, positions);  // the added since the grid was built
             }
             if (n_runs) flush();
         }
@@ -426,6 +603,7 @@ ContactStep contacts_incremental(const Store& st, const SweepScratch& s, bool ra
     // Merging every last pair with the found ones instead mispredicted once per found pair.
     const uint64_t* const old = before.buf.keys;
     uint64_t* const out = now.buf.tmp;
+    if (members) return merge_renumbered(before, now, cs, remap, k, began, ended);
     uint64_t* const touched = found + k;  // k + no <= cap, checked above
     const int64_t* const ids = before.ids;
     const uint64_t* const moved = cs.rank_moved;  // bits: bytes measured 3-4% slower at 100,000 (alternating runs)
@@ -481,6 +659,7 @@ ContactStep contacts_incremental(const Store& st, const SweepScratch& s, bool ra
 }
 
 void contacts_commit(ContactState& cs, const ContactFrame& now, bool incremental) noexcept {
+    cs.renumbered = false;
     if (incremental) {
         for (uint32_t q = 0; q < cs.movers; ++q) {
             const uint32_t i = cs.mover[q];

@@ -68,23 +68,35 @@ struct ContactState {
     double side, inv_side, drift, widest;
     uint64_t builds;       // grids built (contacts:stats)
     uint32_t buckets, movers, cap;
+    // Positions in the grid: the buckets hold [0, n_grid); entities added since take the next
+    // ones (every search visits them), removed ones stay as boxes that overlap nothing.
+    uint32_t positions, n_grid, dead;
     bool kept;   // x, y, r, id_at hold the layer of the last committed update
     bool built;  // the grid holds the boxes of x, y, r, except at the slots mover[0, movers)
+    // An update patched adds and removes into x, y, r, id_at (by this layer's slots) and into
+    // the ranks, and has not committed (its buffers grew, or writing its events failed): the
+    // next update goes on from there while the layer has the same ids by slot, else it sweeps.
+    bool renumbered;
+    uint32_t renumbered_n;      // the layer's count then
+    uint32_t n_added;           // the slots added then, to search as changed
+    uint32_t added[64];
 };
 
 size_t contact_state_bytes(uint32_t cap) noexcept;
 // kept and built false: the next update sweeps.
 ContactState contact_state_carve(void* block, uint32_t cap) noexcept;
 
-// An update that costs what changed: when the layer holds the ids of the last update in the
-// same slots, the ranks in `s` still describe them (`ranks_current`: the caller knows it, as
-// no update failed after ranking since the last one committed), at least 2,048 entities and at
-// most a quarter of them changed (moved, or changed radius), only the changed ones are
-// searched again and the last pairs that involve none of them are kept as they are. Returns
+// An update that costs what changed: when the ranks in `s` describe the ids of the last update
+// (`ranks_current`: the caller knows it, as no update failed after ranking since the last one
+// committed), at least 2,048 entities and at most a quarter of them changed (moved, changed
+// radius, or were added; at most 64 slots changed entity), only the changed ones are searched
+// again and the last pairs that involve none of them are kept as they are. Adds and removes
+// rank the ids again and build the grid again: the last pairs are then mapped to the new ranks
+// one by one (those of a removed entity end) instead of copied in runs. Returns
 // full when it does not apply (the caller sweeps); need_pairs with *need when now's buffer is
 // too small; done with now's keys and ids set and the events in began/ended (counted past
 // their caps, as contacts_diff). Then, once the update is committed, contacts_commit.
-ContactStep contacts_incremental(const Store& st, const SweepScratch& s, bool ranks_current, const ContactFrame& before,
+ContactStep contacts_incremental(const Store& st, SweepScratch& s, bool ranks_current, const ContactFrame& before,
                                  ContactFrame& now, ContactState& cs, const KernelTable& kernels, EventList& began,
                                  EventList& ended, uint64_t* need) noexcept;
 
