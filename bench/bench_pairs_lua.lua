@@ -203,10 +203,11 @@ side_by_side("crowded 2,000: masks", 2000, 200, 50, 16, {
 -- 10% moving (up to 2 units per axis) against all moving.
 side_by_side("uniform 10,000: 10% moving", 10000, 2000, 50, 16, { { "all moving", 1 }, { "10% moving", 0.1 } })
 side_by_side("crowded 2,000: 10% moving", 2000, 200, 50, 16, { { "all moving", 1 }, { "10% moving", 0.1 } })
--- Deaths and spawns: an update after entities were added or removed takes the full path (the
--- incremental one needs the same ids in the same slots), whatever moved.
+-- Deaths and spawns: the incremental path patches adds, removes, watch and unwatch in (they
+-- used to send the update down the full path, whatever moved).
 side_by_side("uniform 10,000: 10% moving", 10000, 2000, 50, 16,
-  { { "no deaths", 0.1 }, { "1 death and 1 spawn a tick", 0.1, nil, nil, 1 } })
+  { { "no deaths", 0.1 }, { "1 death and 1 spawn a tick", 0.1, nil, nil, 1 },
+    { "16 deaths and 16 spawns a tick", 0.1, nil, nil, 16 } })
 
 -- Contact events: contacts:update against layer:pairs() on the same tick, and against the
 -- plain-Lua way, diffing two successive sorted pair lists from layer:pairs(). Entities move up
@@ -289,3 +290,4 @@ contacts_bench("uniform 10,000 in 2000x2000, 10% move", 10000, 2000, 0.1, 16)
 contacts_bench("10,000, 10% move, 1 dies, 1 spawns", 10000, 2000, 0.1, 16, 1)
 contacts_bench("uniform 100,000 in 6325x6325, all move", 100000, 6325, 1, 8)
 contacts_bench("uniform 100,000 in 6325x6325, 10% move", 100000, 6325, 0.1, 8)
+contacts_bench("100,000, 10% move, 16 die, 16 spawn", 100000, 6325, 0.1, 8, 16)

@@ -430,11 +430,11 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
     // mover in the same pass (aoi_scan_mover), over its search's windows: they hold its circle
     // (the search reaches the widest such reach from the midpoint of its move, and a relative
     // 2^-22 more covers the rounding of that midpoint), and the two passes read the same blocks.
-    // With no margin and the watchers of the last update, a moved watcher's last list held exactly
+    // With no margin, a moved watcher's last list (same view and filter) held exactly
     // what was within its view then: its scan recomputes that from where everything was (oxs, oys,
     // oms) instead of marking the list, read cold at a random place (perf, 10,000 uniform, a tenth
     // moving: fetching and marking those lists and the leaves pass were a tenth of the update).
-    const bool recount_lists = in.margin == 0.0f && in.watchers_same;
+    const bool recount_lists = in.margin == 0.0f;
     // A watcher whose entity was removed, or that was unwatched, sees nothing now: all it saw
     // leaves (the commit skips the events of a watcher with no entity: it keeps no list).
     for (uint32_t g = 0; g < m.n_gone + m.n_unwatched; ++g) {
@@ -465,8 +465,10 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
         const uint32_t open = 2 * ++stamp, kept = open + 1;
         const uint32_t j = s.new_pos[self];  // the mover index of a watcher that moved (step 2)
         const bool mover = j < moved && s.moved[j] == self && wr2[self] >= 0.0f;
-        // (An added watcher saw nothing: its empty list says so, not where things were.)
-        const bool recount = recount_lists && mover && v.rank_at[self] < ids_before;
+        // (Not a watcher that saw nothing then, just watched or just given its entity: its empty
+        // list says so, not where things were; nor one whose view or filter changed.)
+        const bool recount = recount_lists && mover && v.rank_at[self] < ids_before && k < v.n &&
+                             (in.watchers_same || (wview[k] == v.view[k] && wmask[k] == v.mask[k]));
         const uint32_t* const old_t = recount ? nullptr : v.target + v.off[k];
         const uint32_t old_n = recount ? 0 : v.len[k];
         for (uint32_t o = 0; o < old_n; ++o) s.mark[old_t[o]] = open;
