@@ -325,6 +325,8 @@ for _, arch in ipairs(soageo.archs()) do
           local now = aoi:stats()
           assert.are.equal(was.full, now.full, label)
           assert.are.equal(was.incremental + 1, now.incremental, label)
+          -- watchers_of's inverted lists follow the renumbered updates: built once, at the start
+          assert.are.same({ 1, was.inversion_follows + 1 }, { now.inversion_builds, now.inversion_follows }, label)
           was = now
         end
       end)

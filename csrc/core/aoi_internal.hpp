@@ -164,6 +164,7 @@ uint32_t patch_watchers(const AoiInput& in, AoiScratch& s, const Visible& v, flo
 
 // After the events are applied: the committed lists are indexed as `in.watchers` (the
 // unwatched dropped, the new ones in their place), and the scratch's watchers by position too.
+// temp.mask is left with each of the update's indices' new one (kNoSlot: unwatched).
 void commit_watchers(const AoiInput& in, AoiScratch& s, Visible& v, Visible& temp) noexcept;
 
 // The incremental update (aoi_incremental.cpp), tried first by aoi_update.

@@ -191,6 +191,8 @@ void commit_watchers(const AoiInput& in, AoiScratch& s, Visible& v, Visible& tem
     // and the new ones one by one, into temp, then back.
     const uint32_t first = equal_prefix(v.watcher, w.id, std::min(before, w.n));
     uint32_t k = first, t = first, i = 0;
+    uint32_t* const index_now = temp.mask;  // each update index's new one (kNoSlot: unwatched)
+    for (uint32_t j = 0; j < first; ++j) index_now[j] = j;
     auto take = [&](uint32_t to, uint32_t from, uint32_t len) {
         std::memcpy(temp.pos + to, v.pos + from, len * sizeof(uint32_t));
         std::memcpy(temp.off + to, v.off + from, len * sizeof(uint32_t));
@@ -200,16 +202,22 @@ void commit_watchers(const AoiInput& in, AoiScratch& s, Visible& v, Visible& tem
     while (t < w.n) {
         const uint32_t same = equal_prefix(v.watcher + k, w.id + t, std::min(before - k, w.n - t));
         take(t, k, same);
+        for (uint32_t j = 0; j < same; ++j) index_now[k + j] = t + j;
         k += same, t += same;
         if (t == w.n) break;
         if (k < before && v.watcher[k] < w.id[t]) {  // unwatched: its pairs left
+            index_now[k] = kNoSlot;
             v.pairs -= v.len[k++];
             continue;
         }
         SOAGEO_ASSERT(i < m.n_new_watchers && m.new_watcher[i] == w.id[t]);
+        index_now[before + i] = t;
         take(t++, before + i++, 1);
     }
-    for (; k < before; ++k) v.pairs -= v.len[k];  // unwatched after the last watcher
+    for (; k < before; ++k) {  // unwatched after the last watcher
+        index_now[k] = kNoSlot;
+        v.pairs -= v.len[k];
+    }
     const uint32_t moved = w.n - first;
     std::memcpy(v.pos + first, temp.pos + first, moved * sizeof(uint32_t));
     std::memcpy(v.off + first, temp.off + first, moved * sizeof(uint32_t));

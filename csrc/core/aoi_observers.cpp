@@ -131,10 +131,10 @@ bool apply_batch(Observers& o, const uint64_t* ev, uint32_t n) noexcept {
 // The targets are sorted in groups of 2^shift ranks, at most this many groups.
 constexpr uint32_t kApplyGroups = 1024;
 
-bool observers_apply(const Visible& v, Observers& o, const uint64_t* leave_keys, uint64_t n_leave,
-                     const uint64_t* enter_keys, uint64_t n_enter) noexcept {
-    SOAGEO_ASSERT(o.id_cap >= v.id_count);
-    const uint32_t ids = v.id_count;
+namespace {
+bool apply_keys(Observers& o, uint32_t ids, const uint64_t* leave_keys, uint64_t n_leave, const uint64_t* enter_keys,
+                uint64_t n_enter) noexcept {
+    SOAGEO_ASSERT(o.id_cap >= ids);
     uint32_t* const count = o.count;
     // A counting sort of each batch by group of targets, leaves (then enters) in the order given,
     // so that every list still takes its events in that order. The lists of a group lie together,
@@ -161,6 +161,53 @@ bool observers_apply(const Visible& v, Observers& o, const uint64_t* leave_keys,
             o.sort[count[uint32_t(e >> 33) >> shift]++] = e;
         }
         if (!apply_batch(o, o.sort, uint32_t(last - first))) return false;
+    }
+    return true;
+}
+}  // namespace
+
+bool observers_apply(const Visible& v, Observers& o, const uint64_t* leave_keys, uint64_t n_leave,
+                     const uint64_t* enter_keys, uint64_t n_enter) noexcept {
+    return apply_keys(o, v.id_count, leave_keys, n_leave, enter_keys, n_enter);
+}
+
+bool observers_apply_renumbered(Observers& o, uint32_t ids_before, uint32_t added, uint32_t ids_now,
+                                const uint32_t* remap, const uint32_t* index_now, const uint64_t* leave_keys,
+                                uint64_t n_leave, const uint64_t* enter_keys, uint64_t n_enter) noexcept {
+    const uint32_t ranks = ids_before + added;
+    if (o.id_cap < ranks || o.id_cap < ids_now) return false;
+    for (uint32_t r = ids_before; r < ranks; ++r) {  // the added: no watcher yet, no room
+        o.off[r] = o.len[r] = o.room[r] = 0;
+        o.unsorted[r] = 0;
+    }
+    if (!apply_keys(o, ranks, leave_keys, n_leave, enter_keys, n_enter)) return false;
+    // Each list to its rank now (a removed entity's is empty: every watcher of it left). The
+    // map keeps order: one pass through the sort and count scratch, then back.
+    uint64_t* const at = o.sort;     // sort_cap >= id_cap entries
+    uint32_t* const room = o.count;  // id_cap + 1 entries
+    for (uint32_t e = 0; e < ranks; ++e) {
+        const uint32_t r = remap ? remap[e] : e;
+        if (r == kNoSlot) {
+            SOAGEO_ASSERT(o.len[e] == 0);
+            continue;
+        }
+        at[r] = uint64_t(o.len[e]) << 32 | o.off[e];
+        room[r] = o.room[e] | uint32_t(o.unsorted[e]) << 31;
+    }
+    for (uint32_t r = 0; r < ids_now; ++r) {
+        o.off[r] = uint32_t(at[r]);
+        o.len[r] = uint32_t(at[r] >> 32);
+        o.room[r] = room[r] & 0x7fffffffu;
+        o.unsorted[r] = uint8_t(room[r] >> 31);
+    }
+    // Watchers came or went: every entry takes its watcher's new index (the map keeps order,
+    // so a sorted list stays sorted; an unwatched one's entries all left).
+    for (uint32_t r = 0; index_now && r < ids_now; ++r) {
+        uint32_t* t = o.who + o.off[r];
+        for (uint32_t j = 0, m = o.len[r]; j < m; ++j) {
+            SOAGEO_ASSERT(index_now[t[j]] != kNoSlot);
+            t[j] = index_now[t[j]];
+        }
     }
     return true;
 }

@@ -215,11 +215,23 @@ int l_update(lua_State* L) {
     a->current = aoi_commit(in, a->scratch, a->visible, a->current, progress);
     a->watchers_touched = false;
     ++a->generation;
-    if (follow && !progress.members && (progress.incremental || progress.keys) &&
-        observers_apply(a->visible[a->current], a->observers, progress.leave_keys, progress.n_leave, progress.enter_keys,
-                        progress.n_enter)) {
-        a->observers_of = a->generation;
-        ++a->stats.inversion_follows;
+    if (follow && (progress.incremental || progress.keys)) {
+        // An incremental update that took adds, removes, watch or unwatch in renumbers the lists
+        // as it applies its events (the commit left the maps in the scratch and the other lists).
+        const AoiScratch::Members& m = a->scratch.members;
+        const bool followed =
+            !progress.members
+                ? observers_apply(a->visible[a->current], a->observers, progress.leave_keys, progress.n_leave,
+                                  progress.enter_keys, progress.n_enter)
+                : observers_apply_renumbered(a->observers, m.ids_before, m.n_added, a->visible[a->current].id_count,
+                                             m.layer_changed ? a->scratch.remap : nullptr,
+                                             m.watchers_changed ? a->visible[1 - a->current].mask : nullptr,
+                                             progress.leave_keys, progress.n_leave, progress.enter_keys,
+                                             progress.n_enter);
+        if (followed) {
+            a->observers_of = a->generation;
+            ++a->stats.inversion_follows;
+        }
     }
     a->enter_recent = decayed_peak(a->enter_recent, enter.n);
     a->leave_recent = decayed_peak(a->leave_recent, leave.n);
