@@ -108,6 +108,10 @@ function W.run(size, seed)
     -- From tick 4 a tenth move: the aoi's incremental update, which changes its lists in place.
     for id, x, y in a:each() do if tick <= 3 or id % 10 == tick then a:move(id, x + r(-2, 2), y + r(-2, 2)) end end
     if tick == 2 then a:set(3 * size, 1, 1, 1, 0) end  -- an entity nobody sees
+    if tick >= 5 then  -- deaths, a spawn, watch and unwatch: patched into the incremental update
+      a:remove(4 + tick); aoi:unwatch(2 * tick)
+      a:set(3 * size + tick, r(0, 200), r(0, 200), r(0, 3)); aoi:watch(3 * size + tick, 20)
+    end
     local ne, nl
     enter, leave, ne, nl = aoi:update(enter, leave)
     wa.synced = false
@@ -135,6 +139,7 @@ function W.run(size, seed)
           big:move(id, x + r(-2, 2), y + r(-2, 2))
         end
       end
+      if tick == 3 then big:remove(5); big:set(2101, r(0, 500), r(0, 500), r(0, 3)) end  -- renumbered
       h, began, ended = contacts_tick(wb, h, began, ended)
     end
   end
