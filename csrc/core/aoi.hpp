@@ -193,7 +193,8 @@ struct AoiScratch {
         uint32_t n_new_watchers, n_unwatched;
         uint32_t watchers_before;      // the last update's watcher count
         uint32_t positions_before;     // the last update's positions
-        bool layer_changed, watchers_changed;  // what commit_incremental renumbers
+        bool layer_changed;            // patch_members ran: commit_incremental ranks the ids anew
+        bool watchers_changed() const noexcept { return n_new_watchers || n_unwatched; }
     } members;
     uint32_t positions;  // positions in use: the bucketed ones, then those added since
     uint32_t n_built;    // positions the buckets hold (the entities of the last full update)

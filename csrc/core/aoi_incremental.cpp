@@ -232,7 +232,7 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
     // Watch and unwatch (aoi_members.cpp): until the commit, the new watchers' indices follow
     // the last update's, kept in v past v.n and in log's views and masks.
     if (!in.watchers_same && !find_watchers(w, v, m)) return Incremental::full;
-    const bool renumbered = m.n_new_watchers || m.n_unwatched;
+    const bool renumbered = m.watchers_changed();
     const uint32_t watchers = v.n + m.n_new_watchers;  // this update's indices
     if (renumbered && (watchers > v.watcher_cap || watchers > log.watcher_cap)) return Incremental::full;
     if (2 * enter.cap / 3 < uint64_t(n) + kMaxWidth) return Incremental::need_enter;
@@ -250,7 +250,6 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
     if ((members || renumbered) && s.fresh) start_incremental(in, s);  // by the last update's slots
     if (members) patch_members(in, s, v, mc, s.gone);  // s.gone: free until the rescans
     m.layer_changed = members;
-    m.watchers_changed = renumbered;
     // Each watcher's view and mask by this update's indices.
     const float* wview = w.view;
     const uint32_t* wmask = w.mask;
@@ -619,7 +618,7 @@ void commit_incremental(const AoiInput& in, AoiScratch& s, Visible& v, Visible& 
         i = end;
     }
     if (p.members && s.members.layer_changed) commit_members(s, v);
-    if (p.members && s.members.watchers_changed) commit_watchers(in, s, v, log);
+    if (p.members && s.members.watchers_changed()) commit_watchers(in, s, v, log);
     if (in.watchers_same) return;  // views and masks change only through watch and unwatch
     std::memcpy(v.view, in.watchers->view, v.n * sizeof(float));
     std::memcpy(v.mask, in.watchers->mask, v.n * sizeof(uint32_t));

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "aoi.hpp"
+#include "slot_changes.hpp"
 #include "sweep.hpp"
 
 namespace soageo {
@@ -79,7 +80,7 @@ struct ContactState {
     bool renumbered;
     uint32_t renumbered_n;      // the layer's count then
     uint32_t n_added;           // the slots added then, to search as changed
-    uint32_t added[64];
+    uint32_t added[SlotChanges::kMax];
 };
 
 size_t contact_state_bytes(uint32_t cap) noexcept;

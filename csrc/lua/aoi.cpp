@@ -225,7 +225,7 @@ int l_update(lua_State* L) {
                                   progress.enter_keys, progress.n_enter)
                 : observers_apply_renumbered(a->observers, m.ids_before, m.n_added, a->visible[a->current].id_count,
                                              m.layer_changed ? a->scratch.remap : nullptr,
-                                             m.watchers_changed ? a->visible[1 - a->current].mask : nullptr,
+                                             m.watchers_changed() ? a->visible[1 - a->current].mask : nullptr,
                                              progress.leave_keys, progress.n_leave, progress.enter_keys,
                                              progress.n_enter);
         if (followed) {
