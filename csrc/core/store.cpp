@@ -39,39 +39,116 @@ void columns_copy(Columns& to, const Columns& from, uint32_t n) noexcept {
 }
 
 uint32_t idmap_cap_for(uint32_t entities) noexcept {
-    uint32_t c = 16;
-    while (c / 2 < entities) c *= 2;
+    uint32_t c = 4;
+    while (uint64_t(c) * 4 < entities) c *= 2;  // entities <= 4/5 of c * kIdBucket positions
     return c;
 }
 
-size_t idmap_bytes(uint32_t cap) noexcept { return sizeof(IdMap::Entry) * size_t(cap); }
+size_t idmap_bytes(uint32_t cap) noexcept { return sizeof(IdMap::Bucket) * size_t(cap) + kAlign; }
 
 IdMap idmap_init(void* block, uint32_t cap) noexcept {
-    IdMap m{static_cast<IdMap::Entry*>(block), cap};
-    for (uint32_t i = 0; i < cap; ++i) m.entries[i] = {0, kNoSlot, 0};
+    IdMap m{reinterpret_cast<IdMap::Bucket*>(align_up(reinterpret_cast<uintptr_t>(block))), cap};
+    idmap_clear(m);
     return m;
+}
+
+void idmap_clear(IdMap& m) noexcept {
+    static_assert(sizeof(IdMap::Bucket) == kAlign, "a bucket is one cache line");
+    std::memset(static_cast<void*>(m.buckets), 0xff, sizeof(IdMap::Bucket) * size_t(m.cap));  // slots kNoSlot
 }
 
 uint32_t idmap_find(const IdMap& m, int64_t id) noexcept { return idmap_find_from(m, idmap_home(m, id), id); }
 
-void idmap_put(IdMap& m, int64_t id, uint32_t slot) noexcept {
-    uint32_t mask = m.cap - 1;
-    for (uint32_t i = idmap_home(m, id);; i = (i + 1) & mask) {
-        IdMap::Entry& e = m.entries[i];
-        if (e.slot == kNoSlot || e.id == id) {
-            e.id = id;
-            e.slot = slot;
-            return;
+namespace {
+
+// Puts `id` in the first free position from its home, or finds it on the way: false then, and
+// `*found` is its slot.
+bool idmap_place(IdMap& m, int64_t id, uint32_t slot, uint32_t** found) noexcept {
+    for (uint32_t b = idmap_home(m, id);; b = (b + 1) & (m.cap - 1)) {
+        IdMap::Bucket& k = m.buckets[b];
+        uint32_t free_at = kIdBucket;
+        for (uint32_t p = 0; p < kIdBucket; ++p) {
+            if (k.slot[p] == kNoSlot) {
+                if (free_at == kIdBucket) free_at = p;
+            } else if (k.id[p] == id) {
+                *found = &k.slot[p];
+                return false;
+            }
+        }
+        if (free_at < kIdBucket) {  // no id went past a bucket with room: `id` is new
+            k.id[free_at] = id;
+            k.slot[free_at] = slot;
+            return true;
         }
     }
 }
 
+}  // namespace
+
+void idmap_put(IdMap& m, int64_t id, uint32_t slot) noexcept {
+    uint32_t* found = nullptr;
+    if (!idmap_place(m, id, slot, &found)) *found = slot;
+}
+
+bool idmap_insert_new(IdMap& m, int64_t id, uint32_t slot) noexcept {
+    uint32_t* found = nullptr;
+    return idmap_place(m, id, slot, &found);
+}
+
 void idmap_prefetch(const IdMap& m, int64_t id) noexcept {
-    __builtin_prefetch(&m.entries[idmap_home(m, id)], 1);
+    __builtin_prefetch(&m.buckets[idmap_home(m, id)], 1);
 }
 
 void idmap_prefetch_find(const IdMap& m, int64_t id) noexcept {
-    __builtin_prefetch(&m.entries[idmap_home(m, id)], 0);
+    __builtin_prefetch(&m.buckets[idmap_home(m, id)], 0);
+}
+
+// No tombstones, so lookups never slow down after many removals: the freed position takes an
+// id from a later bucket that probed past it (whose position is then the one freed), until a
+// bucket with room ends the chain.
+void idmap_erase(IdMap& m, int64_t id) noexcept {
+    const uint32_t mask = m.cap - 1;
+    uint32_t hole = idmap_home(m, id);
+    for (;; hole = (hole + 1) & mask) {
+        IdMap::Bucket& k = m.buckets[hole];
+        bool had_room = false;
+        uint32_t at = kIdBucket;
+        for (uint32_t p = 0; p < kIdBucket; ++p) {
+            if (k.slot[p] == kNoSlot) had_room = true;
+            else if (k.id[p] == id) at = p;
+        }
+        if (had_room) {  // no id probed past this bucket
+            if (at < kIdBucket) k.slot[at] = kNoSlot;
+            return;
+        }
+        if (at < kIdBucket) {
+            k.slot[at] = kNoSlot;
+            break;
+        }
+    }
+    for (uint32_t j = (hole + 1) & mask;; j = (j + 1) & mask) {
+        IdMap::Bucket& k = m.buckets[j];
+        bool full = true;
+        uint32_t back = kIdBucket;  // an id whose home is cyclically at or before the hole
+        for (uint32_t p = 0; p < kIdBucket; ++p) {
+            if (k.slot[p] == kNoSlot) {
+                full = false;
+            } else if (back == kIdBucket && ((j - idmap_home(m, k.id[p])) & mask) >= ((j - hole) & mask)) {
+                back = p;
+            }
+        }
+        if (back < kIdBucket) {
+            IdMap::Bucket& h = m.buckets[hole];
+            uint32_t q = 0;
+            while (h.slot[q] != kNoSlot) ++q;  // the hole's bucket has exactly one free position
+            h.id[q] = k.id[back];
+            h.slot[q] = k.slot[back];
+            k.slot[back] = kNoSlot;
+            hole = j;
+        } else if (!full) {
+            return;
+        }
+    }
 }
 
 namespace {
@@ -100,19 +177,19 @@ MoveBatch move_batch_carve(void* block, uint32_t cap) noexcept {
 
 MovePlan move_batch_lookup(const IdMap& m, const MoveBatch& b, uint32_t n) noexcept {
     // Regions of the map: the counting pass writes three streams per region (ids, xy, homes),
-    // and 2^8 regions keep those 768 streams' lines in the L1 cache, while a region (128 KB of
-    // a 2^21-entry map) stays in the L2 while its lookups run. At 1,000,000 moves natively the
-    // pass and the lookups took 14.4 ns a move with 2^8 regions, 16.7 with 2^10 (its pass 6.5
-    // against 4 ns), 15.1-15.5 with 2^7.
+    // and 2^8 regions keep those 768 streams' lines in the L1 cache, while a region (64 KB of
+    // the map of a million entities) stays in the L2 while its lookups run. At 1,000,000 moves
+    // natively the pass and the lookups took 14.4 ns a move with 2^8 regions, 16.7 with 2^10
+    // (its pass 6.5 against 4 ns), 15.1-15.5 with 2^7 (measured with the map twice its size).
     constexpr uint32_t kRegionBits = 8;
-    // Below these the map stays cached (2^18 entries: 4 MB) or the batch is too short to pay
+    // Below these the map stays cached (2^16 buckets: 4 MB) or the batch is too short to pay
     // for the extra pass; lookups then go in order, each line asked for kAhead lookups early.
-    constexpr uint32_t kSortedMapFrom = 1u << 19, kSortedBatchFrom = 1u << 14, kAhead = 16;
+    constexpr uint32_t kSortedMapFrom = 1u << 17, kSortedBatchFrom = 1u << 14, kAhead = 16;
     uint32_t first_absent = n;
     if (m.cap < kSortedMapFrom || n < kSortedBatchFrom) {
-        for (uint32_t i = 0; i < n && i < kAhead; ++i) __builtin_prefetch(&m.entries[b.slots[i]], 0);
+        for (uint32_t i = 0; i < n && i < kAhead; ++i) __builtin_prefetch(&m.buckets[b.slots[i]], 0);
         for (uint32_t i = 0; i < n; ++i) {
-            if (i + kAhead < n) __builtin_prefetch(&m.entries[b.slots[i + kAhead]], 0);
+            if (i + kAhead < n) __builtin_prefetch(&m.buckets[b.slots[i + kAhead]], 0);
             b.slots[i] = idmap_find_from(m, b.slots[i], b.ids[i]);
             if (b.slots[i] == kNoSlot && first_absent == n) first_absent = i;
         }
@@ -135,8 +212,8 @@ MovePlan move_batch_lookup(const IdMap& m, const MoveBatch& b, uint32_t n) noexc
     // order, are asked for line by line, a region ahead of the lookups (at the pace they go
     // through the map), and most lookups find their line cached. A sparser batch would fetch
     // mostly lines it never reads: each of its lines is asked for kAhead lookups early.
-    const char* map = reinterpret_cast<const char*>(m.entries);
-    const uint64_t map_bytes = uint64_t(m.cap) * sizeof(IdMap::Entry);
+    const char* map = reinterpret_cast<const char*>(m.buckets);
+    const uint64_t map_bytes = uint64_t(m.cap) * sizeof(IdMap::Bucket);
     const bool stream = uint64_t(n) * 64 >= map_bytes / 2;  // a lookup for every other line or more
     const uint64_t step = (map_bytes << 16) / n;  // bytes of map a lookup, in 16.16 fixed point
     uint64_t ahead = (map_bytes >> kRegionBits) << 16, asked = 0;
@@ -147,7 +224,7 @@ MovePlan move_batch_lookup(const IdMap& m, const MoveBatch& b, uint32_t n) noexc
             for (const uint64_t want = std::min(ahead >> 16, map_bytes); asked < want; asked += 64)
                 __builtin_prefetch(map + asked, 0);
         } else if (k + kAhead < n) {
-            __builtin_prefetch(&m.entries[b.home2[k + kAhead]], 0);
+            __builtin_prefetch(&m.buckets[b.home2[k + kAhead]], 0);
         }
         b.slots[k] = idmap_find_from(m, b.home2[k], b.ids2[k]);
         absent |= b.slots[k] == kNoSlot;
@@ -157,41 +234,6 @@ MovePlan move_batch_lookup(const IdMap& m, const MoveBatch& b, uint32_t n) noexc
         for (uint32_t i = 0; i < n && first_absent == n; ++i)
             if (idmap_find(m, b.ids[i]) == kNoSlot) first_absent = i;
     return MovePlan{b.slots, b.xy2, first_absent};
-}
-
-bool idmap_insert_new(IdMap& m, int64_t id, uint32_t slot) noexcept {
-    uint32_t mask = m.cap - 1;
-    for (uint32_t i = idmap_home(m, id);; i = (i + 1) & mask) {
-        IdMap::Entry& e = m.entries[i];
-        if (e.slot == kNoSlot) {
-            e.id = id;
-            e.slot = slot;
-            return true;
-        }
-        if (e.id == id) return false;
-    }
-}
-
-// Backward-shift deletion: no tombstones, so lookups never slow down after many removals.
-void idmap_erase(IdMap& m, int64_t id) noexcept {
-    uint32_t mask = m.cap - 1;
-    uint32_t i = idmap_home(m, id);
-    for (;; i = (i + 1) & mask) {
-        if (m.entries[i].slot == kNoSlot) return;
-        if (m.entries[i].id == id) break;
-    }
-    for (uint32_t j = (i + 1) & mask;; j = (j + 1) & mask) {
-        IdMap::Entry& e = m.entries[j];
-        if (e.slot == kNoSlot) break;
-        uint32_t home = idmap_home(m, e.id);
-        // e may fill the hole at i only if its home is not cyclically within (i, j].
-        bool stays = i <= j ? (i < home && home <= j) : (i < home || home <= j);
-        if (!stays) {
-            m.entries[i] = e;
-            i = j;
-        }
-    }
-    m.entries[i].slot = kNoSlot;
 }
 
 namespace {
@@ -271,7 +313,7 @@ bool store_remove(Store& s, int64_t id) noexcept {
 }
 
 void store_clear(Store& s) noexcept {
-    for (uint32_t i = 0; i < s.map.cap; ++i) s.map.entries[i].slot = kNoSlot;
+    idmap_clear(s.map);
     std::memset(s.col.x, 0, s.n * sizeof(float));
     std::memset(s.col.y, 0, s.n * sizeof(float));
     std::memset(s.col.r, 0, s.n * sizeof(float));

@@ -126,7 +126,7 @@ int l_move(lua_State* L) {
     uint32_t home = 0;
     if (!hinted) {
         home = idmap_home(s.map, id);
-        __builtin_prefetch(&s.map.entries[home], 0);
+        __builtin_prefetch(&s.map.buckets[home], 0);
     }
     const float x = check_float(L, 3, "x");
     const float y = check_float(L, 4, "y");

@@ -41,7 +41,7 @@ TEST_CASE(store_matches_a_model_under_random_operations) {
 }
 
 // move_batch_lookup against one idmap_find per move: in order with prefetching (small maps or
-// short batches) and in the map's order (long batches in a map past 2^19 entries), with ids
+// short batches) and in the map's order (long batches in a map past 2^17 buckets), with ids
 // repeated (their moves must keep the caller's order) and absent ids (the first one reported).
 TEST_CASE(move_batch_lookup_finds_every_id_in_either_order) {
     const uint32_t n = 300000;
@@ -53,7 +53,7 @@ TEST_CASE(move_batch_lookup_finds_every_id_in_either_order) {
         ids[i] = static_cast<int64_t>(g.next());
         store_set(s, ids[i], 0, 0, 0, 1);
     }
-    CHECK(s.map.cap >= (1u << 19));
+    CHECK(s.map.cap >= (1u << 17));  // past the in-order threshold: the map-order path
     for (uint32_t len : {0u, 1u, 100u, 20000u, 300000u}) {
         for (int absent_at : {-1, 0, 7, 19999}) {
             if (absent_at >= int(len)) continue;
@@ -85,6 +85,53 @@ TEST_CASE(move_batch_lookup_finds_every_id_in_either_order) {
             }
             CHECK(bad == 0);
             CHECK(std::memcmp(want_x.data(), got_x.data(), n * sizeof(float)) == 0);
+        }
+    }
+}
+
+// The id map alone where its buckets overflow: ids picked so that many share a home bucket,
+// chains that wrap past the last bucket, the map filled to the 80% it allows, and erasures in
+// random order, each followed by a check that every id still there is found at its slot and
+// every erased one is gone (an erase that left an id behind a bucket with room loses it).
+TEST_CASE(idmap_keeps_every_id_reachable_when_buckets_overflow) {
+    for (uint32_t entities : {4u, 40u, 400u}) {
+        const uint32_t cap = idmap_cap_for(entities);
+        CHECK(uint64_t(cap) * kIdBucket * 4 >= uint64_t(entities) * 5);
+        std::vector<unsigned char> block(idmap_bytes(cap));
+        IdMap m = idmap_init(block.data() + 8, cap);  // a misaligned block is aligned inside
+        CHECK(reinterpret_cast<uintptr_t>(m.buckets) % kAlign == 0);
+        fixture::Rng g(entities);
+        for (int round = 0; round < 200; ++round) {
+            // Half the ids aim at two buckets (one of them the last, so chains wrap), the rest
+            // anywhere.
+            std::vector<int64_t> ids;
+            std::unordered_map<int64_t, uint32_t> model;
+            while (ids.size() < entities) {
+                const int64_t id = static_cast<int64_t>(g.next());
+                const uint32_t home = idmap_home(m, id);
+                if (ids.size() % 2 == 0 && home != 0 && home != cap - 1) continue;
+                if (model.count(id)) continue;
+                model[id] = static_cast<uint32_t>(ids.size());
+                CHECK(idmap_insert_new(m, id, static_cast<uint32_t>(ids.size())));
+                ids.push_back(id);
+            }
+            CHECK(!idmap_insert_new(m, ids[0], 7));
+            idmap_put(m, ids[1], 99);  // overwrites
+            model[ids[1]] = 99;
+            for (size_t i = ids.size(); i > 1; --i) std::swap(ids[i - 1], ids[g.below(static_cast<uint32_t>(i))]);
+            uint32_t bad = 0;
+            for (size_t e = 0; e <= ids.size(); ++e) {
+                for (const auto& [id, slot] : model) bad += idmap_find(m, id) != slot;
+                if (e == ids.size()) break;
+                idmap_erase(m, ids[e]);
+                idmap_erase(m, ids[e]);  // again: absent, nothing moves
+                model.erase(ids[e]);
+                bad += idmap_find(m, ids[e]) != kNoSlot;
+            }
+            CHECK(bad == 0);
+            for (uint32_t b = 0; b < cap; ++b)
+                for (uint32_t p = 0; p < kIdBucket; ++p) bad += m.buckets[b].slot[p] != kNoSlot;
+            CHECK(bad == 0);  // empty again, and reused by the next round
         }
     }
 }
