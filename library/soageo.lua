@@ -13,7 +13,7 @@ local soageo = {}
 ---@alias soageo.out integer[]
 
 ---A new empty layer; it grows by doubling past `capacity`.
----@param capacity? integer initial slots, in [0, 2^28] (default 0)
+---@param capacity? integer initial slots, in [0, 2^28] ([0, 2^24] on 32-bit hosts; default 0)
 ---@return soageo.layer
 function soageo.layer(capacity) end
 

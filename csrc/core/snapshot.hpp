@@ -49,7 +49,7 @@ struct SnapshotEntity {
 SnapshotEntity snapshot_entity(const unsigned char* data, uint32_t n, uint32_t i) noexcept;
 
 // The content checks of snapshot_read without a store: values, and duplicate ids found with
-// `scratch`, an empty map of idmap_cap_for(n) entries. Null when the snapshot can be merged.
+// `scratch`, an empty map of idmap_cap_for(n) buckets. Null when the snapshot can be merged.
 const char* snapshot_check_content(const unsigned char* data, uint32_t n, IdMap& scratch) noexcept;
 
 // The checksum: four independent multiply-rotate lanes over 64-bit words, so it runs near

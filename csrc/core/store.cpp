@@ -140,14 +140,13 @@ void idmap_erase(IdMap& m, int64_t id) noexcept {
         if (back < kIdBucket) {
             IdMap::Bucket& h = m.buckets[hole];
             uint32_t q = 0;
-            while (h.slot[q] != kNoSlot) ++q;  // the hole's bucket has exactly one free position
+            while (h.slot[q] != kNoSlot) ++q;  // the hole's bucket was full but for the hole
             h.id[q] = k.id[back];
             h.slot[q] = k.slot[back];
             k.slot[back] = kNoSlot;
             hole = j;
-        } else if (!full) {
-            return;
         }
+        if (!full) return;  // this bucket had room before: no id probed past it
     }
 }
 

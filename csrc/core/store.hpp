@@ -12,8 +12,10 @@ namespace soageo {
 
 constexpr uint32_t kNoSlot = 0xffffffffu;
 // Slots are uint32 and result buffers hold one slot per entity; this keeps every size well
-// inside size_t and int on 32-bit hosts too.
-constexpr uint32_t kMaxEntities = 1u << 28;
+// inside size_t and int: 2^28 entities on 64-bit hosts, 2^24 on 32-bit ones, where the columns
+// of 2^28 (36 bytes an entity) and its id map would not fit in a 32-bit size_t.
+constexpr uint32_t kMaxEntities = sizeof(size_t) >= 8 ? 1u << 28 : 1u << 24;
+constexpr const char* kMaxEntitiesText = sizeof(size_t) >= 8 ? "2^28" : "2^24";
 
 // Capacity rounded up to whole blocks of the widest target.
 inline uint32_t padded(uint32_t n) noexcept { return (n + (kMaxWidth - 1)) & ~uint32_t(kMaxWidth - 1); }

@@ -93,7 +93,8 @@ namespace {
 
 int l_new(lua_State* L) {
     lua_Integer cap = luaL_optinteger(L, 1, 0);
-    luaL_argcheck(L, cap >= 0 && cap <= kMaxEntities, 1, "capacity must be in [0, 2^28]");
+    if (!(cap >= 0 && cap <= kMaxEntities))
+        luaL_argerror(L, 1, lua_pushfstring(L, "capacity must be in [0, %s]", kMaxEntitiesText));
     Layer* layer = new_layer(L);
     reserve(L, -1, layer, cap ? static_cast<uint64_t>(cap) : kMaxWidth);
     return 1;
