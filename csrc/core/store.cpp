@@ -61,23 +61,36 @@ uint32_t idmap_find(const IdMap& m, int64_t id) noexcept { return idmap_find_fro
 
 namespace {
 
+// Where `id` sits in bucket k (kIdBucket: not there), and the bucket's first free position
+// (kIdBucket: full; a full bucket means an id may have probed past it).
+struct InBucket {
+    uint32_t at, free;
+};
+InBucket find_in_bucket(const IdMap::Bucket& k, int64_t id) noexcept {
+    InBucket r{kIdBucket, kIdBucket};
+    for (uint32_t p = 0; p < kIdBucket; ++p) {
+        if (k.slot[p] == kNoSlot) {
+            if (r.free == kIdBucket) r.free = p;
+        } else if (k.id[p] == id) {
+            r.at = p;
+        }
+    }
+    return r;
+}
+
 // Puts `id` in the first free position from its home, or finds it on the way: false then, and
 // `*found` is its slot.
 bool idmap_place(IdMap& m, int64_t id, uint32_t slot, uint32_t** found) noexcept {
     for (uint32_t b = idmap_home(m, id);; b = (b + 1) & (m.cap - 1)) {
         IdMap::Bucket& k = m.buckets[b];
-        uint32_t free_at = kIdBucket;
-        for (uint32_t p = 0; p < kIdBucket; ++p) {
-            if (k.slot[p] == kNoSlot) {
-                if (free_at == kIdBucket) free_at = p;
-            } else if (k.id[p] == id) {
-                *found = &k.slot[p];
-                return false;
-            }
+        const InBucket f = find_in_bucket(k, id);
+        if (f.at < kIdBucket) {
+            *found = &k.slot[f.at];
+            return false;
         }
-        if (free_at < kIdBucket) {  // no id went past a bucket with room: `id` is new
-            k.id[free_at] = id;
-            k.slot[free_at] = slot;
+        if (f.free < kIdBucket) {  // no id went past a bucket with room: `id` is new
+            k.id[f.free] = id;
+            k.slot[f.free] = slot;
             return true;
         }
     }
@@ -111,20 +124,10 @@ void idmap_erase(IdMap& m, int64_t id) noexcept {
     uint32_t hole = idmap_home(m, id);
     for (;; hole = (hole + 1) & mask) {
         IdMap::Bucket& k = m.buckets[hole];
-        bool had_room = false;
-        uint32_t at = kIdBucket;
-        for (uint32_t p = 0; p < kIdBucket; ++p) {
-            if (k.slot[p] == kNoSlot) had_room = true;
-            else if (k.id[p] == id) at = p;
-        }
-        if (had_room) {  // no id probed past this bucket
-            if (at < kIdBucket) k.slot[at] = kNoSlot;
-            return;
-        }
-        if (at < kIdBucket) {
-            k.slot[at] = kNoSlot;
-            break;
-        }
+        const InBucket f = find_in_bucket(k, id);
+        if (f.at < kIdBucket) k.slot[f.at] = kNoSlot;
+        if (f.free < kIdBucket) return;  // the bucket had room: no id probed past it (or `id` is absent)
+        if (f.at < kIdBucket) break;
     }
     for (uint32_t j = (hole + 1) & mask;; j = (j + 1) & mask) {
         IdMap::Bucket& k = m.buckets[j];
