@@ -12,8 +12,9 @@
 #   TARGETS      SIMD targets compiled in (default: all this CPU family has; scalar is always built)
 #   FUZZ_SECONDS bounded time of each fuzz target under `make fuzz`
 #   BENCH_DOC    where `make bench` writes its report                  (doc/benchmarks.md)
+#   JOBS         spec files `make test` runs at once                  (the number of CPUs)
 #
-# Targets: all test core-test bench demo scene world install clean asan tsan valgrind fuzz fuzz-short
+# Targets: all test test-long core-test bench demo scene world install clean asan tsan valgrind fuzz fuzz-short
 #          fuzz-corpus test-neon test-lua test-skynet deps
 
 LUA          ?= lua5.4
@@ -26,6 +27,7 @@ INST_LIBDIR  ?= /usr/local/lib/lua/5.4
 INST_LUADIR  ?= /usr/local/share/lua/5.4
 FUZZ_SECONDS ?= 20
 BENCH_DOC    ?= doc/benchmarks.md
+JOBS         ?=
 
 MACHINE := $(shell $(CXX) -dumpmachine 2>/dev/null)
 ifneq (,$(findstring x86_64,$(MACHINE)))
@@ -56,7 +58,7 @@ LUA_OBJ  := $(LUA_SRC:csrc/%.cpp=$(LUA_BUILD)/%.o)
 HEADERS  := $(wildcard csrc/core/*.hpp csrc/core/*.inl csrc/lua/*.hpp)
 MODULE   := soageo/core.so
 
-.PHONY: FORCE all test test-run bench bench-run demo demo-run scene scene-run world world-run world-stage world-skynet-proof install clean asan tsan valgrind fuzz test-neon test-lua fuzz-short fuzz-corpus deps core-test test-skynet
+.PHONY: FORCE all test test-run test-long test-long-run bench bench-run demo demo-run scene scene-run world world-run world-stage world-skynet-proof install clean asan tsan valgrind fuzz test-neon test-lua fuzz-short fuzz-corpus deps core-test test-skynet
 
 all: $(MODULE)
 
@@ -120,7 +122,13 @@ deps:
 test: deps
 	@$(MAKE) --no-print-directory test-run
 test-run: $(MODULE) $(BUILD)/core_test $(BUILD)/oom_host $(BUILD)/thread_host
-	@LUA=$(LUA) BUILD=$(BUILD) sh test/run.sh
+	@JOBS=$(JOBS) LUA=$(LUA) BUILD=$(BUILD) sh test/run.sh
+
+# The same suites with the soaks at their long sizes (test/long.lua); CI runs it after make test.
+test-long: deps
+	@$(MAKE) --no-print-directory test-long-run
+test-long-run: $(MODULE) $(BUILD)/core_test $(BUILD)/oom_host $(BUILD)/thread_host
+	@SOAGEO_LONG=1 JOBS=$(JOBS) LUA=$(LUA) BUILD=$(BUILD) sh test/run.sh
 
 demo: deps
 	@$(MAKE) --no-print-directory demo-run
