@@ -9,6 +9,7 @@
 #   LIBFLAG      flags that make a loadable module                 (-shared)
 #   INST_LIBDIR  where `make install` puts soageo/core.so (LuaRocks sets it)
 #   INST_LUADIR  where `make install` puts soageo.lua     (LuaRocks sets it)
+#   DESTDIR      staging root prepended to both by `make install` (empty)
 #   TARGETS      SIMD targets compiled in (default: all this CPU family has; scalar is always built)
 #   FUZZ_SECONDS bounded time of each fuzz target under `make fuzz`
 #   BENCH_DOC    where `make bench` writes its report                  (doc/benchmarks.md)
@@ -194,10 +195,11 @@ $(BUILD)/bench/stream_%.o: bench/stream_probe.cpp $(HEADERS)
 $(BUILD)/bench_%: bench/bench_%.cpp bench/bench.hpp $(CORE_OBJ) $(STREAM_OBJ)
 	$(CXX) $(CFLAGS) $(SOAGEO_FLAGS) $(HAVE_FLAGS) -Icsrc -o $@ $< $(CORE_OBJ) $(STREAM_OBJ)
 
+# DESTDIR (empty by default) prefixes both, for staging a package: make install DESTDIR=/tmp/stage
 install: $(MODULE)
-	mkdir -p $(INST_LIBDIR)/soageo $(INST_LUADIR)
-	cp $(MODULE) $(INST_LIBDIR)/soageo/core.so
-	cp lualib/soageo.lua $(INST_LUADIR)/soageo.lua
+	mkdir -p $(DESTDIR)$(INST_LIBDIR)/soageo $(DESTDIR)$(INST_LUADIR)
+	cp $(MODULE) $(DESTDIR)$(INST_LIBDIR)/soageo/core.so
+	cp lualib/soageo.lua $(DESTDIR)$(INST_LUADIR)/soageo.lua
 
 # aarch64 NEON path: cross-built core test run under qemu (static, so no target sysroot needed).
 test-neon:
