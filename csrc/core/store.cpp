@@ -171,6 +171,12 @@ MoveBatch lay_moves(Carver& k, uint32_t cap) noexcept {
 
 size_t move_batch_bytes(uint32_t cap) noexcept { return layout_bytes(lay_moves, cap); }
 
+size_t move_batch_bytes_per_move() noexcept {
+    // A multiple of 64 moves fills whole lines in every array: the difference is exact.
+    constexpr uint32_t kProbe = 1u << 12;
+    return (move_batch_bytes(kProbe) - move_batch_bytes(0)) / kProbe;
+}
+
 MoveBatch move_batch_carve(void* block, uint32_t cap) noexcept {
     MoveBatch m = layout_carve(block, lay_moves, cap);
     *m.held_cap = cap;
