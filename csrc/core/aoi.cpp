@@ -57,7 +57,7 @@ void sort_entities(const Store& st, const Watchers& w, float margin, AoiScratch&
         s.ys[at] = c.y[i];
         s.ms[at] = c.mask[i];
         // Per candidate, only arrays in bucket order and rank order are touched: chasing
-        // slot -> rank -> slot -> id through four arrays cost 40% of an update.
+        // slot -> rank -> slot -> id through four arrays was a large share of an update.
         s.rank_at_pos[at] = s.rank[i];
         s.pos_of_rank[s.rank[i]] = at;
         s.pos_of_slot[i] = at;

@@ -73,10 +73,9 @@ inline uint32_t bits_for(uint32_t n) noexcept { return n ? 32 - uint32_t(__built
 // An LSD radix sort of event keys on the bits they use (indices below `watchers`, ranks below
 // `ranks`): std::sort of a tick's keys was a sixth of an incremental update. When both fit in
 // 32 bits the keys are packed first and sorted as such, in as few passes of at most 11 bits as
-// costs least for their number (a tick's few hundred keys took 2048-bucket passes: 150
-// instructions a key). One counting pass on the top bits, then an insertion pass, took 35% fewer
-// instructions at 10,000 uniform, a tenth moving, but 1.2-1.4x the time: the insertion's
-// exits mispredict.
+// costs least for their number (a tick's few hundred keys took 2048-bucket passes). One
+// counting pass on the top bits, then an insertion pass, took fewer instructions at 10,000
+// uniform, a tenth moving, but more time: the insertion's exits mispredict.
 void sort_keys(uint64_t* keys, uint64_t* tmp, uint64_t n, uint32_t watchers, uint32_t ranks, uint32_t* packed,
                uint32_t* packed_tmp, uint64_t packed_cap) noexcept {
     if (n < 256) {
@@ -292,7 +291,7 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
     const float* const bx = s.fresh ? s.slot_x : s.sx;
     const float* const by = s.fresh ? s.slot_y : s.sy;
     // One square root for the farthest: sqrt is monotonic and correctly rounded, so this is the
-    // largest of the movers' distances exactly (1,000 movers: 1.3 us instead of 2.5).
+    // largest of the movers' distances exactly, for a fraction of one root per mover.
     double far2 = 0.0;
     for (uint32_t j = 0; j < moved; ++j) {
         const uint32_t i = moved_slot[j];
@@ -431,10 +430,10 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
     // mover in the same pass (aoi_scan_mover), over its search's windows: they hold its circle
     // (the search reaches the widest such reach from the midpoint of its move, and a relative
     // 2^-22 more covers the rounding of that midpoint), and the two passes read the same blocks.
-    // With no margin, a moved watcher's last list (same view and filter) held exactly
-    // what was within its view then: its scan recomputes that from where everything was (last_xs, last_ys,
-    // last_ms) instead of marking the list, read cold at a random place (perf, 10,000 uniform, a tenth
-    // moving: fetching and marking those lists and the leaves pass were a tenth of the update).
+    // With no margin, a moved watcher's last list (same view and filter) held exactly what was
+    // within its view then: its scan recomputes that from where everything was (last_xs,
+    // last_ys, last_ms) instead of marking the list, read cold at a random place (perf, 10,000
+    // uniform, a tenth moving: fetching and marking those lists and the leaves pass showed).
     const bool recount_lists = in.margin == 0.0f;
     // A watcher whose entity was removed, or that was unwatched, sees nothing now: all it saw
     // leaves (the commit skips the events of a watcher with no entity: it keeps no list).

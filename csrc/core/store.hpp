@@ -78,7 +78,7 @@ inline uint32_t idmap_find_from(const IdMap& m, uint32_t home, int64_t id) noexc
         }
         // Found decides first: it is what nearly every lookup ends with, while whether a bucket
         // has room is a coin toss, and a mispredicted branch here also cancels the lookups
-        // running ahead of it (random lookups took 3x as long).
+        // running ahead of it (random lookups took much longer).
         if (__builtin_expect(slot != kNoSlot, 1)) return slot;
         if (free) return kNoSlot;
     }
