@@ -163,7 +163,8 @@ world-skynet-proof: world-stage
 	SKYNET=$(abspath $(SKYNET)) SOAGEO=$(CURDIR)/$(WORLD_STAGE) sh examples/skynet/world/run.sh proof
 	SKYNET=$(abspath $(SKYNET)) SOAGEO=$(CURDIR)/$(WORLD_STAGE) sh examples/skynet/world/run.sh cluster
 
-# bench also writes doc/benchmarks.md from what the programs print (bench/report.lua).
+# bench also writes this machine's section of doc/benchmarks.md (one per CPU model, the others kept)
+# from what the programs print, with the verdicts of bench/targets.lua (bench/report.lua).
 bench: deps
 	@CXX="$(CXX)" LUA="$(LUA)" $(LUA) bench/report.lua "$(MAKE) --no-print-directory bench-run" $(BENCH_DOC)
 bench-run: $(MODULE) $(BUILD)/bench_kernels $(BUILD)/bench_shapes $(BUILD)/bench_pairs $(BUILD)/bench_snapshot $(BUILD)/bench_index \
