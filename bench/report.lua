@@ -12,7 +12,7 @@ assert(command and target, "usage: lua bench/report.lua '<command>' <output.md>"
 local here = (arg[0] or ""):match("^(.*)/[^/]*$") or "."
 package.path = here .. "/?.lua;" .. package.path
 local doc = require "report_doc"
-local targets = require "targets"
+local targets = doc.parse_targets(require "targets")
 
 local function run(cmd)
   local p = io.popen(cmd .. " 2>/dev/null")
@@ -24,11 +24,8 @@ local function run(cmd)
 end
 
 local function read(path)
-  local f = io.open(path, "r")
-  if not f then return nil end
-  local s = f:read("a")
-  f:close()
-  return s
+  local f <close> = io.open(path, "r")
+  return f and f:read("a")
 end
 
 -- The CPU model (the machine kind a section is kept per) and the model with the CPU count.

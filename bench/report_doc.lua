@@ -65,64 +65,129 @@ local function format_number(v)
   return s
 end
 
+local FIGURE = "([%d.]+)"
+
+-- bench/targets.lua's text (its format is described there) as a list of targets:
+-- { program, what, op, limits, unit, figures = { { label, kind, pattern, column } } }.
+function M.parse_targets(text)
+  local targets = {}
+  for line in text:gmatch("[^\n]+") do
+    if line:match("^%S") then
+      local program, promise, what = line:match("^(%S+) | (.-) | (.+)$")
+      assert(program, "bad target line: " .. line)
+      local t = { program = program, what = what, figures = {}, limits = {} }
+      if promise ~= "as printed" then
+        local op, rest = promise:match("^([<>]=) (.+)$")
+        assert(op, "bad promise: " .. promise)
+        t.op = op
+        for limit in (rest .. " / "):gmatch("(.-) / ") do
+          local v, unit = limit:match("^([%d.]+)(.*)$")
+          t.limits[#t.limits + 1] = assert(tonumber(v), "bad limit: " .. limit)
+          t.unit = unit ~= "x" and unit ~= "" and " " .. unit:gsub("^%s+", "") or unit
+        end
+      end
+      targets[#targets + 1] = t
+    else
+      local label, how = line:match("^%s+(.-) | (.+)$")
+      assert(label and #targets > 0, "bad figure line: " .. line)
+      local kind, rest = how:match("^=(%a+) (.+)$")
+      local f = { label = label, kind = kind or "pattern" }
+      rest = (rest or how):gsub("\\n", "\n"):gsub("{N}", function() return FIGURE end)
+      if f.kind == "min" then
+        f.column, f.pattern = rest:match("^(%d+) (.+)$")
+        f.column = tonumber(f.column)
+      else
+        f.pattern = rest
+      end
+      local list = targets[#targets].figures
+      list[#list + 1] = f
+    end
+  end
+  return targets
+end
+
+-- The smallest number in column `col` (counted from 1, after the prefix) of the rows of
+-- `text` that start with pattern `prefix` (after leading blanks), or nil.
+local function column_min(text, prefix, col)
+  local best
+  for line in text:gmatch("[^\n]+") do
+    local rest = line:match("^%s*" .. prefix .. "%s+(.*)$")
+    if rest then
+      local k = 0
+      for v in rest:gmatch("[%d.]+") do
+        k = k + 1
+        if k == col then
+          v = tonumber(v)
+          if v and (not best or v < best) then best = v end
+          break
+        end
+      end
+    end
+  end
+  return best
+end
+
+-- A figure from a program's output: its value, or nil when not printed.
+local function figure(f, text)
+  if f.kind == "min" then return column_min(text, f.pattern, f.column) end
+  if f.kind == "ratio" then
+    local a, b = text:match(f.pattern)
+    a, b = tonumber(a), tonumber(b)
+    return a and b and a > 0 and math.floor(b / a * 10 + 0.5) / 10 or nil
+  end
+  return tonumber((text:match(f.pattern)))
+end
+
+-- The program's own verdicts (`=verdicts`): how many of the words it printed are "met", and
+-- which rows are not.
+local function own_verdicts(f, text)
+  local met, total, missed = 0, 0, {}
+  for line in text:gmatch("[^\n]+") do
+    local word = line:match(f.pattern)
+    if word then
+      total = total + 1
+      if word == "met" then met = met + 1 else missed[#missed + 1] = line:match("^%s*(%S+)") or "?" end
+    end
+  end
+  if total == 0 then return nil end
+  return ("%d of %d met"):format(met, total) .. (#missed > 0 and (" (missed: " .. table.concat(missed, ", ") .. ")") or ""),
+      met == total
+end
+
 -- Each target's figures in this run and its verdict: met (every figure within its limit),
 -- missed (one is not), or not printed (the program did not run or a figure was not found).
--- Returns { what, program, promise, figures (text), verdict }.
+-- targets: M.parse_targets's list. Returns { what, program, promise, figures (text), verdict }.
 function M.evaluate(targets, sections)
   local rows = {}
   for _, t in ipairs(targets) do
     local text = output_of(sections, t.program)
-    local row = { what = t.what, program = t.program, promise = "", figures = "", verdict = "not printed" }
-    if t.verdicts then
-      -- The program states its own targets and verdicts: count them.
-      if text then
-        local met, total, missed = 0, 0, {}
-        for line in text:gmatch("[^\n]+") do
-          local word = line:match(t.verdicts)
-          if word then
-            total = total + 1
-            if word == "met" then met = met + 1 else missed[#missed + 1] = line:match("^%s*(%S+)") or "?" end
-          end
-        end
-        if total > 0 then
-          row.figures = ("%d of %d met"):format(met, total)
-              .. (#missed > 0 and (" (missed: " .. table.concat(missed, ", ") .. ")") or "")
-          row.verdict = met == total and "met" or "missed"
-        end
-      end
-      row.promise = "as printed"
-    else
-      local limits = t.limits
-      row.promise = limits and (t.op .. " " .. table.concat((function()
-        local l = {}
-        for i, v in ipairs(limits) do l[i] = format_number(v) .. t.unit end
-        return l
-      end)(), " / ")) or (t.op .. " " .. format_number(t.limit) .. t.unit)
-      local figures = {}
-      if text then
-        if type(t.figures) == "function" then
-          figures = t.figures(text)
-        else
-          for i, f in ipairs(t.figures) do
-            figures[i] = { f[1], tonumber((select(f[3] or 1, text:match(f[2])))) }
-          end
-        end
-      end
-      local parts, all_found, all_met = {}, text ~= nil and #figures > 0, true
-      for i, f in ipairs(figures) do
-        local limit = limits and limits[i] or t.limit
-        local v = f[2]
-        if v == nil then
-          all_found = false
-          parts[#parts + 1] = f[1] .. " ?"
-        else
-          parts[#parts + 1] = f[1] .. " " .. format_number(v) .. t.unit
-          if (t.op == "<=" and v > limit) or (t.op == ">=" and v < limit) then all_met = false end
-        end
-      end
-      row.figures = table.concat(parts, "; ")
-      if all_found then row.verdict = all_met and "met" or "missed" end
+    local row = { what = t.what, program = t.program, promise = "as printed", figures = "", verdict = "not printed" }
+    if t.op then
+      local limits = {}
+      for i, v in ipairs(t.limits) do limits[i] = format_number(v) .. t.unit end
+      row.promise = t.op .. " " .. table.concat(limits, " / ")
     end
+    local parts, found, met = {}, text ~= nil and #t.figures > 0, true
+    for i, f in ipairs(t.figures) do
+      if f.kind == "verdicts" then
+        local summary, all_met = nil, false
+        if text then summary, all_met = own_verdicts(f, text) end
+        parts[#parts + 1] = f.label .. " " .. (summary or "?")
+        found, met = found and summary ~= nil, met and all_met
+      else
+        local v = text and figure(f, text)
+        local limit = t.limits[i] or t.limits[1]
+        if v then
+          parts[#parts + 1] = f.label .. " " .. format_number(v) .. t.unit
+          if (t.op == "<=" and v > limit) or (t.op == ">=" and v < limit) then met = false end
+        else
+          parts[#parts + 1] = f.label .. " ?"
+          found = false
+        end
+      end
+    end
+    row.figures = table.concat(parts, "; ")
+    if found then row.verdict = met and "met" or "missed" end
     rows[#rows + 1] = row
   end
   return rows

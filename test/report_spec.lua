@@ -2,7 +2,7 @@
 -- bench/targets.lua and keeps one run per machine kind in doc/benchmarks.md. Fixtures only:
 -- no benchmark runs here.
 local doc = require "report_doc"
-local targets = require "targets"
+local targets = doc.parse_targets(require "targets")
 
 local function header(model, commit)
   return {
@@ -63,13 +63,18 @@ describe("when a run is merged into the benchmarks file", function()
 end)
 
 describe("when targets are judged on a run's output", function()
-  local fixture = {
-    { program = "bench/bench_y.lua", what = "y small", op = "<=", limit = 1, unit = " ms",
-      figures = { { "a", "y a ([%d.]+) ms" }, { "b", "y b ([%d.]+) ms" } } },
-    { program = "build/bench_x", what = "x fast", op = ">=", limits = { 2, 10 }, unit = "x",
-      figures = { { "small", "x small ([%d.]+)x" }, { "large", "x large ([%d.]+)x" } } },
-    { program = "build/bench_z", what = "z printed", verdicts = "target (%a+)" },
-  }
+  local fixture = doc.parse_targets([[
+bench/bench_y.lua | <= 1 ms | y small
+  a | y a {N} ms
+  b | y b {N} ms
+build/bench_x | >= 2x / 10x | x fast
+  small | x small {N}x
+  large | =min 2 x large
+build/bench_z | as printed | z printed
+  all | =verdicts target (%a+)
+bench/bench_w.lua | >= 2x | w ratio
+  w | =ratio \nw {N} ms, {N} ms
+]])
 
   local function judge(output)
     local rows = doc.evaluate(fixture, doc.sections(output))
@@ -80,20 +85,24 @@ describe("when targets are judged on a run's output", function()
 
   it("returns met when every figure is within its limit, missed when one is not", function()
     local verdicts, rows = judge({ "lua5.4 bench/bench_y.lua", "y a 0.5 ms", "y b 1.0 ms",
-      "build/bench_x", "x small 2.5x", "x large 9.9x", "build/bench_z", "one target met", "two target missed" })
-    assert.are.same({ "met", "missed", "missed" }, verdicts)
+      "build/bench_x", "x small 2.5x", "x large 1 12.5", "x large 2 9.9", "build/bench_z", "one target met",
+      "two target missed", "lua5.4 bench/bench_w.lua", "w 2 ms, 3 ms" })
+    assert.are.same({ "met", "missed", "missed", "missed" }, verdicts)
+    assert.are.equal("<= 1 ms", rows[1].promise)
     assert.are.equal("a 0.5 ms; b 1 ms", rows[1].figures)
+    assert.are.equal(">= 2x / 10x", rows[2].promise)
     assert.are.equal("small 2.5x; large 9.9x", rows[2].figures)
-    assert.are.equal("1 of 2 met (missed: two)", rows[3].figures)
+    assert.are.equal("all 1 of 2 met (missed: two)", rows[3].figures)
+    assert.are.equal("w 1.5x", rows[4].figures)
   end)
 
   it("returns not printed when a program did not run or a figure is missing", function()
     local verdicts = judge({ "lua5.4 bench/bench_y.lua", "y a 0.5 ms", "build/bench_other", "x small 3x" })
-    assert.are.same({ "not printed", "not printed", "not printed" }, verdicts)
+    assert.are.same({ "not printed", "not printed", "not printed", "not printed" }, verdicts)
   end)
 
   it("returns a native program's figures from another build directory", function()
-    local verdicts = judge({ "build-x/bench_x", "x small 3x", "x large 11x" })
+    local verdicts = judge({ "build-x/bench_x", "x small 3x", "x large 1 11" })
     assert.are.equal("met", verdicts[2])
   end)
 
