@@ -9,6 +9,7 @@
 #   LIBFLAG      flags that make a loadable module                 (-shared)
 #   INST_LIBDIR  where `make install` puts soageo/core.so (LuaRocks sets it)
 #   INST_LUADIR  where `make install` puts soageo.lua     (LuaRocks sets it)
+#   DESTDIR      staging root prepended to both by `make install` (empty)
 #   TARGETS      SIMD targets compiled in (default: all this CPU family has; scalar is always built)
 #   FUZZ_SECONDS bounded time of each fuzz target under `make fuzz`
 #   BENCH_DOC    where `make bench` writes its report                  (doc/benchmarks.md)
@@ -170,7 +171,8 @@ world-skynet-proof: world-stage
 	SKYNET=$(abspath $(SKYNET)) SOAGEO=$(CURDIR)/$(WORLD_STAGE) sh examples/skynet/world/run.sh proof
 	SKYNET=$(abspath $(SKYNET)) SOAGEO=$(CURDIR)/$(WORLD_STAGE) sh examples/skynet/world/run.sh cluster
 
-# bench also writes doc/benchmarks.md from what the programs print (bench/report.lua).
+# bench also writes this machine's section of doc/benchmarks.md (one per CPU model, the others kept)
+# from what the programs print, with the verdicts of bench/targets.lua (bench/report.lua).
 bench: deps
 	@CXX="$(CXX)" LUA="$(LUA)" $(LUA) bench/report.lua "$(MAKE) --no-print-directory bench-run" $(BENCH_DOC)
 bench-run: $(MODULE) $(BUILD)/bench_kernels $(BUILD)/bench_shapes $(BUILD)/bench_pairs $(BUILD)/bench_snapshot $(BUILD)/bench_index \
@@ -202,10 +204,11 @@ $(BUILD)/bench/stream_%.o: bench/stream_probe.cpp $(HEADERS)
 $(BUILD)/bench_%: bench/bench_%.cpp bench/bench.hpp $(CORE_OBJ) $(STREAM_OBJ)
 	$(CXX) $(CFLAGS) $(SOAGEO_FLAGS) $(HAVE_FLAGS) -Icsrc -o $@ $< $(CORE_OBJ) $(STREAM_OBJ)
 
+# DESTDIR (empty by default) prefixes both, for staging a package: make install DESTDIR=/tmp/stage
 install: $(MODULE)
-	mkdir -p $(INST_LIBDIR)/soageo $(INST_LUADIR)
-	cp $(MODULE) $(INST_LIBDIR)/soageo/core.so
-	cp lualib/soageo.lua $(INST_LUADIR)/soageo.lua
+	mkdir -p $(DESTDIR)$(INST_LIBDIR)/soageo $(DESTDIR)$(INST_LUADIR)
+	cp $(MODULE) $(DESTDIR)$(INST_LIBDIR)/soageo/core.so
+	cp lualib/soageo.lua $(DESTDIR)$(INST_LUADIR)/soageo.lua
 
 # aarch64 NEON path: cross-built core test run under qemu (static, so no target sysroot needed).
 test-neon:

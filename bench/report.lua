@@ -1,10 +1,18 @@
 -- make bench: runs the benchmark programs (the recipe of `make bench-run`, given as the first
--- argument), shows their output as it comes, and writes it to doc/benchmarks.md (the second
--- argument) under a header naming the commit, the date, the CPU and the compiler. The figures
--- in that file are the programs' own output, nothing else; each section starts with the
--- program's leading comment, which says what it measures and against which baseline.
+-- argument), shows their output as it comes, and writes it into doc/benchmarks.md (the second
+-- argument) as this machine's section, under a header naming the commit, the date, the CPU
+-- and the compiler, with the targets of bench/targets.lua and this run's verdicts. The section
+-- of another CPU model already in the file is kept; this model's is replaced
+-- (bench/report_doc.lua). The figures are the programs' own output, nothing else; each
+-- program's part starts with its leading comment, which says what it measures and against
+-- which baseline.
 local command, target = arg[1], arg[2]
 assert(command and target, "usage: lua bench/report.lua '<command>' <output.md>")
+
+local here = (arg[0] or ""):match("^(.*)/[^/]*$") or "."
+package.path = here .. "/?.lua;" .. package.path
+local doc = require "report_doc"
+local targets = doc.parse_targets(require "targets")
 
 local function run(cmd)
   local p = io.popen(cmd .. " 2>/dev/null")
@@ -16,18 +24,17 @@ local function run(cmd)
 end
 
 local function read(path)
-  local f = io.open(path, "r")
-  if not f then return nil end
-  local s = f:read("a")
-  f:close()
-  return s
+  local f <close> = io.open(path, "r")
+  return f and f:read("a")
 end
 
+-- The CPU model (the machine kind a section is kept per) and the model with the CPU count.
 local function cpu()
   local info = read("/proc/cpuinfo") or ""
   local model = info:match("model name%s*:%s*([^\n]+)") or run("uname -m") or "unknown"
+  model = model:gsub("%s+$", "")
   local n = select(2, info:gsub("\nprocessor%s*:", "")) + (info:match("^processor%s*:") and 1 or 0)
-  return n > 0 and ("%s, %d logical CPUs"):format(model, n) or model
+  return model, n > 0 and ("%s, %d logical CPUs"):format(model, n) or model
 end
 
 local function load_average()
@@ -47,77 +54,35 @@ local function leading_comment(source, prefix)
   return #lines > 0 and table.concat(lines, " ") or nil
 end
 
--- A line of the make recipe that starts a benchmark program: build/bench_x or lua bench/x.lua.
-local function program(line)
-  local bin = line:match("^%S*/(bench_[%w_]+)$")
-  if bin then return line, "bench/" .. bin .. ".cpp", "//" end
-  local script = line:match("^%S+%s+(bench/[%w_]+%.lua)")
-  if script then return line, script, "%-%-" end
-  return nil
-end
-
+local model, cpu_line = cpu()
 local header = {
+  model = model,
   commit = (run("git rev-parse --short=12 HEAD") or "unknown")
-    -- The reports themselves do not count: a second run is made before the first is committed.
-    .. (os.execute("git diff --quiet HEAD -- . ':(exclude)doc/benchmarks*.md' 2>/dev/null") and ""
+    -- The report itself does not count: it is written before it can be committed.
+    .. (os.execute("git diff --quiet HEAD -- . ':(exclude)doc/benchmarks.md' 2>/dev/null") and ""
         or " (with uncommitted changes)"),
   date = os.date("!%Y-%m-%d %H:%M UTC"),
-  cpu = cpu(),
+  cpu = cpu_line,
   compiler = run((os.getenv("CXX") or "g++") .. " --version | head -n 1") or "unknown",
   lua = run((os.getenv("LUA") or "lua5.4") .. " -v") or "unknown",
   load_before = load_average(),
 }
 
-local sections, current = {}, nil
+local lines = {}
 local p = assert(io.popen(command .. " 2>&1"))
 for line in p:lines() do
   io.write(line, "\n")
   io.flush()
-  local cmd, source, prefix = program(line)
-  if cmd then
-    current = { cmd = cmd, about = leading_comment(source, prefix), lines = {} }
-    sections[#sections + 1] = current
-  elseif current then
-    current.lines[#current.lines + 1] = line
-  end
+  lines[#lines + 1] = line
 end
 local ok, _, status = p:close()
+header.load_after = load_average()
 
-local out = {
-  "# Benchmarks",
-  "",
-  "Written by `make bench` (`bench/report.lua`) from the output of the benchmark programs; do not",
-  "edit by hand. Every ratio is measured side by side in one process; absolute times move with",
-  "the machine's load, ratios much less.",
-  "",
-  "| | |",
-  "|---|---|",
-  ("| commit | `%s` |"):format(header.commit),
-  ("| date | %s |"):format(header.date),
-  ("| CPU | %s |"):format(header.cpu),
-  ("| compiler | %s |"):format(header.compiler),
-  ("| Lua | %s |"):format(header.lua),
-  ("| load average (1, 5, 15 min) | %s before, %s after |"):format(header.load_before, load_average()),
-  "",
-}
-if not ok then
-  out[#out + 1] = ("**The run failed (exit status %s): the figures below are incomplete.**"):format(tostring(status))
-  out[#out + 1] = ""
-end
-for _, s in ipairs(sections) do
-  out[#out + 1] = ("## `%s`"):format(s.cmd)
-  out[#out + 1] = ""
-  if s.about then
-    out[#out + 1] = s.about
-    out[#out + 1] = ""
-  end
-  out[#out + 1] = "```"
-  for _, l in ipairs(s.lines) do out[#out + 1] = l end
-  out[#out + 1] = "```"
-  out[#out + 1] = ""
-end
+local sections = doc.sections(lines)
+for _, s in ipairs(sections) do s.about = leading_comment(s.source, s.prefix) end
+local merged = doc.merge(read(target), model, doc.render_run(header, sections, targets, ok, status))
 local f = assert(io.open(target, "w"))
-f:write(table.concat(out, "\n"))
+f:write(merged)
 f:close()
-print(("wrote %s (%d programs)"):format(target, #sections))
+print(("wrote %s: the section of %s (%d programs)"):format(target, model, #sections))
 os.exit(ok and 0 or 1)

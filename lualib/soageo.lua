@@ -1,6 +1,6 @@
 -- soageo: geometry queries over a native struct-of-arrays entity store.
 -- The hot paths are methods of the layer userdata and go straight into C; this file only
--- names the module's functions and documents them (see README.md for the full reference).
+-- names the module's functions and documents them (see doc/manual.md for the full reference).
 local core = require "soageo.core"
 
 local soageo = {

@@ -140,3 +140,74 @@ describe("when README.md's API index is searched for every function the module e
     assert.are.same({}, missing)
   end)
 end)
+
+-- doc/design.md opens with a map of csrc/: every file there named once, with one line each.
+-- Each path in the map's section counts (csrc/<dir>/<name>.<ext>); the files are what
+-- `ls csrc/*/` lists from the repository root.
+local function source_map(text)
+  local section = text:match("\n## Source map\n(.-)\n## ")
+  if not section then return nil end
+  local named = {}
+  for path in section:gmatch("csrc/[%w_]+/[%w_]+%.%w+") do named[path] = (named[path] or 0) + 1 end
+  return named
+end
+
+local function csrc_files()
+  local files = {}
+  for _, dir in ipairs({ "csrc/core", "csrc/lua" }) do
+    local p = assert(io.popen("ls " .. dir))
+    for name in p:lines() do files[#files + 1] = dir .. "/" .. name end
+    p:close()
+  end
+  table.sort(files)
+  return files
+end
+
+describe("when doc/design.md's source map is compared with csrc/", function()
+  local text = read("doc/design.md") or ""
+  local named = source_map(text) or {}
+
+  it("returns the map as the first section of the design notes", function()
+    assert.are.equal("## Source map", text:match("\n(## [^\n]*)"))
+    assert.is_true(next(named) ~= nil, "doc/design.md has no '## Source map' section naming csrc files")
+  end)
+
+  it("returns every file of csrc/core and csrc/lua named once", function()
+    local files = csrc_files()
+    assert.is_true(#files > 0)
+    local missing, twice = {}, {}
+    for _, f in ipairs(files) do
+      if not named[f] then missing[#missing + 1] = f elseif named[f] > 1 then twice[#twice + 1] = f end
+    end
+    assert.are.same({}, missing)
+    assert.are.same({}, twice)
+  end)
+
+  it("returns no name of a file that does not exist", function()
+    local exists, stale = {}, {}
+    for _, f in ipairs(csrc_files()) do exists[f] = true end
+    for f in pairs(named) do
+      if not exists[f] then stale[#stale + 1] = f end
+    end
+    table.sort(stale)
+    assert.are.same({}, stale)
+  end)
+end)
+
+describe("when the front documents are measured", function()
+  local function lines(s)
+    return select(2, s:gsub("\n", "\n")) + (s:sub(-1) == "\n" and 0 or 1)
+  end
+
+  it("returns at most 150 lines for README.md", function()
+    local text = assert(read("README.md"))
+    assert.is_true(lines(text) <= 150, ("README.md has %d lines"):format(lines(text)))
+  end)
+
+  it("returns at most 60 lines for CHANGELOG.md's 0.2.0 entry", function()
+    local text = assert(read("CHANGELOG.md"))
+    local entry = text:match("\n(## %[0%.2%.0%].-)\n## ")
+    assert.is_truthy(entry, "CHANGELOG.md has no '## [0.2.0]' entry followed by another")
+    assert.is_true(lines(entry) <= 60, ("CHANGELOG.md's 0.2.0 entry has %d lines"):format(lines(entry)))
+  end)
+end)

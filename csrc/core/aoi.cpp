@@ -57,15 +57,15 @@ void sort_entities(const Store& st, const Watchers& w, float margin, AoiScratch&
         s.ys[at] = c.y[i];
         s.ms[at] = c.mask[i];
         // Per candidate, only arrays in bucket order and rank order are touched: chasing
-        // slot -> rank -> slot -> id through four arrays cost 40% of an update.
+        // slot -> rank -> slot -> id through four arrays was a large share of an update.
         s.rank_at_pos[at] = s.rank[i];
         s.pos_of_rank[s.rank[i]] = at;
         s.pos_of_slot[i] = at;
     }
-    std::memcpy(s.px, c.x, n * sizeof(float));
-    std::memcpy(s.py, c.y, n * sizeof(float));
-    std::memcpy(s.pm, c.mask, n * sizeof(uint32_t));
-    std::memcpy(s.pid, c.id, n * sizeof(int64_t));
+    std::memcpy(s.slot_x, c.x, n * sizeof(float));
+    std::memcpy(s.slot_y, c.y, n * sizeof(float));
+    std::memcpy(s.slot_mask, c.mask, n * sizeof(uint32_t));
+    std::memcpy(s.slot_id, c.id, n * sizeof(int64_t));
     s.positions = s.n_built = n;
     s.dead = 0;
     for (uint32_t i = n; i < padded(n + 1) + kMaxWidth; ++i) s.xs[i] = s.ys[i] = 0.0f, s.ms[i] = 0;
@@ -97,7 +97,7 @@ void plan_windows(const AoiInput& in, const AoiScratch& s, uint32_t self, float 
     plan.reach = Circle{s.xs[at], s.ys[at], view + in.margin};
     plan.n = 0;
     plan.rows = false;
-    cover_circle(in, s, plan.reach, [&](uint32_t first, uint32_t last) {
+    cover_circle(s, plan.reach, [&](uint32_t first, uint32_t last) {
         first &= ~uint32_t(kMaxWidth - 1);
         if (last <= first) return true;
         if (plan.n == Plan::kMaxWindows) return plan.rows = true, false;
@@ -128,7 +128,7 @@ void meet_candidates(const AoiInput& in, AoiScratch& s, const Plan& plan, float 
         return;
     }
     Runs runs;
-    cover_runs(in, s, plan.reach, ~0u, runs, [&](const Runs& r) {
+    cover_runs(s, plan.reach, ~0u, runs, [&](const Runs& r) {
         window.runs = r.at, window.n_runs = r.n;
         in.kernels->aoi_scan(window, m.found);
         return true;

@@ -137,17 +137,17 @@ struct AoiScratch {
     float* sy;
     // The same by slot (x, y, layer mask, id of each slot as the scratch has it): the
     // incremental update finds what changed in one sequential pass over the layer and these.
-    float* px;
-    float* py;
-    uint32_t* pm;
-    int64_t* pid;
-    // The watcher at each position as of the last update (wk: its index, kNoSlot: none), its
+    float* slot_x;
+    float* slot_y;
+    uint32_t* slot_mask;
+    int64_t* slot_id;
+    // The watcher at each position as of the last update (watcher_at: its index, kNoSlot: none), its
     // squared view and reach (-1 for none, and for a watcher whose reach exceeds a cell, which
     // is rescanned instead) and its mask: what the movers' scan compares with.
-    uint32_t* wk;
-    float* wv2;
-    float* wr2;
-    uint32_t* wm;
+    uint32_t* watcher_at;
+    float* view_squared;
+    float* reach_squared;
+    uint32_t* watcher_mask;
     uint32_t* changed;  // per position: serial of the update where it changed (moved, mask, view)
     uint32_t* moved;    // positions of the entities that changed, and where they were
     float* old_x;
@@ -161,9 +161,9 @@ struct AoiScratch {
     // Positions and masks as of the last update (xs, ys, ms before this update changed them),
     // and a moved watcher's leaves: with no margin its rescan recomputes what it saw from these
     // instead of reading its last list (aoi_scan_mover with AoiWindow::ox).
-    float* oxs;
-    float* oys;
-    uint32_t* oms;
+    float* last_xs;
+    float* last_ys;
+    uint32_t* last_ms;
     uint32_t* gone;
     double drift;
     double reach_max;   // the largest reach of a watcher met by the movers' scan
@@ -172,7 +172,7 @@ struct AoiScratch {
     uint32_t seen_stamp;  // every entry of seen is at most this (cleared after each full update)
     uint32_t n_redo;
     bool synced;        // the above describe the committed visible lists (set by aoi_commit)
-    bool fresh;         // a full update bucketed the entities: sx, sy, wk.. still to be built
+    bool fresh;         // a full update bucketed the entities: sx, sy, watcher_at.. still to be built
     bool any_wide;      // some watcher placed since is wider than a cell (rescanned when anything moves)
     // Entities added and removed since the last update, patched in by the incremental update
     // (aoi_incremental.cpp): an added one takes the next position after the buckets (every search

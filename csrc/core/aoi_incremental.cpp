@@ -33,17 +33,17 @@ inline float distance2(float tx, float ty, float wx, float wy) noexcept {
 void start_incremental(const AoiInput& in, AoiScratch& s) noexcept {
     const Visible& v = *in.before;
     const uint32_t n = v.id_count, all = padded(n + 1) + kMaxWidth;
-    std::memcpy(s.sx, s.px, n * sizeof(float));  // by slot: px, py are still the full update's
-    std::memcpy(s.sy, s.py, n * sizeof(float));
-    std::fill(s.wk, s.wk + all, kNoSlot);
-    std::fill(s.wv2, s.wv2 + all, -1.0f);
-    std::fill(s.wr2, s.wr2 + all, -1.0f);
-    std::memset(s.wm, 0, all * sizeof(uint32_t));
+    std::memcpy(s.sx, s.slot_x, n * sizeof(float));  // by slot: slot_x, slot_y are still the full update's
+    std::memcpy(s.sy, s.slot_y, n * sizeof(float));
+    std::fill(s.watcher_at, s.watcher_at + all, kNoSlot);
+    std::fill(s.view_squared, s.view_squared + all, -1.0f);
+    std::fill(s.reach_squared, s.reach_squared + all, -1.0f);
+    std::memset(s.watcher_mask, 0, all * sizeof(uint32_t));
     std::memset(s.changed, 0, all * sizeof(uint32_t));
     std::memset(s.seen, 0, all * sizeof(uint32_t));
-    std::memcpy(s.oxs, s.xs, all * sizeof(float));  // the padding too: kernels read whole blocks
-    std::memcpy(s.oys, s.ys, all * sizeof(float));
-    std::memcpy(s.oms, s.ms, all * sizeof(uint32_t));
+    std::memcpy(s.last_xs, s.xs, all * sizeof(float));  // the padding too: kernels read whole blocks
+    std::memcpy(s.last_ys, s.ys, all * sizeof(float));
+    std::memcpy(s.last_ms, s.ms, all * sizeof(uint32_t));
     s.serial = s.seen_stamp = 0;
     s.drift = s.reach_max = 0.0;
     s.any_wide = false;
@@ -73,10 +73,9 @@ inline uint32_t bits_for(uint32_t n) noexcept { return n ? 32 - uint32_t(__built
 // An LSD radix sort of event keys on the bits they use (indices below `watchers`, ranks below
 // `ranks`): std::sort of a tick's keys was a sixth of an incremental update. When both fit in
 // 32 bits the keys are packed first and sorted as such, in as few passes of at most 11 bits as
-// costs least for their number (a tick's few hundred keys took 2048-bucket passes: 150
-// instructions a key). One counting pass on the top bits, then an insertion pass, took 35% fewer
-// instructions at 10,000 uniform, a tenth moving, but 1.2-1.4x the time: the insertion's
-// exits mispredict.
+// costs least for their number (a tick's few hundred keys took 2048-bucket passes). One
+// counting pass on the top bits, then an insertion pass, took fewer instructions at 10,000
+// uniform, a tenth moving, but more time: the insertion's exits mispredict.
 void sort_keys(uint64_t* keys, uint64_t* tmp, uint64_t n, uint32_t watchers, uint32_t ranks, uint32_t* packed,
                uint32_t* packed_tmp, uint64_t packed_cap) noexcept {
     if (n < 256) {
@@ -187,7 +186,7 @@ constexpr uint32_t kLeaveWindowList = 64;
 __attribute__((noinline)) uint32_t leaves_in_windows(const AoiInput& in, AoiScratch& s, const Circle& cover, uint32_t open,
                                                      uint32_t kept, uint32_t k, const Visible& v, uint64_t* lk, uint64_t& nl,
                                                      uint32_t left) noexcept {
-    cover_circle(in, s, cover, [&](uint32_t first, uint32_t last) {
+    cover_circle(s, cover, [&](uint32_t first, uint32_t last) {
         first &= ~uint32_t(kMaxWidth - 1);  // as cover_runs
         if (last <= first) return true;
         const uint32_t h = in.kernels->match_u32(s.mark + first, last - first, open, s.hits);
@@ -219,7 +218,7 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
     if (n >= 1024) {
         uint32_t sampled = 0, changed = 0;
         for (uint32_t i = 0, common = std::min(n, ids_before); i < common; i += n / 64, ++sampled) {
-            changed += c.x[i] != s.px[i] || c.y[i] != s.py[i];
+            changed += c.x[i] != s.slot_x[i] || c.y[i] != s.slot_y[i];
         }
         if (2 * changed > sampled) return Incremental::full;
     }
@@ -239,7 +238,7 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
     if (2 * leave.cap / 3 < uint64_t(n) + kMaxWidth) return Incremental::need_leave;
     // 1. Who was added or removed (slot_changes.hpp, aoi_members.cpp), then what changed, by slot.
     MemberChanges mc;
-    if (!find_slot_changes(s.pid, ids_before, c.id, n, mc)) return Incremental::full;
+    if (!find_slot_changes(s.slot_id, ids_before, c.id, n, mc)) return Incremental::full;
     const bool members = mc.any();
     const uint32_t added = mc.n_added, removed = mc.n_removed;
     // Every search visits the added run whole, and the next full update drops the dead.
@@ -267,11 +266,11 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
     // A kernel, W slots at a time (scalar, with a test per slot, this pass was a tenth of an
     // update at 10,000 entities, a tenth moving), in runs of 256 slots.
     for (uint32_t run = 0; run < n; run += 256) {
-        const AoiChanges changes{c.x, c.y, c.mask, s.px, s.py, s.pm, run, std::min(n, run + 256)};
+        const AoiChanges changes{c.x, c.y, c.mask, s.slot_x, s.slot_y, s.slot_mask, run, std::min(n, run + 256)};
         moved += in.kernels->aoi_changed(changes, moved_slot + moved, &zero);
         if (moved > limit) return Incremental::full;
     }
-    SOAGEO_ASSERT(std::memcmp(s.pid, c.id, size_t(n) * sizeof(int64_t)) == 0);
+    SOAGEO_ASSERT(std::memcmp(s.slot_id, c.id, size_t(n) * sizeof(int64_t)) == 0);
     // The added are movers from mask 0 (after those found by slot), the removed movers to mask
     // 0 (last: they have no slot now).
     const uint32_t by_slot = moved + added;
@@ -279,7 +278,7 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
     for (uint32_t i = 0; i < added; ++i) moved_slot[moved + i] = mc.added_slot[i];
     for (uint32_t j = 0; j < by_slot; ++j) {  // what the scratch has, by slot: no lookup
         const uint32_t i = moved_slot[j];
-        s.old_x[j] = s.px[i], s.old_y[j] = s.py[i], s.old_m[j] = j < moved ? s.pm[i] : 0;
+        s.old_x[j] = s.slot_x[i], s.old_y[j] = s.slot_y[i], s.old_m[j] = j < moved ? s.slot_mask[i] : 0;
         s.moved[j] = s.pos_of_slot[i];
     }
     for (uint32_t r = 0; r < removed; ++r) {
@@ -289,10 +288,10 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
     }
     // Right after a full update the entities are where they were bucketed. By slot, as the
     // movers were found: by position, this pass read two cold lines a mover.
-    const float* const bx = s.fresh ? s.px : s.sx;
-    const float* const by = s.fresh ? s.py : s.sy;
+    const float* const bx = s.fresh ? s.slot_x : s.sx;
+    const float* const by = s.fresh ? s.slot_y : s.sy;
     // One square root for the farthest: sqrt is monotonic and correctly rounded, so this is the
-    // largest of the movers' distances exactly (1,000 movers: 1.3 us instead of 2.5).
+    // largest of the movers' distances exactly, for a fraction of one root per mover.
     double far2 = 0.0;
     for (uint32_t j = 0; j < moved; ++j) {
         const uint32_t i = moved_slot[j];
@@ -314,7 +313,7 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
     // view or mask, and the wide ones when anything moved (one sequential pass over the rest).
     uint32_t redo = 0;
     for (uint32_t j = 0; j < moved; ++j)
-        if (s.wk[s.moved[j]] != kNoSlot) s.redo[redo++] = s.wk[s.moved[j]];
+        if (s.watcher_at[s.moved[j]] != kNoSlot) s.redo[redo++] = s.watcher_at[s.moved[j]];
     // No watch or unwatch since the last update and no watcher wider than a cell: none to add.
     for (uint32_t k = 0; (!in.watchers_same || (moved && s.any_wide)) && k < watchers; ++k) {
         const bool again = wview[k] != v.view[k] || wmask[k] != v.mask[k] ||
@@ -329,17 +328,17 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
         if (s.changed[q] == serial) continue;
         if (redo == limit) return Incremental::full;
         s.changed[q] = serial;
-        s.redo[redo++] = s.wk[q];
+        s.redo[redo++] = s.watcher_at[q];
     }
     // Committed to this path: the scratch follows the layer.
     for (uint32_t j = 0; j < by_slot; ++j) {
         const uint32_t q = s.moved[j], i = moved_slot[j];
         s.xs[q] = c.x[i], s.ys[q] = c.y[i], s.ms[q] = c.mask[i];
-        s.px[i] = c.x[i], s.py[i] = c.y[i], s.pm[i] = c.mask[i];
+        s.slot_x[i] = c.x[i], s.slot_y[i] = c.y[i], s.slot_mask[i] = c.mask[i];
     }
     for (uint32_t j = by_slot; j < moved; ++j) s.ms[s.moved[j]] = 0;  // the removed: seen by nobody
     s.drift = drift;
-    // Some mask was 0 at the last update (oms has the added as 0 too): the masks are read then.
+    // Some mask was 0 at the last update (last_ms has the added as 0 too): the masks are read then.
     const bool zero_then = s.zero_masks || added;
     s.zero_masks = zero || s.dead;  // a dead position has mask 0
     // The movers and the rescanned watchers in position order: one after another, their
@@ -353,7 +352,7 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
     for (uint32_t i = 0; i < changed; ++i) {
         const uint32_t q = changed_at[i], j = s.new_pos[q];
         if (j < moved && s.moved[j] == q) order[in_order++] = j;
-        if (s.wk[q] != kNoSlot) s.redo[redo_in_order++] = s.wk[q];
+        if (s.watcher_at[q] != kNoSlot) s.redo[redo_in_order++] = s.watcher_at[q];
     }
     SOAGEO_ASSERT(in_order == moved && redo_in_order == redo);
     s.n_redo = redo;
@@ -382,8 +381,8 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
     // in view at the last update). Returns false when an event buffer is short.
     const double search = s.reach_max;
     // With no margin, reach * reach and view * view are the same float: the movers' kernels read
-    // one column and compare once (wv2 passed as both), and nothing here reads wr2.
-    const float* const wr2 = in.margin == 0.0f ? s.wv2 : s.wr2;
+    // one column and compare once (view_squared passed as both), and nothing here reads reach_squared.
+    const float* const reach_squared = in.margin == 0.0f ? s.view_squared : s.reach_squared;
     auto settle = [&](uint32_t j, uint32_t h, uint32_t tag) {
         if (ne + h > ecap || nl + h > lcap) return false;
         const uint32_t q = s.moved[j], rank = v.rank_at[q];
@@ -394,10 +393,12 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
             if (s.changed[at] == serial || s.seen[at] == tag) continue;  // rescanned, or met already
             s.seen[at] = tag;
             const float d_new = distance2(nx, ny, s.xs[at], s.ys[at]), d_old = distance2(ox, oy, s.xs[at], s.ys[at]);
-            const bool pass_new = (s.wm[at] & nm) != 0, pass_old = (s.wm[at] & om) != 0;
-            const bool view_new = pass_new && d_new < s.wv2[at], reach_new = pass_new && d_new < wr2[at];
-            const bool view_old = pass_old && d_old < s.wv2[at], reach_old = pass_old && d_old < wr2[at];
-            const uint32_t k = s.wk[at];
+            const bool pass_new = (s.watcher_mask[at] & nm) != 0, pass_old = (s.watcher_mask[at] & om) != 0;
+            const bool view_new = pass_new && d_new < s.view_squared[at];
+            const bool reach_new = pass_new && d_new < reach_squared[at];
+            const bool view_old = pass_old && d_old < s.view_squared[at];
+            const bool reach_old = pass_old && d_old < reach_squared[at];
+            const uint32_t k = s.watcher_at[at];
             const bool seen_old = view_old || (reach_old && list_has(v, k, q));
             const bool seen_new = view_new || (seen_old && reach_new);
             if (seen_new && !seen_old) ek[ne++] = event_key(k, rank);
@@ -429,10 +430,10 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
     // mover in the same pass (aoi_scan_mover), over its search's windows: they hold its circle
     // (the search reaches the widest such reach from the midpoint of its move, and a relative
     // 2^-22 more covers the rounding of that midpoint), and the two passes read the same blocks.
-    // With no margin, a moved watcher's last list (same view and filter) held exactly
-    // what was within its view then: its scan recomputes that from where everything was (oxs, oys,
-    // oms) instead of marking the list, read cold at a random place (perf, 10,000 uniform, a tenth
-    // moving: fetching and marking those lists and the leaves pass were a tenth of the update).
+    // With no margin, a moved watcher's last list (same view and filter) held exactly what was
+    // within its view then: its scan recomputes that from where everything was (last_xs,
+    // last_ys, last_ms) instead of marking the list, read cold at a random place (perf, 10,000
+    // uniform, a tenth moving: fetching and marking those lists and the leaves pass showed).
     const bool recount_lists = in.margin == 0.0f;
     // A watcher whose entity was removed, or that was unwatched, sees nothing now: all it saw
     // leaves (the commit skips the events of a watcher with no entity: it keeps no list).
@@ -463,7 +464,7 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
         if (logged + positions + kMaxWidth > log.target_cap) return Incremental::full;
         const uint32_t open = 2 * ++stamp, kept = open + 1;
         const uint32_t j = s.new_pos[self];  // the mover index of a watcher that moved (step 2)
-        const bool mover = j < moved && s.moved[j] == self && wr2[self] >= 0.0f;
+        const bool mover = j < moved && s.moved[j] == self && reach_squared[self] >= 0.0f;
         // (Not a watcher that saw nothing then, just watched or just given its entity: its empty
         // list says so, not where things were; nor one whose view or filter changed.)
         const bool recount = recount_lists && mover && v.rank_at[self] < ids_before && k < v.n &&
@@ -480,23 +481,23 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
         AoiWindow window{s.xs, s.ys, s.mark, nullptr, 0, reach.cx, reach.cy, view, reach.radius, open, kept, scan.m,
                          scan.filter};
         if (recount) {
-            window.ox = s.oxs, window.oy = s.oys, window.om = s.oms;
+            window.ox = s.last_xs, window.oy = s.last_ys, window.om = s.last_ms;
             scan.found.leaves = s.gone;
         }
         if (mover) {
             searched[j] = 1;
             const uint32_t tag = next_tag();
-            AoiMoverWindow mw{s.xs, s.ys, s.wv2, wr2, s.wm, nullptr, 0, s.old_x[j], s.old_y[j], reach.cx, reach.cy,
-                              s.old_m[j], s.ms[self]};
+            AoiMoverWindow mw{s.xs,      s.ys,      s.view_squared, reach_squared, s.watcher_mask, nullptr, 0,
+                              s.old_x[j], s.old_y[j], reach.cx,      reach.cy,      s.old_m[j],     s.ms[self]};
             bool room = true;
-            cover_runs(in, s, search_cover(j, 0x1p-22), positions, runs, [&](const Runs& b) {
+            cover_runs(s, search_cover(j, 0x1p-22), positions, runs, [&](const Runs& b) {
                 window.runs = b.at, window.n_runs = b.n;
                 const uint32_t h = in.kernels->aoi_scan_mover(window, mw, scan.found, s.hits);
                 return room = settle(j, h, tag);
             });
             if (!room) return Incremental::full;
         } else {
-            cover_runs(in, s, widened(reach.cx, reach.cy, reach.radius, drift), ~0u, runs, [&](const Runs& b) {
+            cover_runs(s, widened(reach.cx, reach.cy, reach.radius, drift), ~0u, runs, [&](const Runs& b) {
                 window.runs = b.at, window.n_runs = b.n;
                 in.kernels->aoi_scan(window, scan.found);
                 return true;
@@ -531,20 +532,20 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
         const uint32_t j = order[o];
         if (searched[j]) continue;
         const uint32_t tag = next_tag();
-        AoiMoverWindow mw{s.xs, s.ys, s.wv2, wr2, s.wm, nullptr, 0, s.old_x[j], s.old_y[j], s.xs[s.moved[j]],
-                          s.ys[s.moved[j]], s.old_m[j], s.ms[s.moved[j]]};
+        AoiMoverWindow mw{s.xs,       s.ys,       s.view_squared,   reach_squared,    s.watcher_mask,   nullptr, 0,
+                          s.old_x[j], s.old_y[j], s.xs[s.moved[j]], s.ys[s.moved[j]], s.old_m[j], s.ms[s.moved[j]]};
         bool room = true;
         // Batches of at most `positions`: their hits fit s.hits.
-        cover_runs(in, s, search_cover(j, 0.0), positions, runs, [&](const Runs& b) {
+        cover_runs(s, search_cover(j, 0.0), positions, runs, [&](const Runs& b) {
             mw.runs = b.at, mw.n_runs = b.n;
             return room = settle(j, in.kernels->aoi_mover(mw, s.hits), tag);
         });
         if (!room) return Incremental::full;
     }
     s.mark_stamp = stamp;
-    for (uint32_t j = 0; j < moved; ++j) {  // oxs, oys, oms describe this update from now on
+    for (uint32_t j = 0; j < moved; ++j) {  // last_xs, last_ys, last_ms describe this update from now on
         const uint32_t q = s.moved[j];
-        s.oxs[q] = s.xs[q], s.oys[q] = s.ys[q], s.oms[q] = s.ms[q];
+        s.last_xs[q] = s.xs[q], s.last_ys[q] = s.ys[q], s.last_ms[q] = s.ms[q];
     }
     // 5. Events sorted as the full path writes them; the lists must have room to change in place.
     p.enter_keys = keys_to_events(enter, ne, v, s, renumber);

@@ -31,8 +31,7 @@ struct WatcherScan {
 // rows) planned: a conservative cover of the circle, row by row; the kernel's test decides.
 // `visit(first, last)` receives each window, in order; returns false to stop listing.
 template <class Visit>
-void cover_circle(const AoiInput& in, const AoiScratch& s, const Circle& reach, Visit visit) noexcept {
-    (void)in;
+void cover_circle(const AoiScratch& s, const Circle& reach, Visit visit) noexcept {
     const uint32_t n = s.positions;
     const float wx = reach.cx, wy = reach.cy;
     // |dx| and |dy| in float32 can be a hair below the real distance: widen by a relative 2^-20.
@@ -82,11 +81,10 @@ struct Runs {
 // batches of at most Runs::kMax windows holding at most `limit` positions (unless one window
 // holds more): `flush(runs)` runs a kernel over a batch and returns false to stop.
 template <class Flush>
-void cover_runs(const AoiInput& in, const AoiScratch& s, const Circle& cover, uint32_t limit, Runs& runs,
-                Flush flush) noexcept {
+void cover_runs(const AoiScratch& s, const Circle& cover, uint32_t limit, Runs& runs, Flush flush) noexcept {
     runs.n = runs.len = 0;
     bool go = true;
-    cover_circle(in, s, cover, [&](uint32_t first, uint32_t last) {
+    cover_circle(s, cover, [&](uint32_t first, uint32_t last) {
         first &= ~uint32_t(kMaxWidth - 1);
         if (last <= first) return true;
         if (runs.n == Runs::kMax || (runs.n && runs.len + (last - first) > limit)) {
@@ -105,18 +103,18 @@ void cover_runs(const AoiInput& in, const AoiScratch& s, const Circle& cover, ui
 inline void place_watcher(AoiScratch& s, uint32_t q, uint32_t k, float view, uint32_t mask, float margin) noexcept {
     const float reach = view + margin;
     const bool wide = double(reach) > s.cell;
-    s.wk[q] = k;
-    s.wm[q] = mask;
-    s.wv2[q] = wide ? -1.0f : view * view;
-    s.wr2[q] = wide ? -1.0f : reach * reach;
+    s.watcher_at[q] = k;
+    s.watcher_mask[q] = mask;
+    s.view_squared[q] = wide ? -1.0f : view * view;
+    s.reach_squared[q] = wide ? -1.0f : reach * reach;
     s.any_wide |= wide;
     if (!wide && double(reach) > s.reach_max) s.reach_max = reach;
 }
 
 inline void unplace_watcher(AoiScratch& s, uint32_t q) noexcept {
-    s.wk[q] = kNoSlot;
-    s.wm[q] = 0;
-    s.wv2[q] = s.wr2[q] = -1.0f;
+    s.watcher_at[q] = kNoSlot;
+    s.watcher_mask[q] = 0;
+    s.view_squared[q] = s.reach_squared[q] = -1.0f;
 }
 
 inline uint64_t event_key(uint32_t k, uint32_t rank) noexcept { return uint64_t(k) << 32 | rank; }

@@ -43,7 +43,7 @@ void patch_members(const AoiInput& in, AoiScratch& s, const Visible& v, const Me
         const uint32_t q = s.pos_of_slot[mc.removed_slot[r]];
         removed_pos[r] = q;
         m.removed_rank[r] = v.rank_at[q];
-        const uint32_t k = s.wk[q];
+        const uint32_t k = s.watcher_at[q];
         if (k == kNoSlot) continue;
         unplace_watcher(s, q);
         if (std::binary_search(m.unwatched, m.unwatched + m.n_unwatched, k)) continue;
@@ -58,14 +58,14 @@ void patch_members(const AoiInput& in, AoiScratch& s, const Visible& v, const Me
     uint32_t mask[kMax], pos[kMax];
     for (uint32_t r = 0; r < mc.n_relocated; ++r) {
         const uint32_t a = mc.from[r];
-        x[r] = s.px[a], y[r] = s.py[a], mask[r] = s.pm[a];
+        x[r] = s.slot_x[a], y[r] = s.slot_y[a], mask[r] = s.slot_mask[a];
         bx[r] = s.sx[a], by[r] = s.sy[a], pos[r] = s.pos_of_slot[a];
     }
     for (uint32_t r = 0; r < mc.n_relocated; ++r) {
         const uint32_t b = mc.to[r];
-        s.px[b] = x[r], s.py[b] = y[r], s.pm[b] = mask[r];
+        s.slot_x[b] = x[r], s.slot_y[b] = y[r], s.slot_mask[b] = mask[r];
         s.sx[b] = bx[r], s.sy[b] = by[r], s.pos_of_slot[b] = pos[r];
-        s.pid[b] = c.id[b];
+        s.slot_id[b] = c.id[b];
     }
     // 3. The added, in ascending id order, at the next positions. Their copies by slot are
     // where they are now, so that the pass over changes does not count them: the caller adds them
@@ -73,13 +73,13 @@ void patch_members(const AoiInput& in, AoiScratch& s, const Visible& v, const Me
     for (uint32_t i = 0; i < mc.n_added; ++i) {
         const uint32_t b = mc.added_slot[i], q = s.positions + i, e = ids_before + i;
         const int64_t id = mc.added_id[i];
-        s.px[b] = s.sx[b] = c.x[b];
-        s.py[b] = s.sy[b] = c.y[b];
-        s.pm[b] = c.mask[b];
-        s.pid[b] = id;
+        s.slot_x[b] = s.sx[b] = c.x[b];
+        s.slot_y[b] = s.sy[b] = c.y[b];
+        s.slot_mask[b] = c.mask[b];
+        s.slot_id[b] = id;
         s.pos_of_slot[b] = q;
         s.xs[q] = c.x[b], s.ys[q] = c.y[b], s.ms[q] = c.mask[b];
-        s.oxs[q] = c.x[b], s.oys[q] = c.y[b], s.oms[q] = 0;  // not there at the last update
+        s.last_xs[q] = c.x[b], s.last_ys[q] = c.y[b], s.last_ms[q] = 0;  // not there at the last update
         s.mark[q] = s.changed[q] = s.seen[q] = 0;
         unplace_watcher(s, q);
         v.rank_at[q] = e;
@@ -154,7 +154,7 @@ uint32_t patch_watchers(const AoiInput& in, AoiScratch& s, const Visible& v, flo
     }
     for (uint32_t u = 0; u < m.n_unwatched; ++u) {
         const uint32_t k = m.unwatched[u], q = v.pos[k];
-        if (q != kNoSlot && s.wk[q] == k) unplace_watcher(s, q);
+        if (q != kNoSlot && s.watcher_at[q] == k) unplace_watcher(s, q);
         v.pos[k] = kNoSlot;
     }
     uint32_t n_placed = 0;
@@ -227,7 +227,7 @@ void commit_watchers(const AoiInput& in, AoiScratch& s, Visible& v, Visible& tem
     v.n = w.n;
     // The scratch's watchers by position carry the new indices.
     for (t = first; t < w.n; ++t)
-        if (v.pos[t] != kNoSlot) s.wk[v.pos[t]] = t;
+        if (v.pos[t] != kNoSlot) s.watcher_at[v.pos[t]] = t;
 }
 
 // For an update that patched members in, rank e < ids_before is an id of the last update and

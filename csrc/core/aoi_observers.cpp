@@ -83,12 +83,12 @@ void observers_sort(Observers& o, uint32_t r) noexcept {
 namespace {
 // One batch of events as (target rank << 33 | enter << 32 | watcher index), sorted by target
 // (leaves first): the lists are then visited in memory order, each once. Applied in the order
-// the update wrote them (by watcher), each event met a list at random: 0.3 ms for the 10,000
-// events of a tick at 10,000 uniform watchers all moving, as much as a new build. A leave takes
+// the update wrote them (by watcher), each event met a list at random: at 10,000 uniform
+// watchers all moving that cost as much as a new build. A leave takes
 // the list's last watcher in its place, an enter goes last, and the list is marked unsorted
 // (no shifting of sorted lists here): observers_sort puts it back in order when asked for.
 // One event at a time: loops per target over its 0-2 leaves and 0-2 enters missed their exit
-// at almost every target (in-process A/B, update + inversion at 10,000 all moving: 0.97-0.98x).
+// at almost every target (in-process A/B of bench/bench_pairs_lua.lua's "who sees me" line).
 bool apply_batch(Observers& o, const uint64_t* ev, uint32_t n) noexcept {
     uint32_t* const off = o.off;
     uint32_t* const len = o.len;

@@ -19,7 +19,7 @@ inline uintptr_t align_up(uintptr_t p) noexcept { return (p + (kAlign - 1)) & ~u
 // Hands out consecutive arrays, each starting on a 64-byte line. Successive arrays are also
 // staggered by a few lines (kStagger), so that equal-sized columns do not start at the same
 // offset modulo 4 KB: a query's hit stores then no longer alias the x/y loads it makes next
-// (in_circle ran 1.6x slower on a layer of capacity 10,240 than of 10,000 before; bench_layout).
+// (in_circle ran slower on a layer of capacity 10,240 than of 10,000 before; build/bench_layout).
 struct Carver {
     static constexpr int kStaggers = 4;  // array i starts (i % kStaggers) lines later
     uintptr_t start, p;

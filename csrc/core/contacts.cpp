@@ -217,9 +217,9 @@ void build_grid(ContactState& cs, const Columns& c, uint32_t n, const uint32_t* 
 }
 
 // Below this many entities the sweep is as cheap as the searches and the grid's passes.
-// Measured with 10% of a uniform layer moving (loaded machine, from Lua): 0.28 ms here vs
-// 0.49 ms for the sweep at 10,000 entities, 0.14 vs 0.20 ms at 4,000, 3.9 vs 9 ms at
-// 100,000; even at 2,000 (crowded or not), and the sweep no better with a quarter moving.
+// Measured from Lua with 10% of a uniform layer moving: the grid ahead at 4,000, 10,000 and
+// 100,000, even at 2,000 (crowded or not), and the sweep no better with a quarter moving
+// (bench/bench_pairs_lua.lua's contacts lines compare the two).
 constexpr uint32_t kIncrementalMin = 2048;
 
 // Adds and removes the grid takes in (renumber) before it is built again.
@@ -463,9 +463,9 @@ ContactStep contacts_incremental(const Store& st, SweepScratch& s, bool ranks_cu
     }
     // The grid as built holds, or is built again: cells 1.5 times the widest box. A box that
     // overlaps a changed one has its min corner within [min - widest, max] on each axis, plus
-    // the drift: 2 or 3 cells. Measured with a tenth of 10,000 uniform entities moving
-    // (alternating processes, against layer:pairs()): cells 1.5 times the widest 0.40-0.41x,
-    // as wide 0.43-0.46x, twice 0.39-0.41x, half 0.48x (100,000: 0.34x, 0.35x, 0.36x, 0.44x).
+    // the drift: 2 or 3 cells. Measured with a tenth of 10,000 and 100,000 uniform entities
+    // moving (bench/bench_pairs_lua.lua, alternating processes): 1.5 and twice the widest were
+    // the fastest and about even, as wide and half slower.
     // `widest` only grows between grids, so cells grown too wide wait for the next grid.
     double side = 1.5 * (widest > 0 ? widest : 1.0);
     const size_t words = size_t(n) / 64 + 1;
@@ -514,7 +514,7 @@ ContactStep contacts_incremental(const Store& st, SweepScratch& s, bool ranks_cu
     // found by the lower rank. Hashing may bring a bucket twice: duplicates go after the sort.
     // The changed boxes are taken in the grid's order, row-hashed cells one after the other,
     // so that each search reads the rows the last one read (in slot order, every cell was a
-    // cache miss: 9 ms at 100,000 entities, 10% of them moving).
+    // cache miss at 100,000 entities, 10% of them moving).
     const uint32_t* const start = cs.start;
     const uint32_t buckets = cs.buckets, bmask = buckets - 1, positions = cs.positions;
     const double inv = cs.inv_side, reach = cs.widest + cs.drift, ahead = cs.drift;
@@ -606,7 +606,7 @@ ContactStep contacts_incremental(const Store& st, SweepScratch& s, bool ranks_cu
     if (members) return merge_renumbered(before, now, cs, remap, k, began, ended);
     uint64_t* const touched = found + k;  // k + no <= cap, checked above
     const int64_t* const ids = before.ids;
-    const uint64_t* const moved = cs.rank_moved;  // bits: bytes measured 3-4% slower at 100,000 (alternating runs)
+    const uint64_t* const moved = cs.rank_moved;  // bits: bytes measured slower at 100,000
     uint64_t nt = 0;
     for (uint64_t i = 0; i < no; ++i) {
         const uint64_t key = old[i];

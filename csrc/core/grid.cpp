@@ -227,8 +227,8 @@ void grid_fill(Grid& g, const Store& s, bool gathered) noexcept {
     for (uint32_t b = 2; b < B + 4; ++b) start[b] += start[b - 1];
     // After moves the scatter writes nearly in order. Past a few hundred thousand entities its
     // output outgrows the caches, and stores that bypass them save reading every line before
-    // writing it: 7-8 against 11-14 cycles per entity at 1,000,000; at 100,000 they are
-    // slower (the output stays cached), and in a full build the writes jump everywhere.
+    // writing it: fewer cycles per entity at 1,000,000 (build/bench_index); at 100,000 they
+    // are slower (the output stays cached), and in a full build the writes jump everywhere.
     if (src && n >= kStreamFrom)
         scatter(g, start, sx, sy, sr, sm, src, n, [](void* to, const void* from) {
             uint32_t v;

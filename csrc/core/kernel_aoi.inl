@@ -47,7 +47,8 @@ inline void aoi_scan(const AoiWindow& window, AoiMeet& meet) noexcept {
 // The incremental update's scan (AoiMoverWindow): one changed entity against still watchers.
 // Everything a watcher's state depends on is compared at both ends: in view now but not then
 // (an enter, unless it was seen already), in reach then but not now (a leave, if it was seen).
-// OneReach (wr2 is wv2: no margin): reach is view, so the change is (vn ^ vo), from one column.
+// OneReach (reach_squared is view_squared: no margin): reach is view, so the change is
+// (vn ^ vo), from one column.
 template <bool OneReach>
 inline uint32_t aoi_mover_with(const AoiMoverWindow& window, uint32_t* out) noexcept {
     const AoiMoverWindow w = window;
@@ -59,14 +60,15 @@ inline uint32_t aoi_mover_with(const AoiMoverWindow& window, uint32_t* out) noex
             const wf x = load(w.x + i), y = load(w.y + i);
             const wf dn = squared(nx - x) + squared(ny - y);
             const wf d_o = squared(ox - x) + squared(oy - y);
-            const wf v2 = load(w.wv2 + i);
-            const uint32_t pn = bits(mask_any(w.wm + i, w.nmask)), po = bits(mask_any(w.wm + i, w.omask));
+            const wf v2 = load(w.view_squared + i);
+            const uint32_t pn = bits(mask_any(w.watcher_mask + i, w.nmask));
+            const uint32_t po = bits(mask_any(w.watcher_mask + i, w.omask));
             const uint32_t vn = bits(lt(dn, v2)) & pn, vo = bits(lt(d_o, v2)) & po;
             uint32_t maybe;
             if (OneReach) {
                 maybe = (vn ^ vo) & live_lanes(last - i);
             } else {
-                const wf r2 = load(w.wr2 + i);
+                const wf r2 = load(w.reach_squared + i);
                 const uint32_t rn = bits(lt(dn, r2)) & pn, ro = bits(lt(d_o, r2)) & po;
                 maybe = ((vn & ~vo) | (ro & ~rn)) & live_lanes(last - i);
             }
@@ -77,7 +79,8 @@ inline uint32_t aoi_mover_with(const AoiMoverWindow& window, uint32_t* out) noex
 }
 
 inline uint32_t aoi_mover(const AoiMoverWindow& window, uint32_t* out) noexcept {
-    return window.wr2 == window.wv2 ? aoi_mover_with<true>(window, out) : aoi_mover_with<false>(window, out);
+    return window.reach_squared == window.view_squared ? aoi_mover_with<true>(window, out)
+                                                       : aoi_mover_with<false>(window, out);
 }
 
 // A watcher that moved, rescanned (aoi_scan) and searched for as a mover (aoi_mover) over the
@@ -115,14 +118,15 @@ inline uint32_t aoi_scan_mover_with(const AoiWindow& window, const AoiMoverWindo
             const uint32_t entering = OneReach ? fresh & ~was : fresh & near & ~was;
             if (entering) n_enter += emit(enters + n_enter, i, entering);
             const wf d_o = squared(ox - x) + squared(oy - y);
-            const wf v2 = load(mv.wv2 + i);
-            const uint32_t pn = bits(mask_any(mv.wm + i, mv.nmask)), po = bits(mask_any(mv.wm + i, mv.omask));
+            const wf v2 = load(mv.view_squared + i);
+            const uint32_t pn = bits(mask_any(mv.watcher_mask + i, mv.nmask));
+            const uint32_t po = bits(mask_any(mv.watcher_mask + i, mv.omask));
             const uint32_t vn = bits(lt(d2, v2)) & pn, vo = bits(lt(d_o, v2)) & po;
             uint32_t maybe;
             if (OneReach) {
                 maybe = (vn ^ vo) & live;
             } else {
-                const wf r2 = load(mv.wr2 + i);
+                const wf r2 = load(mv.reach_squared + i);
                 const uint32_t rn = bits(lt(d2, r2)) & pn, ro = bits(lt(d_o, r2)) & po;
                 maybe = ((vn & ~vo) | (ro & ~rn)) & live;
             }
@@ -169,8 +173,9 @@ inline uint32_t aoi_rescan_mover_with(const AoiWindow& window, const AoiMoverWin
             if (entering) n_enter += emit(enters + n_enter, i, entering);
             if (leaving) n_leave += emit(leaves + n_leave, i, leaving);
             const wf d_o = squared(ox - x) + squared(oy - y);
-            const wf v2 = load(mv.wv2 + i);
-            const uint32_t pn = bits(mask_any(mv.wm + i, mv.nmask)), po = bits(mask_any(mv.wm + i, mv.omask));
+            const wf v2 = load(mv.view_squared + i);
+            const uint32_t pn = bits(mask_any(mv.watcher_mask + i, mv.nmask));
+            const uint32_t po = bits(mask_any(mv.watcher_mask + i, mv.omask));
             const uint32_t vn = bits(lt(d2, v2)) & pn, vo = bits(lt(d_o, v2)) & po;
             const uint32_t maybe = (vn ^ vo) & live;
             if (maybe) k += emit(out + k, i, maybe);
@@ -185,7 +190,7 @@ inline uint32_t aoi_scan_mover(const AoiWindow& window, const AoiMoverWindow& mo
     if (window.ox)
         return window.m ? aoi_rescan_mover_with<true>(window, mover, meet, out)
                         : aoi_rescan_mover_with<false>(window, mover, meet, out);
-    if (mover.wr2 == mover.wv2 && window.view == window.reach)
+    if (mover.reach_squared == mover.view_squared && window.view == window.reach)
         return window.m ? aoi_scan_mover_with<true, true>(window, mover, meet, out)
                         : aoi_scan_mover_with<false, true>(window, mover, meet, out);
     return window.m ? aoi_scan_mover_with<true, false>(window, mover, meet, out)
@@ -212,11 +217,12 @@ inline uint32_t aoi_changed(const AoiChanges& changes, uint32_t* out, bool* zero
     const AoiChanges c = changes;
     uint32_t k = 0, zeros = 0;
     for (uint32_t i = c.first; i < c.last; i += W) {
-        const wf x = load(c.x + i), px = load(c.px + i), y = load(c.y + i), py = load(c.py + i);
+        const wf x = load(c.x + i), y = load(c.y + i);
+        const wf kept_x = load(c.slot_x + i), kept_y = load(c.slot_y + i);
         const uint32_t live = live_lanes(c.last - i < uint32_t(W) ? c.last - i : uint32_t(W));
         // Not (<= and >=): a NaN, which no layer holds, would count as a change, as with !=.
-        const uint32_t same_xy = bits(mand(mand(le(x, px), ge(x, px)), mand(le(y, py), ge(y, py))));
-        const uint32_t changed = ~(same_xy & same_bits(c.m + i, c.pm + i)) & live;
+        const uint32_t same_xy = bits(mand(mand(le(x, kept_x), ge(x, kept_x)), mand(le(y, kept_y), ge(y, kept_y))));
+        const uint32_t changed = ~(same_xy & same_bits(c.m + i, c.slot_mask + i)) & live;
         zeros |= eq_bits(c.m + i, 0) & live;
         if (changed) k += emit(out + k, i, changed);
     }

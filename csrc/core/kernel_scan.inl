@@ -6,11 +6,12 @@ namespace SOAGEO_TARGET {
 // Loops over whole blocks; `test(i)` returns the lane mask of block i. The filter and the tail
 // are handled here so that every shape kernel shares them. Hits are written without a branch
 // (emit stores a whole block of slot numbers): a skip-if-empty branch or an early exit when
-// no lane is within the radius both measured slower, up to 3x at the 24% hit rate of the 1000 sectors x 100,000 points benchmark,
-// from mispredictions; the loop is specialised on the filter instead.
+// no lane is within the radius both measured slower at the hit rate of the 1000 sectors x
+// 100,000 points benchmark (build/bench_kernels), from mispredictions; the loop is specialised
+// on the filter instead.
 // Kernels copy their Points into a local first (`const Points p = pts;`): through a reference,
 // every store to `out` might alias the column pointers, and the compiler reloaded them per
-// block (SSE2 ran 1.8x slower that way).
+// block (build/bench_kernels showed it on SSE2).
 template <bool filtered, class Test>
 inline uint32_t scan_blocks(const Points p, uint32_t bits_wanted, uint32_t* out, Test test) noexcept {
     uint32_t k = 0, i = 0;

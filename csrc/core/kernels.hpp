@@ -161,16 +161,17 @@ struct AoiMeet {
 
 // One entity that changed (moved, or changed its mask) against windows of still watchers, for
 // the AOI's incremental update: the positions where the watcher's view of it may have changed.
-// wv2 and wr2 are each watcher's squared view and reach (float32 products, as aoi_scan squares
-// them; -1 where there is no watcher), wm its filter; the distances are the ones aoi_scan
-// computes (target minus watcher). A position is reported when the entity entered the view or
+// view_squared and reach_squared are each watcher's squared view and reach (float32 products,
+// as aoi_scan squares them; -1 where there is no watcher), watcher_mask its filter; the
+// distances are the ones aoi_scan computes (target minus watcher). A position is reported when the entity entered the view or
 // left the reach (each side filtered by the watcher's mask): the caller decides from there.
 struct AoiMoverWindow {
     const float* x;   // by position, aligned and padded
     const float* y;
-    const float* wv2;
-    const float* wr2;  // wv2 itself when every reach is its view (no margin): one column, one compare
-    const uint32_t* wm;
+    const float* view_squared;
+    // view_squared itself when every reach is its view (no margin): one column, one compare
+    const float* reach_squared;
+    const uint32_t* watcher_mask;
     // n_runs windows [runs[2j], runs[2j + 1]) of positions, each first a multiple of kMaxWidth.
     const uint32_t* runs;
     uint32_t n_runs;
@@ -186,9 +187,9 @@ struct AoiChanges {
     const float* x;
     const float* y;
     const uint32_t* m;
-    const float* px;
-    const float* py;
-    const uint32_t* pm;
+    const float* slot_x;
+    const float* slot_y;
+    const uint32_t* slot_mask;
     uint32_t first, last;
 };
 

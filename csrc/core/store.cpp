@@ -171,6 +171,12 @@ MoveBatch lay_moves(Carver& k, uint32_t cap) noexcept {
 
 size_t move_batch_bytes(uint32_t cap) noexcept { return layout_bytes(lay_moves, cap); }
 
+size_t move_batch_bytes_per_move() noexcept {
+    // A multiple of 64 moves fills whole lines in every array: the difference is exact.
+    constexpr uint32_t kProbe = 1u << 12;
+    return (move_batch_bytes(kProbe) - move_batch_bytes(0)) / kProbe;
+}
+
 MoveBatch move_batch_carve(void* block, uint32_t cap) noexcept {
     MoveBatch m = layout_carve(block, lay_moves, cap);
     *m.held_cap = cap;
@@ -181,8 +187,8 @@ MovePlan move_batch_lookup(const IdMap& m, const MoveBatch& b, uint32_t n) noexc
     // Regions of the map: the counting pass writes three streams per region (ids, xy, homes),
     // and 2^8 regions keep those 768 streams' lines in the L1 cache, while a region (64 KB of
     // the map of a million entities) stays in the L2 while its lookups run. At 1,000,000 moves
-    // natively the pass and the lookups took 14.4 ns a move with 2^8 regions, 16.7 with 2^10
-    // (its pass 6.5 against 4 ns), 15.1-15.5 with 2^7 (measured with the map twice its size).
+    // 2^8 regions beat 2^7 and 2^10 (measured with the map twice its size; move_many at
+    // 1,000,000 in bench/bench_moves_lua.lua).
     constexpr uint32_t kRegionBits = 8;
     // Below these the map stays cached (2^16 buckets: 4 MB) or the batch is too short to pay
     // for the extra pass; lookups then go in order, each line asked for kAhead lookups early.

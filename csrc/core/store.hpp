@@ -78,7 +78,7 @@ inline uint32_t idmap_find_from(const IdMap& m, uint32_t home, int64_t id) noexc
         }
         // Found decides first: it is what nearly every lookup ends with, while whether a bucket
         // has room is a coin toss, and a mispredicted branch here also cancels the lookups
-        // running ahead of it (random lookups took 3x as long).
+        // running ahead of it (random lookups took much longer).
         if (__builtin_expect(slot != kNoSlot, 1)) return slot;
         if (free) return kNoSlot;
     }
@@ -112,9 +112,11 @@ struct MoveBatch {
     uint32_t* home2;   // where each of those starts its probe
     uint32_t* slots;   // homes from the caller, slots from the lookup
 };
-constexpr size_t kMoveBatchBytes = 8 + 8 + 8 + 8 + 4 + 4;  // per move, before alignment
 // The scratch for `cap` moves, carved from one block (carve.hpp).
 size_t move_batch_bytes(uint32_t cap) noexcept;
+// What each move adds to that block, measured on the same layout (so a column added to it is
+// counted): move_batch_bytes(cap) <= move_batch_bytes(0) + cap * this + 64 per array.
+size_t move_batch_bytes_per_move() noexcept;
 MoveBatch move_batch_carve(void* block, uint32_t cap) noexcept;
 
 // What the lookup found: move k goes to slots[k] with xy[2k], xy[2k + 1] (in an order that keeps

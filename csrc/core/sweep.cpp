@@ -62,8 +62,8 @@ SweepScratch sweep_scratch_carve(void* block, uint32_t cap, bool reuse) noexcept
 }
 
 // A radix sort from scratch every call: an insertion sort of last call's order, after a tick
-// of moves of up to 2 units, measured no faster at 10,000 boxes and 1.2-1.5x slower at
-// 100,000, timing only its keys (bench_pairs), and it degrades without bound when much moves.
+// of moves of up to 2 units, measured no faster at 10,000 boxes and slower at 100,000, timing
+// only its keys (build/bench_pairs), and it degrades without bound when much moves.
 void sweep_prepare(const Store& st, SweepScratch& s, bool with_ranks) noexcept {
     SOAGEO_ASSERT(st.n <= s.cap);
     s.use = SweepScratch::Use::sorting;
@@ -166,8 +166,8 @@ void order_rank_pairs(PairBuffer& buf, uint64_t n, uint32_t n_ranks, bool comple
     while (hb < 32 && (uint64_t(1) << hb) < n_ranks) ++hb;
     // Both ranks packed into 2 * hb bits (40 at 1,000,000 entities) and sorted by an LSD radix
     // sort of digits up to 11 bits wide: 4 passes at 1,000,000 where the byte-wise sort of
-    // rank_lo << 32 | rank_hi takes 6 (memory-bound: 20 ms instead of 26 for 1.66M pairs,
-    // key building included). The last pass unpacks. Past 4 passes, the byte-wise sort.
+    // rank_lo << 32 | rank_hi takes 6 (memory-bound, so fewer passes is less time: the pairs at
+    // 1,000,000 of build/bench_pairs). The last pass unpacks. Past 4 passes, the byte-wise sort.
     const uint32_t tb = 2 * hb, passes = (tb + 10) / 11;
     if (passes > 4 || n >= (uint64_t(1) << 32)) {
         for (uint64_t i = 0; i < n; ++i) {

@@ -29,7 +29,8 @@ namespace SOAGEO_TARGET {
 
 // For every lane mask b of up to 8 lanes: the numbers of the set lanes, in ascending order.
 // emit() adds the block's base slot to a row and stores it whole, so writing hits costs the
-// same whatever their pattern (a ctz loop mispredicts at the 30% hit rate of the 1000 sectors x 100,000 points benchmark).
+// same whatever their pattern (a ctz loop mispredicts at the hit rates of the 1000 sectors x
+// 100,000 points benchmark, build/bench_kernels).
 struct LaneLists {
     alignas(64) uint8_t u8[256][8];
     alignas(64) uint32_t u32[16][4];

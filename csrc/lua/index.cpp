@@ -46,14 +46,13 @@ static void rebuild(lua_State* L, int idx, Layer* layer) {
     store_index_synced(layer->s);
 }
 
-// Bringing the index up to date, in "entities tested by the scan" units, from
-// bench/bench_index.cpp and ticks from Lua against a small query's scan (0.12 ns per entity
-// at 100,000, 0.17 at 1,000,000 on AVX-512; caches cold after a tick of moves from Lua). A full
-// build about 80; past a few hundred thousand entities its scattered writes leave the cache,
-// the scan's reads do not (17 ns per entity at 1,000,000: about 130). After moves only, most
-// refreshes stay loose (grid_refresh) and a rebuild from the last order comes every few ticks:
-// 6-7 ns per entity at 1,000,000 over such ticks (about 45), and about 60 at 100,000 (the
-// scan is cheaper there).
+// Bringing the index up to date, in "entities tested by the scan" units: what
+// build/bench_index prints per entity, divided by a small query's scan per entity after a tick
+// of moves from Lua (bench/bench_index_lua.lua). A full build costs more per entity past a few
+// hundred thousand entities, where its scattered writes leave the cache and the scan's reads do
+// not. After moves only, most refreshes stay loose (grid_refresh) and a rebuild from the last
+// order comes every few ticks, which costs less per entity than a build at 1,000,000 and more
+// at 100,000 (the scan is cheaper there).
 static StaleCost stale_cost(const Layer* layer) {
     const Store& s = layer->s;
     const bool big = s.n > 262144;

@@ -321,11 +321,11 @@ int l_set_many(lua_State* L) {
     return 0;
 }
 
-// The scratch of layer:move_many for n moves (kMoveBatchBytes each, at least 1,024 moves and a
-// quarter more than asked when it grows, so that a batch growing tick by tick does not make a
-// new block every call), a user value the layer keeps for its next batch, pinned on the stack.
-// May raise (out of memory; or the layer closed by a finalizer the allocation ran) before
-// anything changes.
+// The scratch of layer:move_many for n moves (move_batch_bytes_per_move each, at least 1,024
+// moves and a quarter more than asked when it grows, so that a batch growing tick by tick does
+// not make a new block every call), a user value the layer keeps for its next batch, pinned on
+// the stack. May raise (out of memory; or the layer closed by a finalizer the allocation ran)
+// before anything changes.
 MoveBatch move_scratch(lua_State* L, int idx, uint32_t n) {
     lua_getiuservalue(L, idx, kMovesValue);
     void* block = lua_touserdata(L, -1);
@@ -333,7 +333,7 @@ MoveBatch move_scratch(lua_State* L, int idx, uint32_t n) {
     if (!block || cap < n) {
         lua_pop(L, 1);
         // A 32-bit host runs out of size_t first (1,024 bytes left for aligning the arrays).
-        const uint64_t most = (SIZE_MAX - 1024) / kMoveBatchBytes;
+        const uint64_t most = (SIZE_MAX - 1024 - move_batch_bytes(0)) / move_batch_bytes_per_move();
         if (n > most) luaL_argerror(L, 2, "ids has too many elements");
         cap = n < 1024 ? 1024 : std::min<uint64_t>(most, uint64_t(n) + n / 4);
         block = lua_newuserdatauv(L, move_batch_bytes(static_cast<uint32_t>(cap)), 0);

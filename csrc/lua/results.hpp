@@ -56,10 +56,10 @@ inline bool results_stale(const Results* r) {
 }
 // Stores the value on top of the stack as the next entry of table t, as a raw set the fastest
 // way each Lua allows. lua_seti's inline fast path writes a slot that already holds a value (a
-// reused `out`) without lua_rawseti's call into the table code: 18-26% less per id on Lua 5.4,
-// 7-18% on 5.5, measured into reused tables of 1,000 to 1,000,000 ids. It is a raw set only
-// for a table without a metatable (with one, an empty slot would run __newindex), and on 5.4
-// it is 5-25% slower than lua_rawseti into empty slots; so results_table lets a plain table
+// reused `out`) without lua_rawseti's call into the table code: less per id on Lua 5.4 and 5.5,
+// measured into reused tables of 1,000 to 1,000,000 ids. It is a raw set only for a table
+// without a metatable (with one, an empty slot would run __newindex), and on 5.4 it is slower
+// than lua_rawseti into empty slots; so results_table lets a plain table
 // take lua_seti below its length on 5.4 (every slot on 5.5, faster there even into empty
 // slots), anything else lua_rawseti. No Lua code runs in either.
 inline void results_set(Results* r, int t) {
@@ -79,10 +79,10 @@ inline void results_number(Results* r, lua_Number v, int t = 0) {
 }
 
 // Hits are handed to Lua as ids[slots[i]]; when they are sparse in a layer the id column is
-// not in cache, and each id is a miss. Asking for the id kIdsAhead hits ahead made a cold
-// query's id writing 3-3.5x faster at 1% hits (1.1-1.3x at 10%); for dense hits (slots
-// ascending, next to each other) the hardware prefetcher does it and the hint cost 3-7%, so
-// HitIds gives it only while hits are at most a quarter of the layer.
+// not in cache, and each id is a miss. Asking for the id kIdsAhead hits ahead makes a cold
+// query's id writing much faster at 1% hits (bench/bench_lua.lua); for dense hits (slots
+// ascending, next to each other) the hardware prefetcher does it and the hint costs a little,
+// so HitIds gives it only while hits are at most a quarter of the layer.
 constexpr uint32_t kIdsAhead = 16;
 struct HitIds {
     const int64_t* ids;

@@ -253,8 +253,8 @@ TEST_CASE(aoi_mover_matches_scalar_and_its_definition) {
                 const float ndx = mw.nx - w.x[i], ndy = mw.ny - w.y[i], odx = mw.ox - w.x[i], ody = mw.oy - w.y[i];
                 const float dn = ndx * ndx + ndy * ndy, d_o = odx * odx + ody * ody;
                 const bool pn = (w.mask[i] & mw.nmask) != 0, po = (w.mask[i] & mw.omask) != 0;
-                const bool vn = pn && dn < w.r[i], rn = pn && dn < mw.wr2[i];
-                const bool vo = po && d_o < w.r[i], ro = po && d_o < mw.wr2[i];
+                const bool vn = pn && dn < w.r[i], rn = pn && dn < mw.reach_squared[i];
+                const bool vo = po && d_o < w.r[i], ro = po && d_o < mw.reach_squared[i];
                 if ((vn && !vo) || (ro && !rn)) defined.push_back(i);
             }
             CHECK_MSG(want == defined, "scalar n=%u round %d", n, round);

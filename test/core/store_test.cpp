@@ -135,3 +135,14 @@ TEST_CASE(idmap_keeps_every_id_reachable_when_buckets_overflow) {
         }
     }
 }
+
+// layer:move_many bounds its scratch by move_batch_bytes_per_move (a 32-bit size_t must not
+// wrap): the measured figure must cover what the layout takes for any number of moves.
+TEST_CASE(move_batch_bytes_per_move_bounds_the_layout) {
+    const size_t per = move_batch_bytes_per_move(), base = move_batch_bytes(0);
+    CHECK(per >= sizeof(int64_t) + 2 * sizeof(float));  // at least an id and its x, y
+    for (uint32_t cap : {1u, 7u, 63u, 64u, 1000u, 1024u, 4097u, 100000u}) {
+        CHECK(move_batch_bytes(cap) >= base + size_t(cap) * per);
+        CHECK(move_batch_bytes(cap) <= base + size_t(cap) * per + 1024);
+    }
+}

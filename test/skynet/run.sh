@@ -54,7 +54,7 @@ count_checks() {
 	failed=$((failed + $(grep -c 'CHECK FAIL ' "$1")))
 }
 
-# examples/skynet exactly as the README runs it (env -i, the config unchanged; SOAGEO is the
+# examples/skynet exactly as the manual runs it (env -i, the config unchanged; SOAGEO is the
 # stage, whose soageo/core.so is built for this skynet): ticks ran, hits and AOI events
 # happened, the handed-off layer came back equal, and the process stopped by itself.
 case_example() {

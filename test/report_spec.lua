@@ -1,0 +1,133 @@
+-- bench/report_doc.lua: how `make bench` splits the programs' output, judges the targets of
+-- bench/targets.lua and keeps one run per machine kind in doc/benchmarks.md. Fixtures only:
+-- no benchmark runs here.
+local doc = require "report_doc"
+local targets = doc.parse_targets(require "targets")
+
+local function header(model, commit)
+  return {
+    model = model, commit = commit, date = "2026-01-01 00:00 UTC", cpu = model .. ", 2 logical CPUs",
+    compiler = "g++ 12", lua = "Lua 5.4.4", load_before = "0 0 0", load_after = "0 0 0",
+  }
+end
+
+local function run_of(model, commit, output)
+  local sections = doc.sections(output or { "build/bench_x", "figure 1.0" })
+  return doc.render_run(header(model, commit), sections, {}, true, 0)
+end
+
+local function models(text)
+  local list = {}
+  for model in text:gmatch("<!%-%- machine: (.-) %-%->") do list[#list + 1] = model end
+  return list
+end
+
+describe("when a run is merged into the benchmarks file", function()
+  it("returns the preamble and the run when there is no file yet", function()
+    local text = doc.merge(nil, "CPU A", run_of("CPU A", "aaa"))
+    assert.are.equal(1, select(2, text:gsub("^# Benchmarks\n", "")))
+    assert.are.same({ "CPU A" }, models(text))
+    assert.is_truthy(text:find("| commit | `aaa` |", 1, true))
+  end)
+
+  it("returns the other machines' sections kept, in their order, and this one's replaced", function()
+    local text = doc.merge(nil, "CPU A", run_of("CPU A", "a1"))
+    text = doc.merge(text, "CPU B", run_of("CPU B", "b1"))
+    text = doc.merge(text, "CPU C", run_of("CPU C", "c1"))
+    text = doc.merge(text, "CPU B", run_of("CPU B", "b2"))
+    assert.are.same({ "CPU A", "CPU B", "CPU C" }, models(text))
+    assert.is_truthy(text:find("`a1`", 1, true))
+    assert.is_truthy(text:find("`c1`", 1, true))
+    assert.is_truthy(text:find("`b2`", 1, true))
+    assert.is_falsy(text:find("`b1`", 1, true))
+  end)
+
+  it("returns the same file when the same run is merged twice", function()
+    local once = doc.merge(doc.merge(nil, "CPU A", run_of("CPU A", "a1")), "CPU B", run_of("CPU B", "b1"))
+    assert.are.equal(once, doc.merge(once, "CPU B", run_of("CPU B", "b1")))
+  end)
+
+  it("returns only the new run for a file in the layout before sections (no marker)", function()
+    local old = "# Benchmarks\n\n| commit | `old` |\n\n## `build/bench_x`\n\n```\nold figure\n```\n"
+    local text = doc.merge(old, "CPU A", run_of("CPU A", "a1"))
+    assert.are.same({ "CPU A" }, models(text))
+    assert.is_falsy(text:find("old figure", 1, true))
+  end)
+
+  it("returns each program's output under its command, verbatim", function()
+    local text = run_of("CPU A", "a1", { "make[1]: noise", "build/bench_x", "  x  1.5 ms", "lua5.4 bench/bench_y.lua", "y 2x" })
+    assert.is_truthy(text:find("### `build/bench_x`\n\n```\n  x  1.5 ms\n```", 1, true))
+    assert.is_truthy(text:find("### `lua5.4 bench/bench_y.lua`\n\n```\ny 2x\n```", 1, true))
+    assert.is_falsy(text:find("noise", 1, true))
+  end)
+end)
+
+describe("when targets are judged on a run's output", function()
+  local fixture = doc.parse_targets([[
+bench/bench_y.lua | <= 1 ms | y small
+  a | y a {N} ms
+  b | y b {N} ms
+build/bench_x | >= 2x / 10x | x fast
+  small | x small {N}x
+  large | =min 2 x large
+build/bench_z | as printed | z printed
+  all | =verdicts target (%a+)
+bench/bench_w.lua | >= 2x | w ratio
+  w | =ratio \nw {N} ms, {N} ms
+]])
+
+  local function judge(output)
+    local rows = doc.evaluate(fixture, doc.sections(output))
+    local verdicts = {}
+    for i, r in ipairs(rows) do verdicts[i] = r.verdict end
+    return verdicts, rows
+  end
+
+  it("returns met when every figure is within its limit, missed when one is not", function()
+    local verdicts, rows = judge({ "lua5.4 bench/bench_y.lua", "y a 0.5 ms", "y b 1.0 ms",
+      "build/bench_x", "x small 2.5x", "x large 1 12.5", "x large 2 9.9", "build/bench_z", "one target met",
+      "two target missed", "lua5.4 bench/bench_w.lua", "w 2 ms, 3 ms" })
+    assert.are.same({ "met", "missed", "missed", "missed" }, verdicts)
+    assert.are.equal("<= 1 ms", rows[1].promise)
+    assert.are.equal("a 0.5 ms; b 1 ms", rows[1].figures)
+    assert.are.equal(">= 2x / 10x", rows[2].promise)
+    assert.are.equal("small 2.5x; large 9.9x", rows[2].figures)
+    assert.are.equal("all 1 of 2 met (missed: two)", rows[3].figures)
+    assert.are.equal("w 1.5x", rows[4].figures)
+  end)
+
+  it("returns not printed when a program did not run or a figure is missing", function()
+    local verdicts = judge({ "lua5.4 bench/bench_y.lua", "y a 0.5 ms", "build/bench_other", "x small 3x" })
+    assert.are.same({ "not printed", "not printed", "not printed", "not printed" }, verdicts)
+  end)
+
+  it("returns a native program's figures from another build directory", function()
+    local verdicts = judge({ "build-x/bench_x", "x small 3x", "x large 1 11" })
+    assert.are.equal("met", verdicts[2])
+  end)
+
+  it("returns a verdict for every target of bench/targets.lua on the committed doc/benchmarks.md", function()
+    local f = assert(io.open("doc/benchmarks.md", "r"))
+    local text = f:read("a")
+    f:close()
+    -- The first machine's program blocks, back into the lines the programs printed.
+    local run = doc.split(text)[1]
+    assert.is_truthy(run, "doc/benchmarks.md has no machine section")
+    local output, inblock = {}, false
+    for line in (run.text .. "\n"):gmatch("(.-)\n") do
+      local cmd = line:match("^### `(.-)`$")
+      if cmd then
+        output[#output + 1] = cmd
+      elseif line == "```" then
+        inblock = not inblock
+      elseif inblock then
+        output[#output + 1] = line
+      end
+    end
+    local unprinted = {}
+    for _, r in ipairs(doc.evaluate(targets, doc.sections(output))) do
+      if r.verdict == "not printed" then unprinted[#unprinted + 1] = r.what .. ": " .. r.figures end
+    end
+    assert.are.same({}, unprinted)
+  end)
+end)
