@@ -55,6 +55,17 @@ struct Capsule {
     float x0, y0, dx, dy, len2, radius;
 };
 
+// The shape builders: the one place a query's numbers become a kernel's shape. A capsule whose
+// ends coincide has len2 = 0 and is queried as its end disk (run_kernel, shape_run.hpp).
+inline Circle make_circle(float x, float y, float radius) noexcept { return {x, y, radius}; }
+inline Box make_box(float minx, float miny, float maxx, float maxy) noexcept { return {minx, miny, maxx, maxy}; }
+inline Capsule make_capsule(float x0, float y0, float x1, float y1, float radius) noexcept {
+    Capsule c{x0, y0, x1 - x0, y1 - y0, 0.0f, radius};
+    c.len2 = c.dx * c.dx + c.dy * c.dy;
+    return c;
+}
+inline Circle end_disk(const Capsule& c) noexcept { return {c.x0, c.y0, c.radius}; }
+
 struct Triangle {
     float ax, ay, bx, by, cx, cy;
 };
@@ -81,6 +92,7 @@ Rect make_rect(double x, double y, double dx, double dy, double length, double h
 struct Ring {
     float cx, cy, inner, outer;  // 0 <= inner <= outer
 };
+inline Ring make_ring(float x, float y, float inner, float outer) noexcept { return {x, y, inner, outer}; }
 
 // A convex polygon with positive area, counter-clockwise, no repeated consecutive vertex;
 // collinear vertices allowed. Edge k runs from vertex k to vertex k + 1 (mod n); its float32

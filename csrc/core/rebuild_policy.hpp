@@ -22,6 +22,8 @@
 // build costs beyond a refresh, the next period builds (ski rental over periods).
 #pragma once
 
+#include <cstdint>
+
 namespace soageo {
 
 struct RebuildPolicy {
@@ -40,6 +42,29 @@ struct StaleCost {
     double cost, upkeep;
     bool moves_only;
 };
+
+// The index's costs, in "entities tested by the scan" units per entity: what build/bench_index
+// prints per entity, divided by a small query's scan per entity after a tick of moves from Lua
+// (bench/bench_index_lua.lua). A full build costs more per entity past a few hundred thousand
+// entities, where its scattered writes leave the cache and the scan's reads do not. After moves
+// only, most refreshes stay loose (grid_refresh) and a rebuild from the last order comes every
+// few ticks, which costs less per entity than a build at 1,000,000 and more at 100,000 (the
+// scan is cheaper there).
+struct IndexCosts {
+    double upkeep_small, upkeep_big;  // a period of moves once built (a refresh), per entity
+    double build_small, build_big;    // a full build, per entity
+    uint32_t big_above;               // layers of more entities use the *_big costs
+};
+constexpr IndexCosts kIndexCosts{60.0, 45.0, 80.0, 130.0, 262144};
+
+// What a period that changed a layer of n entities asks: a full build when `full` (the index
+// was never built, its size no longer fits, or a change a refresh does not take), else the
+// upkeep. `moves_only` is the caller's to set.
+inline StaleCost index_stale_cost(const IndexCosts& c, uint32_t n, bool full) noexcept {
+    const bool big = n > c.big_above;
+    const double upkeep = (big ? c.upkeep_big : c.upkeep_small) * n;
+    return StaleCost{full ? (big ? c.build_big : c.build_small) * n : upkeep, upkeep, false};
+}
 
 // A query of a layer whose index is stale: `new_period` when the layer changed since a query
 // last asked, `saved` > 0 what this query would save through a fresh index. True: rebuild now.

@@ -15,6 +15,7 @@
 #include "../core/grid.hpp"
 #include "../core/kernels.hpp"
 #include "../core/rebuild_policy.hpp"
+#include "../core/shape_run.hpp"
 #include "../core/store.hpp"
 #include "check.hpp"
 #include "results.hpp"
@@ -127,35 +128,7 @@ void consider_shape(lua_State* L, int idx, Layer* layer, const Shape& shape, boo
     if (!index_fresh(layer)) consider_index(L, idx, layer, estimate_saving(layer, area));
 }
 
-template <class Shape>
-using Kernel = uint32_t (*)(const Points&, const Shape&, Filter, uint32_t* out) noexcept;
-
 inline const KernelTable* kernels(lua_State* L) { return context(L)->kernels; }
-
-// Runs kernel `which` of table k. A capsule whose ends coincide runs as its end disk.
-template <class Shape>
-uint32_t run_kernel(const KernelTable* k, Kernel<Shape> KernelTable::*which, const Points& p, const Shape& s, Filter f,
-                    uint32_t* out) {
-    return (k->*which)(p, s, f, out);
-}
-inline uint32_t run_kernel(const KernelTable* k, Kernel<Capsule> KernelTable::*which, const Points& p, const Capsule& c,
-                           Filter f, uint32_t* out) {
-    if (c.len2 == 0.0f) return k->touch_circle(p, end_disk(c), f, out);
-    return (k->*which)(p, c, f, out);
-}
-
-// Whether kernel `which` tests entity disks (the index then widens its search by the largest
-// radius in its cells). A shape without an overload here is searched as a disk test: always
-// correct, a little wider for centre tests.
-template <class Shape>
-bool touches(Kernel<Shape> KernelTable::*) { return true; }
-inline bool touches(Kernel<Circle> KernelTable::*w) { return w == &KernelTable::touch_circle; }
-inline bool touches(Kernel<Box> KernelTable::*w) { return w == &KernelTable::touch_box; }
-inline bool touches(Kernel<Sector> KernelTable::*w) { return w == &KernelTable::touch_sector; }
-inline bool touches(Kernel<Triangle> KernelTable::*w) { return w == &KernelTable::touch_triangle; }
-inline bool touches(Kernel<Rect> KernelTable::*w) { return w == &KernelTable::touch_rect; }
-inline bool touches(Kernel<Ring> KernelTable::*w) { return w == &KernelTable::touch_ring; }
-inline bool touches(Kernel<Polygon> KernelTable::*w) { return w == &KernelTable::touch_polygon; }
 
 // The slots `shape` hits, ascending (the result order of every path): through the layer's
 // index when it is fresh and cheaper (`index` is set to it), else by the scan (index null).

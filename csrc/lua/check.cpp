@@ -18,18 +18,6 @@ bool to_mask(lua_State* L, int idx, uint32_t* out) {
     return true;
 }
 
-Circle circle_of(float x, float y, float radius) { return {x, y, radius}; }
-
-Box box_of(float minx, float miny, float maxx, float maxy) { return {minx, miny, maxx, maxy}; }
-
-Capsule capsule_of(float x0, float y0, float x1, float y1, float radius) {
-    Capsule c{x0, y0, x1 - x0, y1 - y0, 0.0f, radius};
-    c.len2 = c.dx * c.dx + c.dy * c.dy;
-    return c;
-}
-
-Ring ring_of(float x, float y, float inner, float outer) { return {x, y, inner, outer}; }
-
 float check_float(lua_State* L, int arg, const char* what) {
     // lua_tonumberx itself: luaL_checknumber is one more call around it, on every coordinate
     // (it still gives the message of a value that is no number).
@@ -114,7 +102,7 @@ Sector check_sector(lua_State* L, int arg) {
 Circle check_circle(lua_State* L, int arg) {
     float x = check_float(L, arg, "x");
     float y = check_float(L, arg + 1, "y");
-    return circle_of(x, y, check_radius(L, arg + 2, "radius"));
+    return make_circle(x, y, check_radius(L, arg + 2, "radius"));
 }
 
 Box check_box(lua_State* L, int arg) {
@@ -122,7 +110,7 @@ Box check_box(lua_State* L, int arg) {
     float maxx = check_float(L, arg + 2, "maxx"), maxy = check_float(L, arg + 3, "maxy");
     luaL_argcheck(L, valid_span(minx, maxx), arg + 2, "maxx must be >= minx");
     luaL_argcheck(L, valid_span(miny, maxy), arg + 3, "maxy must be >= miny");
-    return box_of(minx, miny, maxx, maxy);
+    return make_box(minx, miny, maxx, maxy);
 }
 
 static void check_extent(lua_State* L, int arg, float x0, float y0, float x1, float y1) {
@@ -134,7 +122,7 @@ Capsule check_capsule(lua_State* L, int arg) {
     float x0 = check_float(L, arg, "x0"), y0 = check_float(L, arg + 1, "y0");
     float x1 = check_float(L, arg + 2, "x1"), y1 = check_float(L, arg + 3, "y1");
     check_extent(L, arg, x0, y0, x1, y1);
-    return capsule_of(x0, y0, x1, y1, check_radius(L, arg + 4, "radius"));
+    return make_capsule(x0, y0, x1, y1, check_radius(L, arg + 4, "radius"));
 }
 
 Triangle check_triangle(lua_State* L, int arg) {
@@ -163,7 +151,7 @@ Ring check_ring(lua_State* L, int arg) {
     float x = check_float(L, arg, "x"), y = check_float(L, arg + 1, "y");
     float inner = check_radius(L, arg + 2, "inner"), outer = check_radius(L, arg + 3, "outer");
     luaL_argcheck(L, valid_span(inner, outer), arg + 3, "outer must be >= inner");
-    return ring_of(x, y, inner, outer);
+    return make_ring(x, y, inner, outer);
 }
 
 const char* polygon_fault(lua_State* L, int idx, const char* prefix, Polygon& g) {

@@ -30,15 +30,6 @@ inline bool finite_extent(float from, float to) { return std::isfinite(to - from
 // A mask: an integer in [0, 0xffffffff]. The value at `idx` is read without raising.
 bool to_mask(lua_State* L, int idx, uint32_t* out);
 
-// --- Shapes built from numbers that passed the rules (one builder per shape) ------------------
-
-Circle circle_of(float x, float y, float radius);
-Box box_of(float minx, float miny, float maxx, float maxy);
-// len2 = 0 when the ends coincide: query it as its end disk (Capsule's contract is len2 > 0).
-Capsule capsule_of(float x0, float y0, float x1, float y1, float radius);
-inline Circle end_disk(const Capsule& c) { return {c.x0, c.y0, c.radius}; }
-Ring ring_of(float x, float y, float inner, float outer);
-
 // --- One argument on the stack: raise with the contract as the message -----------------------
 
 float check_float(lua_State* L, int arg, const char* what);   // "<what> must be finite"

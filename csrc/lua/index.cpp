@@ -46,19 +46,11 @@ static void rebuild(lua_State* L, int idx, Layer* layer) {
     store_index_synced(layer->s);
 }
 
-// Bringing the index up to date, in "entities tested by the scan" units: what
-// build/bench_index prints per entity, divided by a small query's scan per entity after a tick
-// of moves from Lua (bench/bench_index_lua.lua). A full build costs more per entity past a few
-// hundred thousand entities, where its scattered writes leave the cache and the scan's reads do
-// not. After moves only, most refreshes stay loose (grid_refresh) and a rebuild from the last
-// order comes every few ticks, which costs less per entity than a build at 1,000,000 and more
-// at 100,000 (the scan is cheaper there).
+// What bringing this layer's index up to date costs (the core's cost model, rebuild_policy.hpp).
 static StaleCost stale_cost(const Layer* layer) {
     const Store& s = layer->s;
-    const bool big = s.n > 262144;
-    const double upkeep = (big ? 45.0 : 60.0) * s.n;
     const bool full = (s.stale & kStaleAll) || !layer->grid.built || layer->grid.cap != s.col.cap;
-    return StaleCost{full ? (big ? 130.0 : 80.0) * s.n : upkeep, upkeep, false};
+    return index_stale_cost(kIndexCosts, s.n, full);
 }
 
 void consider_index(lua_State* L, int idx, Layer* layer, double saved) {

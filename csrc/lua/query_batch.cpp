@@ -23,11 +23,11 @@ const Rows<Sector> sectors{6, "x, y, dx, dy, radius, half_angle", sector_fault, 
                                return make_sector(f32(v[0]), f32(v[1]), v[2], v[3], f32(v[4]), v[5]);
                            }, 0b1100};
 const Rows<Circle> circles{3, "x, y, radius", circle_fault,
-                           [](const double* v) { return circle_of(f32(v[0]), f32(v[1]), f32(v[2])); }, 0};
+                           [](const double* v) { return make_circle(f32(v[0]), f32(v[1]), f32(v[2])); }, 0};
 const Rows<Box> boxes{4, "minx, miny, maxx, maxy", box_fault,
-                      [](const double* v) { return box_of(f32(v[0]), f32(v[1]), f32(v[2]), f32(v[3])); }, 0};
+                      [](const double* v) { return make_box(f32(v[0]), f32(v[1]), f32(v[2]), f32(v[3])); }, 0};
 const Rows<Capsule> capsules{5, "x0, y0, x1, y1, radius", capsule_fault, [](const double* v) {
-                                 return capsule_of(f32(v[0]), f32(v[1]), f32(v[2]), f32(v[3]), f32(v[4]));
+                                 return make_capsule(f32(v[0]), f32(v[1]), f32(v[2]), f32(v[3]), f32(v[4]));
                              }, 0};
 const Rows<Triangle> triangles{6, "ax, ay, bx, by, cx, cy", triangle_fault, [](const double* v) {
                                    return Triangle{f32(v[0]), f32(v[1]), f32(v[2]), f32(v[3]), f32(v[4]), f32(v[5])};
@@ -36,7 +36,7 @@ const Rows<Rect> rects{6, "x, y, dx, dy, length, half_width", rect_fault, [](con
                            return make_rect(f32(v[0]), f32(v[1]), v[2], v[3], f32(v[4]), f32(v[5]));
                        }, 0b1100};
 const Rows<Ring> rings{4, "x, y, inner, outer", ring_fault,
-                       [](const double* v) { return ring_of(f32(v[0]), f32(v[1]), f32(v[2]), f32(v[3])); }, 0};
+                       [](const double* v) { return make_ring(f32(v[0]), f32(v[1]), f32(v[2]), f32(v[3])); }, 0};
 
 // (self, params [, out [, mask]]) -> out, n   with out = {shape1, id1, shape2, id2, ...}
 template <const auto& rows, auto which>

@@ -110,3 +110,31 @@ TEST_CASE(policy_keeps_the_scan_when_every_tick_needs_a_full_build_or_a_refresh_
     CHECK(run_ticks(r, 1, 100, 1.0, StaleCost{130.0, 45.0, true}) == 0);  // 55 again, not 165
     CHECK(run_ticks(r, 1, 100, 1.0, StaleCost{130.0, 45.0, true}) == 1);
 }
+
+TEST_CASE(index_costs_follow_the_layer_size_and_the_kind_of_change) {
+    // The cost model takes its figures as parameters: a layer at or below big_above pays the
+    // small costs, above it the big ones; a full build costs the build, any other change the
+    // upkeep; moves_only stays the caller's.
+    const IndexCosts c{2.0, 1.0, 10.0, 20.0, 100};
+    const StaleCost small_full = index_stale_cost(c, 100, true);
+    CHECK(small_full.cost == 1000.0 && small_full.upkeep == 200.0 && !small_full.moves_only);
+    const StaleCost small_moves = index_stale_cost(c, 100, false);
+    CHECK(small_moves.cost == 200.0 && small_moves.upkeep == 200.0);
+    const StaleCost big_full = index_stale_cost(c, 101, true);
+    CHECK(big_full.cost == 2020.0 && big_full.upkeep == 101.0);
+    // The shipped costs: a build always costs more than the upkeep it makes possible, so the
+    // policy's investment rule (build once, then refresh) can pay back.
+    for (uint32_t n : {1000u, kIndexCosts.big_above, kIndexCosts.big_above + 1, 4000000u}) {
+        const StaleCost full = index_stale_cost(kIndexCosts, n, true);
+        CHECK(full.cost > full.upkeep);
+    }
+    // A policy fed the shipped costs of a moving 1,000,000-entity layer queried for more than a
+    // refresh but less than a build each tick builds once, then keeps refreshing.
+    RebuildPolicy p{};
+    const StaleCost moves = index_stale_cost(kIndexCosts, 1000000, true);
+    StaleCost steady = moves;
+    steady.moves_only = true;
+    CHECK(run_ticks(p, 1, 10, moves.upkeep * 0.2, moves) == 0);
+    int rebuilds = run_ticks(p, 40, 10, moves.upkeep * 0.2, steady);
+    CHECK(rebuilds >= 1);
+}
