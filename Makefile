@@ -14,7 +14,7 @@
 #   FUZZ_SECONDS bounded time of each fuzz target under `make fuzz`
 #   BENCH_DOC    where `make bench` writes its report                  (doc/benchmarks.md)
 #
-# Targets: all test core-test bench demo scene world install clean asan tsan valgrind fuzz fuzz-short
+# Targets: all module-dir test core-test bench demo scene world install clean asan tsan valgrind fuzz fuzz-short
 #          fuzz-corpus test-neon test-lua test-skynet deps
 
 LUA          ?= lua5.4
@@ -88,7 +88,7 @@ MODULE   := soageo/core.so
 endif
 LUA_OBJ  := $(LUA_SRC:csrc/%.cpp=$(LUA_BUILD)/%.o)
 
-.PHONY: FORCE all test test-run bench bench-run demo demo-run scene scene-run world world-run world-stage world-skynet-proof install clean asan tsan valgrind fuzz test-neon test-lua fuzz-short fuzz-corpus deps core-test test-skynet
+.PHONY: FORCE all module-dir test test-run bench bench-run demo demo-run scene scene-run world world-run world-stage world-skynet-proof install clean asan tsan valgrind fuzz test-neon test-lua fuzz-short fuzz-corpus deps core-test test-skynet
 
 all: $(MODULE)
 	$(say_module)
@@ -226,6 +226,11 @@ $(BUILD)/bench/stream_%.o: bench/stream_probe.cpp $(HEADERS)
 
 $(BUILD)/bench_%: bench/bench_%.cpp bench/bench.hpp $(CORE_OBJ) $(STREAM_OBJ)
 	$(CXX) $(CFLAGS) $(SOAGEO_FLAGS) $(HAVE_FLAGS) -Icsrc -o $@ $< $(CORE_OBJ) $(STREAM_OBJ)
+
+# Where soageo/core.so for LUA_INCDIR is (lualib/ and examples/ beside it once built): what
+# examples/skynet's configs take as SOAGEO: SOAGEO=$(make -s module-dir LUA_INCDIR=$SKYNET/3rd/lua)
+module-dir:
+	@echo $(CURDIR)$(if $(OTHER_LUA),/$(LUA_BUILD))
 
 install: $(MODULE)
 	$(say_module)
