@@ -192,7 +192,6 @@ int l_clear(lua_State* L) {
 int l_next(lua_State* L) {
     Layer* layer = check_layer(L, 1);
     const Store& s = layer->s;
-    const bool changed = static_cast<uint64_t>(lua_tointeger(L, lua_upvalueindex(2))) != s.members;
     uint32_t slot = 0;
     if (!lua_isnoneornil(L, 2)) {
         const int64_t id = check_id(L, 2);
@@ -201,7 +200,8 @@ int l_next(lua_State* L) {
         if (prev == kNoSlot) return luaL_error(L, "layer changed during iteration (id %I removed)", lua_tointeger(L, 2));
         slot = prev + 1;
     }
-    if (changed) return luaL_error(L, "layer changed during iteration (ids added or removed)");
+    if (lua_tointeger(L, lua_upvalueindex(2)) != static_cast<lua_Integer>(s.members))
+        return luaL_error(L, "layer changed during iteration (ids added or removed)");
     if (slot >= s.n) return 0;
     layer->hint_slot = slot;
     lua_pushinteger(L, static_cast<lua_Integer>(s.col.id[slot]));
