@@ -4,10 +4,14 @@
 -- checkout's own Lua loads. The other Luas here are headers written into temporary
 -- directories: make reads their release from lua.h.
 
--- What `make <args>` would run, LD_PRELOAD dropped (the asan run preloads its runtime into the
--- interpreter, and make and the compiler it asks for the release are not built for it).
+-- `make` in a clean environment: without LD_PRELOAD (the asan run preloads its runtime into
+-- the interpreter; make and the compiler it asks for the release are not built for it), and
+-- without what a make running these specs (make test-lua LUA_INCDIR=...) passes down.
+local MAKE = "env -u LD_PRELOAD -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u LUA_INCDIR -u LUA_BUILD make --no-print-directory "
+
+-- What `make <args>` would run.
 local function make_n(args)
-  local p = assert(io.popen("env -u LD_PRELOAD make --no-print-directory -n -B " .. args .. " 2>&1"))
+  local p = assert(io.popen(MAKE .. "-n -B " .. args .. " 2>&1"))
   local out = p:read("a")
   p:close()
   return out
@@ -88,7 +92,7 @@ describe("when make builds the module", function()
   end)
 
   it("returns the directory for SOAGEO from make module-dir", function()
-    local p = assert(io.popen("env -u LD_PRELOAD make --no-print-directory -s module-dir LUA_INCDIR=" .. h55))
+    local p = assert(io.popen(MAKE .. "-s module-dir LUA_INCDIR=" .. h55))
     local dir = p:read("l")
     p:close()
     assert.matches("/build/lua5%.5%.0%-%d+$", dir)
