@@ -3,7 +3,8 @@
 # Switches (override on the command line: make LUA_INCDIR=$SKYNET/3rd/lua):
 #   LUA          Lua interpreter for tests, demo and benchmarks   (lua5.4)
 #   LUA_INCDIR   directory holding lua.h / lua.hpp of the Lua that will load the module
-#                (pkg-config's lua5.4; skynet users: $SKYNET/3rd/lua)
+#                (pkg-config's lua5.4; skynet users: $SKYNET/3rd/lua). Another Lua's module is
+#                built in build/lua<release>-<hash>/ (printed), not in ./soageo/core.so
 #   CXX          C++17 compiler                                    (g++)
 #   CFLAGS       optimisation and position-independent code; LuaRocks passes its own (-O2 -fPIC)
 #   LIBFLAG      flags that make a loadable module                 (-shared)
@@ -15,7 +16,7 @@
 #   BENCH_DOC    where `make bench` writes its report                  (doc/benchmarks.md)
 #   JOBS         spec files `make test` runs at once                  (the number of CPUs)
 #
-# Targets: all test test-long core-test bench demo scene world install clean asan tsan valgrind fuzz fuzz-short
+# Targets: all module-dir test test-long core-test bench demo scene world install clean asan tsan valgrind fuzz fuzz-short
 #          fuzz-corpus test-neon test-lua test-skynet deps
 
 LUA          ?= lua5.4
@@ -54,14 +55,46 @@ BUILD    := build
 CORE_SRC := $(filter-out csrc/core/target_%.cpp,$(wildcard csrc/core/*.cpp))
 LUA_SRC  := $(wildcard csrc/lua/*.cpp)
 CORE_OBJ := $(CORE_SRC:csrc/%.cpp=$(BUILD)/%.o) $(foreach t,scalar $(TARGETS),$(BUILD)/core/target_$(t).o)
-LUA_BUILD ?= $(BUILD)# the binding's objects (test-skynet shares one core between two Luas)
-LUA_OBJ  := $(LUA_SRC:csrc/%.cpp=$(LUA_BUILD)/%.o)
 HEADERS  := $(wildcard csrc/core/*.hpp csrc/core/*.inl csrc/lua/*.hpp)
-MODULE   := soageo/core.so
 
-.PHONY: FORCE all test test-run test-long test-long-run bench bench-run demo demo-run scene scene-run world world-run world-stage world-skynet-proof install clean asan tsan valgrind fuzz test-neon test-lua fuzz-short fuzz-corpus deps core-test test-skynet
+# A LUA_INCDIR other than the default (a skynet's Lua) builds the binding and the module in a
+# directory of their own, named after that Lua's release and its headers' directory, so that
+# ./soageo/core.so, which the specs and `lua5.4` in the checkout load, stays the default Lua's
+# (a skynet build used to overwrite it). The core has no Lua in it: its objects are shared.
+# An explicit BUILD, LUA_BUILD or MODULE (test-skynet, asan, world-stage...) is used as given.
+incdir_key = $(or $(realpath $(1)),$(abspath $(1)))
+ifneq ($(call incdir_key,$(LUA_INCDIR)),$(call incdir_key,$(LUA54_INCDIR)))
+ifeq ($(origin BUILD),file)
+OTHER_LUA := yes
+endif
+endif
+ifdef OTHER_LUA
+ifeq (,$(wildcard $(LUA_INCDIR)/lua.h))
+$(error LUA_INCDIR=$(LUA_INCDIR) holds no lua.h)
+endif
+# The release as lua.h computes it (5.5 derives it from numbers, 5.4 spells it out).
+LUA_RELEASE := $(shell v=$$(printf '\043include "lua.h"\nLUA_VERSION_RELEASE_NUM\n' | $(CXX) -E -P -I'$(LUA_INCDIR)' -x c - 2>/dev/null | tail -n 1); \
+                 v=$$(($${v:-0})); echo $$((v / 10000)).$$((v / 100 % 100)).$$((v % 100)))
+LUA_BUILD ?= $(BUILD)/lua$(LUA_RELEASE)-$(shell printf '%s' '$(call incdir_key,$(LUA_INCDIR))' | cksum | cut -d' ' -f1)
+MODULE   := $(LUA_BUILD)/soageo/core.so
+# Said after every build and install, with lualib/ and examples/ linked beside the module:
+# that directory is what examples/skynet's configs take as SOAGEO.
+define say_module
+	@ln -sfn $(CURDIR)/lualib $(LUA_BUILD)/lualib
+	@ln -sfn $(CURDIR)/examples $(LUA_BUILD)/examples
+	@echo "soageo: built for Lua $(LUA_RELEASE) ($(LUA_INCDIR)): $(MODULE)"
+	@echo "soageo: ./soageo/core.so stays the default Lua's; examples/skynet: SOAGEO=$(CURDIR)/$(LUA_BUILD)"
+endef
+else
+LUA_BUILD ?= $(BUILD)# the binding's objects (test-skynet shares one core between two Luas)
+MODULE   := soageo/core.so
+endif
+LUA_OBJ  := $(LUA_SRC:csrc/%.cpp=$(LUA_BUILD)/%.o)
+
+.PHONY: FORCE all module-dir test test-run test-long test-long-run bench bench-run demo demo-run scene scene-run world world-run world-stage world-skynet-proof install clean asan tsan valgrind fuzz test-neon test-lua fuzz-short fuzz-corpus deps core-test test-skynet
 
 all: $(MODULE)
+	$(say_module)
 
 $(BUILD)/core/target_%.o: csrc/core/target_%.cpp $(HEADERS)
 	@mkdir -p $(dir $@)
@@ -204,8 +237,14 @@ $(BUILD)/bench/stream_%.o: bench/stream_probe.cpp $(HEADERS)
 $(BUILD)/bench_%: bench/bench_%.cpp bench/bench.hpp $(CORE_OBJ) $(STREAM_OBJ)
 	$(CXX) $(CFLAGS) $(SOAGEO_FLAGS) $(HAVE_FLAGS) -Icsrc -o $@ $< $(CORE_OBJ) $(STREAM_OBJ)
 
+# Where soageo/core.so for LUA_INCDIR is (lualib/ and examples/ beside it once built): what
+# examples/skynet's configs take as SOAGEO: SOAGEO=$(make -s module-dir LUA_INCDIR=$SKYNET/3rd/lua)
+module-dir:
+	@echo $(CURDIR)$(if $(OTHER_LUA),/$(LUA_BUILD))
+
 # DESTDIR (empty by default) prefixes both, for staging a package: make install DESTDIR=/tmp/stage
 install: $(MODULE)
+	$(say_module)
 	mkdir -p $(DESTDIR)$(INST_LIBDIR)/soageo $(DESTDIR)$(INST_LUADIR)
 	cp $(MODULE) $(DESTDIR)$(INST_LIBDIR)/soageo/core.so
 	cp lualib/soageo.lua $(DESTDIR)$(INST_LUADIR)/soageo.lua

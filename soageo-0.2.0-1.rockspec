@@ -42,9 +42,12 @@ build = {
       LIBFLAG = "$(LIBFLAG)",
       LUA_INCDIR = "$(LUA_INCDIR)",
    },
+   -- LUA_INCDIR again: the Makefile builds for a Lua other than its default in a directory
+   -- named after it, and install copies the module from there.
    install_variables = {
       INST_LIBDIR = "$(LIBDIR)",
       INST_LUADIR = "$(LUADIR)",
+      LUA_INCDIR = "$(LUA_INCDIR)",
    },
    copy_directories = { "doc", "library" },
 }

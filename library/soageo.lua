@@ -37,7 +37,7 @@ function soageo.load(snapshot) end
 
 ---An area of interest over a layer's entities; it keeps the layer alive.
 ---@param layer soageo.layer
----@param options? {margin?: number} margin: hysteresis distance added before a leave (default 0)
+---@param options? {margin?: number} margin: hysteresis distance added before a leave (default 0); other keys raise
 ---@return soageo.aoi
 function soageo.aoi(layer, options) end
 
@@ -117,7 +117,8 @@ function layer:capacity() end
 ---Frees the columns now; idempotent (also `__gc` and `__close`).
 function layer:close() end
 
----Iterates every entity: `for id, x, y, r, mask in layer:each() do`.
+---Iterates every entity: `for id, x, y, r, mask in layer:each() do`. Moves and updates are
+---allowed inside the loop; after an id is added or removed the next step raises.
 ---@return fun(): integer, number, number, number, integer
 function layer:each() end
 

@@ -599,5 +599,35 @@ describe("soageo.aoi", function()
       assert.has_error(function() a:watchers_of(1) end, "calling 'watchers_of' on bad self (aoi is closed)")
       assert.has_error(function() a:watch(1, 5, 1) end, "calling 'watch' on bad self (aoi is closed)")
     end)
+    it("refuses every method but close once its layer is closed", function()
+      local m = soageo.layer()
+      m:set(1, 0, 0); m:set(2, 1, 0)
+      local a = soageo.aoi(m)
+      a:watch(1, 5)
+      a:update()
+      m:close()
+      local calls = {
+        watch = { 2, 5 }, unwatch = { 1 }, update = {}, visible = { 1 }, watchers_of = { 1 }, watchers = {},
+        stats = {},
+      }
+      for name, args in pairs(calls) do
+        assert.has_error(function() a[name](a, table.unpack(args)) end, "the aoi's layer is closed", name)
+      end
+      assert.matches("^soageo.aoi: ", tostring(a))
+      a:close()
+      assert.has_error(function() a:visible(1) end, "calling 'visible' on bad self (aoi is closed)")
+    end)
+    it("refuses an options table with a key it does not know", function()
+      local m = soageo.layer()
+      assert.has_error(function() soageo.aoi(m, { marign = 5 }) end, "bad argument #2 to 'aoi' (unknown option 'marign')")
+      assert.has_error(function() soageo.aoi(m, { margin = 5, 5 }) end,
+        "bad argument #2 to 'aoi' (option names must be strings (got a number key))")
+      assert.has_error(function() soageo.aoi(m, { [true] = 1 }) end,
+        "bad argument #2 to 'aoi' (option names must be strings (got a boolean key))")
+      -- a key holding a zero byte is not the option it begins with
+      assert.has_error(function() soageo.aoi(m, { ["margin\0"] = 1 }) end)
+      assert.matches("^soageo.aoi: ", tostring(soageo.aoi(m, { margin = 5 })))
+      assert.matches("^soageo.aoi: ", tostring(soageo.aoi(m, {})))
+    end)
   end)
 end)

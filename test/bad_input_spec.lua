@@ -29,7 +29,7 @@ describe("a rejected call", function()
     { "touch_polygon", { { 0, 0, 1, 0 } } }, { "in_polygon_batch", { { { 0, 0, 1, 0, 1, 1 }, 7 } } },
     { "touch_polygon_batch", { { { 0, 0, 1, 0, 1, inf } } } }, { "in_rect_batch", { { 0, 0, 1, 0, 1 } } },
     { "touch_ring_batch", { { 0, 0, 3, 2 } } }, { "touch_triangle_batch", { { 0, 0, 1, 0, 1, nan } } },
-    { "pairs", { 3 } },
+    { "pairs", { 3 } }, { "merge", { 5 } },
   }
   for _, c in ipairs(calls) do
     it("leaves the layer unchanged: " .. c[1], function()

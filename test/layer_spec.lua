@@ -124,20 +124,20 @@ describe("soageo.layer", function()
       assert.are.equal(50 * 50, pairs_seen)
     end)
 
-    it("keeps going when entities move or are added, and raises when the current one is removed", function()
+    it("keeps going when entities move, and raises when the current one is removed", function()
       local l = soageo.layer()
       for i = 1, 20 do l:set(i, i, i) end
       local seen = 0
       for id, x in l:each() do
         seen = seen + 1
         l:move(id, x + 1, 0)
-        if id == 5 then l:set(100, 0, 0) end  -- added at the end: the loop reaches it
       end
-      assert.are.equal(21, seen)
+      assert.are.equal(20, seen)
       for i = 1, 20 do
         local x, y = l:get(i)
         assert.are.same({ i + 1.0, 0.0 }, { x, y })
       end
+      l:set(100, 0, 0)
       -- the entity each() just returned swapped away by a remove: moves find each id anew
       for id in l:each() do
         if id == 7 then
@@ -164,6 +164,126 @@ describe("soageo.layer", function()
           if id == last then l:remove(id) end
         end
       end, ("layer changed during iteration (id %d removed)"):format(last))
+    end)
+  end)
+
+  describe("when its ids change while each() iterates", function()
+    local CHANGED = "layer changed during iteration (ids added or removed)"
+    local function layer_of(n)
+      local l = soageo.layer()
+      for i = 1, n do l:set(i, i, 0) end
+      return l
+    end
+    -- Runs `body(l, id)` at every step of a loop over a layer of 5 and returns the error it
+    -- raised (nil when the loop ended) and how many steps ran. A loop past 100 steps stops
+    -- there: without the check, one that adds an entity per step runs until memory runs out.
+    local function iterate(body)
+      local l = layer_of(5)
+      local steps = 0
+      local ok, err = pcall(function()
+        for id in l:each() do
+          steps = steps + 1
+          if steps > 100 then error("the loop did not end", 0) end
+          body(l, id)
+        end
+      end)
+      return not ok and tostring(err):gsub("^[^\n]-:%d+: ", "", 1) or nil, steps, l
+    end
+
+    it("raises at the next step when every step adds an entity (instead of never ending)", function()
+      local err, steps, l = iterate(function(l, id) l:set(id + 1000, 0, 0) end)
+      assert.are.equal(CHANGED, err)
+      assert.are.equal(1, steps)
+      assert.are.equal(6, #l)
+    end)
+
+    it("raises for each way of adding or removing ids", function()
+      local snapshot = layer_of(0)
+      snapshot:set(77, 1, 1)
+      local dump = snapshot:dump()
+      local changes = {
+        set = function(l) l:set(99, 0, 0) end,
+        remove = function(l, id) if id == 1 then l:remove(4) end end,
+        remove_many = function(l) l:remove_many({ 3, 99 }) end,
+        clear = function(l) l:clear() l:set(1, 0, 0) end,
+        merge = function(l) l:merge(dump) end,
+        set_many = function(l) l:set_many({ 1, 2, 50 }, { 0, 0, 0 }, { 0, 0, 0 }) end,
+      }
+      for name, change in pairs(changes) do
+        local err, steps = iterate(function(l, id) if id == 1 then change(l, id) end end)
+        assert.are.equal(CHANGED, err, name)
+        assert.are.equal(1, steps, name)
+      end
+    end)
+
+    it("raises at the step that would end the loop", function()
+      local err, steps = iterate(function(l, id) if id == 5 then l:set(6, 0, 0) end end)
+      assert.are.equal(CHANGED, err)
+      assert.are.equal(5, steps)
+      err, steps = iterate(function(l, id) if id == 5 then l:remove(1) end end)
+      assert.are.equal(CHANGED, err)
+      assert.are.equal(5, steps)
+    end)
+
+    it("raises when an id is removed and added back between two steps", function()
+      local err = iterate(function(l, id)
+        if id == 2 then
+          l:remove(4)
+          l:set(4, 0, 0)
+        end
+      end)
+      assert.are.equal(CHANGED, err)
+    end)
+
+    it("still names the current entity when that one was removed", function()
+      local err = iterate(function(l, id) if id == 3 then l:remove(3) end end)
+      assert.are.equal("layer changed during iteration (id 3 removed)", err)
+    end)
+
+    it("returns every entity when the calls change no id", function()
+      local dump = layer_of(5):dump()
+      local err, steps, l = iterate(function(l, id)
+        if id == 1 then l:merge(dump) end  -- ids all there already
+        l:move(id, id, 1)
+        l:set(id, id, 2, 1, 2)  -- an id already there: an update
+        l:move_many({ id }, { id }, { 3 })
+        l:set_many({ id }, { id }, { 4 })
+        l:remove(1000)          -- not there: nothing removed
+        l:remove_many({ 1001 })
+      end)
+      assert.is_nil(err)
+      assert.are.equal(5, steps)
+      for i = 1, 5 do
+        local x, y = l:get(i)
+        assert.are.same({ i + 0.0, 4.0 }, { x, y })
+      end
+      local empty = soageo.layer()
+      for _ in empty:each() do empty:clear() end
+    end)
+
+    it("raises in the outer loop when an inner loop ran after the change", function()
+      local l = layer_of(5)
+      local outer = 0
+      assert.has_error(function()
+        for _ in l:each() do
+          outer = outer + 1
+          if outer == 2 then l:set(100, 0, 0) end
+          for _ in l:each() do end  -- begun after the change: runs to its end
+        end
+      end, CHANGED)
+      assert.are.equal(2, outer)
+    end)
+
+    it("raises on the first step of an iterator made before the change, and not of one made after", function()
+      local l = layer_of(5)
+      local f, s, c = l:each()
+      l:set(6, 0, 0)
+      assert.has_error(function() f(s, c) end, CHANGED)
+      local n = 0
+      for _ in l:each() do n = n + 1 end
+      assert.are.equal(6, n)
+      -- the one made before the change stays stale
+      assert.has_error(function() f(s, c) end, CHANGED)
     end)
   end)
 

@@ -179,6 +179,7 @@ describe("merge", function()
       rejects(s, "bad argument #3 to 'merge'", 0, 2 ^ 32)
       rejects(s, "bad argument #2 to 'merge'", 1.5)
       rejects({}, "bad argument #1 to 'merge' %(string expected, got table%)")
+      rejects(5, "bad argument #1 to 'merge' %(string expected, got number%)")
       rejects(nil, "bad argument #1 to 'merge'")
     end)
 

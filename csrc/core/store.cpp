@@ -247,6 +247,7 @@ MovePlan move_batch_lookup(const IdMap& m, const MoveBatch& b, uint32_t n) noexc
 namespace {
 
 void log_member(Store& s, uint32_t slot, uint32_t last) noexcept {
+    ++s.members;
     s.stale |= kChanged;
     if (++s.period_members > kMemberLogCap) s.stale |= kChangedAll;
     if (s.stale & kStaleAll) return;  // the index starts from scratch anyway
@@ -321,6 +322,7 @@ bool store_remove(Store& s, int64_t id) noexcept {
 }
 
 void store_clear(Store& s) noexcept {
+    if (s.n) ++s.members;
     idmap_clear(s.map);
     std::memset(s.col.x, 0, s.n * sizeof(float));
     std::memset(s.col.y, 0, s.n * sizeof(float));

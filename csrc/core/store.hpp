@@ -169,6 +169,9 @@ struct Store {
     // Adds and removes since a query last asked: past kMemberLogCap, kChangedAll (a tick like
     // this one would need a full build even with the index up to date).
     uint32_t period_members;
+    // Bumped by every change to the set of ids (an add, a remove, a clear that emptied the
+    // layer), never by a move or an update: layer:each() raises when it moved between steps.
+    uint64_t members;
 };
 
 // The index has caught up with every change.

@@ -83,8 +83,8 @@ Layer* layer_of(lua_State* L, int aoi_idx) { return event_layer(L, aoi_idx, kAoi
 int l_new(lua_State* L) {
     check_layer(L, 1);
     float margin = 0.0f;
-    if (!lua_isnoneornil(L, 2)) {
-        luaL_checktype(L, 2, LUA_TTABLE);
+    static const char* const options[] = {"margin", nullptr};
+    if (check_options(L, 2, options)) {
         lua_getfield(L, 2, "margin");
         if (!lua_isnil(L, -1)) {
             int isnum = 0;

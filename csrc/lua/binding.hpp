@@ -73,7 +73,8 @@ constexpr int kPairsValue = 4;  // pair buffer, grown on demand (pairs.cpp)
 constexpr int kIndexValue = 5;  // the spatial index's block, made when first worth it (index.cpp)
 constexpr int kBandsValue = 6;  // band-sweep scratch of layer:pairs, made when bands pay (pairs.cpp)
 constexpr int kMovesValue = 7;  // move_many's scratch, made on first use (layer.cpp)
-constexpr int kLayerValues = 7;
+constexpr int kEachValue = 8;   // the step function each() handed out last (layer.cpp)
+constexpr int kLayerValues = 8;
 
 // A layer's tag is its own address mixed with a constant: a block of another type would have
 // to hold, at its start, its own address so mixed to pass for a layer.

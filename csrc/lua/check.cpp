@@ -2,6 +2,8 @@
 // assert it): single arguments say "<name> must ...", rows of a batch say "shape <i> has ...".
 #include "check.hpp"
 
+#include <cstring>
+
 #include "binding.hpp"
 
 namespace soageo {
@@ -64,6 +66,25 @@ int check_array(lua_State* L, int arg, const char* what) {
     lua_Unsigned n = lua_rawlen(L, arg);
     if (n > kMaxEntities) luaL_argerror(L, arg, lua_pushfstring(L, "%s has too many elements", what));
     return static_cast<int>(n);
+}
+
+bool check_options(lua_State* L, int arg, const char* const* names) {
+    if (lua_isnoneornil(L, arg)) return false;
+    luaL_checktype(L, arg, LUA_TTABLE);
+    arg = lua_absindex(L, arg);
+    // A misspelt option would otherwise be ignored and its default used without a word.
+    lua_pushnil(L);
+    while (lua_next(L, arg)) {
+        lua_pop(L, 1);
+        if (lua_type(L, -1) != LUA_TSTRING)
+            luaL_argerror(L, arg, lua_pushfstring(L, "option names must be strings (got a %s key)", luaL_typename(L, -1)));
+        size_t len = 0;
+        const char* key = lua_tolstring(L, -1, &len);
+        bool known = false;
+        for (const char* const* n = names; *n && !known; ++n) known = std::strlen(*n) == len && std::memcmp(*n, key, len) == 0;
+        if (!known) luaL_argerror(L, arg, lua_pushfstring(L, "unknown option '%s'", key));
+    }
+    return true;
 }
 
 namespace {

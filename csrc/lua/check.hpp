@@ -39,6 +39,9 @@ uint32_t check_mask(lua_State* L, int arg);
 Filter opt_filter(lua_State* L, int arg);  // absent or nil: no filter
 // `out` at arg: nil/absent gives 0, a table gives its index; anything else raises.
 int opt_out(lua_State* L, int arg);
+// An options table at arg: false when it is absent or nil; raises when it is not a table or
+// holds a key not in `names` (a null-terminated list): "unknown option 'marign'".
+bool check_options(lua_State* L, int arg, const char* const* names);
 // A table used as an array: its length, at most kMaxEntities ("<what> has too many elements").
 int check_array(lua_State* L, int arg, const char* what);
 

@@ -17,6 +17,12 @@ EventHead* head_of(void* p) { return static_cast<EventHead*>(p); }
 void* event_check(lua_State* L, int idx, const EventClass& c) {
     void* p = luaL_checkudata(L, idx, c.name);
     if (head_of(p)->closed) luaL_argerror(L, idx, lua_pushfstring(L, "%s is closed", c.noun));
+    // Answers about a closed layer's entities would describe entities that are gone: every
+    // method but close refuses. (The layer is the one event_new was given: a layer userdata.)
+    lua_getiuservalue(L, idx, kEventLayer);
+    const bool layer_closed = static_cast<const Layer*>(lua_touserdata(L, -1))->closed;
+    lua_pop(L, 1);
+    if (layer_closed) luaL_error(L, "%s", c.layer_closed);
     return p;
 }
 

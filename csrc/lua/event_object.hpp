@@ -41,7 +41,8 @@ constexpr int kEventLayer = 1;  // user value 1: the layer
 // Event buffers start at this many pairs and never shrink below it.
 constexpr uint64_t kEventsFloor = 1024;
 
-// luaL_checkudata for the class, raising "<noun> is closed" for a closed object.
+// luaL_checkudata for the class, raising "<noun> is closed" for a closed object and
+// c.layer_closed when its layer is closed.
 void* event_check(lua_State* L, int idx, const EventClass& c);
 // A new object of class `c` reading the layer at 1 (checked by the caller): zeroed, closed until
 // the caller has made its blocks and sets head.closed = false, left at 1 with the layer at 2.

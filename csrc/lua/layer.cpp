@@ -183,10 +183,12 @@ int l_clear(lua_State* L) {
     return 0;
 }
 
-// The generic-for step: the control value is the previous id; nil starts at slot 0. The
-// previous id is usually where the last step left it: one look at that slot of the id column
-// spares the id map's lookup, a cache miss in a large layer (ids are unique, so a match is
-// exact, whatever ran in between).
+// The generic-for step: the control value is the previous id; nil starts at slot 0. Upvalue 2
+// is the layer's `members` count when the loop began: an id added or removed since (which would
+// make the loop skip entities, or never end when every step adds one) raises, on every step,
+// the one that would end the loop included. The previous id is usually where the last step left
+// it: one look at that slot of the id column spares the id map's lookup, a cache miss in a
+// large layer (ids are unique, so a match is exact, whatever ran in between).
 int l_next(lua_State* L) {
     Layer* layer = check_layer(L, 1);
     const Store& s = layer->s;
@@ -198,15 +200,34 @@ int l_next(lua_State* L) {
         if (prev == kNoSlot) return luaL_error(L, "layer changed during iteration (id %I removed)", lua_tointeger(L, 2));
         slot = prev + 1;
     }
+    if (lua_tointeger(L, lua_upvalueindex(2)) != static_cast<lua_Integer>(s.members))
+        return luaL_error(L, "layer changed during iteration (ids added or removed)");
     if (slot >= s.n) return 0;
     layer->hint_slot = slot;
     lua_pushinteger(L, static_cast<lua_Integer>(s.col.id[slot]));
     return 1 + push_entity(L, s, slot);
 }
 
+// A step function records the count it began at, so every loop begun at the same count can
+// share one: the layer keeps the last one made, and a loop per tick over a layer whose ids did
+// not change since the last allocates nothing.
 int l_each(lua_State* L) {
-    check_layer(L, 1);
-    lua_pushvalue(L, lua_upvalueindex(2));  // l_next, registered with the context
+    Layer* layer = check_layer(L, 1);
+    lua_getiuservalue(L, 1, kEachValue);
+    if (lua_getupvalue(L, -1, 2) == nullptr || static_cast<uint64_t>(lua_tointeger(L, -1)) != layer->s.members) {
+        lua_settop(L, 1);
+        lua_pushvalue(L, lua_upvalueindex(1));  // the context
+        lua_pushinteger(L, 0);
+        lua_pushcclosure(L, l_next, 2);
+        // Made with a placeholder: the allocation may run a finalizer that changes the layer.
+        layer = check_layer(L, 1);
+        lua_pushinteger(L, static_cast<lua_Integer>(layer->s.members));
+        lua_setupvalue(L, -2, 2);
+        lua_pushvalue(L, -1);
+        lua_setiuservalue(L, 1, kEachValue);
+    } else {
+        lua_pop(L, 1);
+    }
     lua_pushvalue(L, 1);
     lua_pushnil(L);
     return 3;
@@ -445,6 +466,7 @@ const luaL_Reg methods[] = {
     {"remove", l_remove},
     {"get", l_get},
     {"has", l_has},
+    {"each", l_each},
     {"clear", l_clear},
     {"set_many", l_set_many},
     {"move_many", l_move_many},
@@ -472,12 +494,6 @@ void open_layer(lua_State* L, const Tables& t) {
     add_functions(L, t, t.methods, methods);
     add_functions(L, t, t.metatable, metamethods);
     add_functions(L, t, t.module, module_functions);
-    // each() hands out l_next, which it keeps as its second upvalue.
-    lua_pushvalue(L, t.context);
-    lua_pushvalue(L, t.context);
-    lua_pushcclosure(L, l_next, 1);
-    lua_pushcclosure(L, l_each, 2);
-    lua_setfield(L, t.methods, "each");
 }
 
 }  // namespace lua

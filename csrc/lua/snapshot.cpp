@@ -27,6 +27,13 @@ uint32_t check_id_array(lua_State* L, int arg) {
     return static_cast<uint32_t>(k);
 }
 
+// A snapshot is a string: luaL_checklstring would take a number too, and say of load(5) that
+// the snapshot "5" is truncated.
+const char* check_string(lua_State* L, int arg, size_t* size) {
+    luaL_checktype(L, arg, LUA_TSTRING);
+    return lua_tolstring(L, arg, size);
+}
+
 // Written into a scratch userdata, then copied into the string. Not a luaL_Buffer: Lua 5.4's
 // lauxlib registers the metatable of its buffer boxes in two steps, and an out-of-memory error
 // between them (the OOM host hit it) leaves every later luaL_Buffer box unclosable.
@@ -92,7 +99,7 @@ int l_dump(lua_State* L) {
 int l_merge(lua_State* L) {
     Layer* layer = check_layer(L, 1);
     size_t size = 0;
-    const auto* data = reinterpret_cast<const unsigned char*>(luaL_checklstring(L, 2, &size));
+    const auto* data = reinterpret_cast<const unsigned char*>(check_string(L, 2, &size));
     uint32_t set = lua_isnoneornil(L, 3) ? 0u : check_mask(L, 3);
     uint32_t clear = lua_isnoneornil(L, 4) ? 0u : check_mask(L, 4);
     uint32_t n = 0;
@@ -138,7 +145,7 @@ int l_remove_many(lua_State* L) {
 // snapshot leaves nothing behind but garbage for the collector.
 int l_load(lua_State* L) {
     size_t size = 0;
-    const auto* data = reinterpret_cast<const unsigned char*>(luaL_checklstring(L, 1, &size));
+    const auto* data = reinterpret_cast<const unsigned char*>(check_string(L, 1, &size));
     uint32_t n = 0;
     if (const char* why = snapshot_check(data, size, &n)) return luaL_argerror(L, 1, why);
     Layer* layer = new_layer(L);

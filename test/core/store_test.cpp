@@ -12,7 +12,7 @@ using namespace soageo;
 TEST_CASE(store_matches_a_model_under_random_operations) {
     const uint32_t cap = 4096;
     std::vector<unsigned char> col_block(columns_bytes(cap)), map_block(idmap_bytes(idmap_cap_for(cap)));
-    Store s{columns_carve(col_block.data(), cap), idmap_init(map_block.data(), idmap_cap_for(cap)), 0, 0, {}, 0};
+    Store s{columns_carve(col_block.data(), cap), idmap_init(map_block.data(), idmap_cap_for(cap)), 0, 0, {}, 0, 0};
     std::unordered_map<int64_t, float> model;
     fixture::Rng g(3);
     for (int step = 0; step < 200000; ++step) {
@@ -40,13 +40,42 @@ TEST_CASE(store_matches_a_model_under_random_operations) {
     for (uint32_t i = s.n; i < s.col.cap; ++i) CHECK(s.col.x[i] == 0.0f && s.col.mask[i] == 0);
 }
 
+// `members` moves with the set of ids only (layer:each() relies on it): adds, removes and a
+// clear that empties something; never updates, moves, removes of absent ids or regrowth.
+TEST_CASE(store_counts_changes_to_its_ids_only) {
+    const uint32_t cap = 64;
+    std::vector<unsigned char> col(columns_bytes(cap)), map(idmap_bytes(idmap_cap_for(cap)));
+    Store s{columns_carve(col.data(), cap), idmap_init(map.data(), idmap_cap_for(cap)), 0, 0, {}, 0, 0};
+    store_set(s, 1, 0, 0, 0, 1);
+    store_set(s, 2, 0, 0, 0, 1);
+    CHECK(s.members == 2);
+    store_set(s, 1, 5, 5, 1, 2);  // an update
+    store_move(s, 0, 6, 6);
+    const uint32_t slot = 1;
+    const float xy[2] = {7, 7};
+    store_move_many(s, &slot, xy, 1);
+    CHECK(!store_remove(s, 99));
+    CHECK(s.members == 2);
+    std::vector<unsigned char> col2(columns_bytes(2 * cap)), map2(idmap_bytes(idmap_cap_for(2 * cap)));
+    store_rehome(s, columns_carve(col2.data(), 2 * cap), idmap_init(map2.data(), idmap_cap_for(2 * cap)));
+    CHECK(s.members == 2);
+    CHECK(store_remove(s, 1));
+    CHECK(s.members == 3);
+    store_set(s, 1, 0, 0, 0, 1);  // back again: still a change
+    CHECK(s.members == 4);
+    store_clear(s);
+    CHECK(s.members == 5);
+    store_clear(s);  // nothing to clear
+    CHECK(s.members == 5);
+}
+
 // move_batch_lookup against one idmap_find per move: in order with prefetching (small maps or
 // short batches) and in the map's order (long batches in a map past 2^17 buckets), with ids
 // repeated (their moves must keep the caller's order) and absent ids (the first one reported).
 TEST_CASE(move_batch_lookup_finds_every_id_in_either_order) {
     const uint32_t n = 300000;
     std::vector<unsigned char> col(columns_bytes(n)), map(idmap_bytes(idmap_cap_for(n)));
-    Store s{columns_carve(col.data(), n), idmap_init(map.data(), idmap_cap_for(n)), 0, 0, {}, 0};
+    Store s{columns_carve(col.data(), n), idmap_init(map.data(), idmap_cap_for(n)), 0, 0, {}, 0, 0};
     fixture::Rng g(11);
     std::vector<int64_t> ids(n);
     for (uint32_t i = 0; i < n; ++i) {

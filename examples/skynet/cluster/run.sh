@@ -4,12 +4,13 @@
 # are started here, bounded by `timeout`, and stop by themselves. From the soageo checkout,
 # with the module built for that skynet (make LUA_INCDIR=$SKYNET/3rd/lua):
 #   SKYNET=/path/to/skynet sh examples/skynet/cluster/run.sh
-# Optional: SOAGEO (where soageo/core.so, lualib/ and examples/ are; default this checkout),
+# Optional: SOAGEO (where soageo/core.so, lualib/ and examples/ are; default the directory that
+# build went to: make -s module-dir LUA_INCDIR=$SKYNET/3rd/lua),
 # PORT_A and PORT_B (default two ports derived from this shell's pid), ENTITIES (60000),
 # LOGS (a directory for node_a.log and node_b.log; default a new temporary one).
 : "${SKYNET:?set SKYNET to a built skynet tree}"
 here=$(cd "$(dirname "$0")" && pwd)
-SOAGEO=${SOAGEO:-$(cd "$here/../../.." && pwd)}
+SOAGEO=${SOAGEO:-$(make -s --no-print-directory -C "$here/../../.." module-dir LUA_INCDIR="$SKYNET/3rd/lua")} || exit 2
 base=$((20000 + ($$ % 15000) * 2))
 PORT_A=${PORT_A:-$base}
 PORT_B=${PORT_B:-$((base + 1))}
