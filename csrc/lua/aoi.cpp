@@ -94,6 +94,7 @@ int l_new(lua_State* L) {
     a->generation = 1;
     a->head.closed = false;
     lua_settop(L, 1);
+    pace_collector(L);
     return 1;
 }
 

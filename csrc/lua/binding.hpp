@@ -35,6 +35,7 @@ constexpr const char* kLayerClass = "soageo.layer";
 // upvalue 1 by every function the module registers, so there is no process-wide mutable state.
 struct Context {
     const KernelTable* kernels;
+    size_t unpaid;  // block bytes not yet paid for with collection steps (pace_collector, hold.hpp)
 };
 
 inline Context* context(lua_State* L) {

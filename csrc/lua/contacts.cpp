@@ -68,6 +68,7 @@ int l_new(lua_State* L) {
     c->generation = 1;
     c->head.closed = false;
     lua_settop(L, 1);
+    pace_collector(L);
     return 1;
 }
 

@@ -67,6 +67,7 @@ void event_hold(Held* h, lua_State* L, EventHead* head, CloseAt close) {
 }
 
 void* event_first_block(lua_State* L, int uv, size_t bytes) {
+    count_block(L, bytes);
     void* b = lua_newuserdatauv(L, bytes, 0);
     lua_setiuservalue(L, 1, uv);
     return b;

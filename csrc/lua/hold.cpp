@@ -1,6 +1,8 @@
 // The windows of hold.hpp.
 #include "hold.hpp"
 
+#include "binding.hpp"
+
 namespace soageo {
 namespace lua {
 namespace {
@@ -28,6 +30,7 @@ void run(Held* h) {
 
 void* held_userdata(Held* h, size_t bytes) {
     lua_State* L = h->L;
+    count_block(L, bytes);
     if (h->n == 0) return lua_newuserdatauv(L, bytes, 0);  // nothing to keep a finalizer from
     luaL_checkstack(L, 2, nullptr);
     lua_pushcfunction(L, make_userdata);  // a light C function: allocates nothing
@@ -56,6 +59,30 @@ void held_end(Held* h) {
             h->close[i](h->L, h->idx[i]);
         }
     }
+    pace_collector(h->L);
+}
+
+void count_block(lua_State* L, size_t bytes) {
+#if LUA_VERSION_NUM >= 505
+    context(L)->unpaid += bytes;
+#else
+    (void)L;
+    (void)bytes;
+#endif
+}
+
+void pace_collector(lua_State* L) {
+#if LUA_VERSION_NUM >= 505
+    Context* c = context(L);
+    if (c->unpaid < kPaceBytes) return;
+    const size_t steps = c->unpaid / kPaceBytes;
+    c->unpaid %= kPaceBytes;
+    // A collector the program stopped stays stopped (LUA_GCSTEP would run it).
+    if (!lua_gc(L, LUA_GCISRUNNING)) return;
+    for (size_t i = 0; i < steps; ++i) lua_gc(L, LUA_GCSTEP, 0);
+#else
+    (void)L;
+#endif
 }
 
 }  // namespace lua

@@ -92,6 +92,7 @@ int l_new(lua_State* L) {
     Held none;
     held_open(&none, L);
     reserve(L, -1, layer, cap ? static_cast<uint64_t>(cap) : kMaxWidth, &none);
+    pace_collector(L);
     return 1;
 }
 

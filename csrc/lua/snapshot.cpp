@@ -134,6 +134,7 @@ int l_load(lua_State* L) {
         layer->closed = true;
         return luaL_argerror(L, 1, why);
     }
+    pace_collector(L);
     return 1;
 }
 
