@@ -40,7 +40,7 @@ local function fixtures()
   local closed_aoi = soageo.aoi(soageo.layer())
   closed_aoi:close()
   return setmetatable({ soageo = soageo, layer = layer, aoi = aoi, closed_layer = closed_layer,
-    closed_aoi = closed_aoi }, { __index = _G })
+    closed_aoi = closed_aoi, from_finalizer = require("spec_util").from_finalizer }, { __index = _G })
 end
 
 local function raised(call)

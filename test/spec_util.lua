@@ -113,6 +113,65 @@ function util.churn(l, g, next_id, w)
   return next_id
 end
 
+-- A collector that runs a whole cycle at every allocation; returns what puts it back.
+local function eager()
+  local restore
+  if _VERSION == "Lua 5.4" then
+    -- A pause of 0 starts a cycle at the next allocation; a step of 2^40 bytes' worth of work
+    -- runs it to its end, finalizers included.
+    local pause, mul = collectgarbage("setpause", 0), collectgarbage("setstepmul", 1000)
+    local mode = collectgarbage("incremental", 0, 0, 40)
+    restore = function()
+      collectgarbage("setpause", pause)
+      collectgarbage("setstepmul", mul)
+      collectgarbage("incremental", 0, 0, 13)
+      collectgarbage(mode)
+    end
+  else
+    local mode = collectgarbage("incremental")
+    -- 5.5: a step multiplier of 0 makes every step a full collection
+    local pause, mul = collectgarbage("param", "pause", 0), collectgarbage("param", "stepmul", 0)
+    restore = function()
+      collectgarbage("param", "pause", pause)
+      collectgarbage("param", "stepmul", mul)
+      collectgarbage(mode)
+    end
+  end
+  collectgarbage()  -- ends the cycle: the parameters count from now
+  return restore
+end
+
+local function arm(on_gc, ran)
+  setmetatable({}, { __gc = function() ran[1] = true on_gc() end })
+end
+
+-- pcall(call) with on_gc run as a finalizer by the first allocation inside call (so call makes
+-- no table, closure or string before the method it calls): the collector set to run a whole
+-- cycle, finalizers included, at every allocation, and one dropped object armed just before.
+-- Returns what pcall returns; raises when the finalizer did not run inside the call.
+function util.during(call, on_gc)
+  local ran, restore = {}, eager()
+  arm(on_gc, ran)
+  local r = table.pack(pcall(call))
+  local inside = ran[1]
+  restore()
+  collectgarbage()
+  assert(inside, "the finalizer did not run inside the call")
+  return table.unpack(r, 1, r.n)
+end
+
+-- Raises again what f raised when a finalizer ran it during call(), else what call raised
+-- (the manual's error table, test/errors_spec.lua).
+function util.from_finalizer(call, f)
+  local err
+  local ok, e = util.during(call, function()
+    local fine, why = pcall(f)
+    if not fine then err = why end
+  end)
+  if err then error(err, 0) end
+  if not ok then error(e, 0) end
+end
+
 -- The whole text of a file.
 function util.read(path)
   local f = assert(io.open(path, "r"))

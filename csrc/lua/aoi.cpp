@@ -20,7 +20,7 @@ enum : int {
 };
 
 struct Aoi {
-    EventHead head;          // epoch: bumped by every watch, unwatch and update (see l_update)
+    EventHead head;
     Watchers watchers;
     Visible visible[2];  // visible[current]: what watchers saw after the last update
     int current;
@@ -45,36 +45,25 @@ const EventClass kAoi = {"soageo.aoi", "aoi", "the aoi's layer is closed", "leav
 
 Aoi* check_aoi(lua_State* L, int idx) { return static_cast<Aoi*>(event_check(L, idx, kAoi)); }
 
-// A new block for user value `uv` of the aoi at 1 (event_block): a finalizer that used the aoi
-// (watch, unwatch, update) or closed it makes the call raise, the aoi on its old blocks.
-void* new_block(lua_State* L, const Aoi* a, uint32_t epoch, int uv, size_t bytes) {
-    return event_block(L, kAoi, &a->head, epoch, uv, bytes);
-}
+void close_aoi(lua_State* L, int idx) { event_close_at(L, idx, kAoi); }
 
-void grow_watchers(lua_State* L, Aoi* a, uint32_t epoch, uint32_t cap) {
-    Watchers w = watchers_carve(new_block(L, a, epoch, kWatchersBlock, watchers_bytes(cap)), cap);
+void hold_aoi(Held* h, lua_State* L, Aoi* a) { event_hold(h, L, &a->head, close_aoi); }
+
+void grow_watchers(lua_State* L, Held* h, Aoi* a, uint32_t cap) {
+    Watchers w = watchers_carve(event_block(L, h, kWatchersBlock, watchers_bytes(cap)), cap);
     watchers_copy(w, a->watchers);
     a->watchers = w;
     lua_pop(L, 1);
 }
 
-void grow_visible(lua_State* L, Aoi* a, uint32_t epoch, int which, uint32_t watcher_cap, uint64_t target_cap,
-                  uint32_t id_cap, bool keep) {
-    void* block = new_block(L, a, epoch, which == 0 ? kVisibleA : kVisibleB, visible_bytes(watcher_cap, target_cap, id_cap));
+void grow_visible(lua_State* L, Held* h, Aoi* a, int which, uint32_t watcher_cap, uint64_t target_cap, uint32_t id_cap,
+                  bool keep) {
+    void* block = event_block(L, h, which == 0 ? kVisibleA : kVisibleB, visible_bytes(watcher_cap, target_cap, id_cap));
     Visible& old = a->visible[which];
     Visible v = visible_carve(block, watcher_cap, target_cap, id_cap);
     if (keep) visible_copy(v, old);
     old = v;
     lua_pop(L, 1);
-}
-
-void grow_events(lua_State* L, Aoi* a, uint32_t epoch, EventList& e, int uv, uint64_t cap) {
-    events_renew(L, kAoi, &a->head, epoch, e, uv, cap, e.n);
-}
-
-// The room the core asks for beyond the recent peak: one watcher may add n entities.
-void shrink_events(lua_State* L, Aoi* a, uint32_t epoch, EventList& e, int uv, uint64_t recent, uint32_t n) {
-    events_shrink(L, kAoi, &a->head, epoch, e, uv, recent, n);
 }
 
 Layer* layer_of(lua_State* L, int aoi_idx) { return event_layer(L, aoi_idx, kAoi); }
@@ -105,6 +94,7 @@ int l_new(lua_State* L) {
     a->generation = 1;
     a->head.closed = false;
     lua_settop(L, 1);
+    pace_collector(L);
     return 1;
 }
 
@@ -116,18 +106,22 @@ int l_watch(lua_State* L) {
     uint32_t mask = lua_isnoneornil(L, 4) ? 0xffffffffu : check_mask(L, 4);
     bool found;
     uint32_t at = watchers_find(a->watchers, id, &found);
-    const uint32_t epoch = ++a->head.epoch;
     a->watchers_touched = true;
     if (found) {
         a->watchers.view[at] = view;
         a->watchers.mask[at] = mask;
         return 0;
     }
-    if (a->watchers.n == a->watchers.cap) {
-        if (a->watchers.cap >= kMaxEntities) return luaL_error(L, "too many watchers");
-        grow_watchers(L, a, epoch, a->watchers.cap * 2);  // raises if a finalizer moved `at`
+    if (a->watchers.n < a->watchers.cap) {
+        watchers_insert(a->watchers, at, id, view, mask);
+        return 0;
     }
+    if (a->watchers.cap >= kMaxEntities) return luaL_error(L, "too many watchers");
+    Held h;
+    hold_aoi(&h, L, a);
+    grow_watchers(L, &h, a, a->watchers.cap * 2);
     watchers_insert(a->watchers, at, id, view, mask);
+    held_end(&h);
     return 0;
 }
 
@@ -136,7 +130,6 @@ int l_unwatch(lua_State* L) {
     Aoi* a = check_aoi(L, 1);
     bool found;
     uint32_t at = watchers_find(a->watchers, check_id(L, 2), &found);
-    ++a->head.epoch;
     a->watchers_touched = true;
     if (found) watchers_erase(a->watchers, at);
     lua_pushboolean(L, found);
@@ -146,21 +139,24 @@ int l_unwatch(lua_State* L) {
 // aoi:update([enter [, leave]]) -> enter, leave, n_enter, n_leave
 int l_update(lua_State* L) {
     Aoi* a = check_aoi(L, 1);
-    event_tables(L, kAoi);
-    Layer* layer = layer_of(L, 1);
+    Held h;
+    hold_aoi(&h, L, a);
+    event_tables(L, kAoi, &h);
+    Layer* layer = layer_of(L, 1);  // at 4
+    held_add(&h, 4, &layer->hold, close_layer);
     const uint32_t n = layer->s.n;
     const int before = a->current, after = 1 - a->current;
-    const uint32_t epoch = ++a->head.epoch;
     // Everything that can be sized up front is, before the update starts.
     // The scratch indexes this update's ranks and the last update's: it holds the larger count.
     const uint32_t ranks = n > a->visible[before].positions ? n : a->visible[before].positions;
     if (a->scratch.cap < ranks) {
         uint32_t cap = ranks + ranks / 2;
-        a->scratch = aoi_scratch_carve(new_block(L, a, epoch, kScratchBlock, aoi_scratch_bytes(cap)), cap);
+        a->scratch = aoi_scratch_carve(event_block(L, &h, kScratchBlock, aoi_scratch_bytes(cap)), cap);
         lua_pop(L, 1);
     }
-    shrink_events(L, a, epoch, a->enter, kEnterBlock, a->enter_recent, n);
-    shrink_events(L, a, epoch, a->leave, kLeaveBlock, a->leave_recent, n);
+    // The room the core asks for beyond the recent peak: one watcher may add n entities.
+    events_shrink(L, &h, a->enter, kEnterBlock, a->enter_recent, n);
+    events_shrink(L, &h, a->leave, kLeaveBlock, a->leave_recent, n);
     // Once asked "who sees me", the inversion follows the events while the caller keeps asking
     // (a few updates without a call end it: a later call builds it again). A full update then
     // writes its events' keys behind the pairs: buffers that hold both for a usual tick.
@@ -168,50 +164,39 @@ int l_update(lua_State* L) {
     a->observers_idle += a->observers_idle < kObserversIdle;
     if (follow) {
         if (a->enter.cap < 2 * a->enter_recent + n + kEventsFloor)
-            grow_events(L, a, epoch, a->enter, kEnterBlock, 2 * a->enter_recent + n + kEventsFloor);
+            events_renew(L, &h, a->enter, kEnterBlock, 2 * a->enter_recent + n + kEventsFloor, a->enter.n);
         if (a->leave.cap < 2 * a->leave_recent + n + kEventsFloor)
-            grow_events(L, a, epoch, a->leave, kLeaveBlock, 2 * a->leave_recent + n + kEventsFloor);
+            events_renew(L, &h, a->leave, kLeaveBlock, 2 * a->leave_recent + n + kEventsFloor, a->leave.n);
     }
     if (a->visible[after].watcher_cap < a->watchers.n || a->visible[after].target_cap < a->visible[before].target_cap ||
         a->visible[after].id_cap < n)
-        grow_visible(L, a, epoch, after, a->watchers.cap, a->visible[before].target_cap, n + n / 2, false);
-    // Every allocation here may run finalizers. One that changes the layer does not matter:
-    // the update works on this copy, its column block pinned. One that uses this aoi (watch,
-    // unwatch, close, a nested update) makes this update stale: new_block raises before it
-    // installs anything, and the aoi keeps what the nested call left, which is consistent.
-    layer = layer_of(L, 1);
-    if (layer->s.n != n) return luaL_error(L, "aoi or layer changed by a finalizer during update");
-    lua_getiuservalue(L, 1, kLayerOf);
-    lua_getiuservalue(L, -1, kColumnsValue);
-    const Store layer_copy = layer->s;  // plain data: what this update reads, whatever finalizers do
+        grow_visible(L, &h, a, after, a->watchers.cap, a->visible[before].target_cap, n + n / 2, false);
     a->enter.n = a->leave.n = 0;
-    AoiInput in{&layer_copy, &a->watchers, &a->visible[before], a->margin, context(L)->kernels, !a->watchers_touched,
+    AoiInput in{&layer->s, &a->watchers, &a->visible[before], a->margin, context(L)->kernels, !a->watchers_touched,
                 &a->stats};
     AoiProgress progress;
     progress.keys = follow;
-    for (;;) {
-        uint64_t need = 0;
-        AoiStatus st = aoi_update(in, a->scratch, a->visible[after], a->enter, a->leave, progress, &need);
-        if (st == AoiStatus::done) break;
+    // The core goes as far as its blocks let it, and says what it needs to go on.
+    uint64_t need = 0;
+    AoiStatus st;
+    while ((st = aoi_update(in, a->scratch, a->visible[after], a->enter, a->leave, progress, &need)) != AoiStatus::done) {
         if (st == AoiStatus::need_targets) {
             uint64_t cap = a->visible[after].target_cap * 2 + need;
             if (cap > 0xffffffffu) return luaL_error(L, "too many visible pairs");
-            grow_visible(L, a, epoch, after, a->visible[after].watcher_cap, cap, a->visible[after].id_cap, true);
+            grow_visible(L, &h, a, after, a->visible[after].watcher_cap, cap, a->visible[after].id_cap, true);
         } else if (st == AoiStatus::need_enter) {
-            grow_events(L, a, epoch, a->enter, kEnterBlock, a->enter.cap * 2 + need);
+            events_renew(L, &h, a->enter, kEnterBlock, a->enter.cap * 2 + need, a->enter.n);
         } else {
-            grow_events(L, a, epoch, a->leave, kLeaveBlock, a->leave.cap * 2 + need);
+            events_renew(L, &h, a->leave, kLeaveBlock, a->leave.cap * 2 + need, a->leave.n);
         }
+        need = 0;
     }
     // The events go into the tables before the update is committed: growing a table may run
     // out of memory, and the aoi must then still be at the last update, whose events the
-    // caller has (else this update's would be lost). Copied and pinned while the tables grow
-    // (events_write); a finalizer that uses this aoi meanwhile refills those blocks, so that
-    // raises (the aoi is consistent: the nested call left it so).
+    // caller has (else this update's would be lost).
     const EventList enter = a->enter, leave = a->leave;
     Results r;
-    events_write(&r, L, enter, leave, kEnterBlock, kLeaveBlock);
-    event_unchanged(L, kAoi, &a->head, epoch);
+    events_write(&r, L, enter, leave);
     a->current = aoi_commit(in, a->scratch, a->visible, a->current, progress);
     a->watchers_touched = false;
     ++a->generation;
@@ -235,7 +220,9 @@ int l_update(lua_State* L) {
     }
     a->enter_recent = decayed_peak(a->enter_recent, enter.n);
     a->leave_recent = decayed_peak(a->leave_recent, leave.n);
-    return events_close(&r, enter.n, leave.n);
+    const int results = events_close(&r, enter.n, leave.n);
+    held_end(&h);
+    return results;
 }
 
 // aoi:visible(id [, out]) -> out, n: the targets watcher `id` saw at the last update.
@@ -243,11 +230,15 @@ int l_visible(lua_State* L) {
     Aoi* a = check_aoi(L, 1);
     int64_t id = check_id(L, 2);
     int out = opt_out(L, 3);
+    Held h;
+    hold_aoi(&h, L, a);
+    if (out == 0) {
+        held_table(&h, 0);
+        out = lua_gettop(L);
+    }
     Results r;
     results_open(L, &r);
-    results_table(&r, out, 0);
-    a = check_aoi(L, 1);  // again: a finalizer run by making the table may have closed it
-    results_pin(&r, 1, a->current == 0 ? kVisibleA : kVisibleB);  // as in update
+    results_table(&r, out);
     const Visible v = a->visible[a->current];
     uint32_t lo = 0, hi = v.n;
     while (lo < hi) {
@@ -263,7 +254,10 @@ int l_visible(lua_State* L) {
         for (uint32_t i = v.off[lo]; i < v.off[lo] + v.len[lo]; ++i)
             results_int(&r, static_cast<lua_Integer>(v.ids[v.rank_at[v.target[i]]]));
     }
-    return event_list_close(&r);
+    results_close(&r);
+    lua_pushinteger(L, r.n[0]);
+    held_end(&h);
+    return 2;
 }
 
 // aoi:watchers_of(id [, out]) -> out, n: the watchers that saw `id` at the last update,
@@ -273,43 +267,37 @@ int l_visible(lua_State* L) {
 int l_watchers_of(lua_State* L) {
     Aoi* a = check_aoi(L, 1);
     int64_t id = check_id(L, 2);
-    event_out(L);
-    for (;;) {
-        // Allocations below may run finalizers that update or close this aoi: a closed one
-        // raises, an updated one starts over (its lists changed), reusing `out`.
-        event_alive(L, kAoi, &a->head);
-        const uint32_t generation = a->generation;
-        const Visible& v = a->visible[a->current];
-        a->observers_idle = 0;
-        if (a->observers_of != generation) {
-            const uint64_t pairs = observers_need(v);
-            if (!a->observers.off || a->observers.id_cap < v.id_count || a->observers.pair_cap < pairs) {
-                const uint32_t id_cap = v.id_count + v.id_count / 2 + 16;
-                const uint64_t pair_cap = pairs + pairs / 2 + 64;  // lists that outgrow their room move to the end
-                void* block = event_view_block(L, &a->head, &a->generation, generation, kObserversBlock,
-                                               observers_bytes(id_cap, pair_cap), 3);
-                if (!block) continue;
-                a->observers = observers_carve(block, id_cap, pair_cap);
-            }
-            observers_build(v, a->observers);
-            a->observers_of = generation;
-            ++a->stats.inversion_builds;
+    Held h;
+    hold_aoi(&h, L, a);
+    event_out(L, &h);
+    const Visible& v = a->visible[a->current];
+    a->observers_idle = 0;
+    if (a->observers_of != a->generation) {
+        const uint64_t pairs = observers_need(v);
+        if (!a->observers.off || a->observers.id_cap < v.id_count || a->observers.pair_cap < pairs) {
+            const uint32_t id_cap = v.id_count + v.id_count / 2 + 16;
+            const uint64_t pair_cap = pairs + pairs / 2 + 64;  // lists that outgrow their room move to the end
+            a->observers = observers_carve(event_view_block(L, &h, kObserversBlock, observers_bytes(id_cap, pair_cap)),
+                                           id_cap, pair_cap);
         }
-        const Visible vis = v;
-        const int64_t* found = std::lower_bound(vis.ids, vis.ids + vis.id_count, id);
-        const bool seen = found != vis.ids + vis.id_count && *found == id;
-        const uint32_t rank = static_cast<uint32_t>(found - vis.ids);
-        if (seen) observers_sort(a->observers, rank);
-        const Observers o = a->observers;
-        Results r;
-        event_list_open(&r, L, kObserversBlock, a->current == 0 ? kVisibleA : kVisibleB, &a->generation);
-        if (seen) {
-            for (uint32_t i = o.off[rank]; i < o.off[rank] + o.len[rank]; ++i)
-                results_int(&r, static_cast<lua_Integer>(vis.watcher[o.who[i]]));
-        }
-        if (event_rewrite(&r, &a->head)) continue;
-        return event_list_close(&r);
+        observers_build(v, a->observers);
+        a->observers_of = a->generation;
+        ++a->stats.inversion_builds;
     }
+    const int64_t* found = std::lower_bound(v.ids, v.ids + v.id_count, id);
+    const bool seen = found != v.ids + v.id_count && *found == id;
+    const uint32_t rank = static_cast<uint32_t>(found - v.ids);
+    if (seen) observers_sort(a->observers, rank);
+    const Observers& o = a->observers;
+    Results r;
+    event_list_open(&r, L);
+    if (seen) {
+        for (uint32_t i = o.off[rank]; i < o.off[rank] + o.len[rank]; ++i)
+            results_int(&r, static_cast<lua_Integer>(v.watcher[o.who[i]]));
+    }
+    const int results = event_list_close(&r);
+    held_end(&h);
+    return results;
 }
 
 // aoi:stats([t]) -> t: how the updates ran so far (counters; see AoiStats).

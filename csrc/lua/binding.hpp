@@ -2,10 +2,10 @@
 // and how a query runs (argument checks: check.hpp).
 //
 // Error discipline (Lua is built as C: lua_error longjmps over C++ frames): every function
-// checks all its arguments and allocates all Lua memory it needs before it touches a layer,
+// checks all its arguments and allocates all Lua memory it needs before it changes a layer,
 // and no object with a non-trivial destructor is ever alive in a binding function. The core
 // is noexcept and never throws. So an error, including "not enough memory", leaves every
-// layer exactly as it was.
+// layer exactly as it was. Finalizers: hold.hpp.
 #pragma once
 
 #include <lua.hpp>
@@ -18,6 +18,7 @@
 #include "../core/shape_run.hpp"
 #include "../core/store.hpp"
 #include "check.hpp"
+#include "hold.hpp"
 #include "results.hpp"
 
 #define SOAGEO_EXPORT extern "C" __attribute__((visibility("default")))
@@ -35,6 +36,7 @@ constexpr const char* kLayerClass = "soageo.layer";
 // upvalue 1 by every function the module registers, so there is no process-wide mutable state.
 struct Context {
     const KernelTable* kernels;
+    size_t unpaid;  // block bytes not yet paid for with collection steps (pace_collector, hold.hpp)
 };
 
 inline Context* context(lua_State* L) {
@@ -60,8 +62,7 @@ struct Layer {
     Grid grid;        // the spatial index (index.cpp), block in kIndexValue
     mutable RebuildPolicy policy;  // when the index is rebuilt (index.cpp; fresh_plan adds to it)
     IndexCounts counts;            // count_query and rebuild add to them
-    uint32_t sweeps;  // bumped by every sweep and by close: watched by pairs() (results.hpp)
-    uint32_t fills;   // bumped by every call that fills the hit buffers or rewrites ids (fill_hits)
+    Hold hold;        // busy while a call that reads it allocates (hold.hpp)
     uint32_t hint_slot;  // the slot each() returned last (move looks there first): checked before use
     IndexMode mode;
     bool closed;
@@ -83,31 +84,29 @@ inline uintptr_t layer_tag(const void* p) { return reinterpret_cast<uintptr_t>(p
 Layer* new_layer(lua_State* L);
 
 Layer* check_layer(lua_State* L, int idx);
+// close() of the layer at `idx` (Held's CloseAt).
+void close_layer(lua_State* L, int idx);
+// Opens `h` holding the layer at `idx`.
+inline void hold_layer(Held* h, lua_State* L, int idx, Layer* layer) {
+    held_open(h, L);
+    held_add(h, idx, &layer->hold, close_layer);
+}
 // Makes room for `need` entities, growing by doubling; raises on out-of-memory or past
-// kMaxEntities without changing the layer. The layer must be at stack index `idx`.
-void reserve(lua_State* L, int idx, Layer* layer, uint64_t need);
+// kMaxEntities without changing the layer. The layer must be at stack index `idx`, held by
+// `h` (or, a new layer no finalizer can reach, by nothing).
+void reserve(lua_State* L, int idx, Layer* layer, uint64_t need, Held* h);
 
-// The hit buffers (col.hits and col.order of the columns, the index's hits) are refilled by
-// every query, and results are written from them after the result table is made: a finalizer
-// run by making it may query the same layer and refill them, or remove entities (a removal
-// moves the last entity's id into the freed slot, a clear empties them all, so a slot hit
-// would name another entity). So every call that fills them or rewrites ids in place takes a
-// new `fills`, every writer watches it, and a write that saw it change is done again.
-inline void fill_hits(Layer* layer) { ++layer->fills; }
-
-// Writes the ids of `slots[0..k)` (in the columns' or the index's hit buffer of the layer at
-// `layer_idx`) into the table at `out` (or a new one when out is 0), clears what followed and
-// leaves the table on top of the stack; or, when a finalizer filled the hit buffers meanwhile
-// (only possible while making a new table), leaves the stack as it was and returns false:
-// query again. A few ids into a given table take a direct path that nothing can interrupt.
-bool push_ids(lua_State* L, int layer_idx, int out, const Layer* layer, const uint32_t* slots, uint32_t k);
+// Writes the ids of `slots[0..k)` (in the columns' or the index's hit buffer of the layer)
+// into the table at `out` (or a new one when out is 0, made in a window of `h`), clears what
+// followed and leaves the table on top of the stack.
+void push_ids(lua_State* L, Held* h, int out, const Layer* layer, const uint32_t* slots, uint32_t k);
 
 // The spatial index (index.cpp). A query first estimates what the index would save over the
 // scan (`estimate_saving`), lets `consider_index` bring the index up to date when the
 // accumulated savings since the last change pay for a rebuild (ski rental: a layer queried
 // once after every entity moved keeps the scan), then asks `fresh_plan` for the runs to
 // visit, null meaning "scan". consider_index may raise (out of memory) with the layer and its
-// old index unchanged, so it runs before anything is written.
+// old index unchanged, so it runs before anything is written; it allocates in a window of `h`.
 bool index_fresh(const Layer* layer);
 template <class AreaFn>
 double estimate_saving(Layer* layer, AreaFn area) {
@@ -119,14 +118,14 @@ double estimate_saving(Layer* layer, AreaFn area) {
     grid_plan(g, area(g), p);
     return p.ok ? scan - plan_cost(p) : 0;
 }
-void consider_index(lua_State* L, int idx, Layer* layer, double saved);
+void consider_index(lua_State* L, int idx, Layer* layer, double saved, Held* h);
 const Grid* fresh_plan(const Layer* layer, const Area& a, Plan& p);
 inline void count_query(Layer* layer, bool indexed) { ++(indexed ? layer->counts.indexed : layer->counts.scanned); }
 // The first two for one shape; `touch`: entities count by their disk.
 template <class Shape>
-void consider_shape(lua_State* L, int idx, Layer* layer, const Shape& shape, bool touch) {
+void consider_shape(lua_State* L, int idx, Layer* layer, const Shape& shape, bool touch, Held* h) {
     auto area = [&](const Grid& g) { return area_of(shape, touch ? double(g.reach) : 0.0); };
-    if (!index_fresh(layer)) consider_index(L, idx, layer, estimate_saving(layer, area));
+    if (!index_fresh(layer)) consider_index(L, idx, layer, estimate_saving(layer, area), h);
 }
 
 inline const KernelTable* kernels(lua_State* L) { return context(L)->kernels; }
@@ -154,20 +153,16 @@ template <class Shape>
 int query(lua_State* L, Layer* layer, Kernel<Shape> KernelTable::*which, const Shape& shape, int out_arg) {
     int out = opt_out(L, out_arg);
     Filter f = opt_filter(L, out_arg + 1);
-    // The caller checked the layer and nothing has allocated since; a retry checks it again:
-    // the finalizer that interrupted may have closed it.
-    for (const int top = lua_gettop(L);; lua_settop(L, top), layer = check_layer(L, 1)) {
-        consider_shape(L, 1, layer, shape, touches(which));
-        fill_hits(layer);
-        const uint32_t* slots;
-        uint32_t k = run_query(kernels(L), layer, which, shape, f, &slots);
-        const bool indexed = slots != layer->s.col.hits;
-        if (push_ids(L, 1, out, layer, slots, k)) {
-            count_query(layer, indexed);
-            lua_pushinteger(L, k);
-            return 2;
-        }
-    }
+    Held h;
+    hold_layer(&h, L, 1, layer);
+    consider_shape(L, 1, layer, shape, touches(which), &h);
+    const uint32_t* slots;
+    uint32_t k = run_query(kernels(L), layer, which, shape, f, &slots);
+    count_query(layer, slots != layer->s.col.hits);
+    push_ids(L, &h, out, layer, slots, k);
+    lua_pushinteger(L, k);
+    held_end(&h);
+    return 2;
 }
 
 // Where each file registers its functions (absolute stack indices while luaopen runs).

@@ -14,9 +14,26 @@ EventHead* head_of(void* p) { return static_cast<EventHead*>(p); }
 
 }  // namespace
 
+void event_close_at(lua_State* L, int idx, const EventClass& c) {
+    void* p = lua_touserdata(L, idx);
+    if (head_of(p)->closed) return;
+    std::memset(p, 0, c.size);
+    head_of(p)->closed = true;
+    for (int v = 1; v <= c.values; ++v) {
+        lua_pushnil(L);
+        lua_setiuservalue(L, idx, v);
+    }
+}
+
 void* event_check(lua_State* L, int idx, const EventClass& c) {
     void* p = luaL_checkudata(L, idx, c.name);
-    if (head_of(p)->closed) luaL_argerror(L, idx, lua_pushfstring(L, "%s is closed", c.noun));
+    EventHead* h = head_of(p);
+    if (h->closed | h->hold.busy | h->hold.close_pending) {
+        if (h->hold.busy)
+            luaL_argerror(L, idx, lua_pushfstring(L, "%s is busy: called from a finalizer during a call", c.noun));
+        if (h->hold.close_pending) event_close_at(L, idx, c);  // closed during a call that raised since
+        luaL_argerror(L, idx, lua_pushfstring(L, "%s is closed", c.noun));
+    }
     // Answers about a closed layer's entities would describe entities that are gone: every
     // method but close refuses. (The layer is the one event_new was given: a layer userdata.)
     lua_getiuservalue(L, idx, kEventLayer);
@@ -39,42 +56,39 @@ void* event_new(lua_State* L, const EventClass& c) {
 }
 
 Layer* event_layer(lua_State* L, int idx, const EventClass& c) {
-    // Every call checked the object open on entry: closed now (its layer value gone with the
-    // rest) means that a finalizer run by an allocation of this call closed it.
-    event_alive(L, c, head_of(lua_touserdata(L, idx)));
     lua_getiuservalue(L, idx, kEventLayer);
-    Layer* layer = static_cast<Layer*>(luaL_testudata(L, -1, kLayerClass));
+    auto* layer = static_cast<Layer*>(luaL_testudata(L, -1, kLayerClass));
+    if (layer && layer->hold.busy) luaL_error(L, "layer is busy: called from a finalizer during a call");
+    if (layer && layer->hold.close_pending) {
+        layer->hold.close_pending = false;
+        close_layer(L, lua_gettop(L));
+    }
     if (!layer || layer->closed) luaL_error(L, "%s", c.layer_closed);
-    lua_pop(L, 1);  // the object keeps it alive
     return layer;
 }
 
-void event_unchanged(lua_State* L, const EventClass& c, const EventHead* h, uint32_t epoch) {
-    if (h->closed || h->epoch != epoch) luaL_error(L, "%s changed by a finalizer during this call", c.noun);
-}
-
-void event_alive(lua_State* L, const EventClass& c, const EventHead* h) {
-    if (h->closed) luaL_error(L, "%s closed by a finalizer during this call", c.noun);
+void event_hold(Held* h, lua_State* L, EventHead* head, CloseAt close) {
+    held_open(h, L);
+    held_add(h, 1, &head->hold, close);
 }
 
 void* event_first_block(lua_State* L, int uv, size_t bytes) {
+    count_block(L, bytes);
     void* b = lua_newuserdatauv(L, bytes, 0);
     lua_setiuservalue(L, 1, uv);
     return b;
 }
 
-void* event_block(lua_State* L, const EventClass& c, const EventHead* h, uint32_t epoch, int uv, size_t bytes) {
-    void* b = lua_newuserdatauv(L, bytes, 0);
-    event_unchanged(L, c, h, epoch);
+void* event_block(lua_State* L, Held* h, int uv, size_t bytes) {
+    void* b = held_userdata(h, bytes);
     lua_getiuservalue(L, 1, uv);
     lua_insert(L, -2);
     lua_setiuservalue(L, 1, uv);
     return b;
 }
 
-void events_renew(lua_State* L, const EventClass& c, const EventHead* h, uint32_t epoch, EventList& e, int uv,
-                  uint64_t cap, uint64_t keep) {
-    EventList g = events_carve(event_block(L, c, h, epoch, uv, events_bytes(cap)), cap);
+void events_renew(lua_State* L, Held* h, EventList& e, int uv, uint64_t cap, uint64_t keep) {
+    EventList g = events_carve(event_block(L, h, uv, events_bytes(cap)), cap);
     std::memcpy(g.pair, e.pair, keep * 2 * sizeof(int64_t));
     g.n = keep;
     e = g;
@@ -86,41 +100,38 @@ uint64_t decayed_peak(uint64_t peak, uint64_t n) {
     return n > peak ? n : peak;
 }
 
-void events_shrink(lua_State* L, const EventClass& c, const EventHead* h, uint32_t epoch, EventList& e, int uv,
-                   uint64_t recent, uint64_t room) {
+void events_shrink(lua_State* L, Held* h, EventList& e, int uv, uint64_t recent, uint64_t room) {
     const uint64_t keep = 2 * recent + room + kEventsFloor;
     if (e.cap <= 4 * keep) return;
-    events_renew(L, c, h, epoch, e, uv, keep, 0);
+    events_renew(L, h, e, uv, keep, 0);
 }
 
-void event_tables(lua_State* L, const EventClass& c) {
+void event_tables(lua_State* L, const EventClass& c, Held* h) {
     int a = opt_out(L, 2);
     int b = opt_out(L, 3);
     if (a != 0 && b != 0 && lua_rawequal(L, a, b)) luaL_argerror(L, 3, c.same_tables);
     lua_settop(L, 3);
     for (int i = 2; i <= 3; ++i) {
         if (lua_isnil(L, i)) {
-            lua_newtable(L);
+            held_table(h, 0);
             lua_replace(L, i);
         }
     }
 }
 
-void event_out(lua_State* L) {
+void event_out(lua_State* L, Held* h) {
     opt_out(L, 3);
     lua_settop(L, 3);
     if (lua_isnil(L, 3)) {
-        lua_newtable(L);
+        held_table(h, 0);
         lua_replace(L, 3);
     }
 }
 
-void events_write(Results* r, lua_State* L, const EventList a, const EventList b, int uv_a, int uv_b) {
+void events_write(Results* r, lua_State* L, const EventList a, const EventList b) {
     results_open(L, r);
-    results_pin(r, 1, uv_a);
-    results_pin(r, 1, uv_b);
-    results_table(r, 2, 0);
-    results_table(r, 3, 0);
+    results_table(r, 2);
+    results_table(r, 3);
     for (uint64_t i = 0; i < 2 * a.n; ++i) results_int(r, static_cast<lua_Integer>(a.pair[i]), 0);
     for (uint64_t i = 0; i < 2 * b.n; ++i) results_int(r, static_cast<lua_Integer>(b.pair[i]), 1);
 }
@@ -132,29 +143,15 @@ int events_close(Results* r, uint64_t n_a, uint64_t n_b) {
     return 4;
 }
 
-void* event_view_block(lua_State* L, const EventHead* h, const uint32_t* counter, uint32_t seen, int uv, size_t bytes,
-                       int top) {
-    void* b = lua_newuserdatauv(L, bytes, 0);
-    if (h->closed || *counter != seen) {
-        lua_settop(L, top);
-        return nullptr;
-    }
+void* event_view_block(lua_State* L, Held* h, int uv, size_t bytes) {
+    void* b = held_userdata(h, bytes);
     lua_setiuservalue(L, 1, uv);
     return b;
 }
 
-void event_list_open(Results* r, lua_State* L, int uv_view, int uv_frame, const uint32_t* counter) {
+void event_list_open(Results* r, lua_State* L) {
     results_open(L, r);
-    results_pin(r, 1, uv_view);
-    results_pin(r, 1, uv_frame);
-    results_watch(r, counter);
-    results_table(r, 3, 0);
-}
-
-bool event_rewrite(Results* r, const EventHead* h) {
-    if (!h->closed && !results_stale(r)) return false;
-    lua_settop(r->L, r->base);
-    return true;
+    results_table(r, 3);
 }
 
 int event_list_close(Results* r) {
@@ -165,15 +162,11 @@ int event_list_close(Results* r) {
 }
 
 int event_close(lua_State* L, const EventClass& c) {
-    void* p = luaL_checkudata(L, 1, c.name);
-    if (!head_of(p)->closed) {
-        std::memset(p, 0, c.size);
-        head_of(p)->closed = true;
-        for (int v = 1; v <= c.values; ++v) {
-            lua_pushnil(L);
-            lua_setiuservalue(L, 1, v);
-        }
-    }
+    EventHead* h = head_of(luaL_checkudata(L, 1, c.name));
+    if (h->hold.busy)
+        h->hold.close_pending = true;
+    else
+        event_close_at(L, 1, c);
     return 0;
 }
 
@@ -188,7 +181,8 @@ int event_stats(lua_State* L, int t, const Counter* counters, size_t n) {
 
 int event_tostring(lua_State* L, const EventClass& c) {
     void* p = luaL_checkudata(L, 1, c.name);
-    lua_pushfstring(L, head_of(p)->closed ? "%s (closed): %p" : "%s: %p", c.name, p);
+    const bool closed = head_of(p)->closed || head_of(p)->hold.close_pending;
+    lua_pushfstring(L, closed ? "%s (closed): %p" : "%s: %p", c.name, p);
     return 1;
 }
 

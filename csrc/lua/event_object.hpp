@@ -3,9 +3,8 @@
 // small and stateless. Each class keeps its own struct and methods; this holds the rules they
 // both follow, written once:
 //  - user value 1 is the layer the object reads; the other user values are its blocks;
-//  - every block is allocated before anything changes, and installed only if no finalizer run by
-//    the allocation closed the object or used it (its epoch moved): else the call raises and the
-//    object keeps its old blocks;
+//  - every block is allocated before anything changes, in a window of the call's Held (hold.hpp):
+//    the object, and its layer when the call reads it, are busy meanwhile;
 //  - event lists grow by a new block and shrink once a burst is long past (decayed_peak);
 //  - one idempotent close serves close, __gc and __close.
 #pragma once
@@ -24,7 +23,7 @@ namespace lua {
 // The first member of every event object (the close and the checks below reach it through the
 // userdata's address: the object must be standard-layout, see event_head).
 struct EventHead {
-    uint32_t epoch;  // bumped by every call that changes the object: calls compare it after allocating
+    Hold hold;  // busy while a call that reads it allocates (hold.hpp)
     bool closed;
 };
 
@@ -41,31 +40,31 @@ constexpr int kEventLayer = 1;  // user value 1: the layer
 // Event buffers start at this many pairs and never shrink below it.
 constexpr uint64_t kEventsFloor = 1024;
 
-// luaL_checkudata for the class, raising "<noun> is closed" for a closed object and
-// c.layer_closed when its layer is closed.
+// luaL_checkudata for the class, raising "<noun> is closed" for a closed object, "<noun> is
+// busy: called from a finalizer during a call" for a busy one and c.layer_closed when its layer
+// is closed.
 void* event_check(lua_State* L, int idx, const EventClass& c);
 // A new object of class `c` reading the layer at 1 (checked by the caller): zeroed, closed until
 // the caller has made its blocks and sets head.closed = false, left at 1 with the layer at 2.
 // Clears the stack above 1 first.
 void* event_new(lua_State* L, const EventClass& c);
-// The object's layer; raises c.layer_closed when it was closed.
+// The object's layer, pushed; raises c.layer_closed when it was closed, and the layer's busy
+// error when a call holds it.
 Layer* event_layer(lua_State* L, int idx, const EventClass& c);
-// Raises "<noun> changed by a finalizer during this call" when a finalizer run by an allocation
-// closed the object or used it since the call took `epoch`: what the call computed is stale.
-void event_unchanged(lua_State* L, const EventClass& c, const EventHead* h, uint32_t epoch);
-// Raises "<noun> closed by a finalizer during this call" when one did.
-void event_alive(lua_State* L, const EventClass& c, const EventHead* h);
+// Opens `h` holding the object at 1 (`close` closes it: event_close_at with its class).
+void event_hold(Held* h, lua_State* L, EventHead* head, CloseAt close);
+// The idempotent close of the object at `idx`.
+void event_close_at(lua_State* L, int idx, const EventClass& c);
 
 // A block of `bytes` for user value `uv` of a new object at 1, which nothing else can reach yet.
 void* event_first_block(lua_State* L, int uv, size_t bytes);
-// A new block of `bytes` for user value `uv` of the object at 1, installed once event_unchanged
-// passes. The old block stays on the stack, alive while the caller copies from it; the caller
-// pops it.
-void* event_block(lua_State* L, const EventClass& c, const EventHead* h, uint32_t epoch, int uv, size_t bytes);
+// A new block of `bytes` for user value `uv` of the object at 1, made in a window of `h` and
+// installed. The old block stays on the stack, alive while the caller copies from it; the
+// caller pops it.
+void* event_block(lua_State* L, Held* h, int uv, size_t bytes);
 
 // Replaces event list `e` (user value `uv`) by one of `cap` pairs holding its first `keep` pairs.
-void events_renew(lua_State* L, const EventClass& c, const EventHead* h, uint32_t epoch, EventList& e, int uv,
-                  uint64_t cap, uint64_t keep);
+void events_renew(lua_State* L, Held* h, EventList& e, int uv, uint64_t cap, uint64_t keep);
 // A peak that remembers the largest recent count and forgets it by an eighth per update.
 uint64_t decayed_peak(uint64_t peak, uint64_t n);
 // Gives back an event buffer grown by a burst (the first update, where every pair enters, is
@@ -73,35 +72,24 @@ uint64_t decayed_peak(uint64_t peak, uint64_t n);
 // peak plus `room` (what the core asks for beyond it) plus the floor, so that a steady tick never
 // regrows it. Called before the update touches anything: a failed allocation leaves the object
 // as it was, and the list empty.
-void events_shrink(lua_State* L, const EventClass& c, const EventHead* h, uint32_t epoch, EventList& e, int uv,
-                   uint64_t recent, uint64_t room);
+void events_shrink(lua_State* L, Held* h, EventList& e, int uv, uint64_t recent, uint64_t room);
 
-// The head of update([first [, second]]): the event tables at 2 and 3 (new ones where not
-// given), distinct; the stack is left at 3.
-void event_tables(lua_State* L, const EventClass& c);
+// The head of update([first [, second]]): the event tables at 2 and 3 (new ones, made in
+// windows of `h`, where not given), distinct; the stack is left at 3.
+void event_tables(lua_State* L, const EventClass& c, Held* h);
 // The head of a query by id with an optional `out` at 3: the stack is left at 3, `out` there.
-void event_out(lua_State* L);
-// Writes both event lists, as pairs of ids, into the tables at 2 and 3, their blocks (user
-// values uv_a and uv_b of the object at 1) pinned while the tables grow. `a` and `b` are copies:
-// a finalizer that updates the object meanwhile refills its blocks, so the caller checks
-// event_unchanged before it commits, then ends with events_close.
-void events_write(Results* r, lua_State* L, const EventList a, const EventList b, int uv_a, int uv_b);
+void event_out(lua_State* L, Held* h);
+// Writes both event lists, as pairs of ids, into the tables at 2 and 3; the caller then
+// commits and ends with events_close.
+void events_write(Results* r, lua_State* L, const EventList a, const EventList b);
 // Closes the results (the tables on top) and pushes both counts: update's 4 results.
 int events_close(Results* r, uint64_t n_a, uint64_t n_b);
 
 // The block of a view built on demand (aoi:watchers_of's observers, contacts:touching's lists)
-// for user value `uv` of the object at 1, made for the state `*counter == seen`: installed and
-// returned when no finalizer run by the allocation closed the object or changed that state;
-// else null, with the stack back at `top`, and the caller starts over.
-void* event_view_block(lua_State* L, const EventHead* h, const uint32_t* counter, uint32_t seen, int uv, size_t bytes,
-                       int top);
-// Opens the results of a query by id into `out` at 3, reading a view (user value uv_view of the
-// object at 1) and the frame it was built from (uv_frame), both pinned while `out` grows, and
-// watching `counter`, which every change of the frame moves.
-void event_list_open(Results* r, lua_State* L, int uv_view, int uv_frame, const uint32_t* counter);
-// Whether a finalizer run while the results were written closed the object or made them stale
-// (results_watch); then they are dropped, and the caller starts over.
-bool event_rewrite(Results* r, const EventHead* h);
+// for user value `uv` of the object at 1, made in a window of `h` and installed.
+void* event_view_block(lua_State* L, Held* h, int uv, size_t bytes);
+// Opens the results of a query by id into `out` at 3.
+void event_list_open(Results* r, lua_State* L);
 // Closes the results of a query by id and pushes their count: `out, n`.
 int event_list_close(Results* r);
 
@@ -113,7 +101,8 @@ struct Counter {
 };
 int event_stats(lua_State* L, int t, const Counter* counters, size_t n);
 
-// The idempotent close (close, __gc, __close) and __tostring of an object of class `c`.
+// The close (close, __gc, __close; on a busy object done when the call holding it ends) and
+// __tostring of an object of class `c`.
 int event_close(lua_State* L, const EventClass& c);
 int event_tostring(lua_State* L, const EventClass& c);
 // Registers the class: its metatable with __gc and __close (`close`) and __tostring

@@ -15,27 +15,15 @@ bool index_fresh(const Layer* layer) {
            layer->grid.cap == layer->s.col.cap;
 }
 
-// Makes the index fresh. The block is allocated first (it may raise, and a finalizer run by
-// the allocation may change the layer), then installed and filled without raising: an error
-// leaves the layer and its old index as they were.
-static void rebuild(lua_State* L, int idx, Layer* layer) {
+// Makes the index fresh. The block is allocated first (it may raise), then installed and
+// filled without raising: an error leaves the layer and its old index as they were.
+static void rebuild(lua_State* L, int idx, Layer* layer, Held* h) {
     idx = lua_absindex(L, idx);
-    // A refresh rewrites the index's positions in place: a batch that a finalizer interrupts
-    // with a rebuild must start over, not go on with its copy of the grid (query_batch.hpp).
-    fill_hits(layer);
-    for (;;) {
-        const uint32_t cap = layer->s.col.cap;
-        if (layer->grid.cap == cap && layer->grid.x) break;
-        void* block = lua_newuserdatauv(L, grid_bytes(cap), 0);
-        if (layer->closed) luaL_error(L, "layer closed by a finalizer during a query");
-        if (layer->s.col.cap != cap) {  // grown meanwhile: size the block again
-            lua_pop(L, 1);
-            continue;
-        }
-        layer->grid = grid_carve(block, cap);
+    const uint32_t cap = layer->s.col.cap;
+    if (!(layer->grid.cap == cap && layer->grid.x)) {
+        layer->grid = grid_carve(held_userdata(h, grid_bytes(cap)), cap);
         lua_setiuservalue(L, idx, kIndexValue);
         layer->s.stale |= kStaleAll;
-        break;
     }
     bool loose = false;
     if (layer->s.stale & kStaleAll)
@@ -53,7 +41,7 @@ static StaleCost stale_cost(const Layer* layer) {
     return index_stale_cost(kIndexCosts, s.n, full);
 }
 
-void consider_index(lua_State* L, int idx, Layer* layer, double saved) {
+void consider_index(lua_State* L, int idx, Layer* layer, double saved, Held* h) {
     if (index_fresh(layer) || layer->mode == IndexMode::scan) return;
     if (layer->mode == IndexMode::automatic) {
         if (!(saved > 0)) return;
@@ -64,7 +52,7 @@ void consider_index(lua_State* L, int idx, Layer* layer, double saved) {
         layer->s.period_members = 0;
         if (!policy_stale_query(layer->policy, new_period, saved, c)) return;
     }
-    rebuild(L, idx, layer);
+    rebuild(L, idx, layer, h);
 }
 
 const Grid* fresh_plan(const Layer* layer, const Area& a, Plan& p) {
@@ -99,30 +87,27 @@ int l_nearest(lua_State* L) {
         if (has_max && max_r < R) R = max_r;
         return area_of(Circle{x, y, static_cast<float>(R)}, 0.0);
     };
-    for (const int top = lua_gettop(L);; lua_settop(L, top)) {
-        layer = check_layer(L, 1);  // again: a finalizer may have closed it
-        k = static_cast<uint32_t>(kk > lua_Integer(layer->s.n) ? layer->s.n : kk);
-        if (k > 0 && !index_fresh(layer)) consider_index(L, 1, layer, estimate_saving(layer, area));
-        fill_hits(layer);
-        Plan p;
-        uint32_t n;
-        const uint32_t* slots;
-        bool indexed = false;
-        if (k > 0 && fresh_plan(layer, area(layer->grid), p)) {
-            bool scanned = false;
-            n = grid_nearest(layer->grid, layer->s, *context(L)->kernels, x, y, k, has_max, max_r, f, &scanned);
-            slots = layer->grid.hits;
-            indexed = !scanned;
-        } else {
-            n = scan_nearest(layer->s, x, y, k, has_max, max_r, f, layer->s.col.hits);
-            slots = layer->s.col.hits;
-        }
-        if (push_ids(L, 1, out, layer, slots, n)) {
-            if (kk > 0) count_query(layer, indexed);
-            lua_pushinteger(L, n);
-            return 2;
-        }
+    Held h;
+    hold_layer(&h, L, 1, layer);
+    if (k > 0 && !index_fresh(layer)) consider_index(L, 1, layer, estimate_saving(layer, area), &h);
+    Plan p;
+    uint32_t n;
+    const uint32_t* slots;
+    bool indexed = false;
+    if (k > 0 && fresh_plan(layer, area(layer->grid), p)) {
+        bool scanned = false;
+        n = grid_nearest(layer->grid, layer->s, *context(L)->kernels, x, y, k, has_max, max_r, f, &scanned);
+        slots = layer->grid.hits;
+        indexed = !scanned;
+    } else {
+        n = scan_nearest(layer->s, x, y, k, has_max, max_r, f, layer->s.col.hits);
+        slots = layer->s.col.hits;
     }
+    if (kk > 0) count_query(layer, indexed);
+    push_ids(L, &h, out, layer, slots, n);
+    lua_pushinteger(L, n);
+    held_end(&h);
+    return 2;
 }
 
 // (self [, t]) -> t: the counters of IndexCounts, into t or a new table (as aoi:stats).
@@ -141,7 +126,11 @@ int l_stats(lua_State* L) {
 // Brings the index up to date now (a hint: queries do it themselves when it pays).
 int l_reindex(lua_State* L) {
     Layer* layer = check_layer(L, 1);
-    if (!index_fresh(layer)) rebuild(L, 1, layer);
+    if (index_fresh(layer)) return 0;
+    Held h;
+    hold_layer(&h, L, 1, layer);
+    rebuild(L, 1, layer, &h);
+    held_end(&h);
     return 0;
 }
 

@@ -10,6 +10,17 @@
 namespace soageo {
 namespace lua {
 
+// A layer that is closed, busy, or closed by a finalizer during a call that has raised since.
+[[noreturn]] static void unusable(lua_State* L, int idx, Layer* layer) {
+    if (layer->hold.busy) luaL_argerror(L, idx, "layer is busy: called from a finalizer during a call");
+    if (layer->hold.close_pending) {
+        layer->hold.close_pending = false;
+        close_layer(L, idx);
+    }
+    luaL_argerror(L, idx, "layer is closed");
+    __builtin_unreachable();
+}
+
 Layer* check_layer(lua_State* L, int idx) {
     // Every method starts here, and layer:move is little more: fetching the metatable to
     // compare it cost about a tenth of a move. A userdata of a layer's size that carries its
@@ -18,7 +29,7 @@ Layer* check_layer(lua_State* L, int idx) {
     auto* layer = static_cast<Layer*>(lua_touserdata(L, idx));
     if (!layer || lua_rawlen(L, idx) != sizeof(Layer) || layer->tag != layer_tag(layer))
         layer = static_cast<Layer*>(luaL_checkudata(L, idx, kLayerClass));
-    luaL_argcheck(L, !layer->closed, idx, "layer is closed");
+    if (layer->closed | layer->hold.busy | layer->hold.close_pending) unusable(L, idx, layer);
     return layer;
 }
 
@@ -30,63 +41,45 @@ Layer* new_layer(lua_State* L) {
     return layer;
 }
 
-bool push_ids(lua_State* L, int layer_idx, int out, const Layer* layer, const uint32_t* slots, uint32_t k) {
+void push_ids(lua_State* L, Held* h, int out, const Layer* layer, const uint32_t* slots, uint32_t k) {
+    if (out == 0) {
+        held_table(h, k);
+        out = lua_gettop(L);
+    }
     const HitIds hit(layer->s.col.id, slots, k, layer->s.n);
-    if (out != 0 && k <= kFewIds) {
-        // A few ids into the caller's table: raw writes, whatever its metatable. No call here
-        // runs a collection step (only creating a table does; a table that grows may at most
-        // trigger an emergency collection, which runs no finalizers, on 5.4 and 5.5 alike),
-        // so nothing can touch the layer meanwhile and Results' pins and watch are not needed:
-        // they cost as much as the writes in a small query.
+    if (k <= kFewIds) {
+        // A few ids: raw writes, whatever the table's metatable; results_set's choice of the
+        // fastest write costs as much as the writes in a small query.
         for (uint32_t i = 0; i < k; ++i) {
             lua_pushinteger(L, hit[i]);
             lua_rawseti(L, out, lua_Integer(i) + 1);
         }
         clear_tail(L, out, lua_Integer(k) + 1);
         lua_pushvalue(L, out);
-        return true;
+        return;
     }
     Results r;
     results_open(L, &r);
-    results_pin(&r, layer_idx, kColumnsValue);
-    results_pin(&r, layer_idx, kIndexValue);
-    results_watch(&r, &layer->fills);
-    results_table(&r, out, k);
+    results_table(&r, out);
     for (uint32_t i = 0; i < k; ++i) results_int(&r, hit[i]);
-    if (results_stale(&r)) {
-        lua_settop(L, r.base);
-        return false;
-    }
     results_close(&r);
-    return true;
 }
 
-void reserve(lua_State* L, int idx, Layer* layer, uint64_t need) {
+void reserve(lua_State* L, int idx, Layer* layer, uint64_t need, Held* h) {
     idx = lua_absindex(L, idx);
-    for (;;) {
-        const Store& s = layer->s;
-        if (need <= s.col.cap) return;
-        if (need > kMaxEntities) luaL_error(L, "layer is full (at most %d entities)", static_cast<int>(kMaxEntities));
-        const uint32_t had = s.col.cap;
-        uint64_t cap = had ? had : kMaxWidth;
-        while (cap < need) cap *= 2;
-        if (cap > kMaxEntities) cap = kMaxEntities;
-        // Both blocks are allocated before the layer changes: either allocation may raise.
-        void* col_block = lua_newuserdatauv(L, columns_bytes(static_cast<uint32_t>(cap)), 0);
-        uint32_t map_cap = idmap_cap_for(static_cast<uint32_t>(cap));
-        void* map_block = lua_newuserdatauv(L, idmap_bytes(map_cap), 0);
-        // A finalizer run by either allocation may have closed the layer (an error), or grown
-        // it: past what the new blocks hold, or to where they are not needed, size again.
-        layer = check_layer(L, idx);
-        if (layer->s.col.cap != had || layer->s.n > cap) {
-            lua_pop(L, 2);
-            continue;
-        }
-        store_rehome(layer->s, columns_carve(col_block, static_cast<uint32_t>(cap)), idmap_init(map_block, map_cap));
-        lua_setiuservalue(L, idx, kMapValue);
-        lua_setiuservalue(L, idx, kColumnsValue);
-        return;
-    }
+    const Store& s = layer->s;
+    if (need <= s.col.cap) return;
+    if (need > kMaxEntities) luaL_error(L, "layer is full (at most %d entities)", static_cast<int>(kMaxEntities));
+    uint64_t cap = s.col.cap ? s.col.cap : kMaxWidth;
+    while (cap < need) cap *= 2;
+    if (cap > kMaxEntities) cap = kMaxEntities;
+    // Both blocks are allocated before the layer changes: either allocation may raise.
+    void* col_block = held_userdata(h, columns_bytes(static_cast<uint32_t>(cap)));
+    uint32_t map_cap = idmap_cap_for(static_cast<uint32_t>(cap));
+    void* map_block = held_userdata(h, idmap_bytes(map_cap));
+    store_rehome(layer->s, columns_carve(col_block, static_cast<uint32_t>(cap)), idmap_init(map_block, map_cap));
+    lua_setiuservalue(L, idx, kMapValue);
+    lua_setiuservalue(L, idx, kColumnsValue);
 }
 
 namespace {
@@ -96,7 +89,10 @@ int l_new(lua_State* L) {
     if (!(cap >= 0 && cap <= kMaxEntities))
         luaL_argerror(L, 1, lua_pushfstring(L, "capacity must be in [0, %s]", kMaxEntitiesText));
     Layer* layer = new_layer(L);
-    reserve(L, -1, layer, cap ? static_cast<uint64_t>(cap) : kMaxWidth);
+    Held none;
+    held_open(&none, L);
+    reserve(L, -1, layer, cap ? static_cast<uint64_t>(cap) : kMaxWidth, &none);
+    pace_collector(L);
     return 1;
 }
 
@@ -107,9 +103,14 @@ int l_set(lua_State* L) {
     float y = check_float(L, 4, "y");
     float r = lua_isnoneornil(L, 5) ? 0.0f : check_radius(L, 5, "r");
     uint32_t mask = lua_isnoneornil(L, 6) ? 1u : check_mask(L, 6);
-    // Growing may run a finalizer that changes the layer: ask again until a new id has room.
-    while (layer->s.n >= layer->s.col.cap && idmap_find(layer->s.map, id) == kNoSlot)
-        reserve(L, 1, layer, uint64_t(layer->s.n) + 1);
+    if (layer->s.n >= layer->s.col.cap && idmap_find(layer->s.map, id) == kNoSlot) {
+        Held h;
+        hold_layer(&h, L, 1, layer);
+        reserve(L, 1, layer, uint64_t(layer->s.n) + 1, &h);
+        store_set(layer->s, id, x, y, r, mask);
+        held_end(&h);
+        return 0;
+    }
     store_set(layer->s, id, x, y, r, mask);
     return 0;
 }
@@ -141,9 +142,7 @@ int l_move(lua_State* L) {
 
 int l_remove(lua_State* L) {
     Layer* layer = check_layer(L, 1);
-    const bool removed = store_remove(layer->s, check_id(L, 2));
-    if (removed) fill_hits(layer);
-    lua_pushboolean(L, removed);
+    lua_pushboolean(L, store_remove(layer->s, check_id(L, 2)));
     return 1;
 }
 
@@ -179,7 +178,6 @@ int l_len(lua_State* L) {
 int l_clear(lua_State* L) {
     Layer* layer = check_layer(L, 1);
     store_clear(layer->s);
-    fill_hits(layer);
     return 0;
 }
 
@@ -279,49 +277,58 @@ Element read_float(lua_State* L, int arg, int i, float* out) {
     return !number ? Element::kNotNumber : finite32(v) ? Element::kFinite : Element::kNotFinite;
 }
 
+const char* const many_names[] = {"ids", "xs", "ys", "rs", "masks"};
+
+// set_many's first pass: checks every element of the arrays at 2..6 (n each; rs and masks
+// when given) and returns how many ids are not in the layer.
+uint64_t check_many(lua_State* L, const Layer* layer, int n, bool has_r, bool has_mask) {
+    uint64_t fresh = 0;
+    IdsAhead check_ids(L, &layer->s.map, 2, n);
+    for (int i = 1; i <= n; ++i) {
+        int64_t id = 0;
+        if (!check_ids.get(i, &id)) luaL_argerror(L, 2, lua_pushfstring(L, "ids[%d] must be an integer", i));
+        if (idmap_find(layer->s.map, id) == kNoSlot) ++fresh;
+        for (int a = 3; a <= 6; ++a) {
+            if ((a == 5 && !has_r) || (a == 6 && !has_mask)) continue;
+            const char* rule = nullptr;
+            if (a == 6) {
+                uint32_t m;
+                lua_rawgeti(L, a, i);
+                if (!to_mask(L, -1, &m)) rule = "an integer in [0, 0xffffffff]";
+                lua_pop(L, 1);
+            } else {
+                float f;
+                const Element e = read_float(L, a, i, &f);
+                if (e == Element::kNotNumber) rule = "a number";
+                else if (e == Element::kNotFinite || (a == 5 && f < 0)) rule = a == 5 ? "finite and >= 0" : "finite";
+            }
+            if (rule) luaL_argerror(L, a, lua_pushfstring(L, "%s[%d] must be %s", many_names[a - 2], i, rule));
+        }
+    }
+    return fresh;
+}
+
 // All arrays are read and checked before the layer changes, so a bad element anywhere (NaN,
 // a float id, a missing value) leaves the layer as it was.
 int l_set_many(lua_State* L) {
     Layer* layer = check_layer(L, 1);
     int n = check_array(L, 2, "ids");
-    const char* names[] = {"ids", "xs", "ys", "rs", "masks"};
     for (int a = 3; a <= 6; ++a) {
         if (a >= 5 && lua_isnoneornil(L, a)) continue;
-        if (check_array(L, a, names[a - 2]) != n)
-            luaL_argerror(L, a, lua_pushfstring(L, "%s must have as many elements as ids", names[a - 2]));
+        if (check_array(L, a, many_names[a - 2]) != n)
+            luaL_argerror(L, a, lua_pushfstring(L, "%s must have as many elements as ids", many_names[a - 2]));
     }
     bool has_r = !lua_isnoneornil(L, 5), has_mask = !lua_isnoneornil(L, 6);
     // The first pass checks every element and counts the new ids; the second reads the arrays
-    // again and writes. Nothing between the two allocates unless the layer must grow, and a
-    // growth may run finalizers, which may change the arrays (or the layer): after one, check
-    // everything again.
-    for (;;) {
-        uint64_t fresh = 0;
-        IdsAhead check_ids(L, &layer->s.map, 2, n);
-        for (int i = 1; i <= n; ++i) {
-            int64_t id = 0;
-            if (!check_ids.get(i, &id)) luaL_argerror(L, 2, lua_pushfstring(L, "ids[%d] must be an integer", i));
-            if (idmap_find(layer->s.map, id) == kNoSlot) ++fresh;
-            for (int a = 3; a <= 6; ++a) {
-                if ((a == 5 && !has_r) || (a == 6 && !has_mask)) continue;
-                const char* rule = nullptr;
-                if (a == 6) {
-                    uint32_t m;
-                    lua_rawgeti(L, a, i);
-                    if (!to_mask(L, -1, &m)) rule = "an integer in [0, 0xffffffff]";
-                    lua_pop(L, 1);
-                } else {
-                    float f;
-                    const Element e = read_float(L, a, i, &f);
-                    if (e == Element::kNotNumber) rule = "a number";
-                    else if (e == Element::kNotFinite || (a == 5 && f < 0)) rule = a == 5 ? "finite and >= 0" : "finite";
-                }
-                if (rule) luaL_argerror(L, a, lua_pushfstring(L, "%s[%d] must be %s", names[a - 2], i, rule));
-            }
-        }
-        if (uint64_t(layer->s.n) + fresh <= layer->s.col.cap) break;
-        reserve(L, 1, layer, uint64_t(layer->s.n) + fresh);
-        layer = check_layer(L, 1);
+    // again and writes. Growing the layer between the two may run finalizers, which may change
+    // the arrays (not the layer, held): then they are checked again.
+    Held h;
+    hold_layer(&h, L, 1, layer);
+    uint64_t fresh = check_many(L, layer, n, has_r, has_mask);
+    if (uint64_t(layer->s.n) + fresh > layer->s.col.cap) {
+        reserve(L, 1, layer, uint64_t(layer->s.n) + fresh, &h);
+        fresh = check_many(L, layer, n, has_r, has_mask);
+        if (uint64_t(layer->s.n) + fresh > layer->s.col.cap) luaL_argerror(L, 2, "ids changed during the call");
     }
     IdsAhead ids(L, &layer->s.map, 2, n);
     for (int i = 1; i <= n; ++i) {
@@ -339,27 +346,25 @@ int l_set_many(lua_State* L) {
         }
         store_set(layer->s, id, x, y, r, mask);
     }
+    held_end(&h);
     return 0;
 }
 
 // The scratch of layer:move_many for n moves (move_batch_bytes_per_move each, at least 1,024
 // moves and a quarter more than asked when it grows, so that a batch growing tick by tick does
-// not make a new block every call), a user value the layer keeps for its next batch, pinned on
-// the stack. May raise (out of memory; or the layer closed by a finalizer the allocation ran)
-// before anything changes.
-MoveBatch move_scratch(lua_State* L, int idx, uint32_t n) {
+// not make a new block every call), a user value the layer keeps for its next batch. May raise
+// (out of memory) before anything changes.
+MoveBatch move_scratch(lua_State* L, int idx, uint32_t n, Held* h) {
     lua_getiuservalue(L, idx, kMovesValue);
     void* block = lua_touserdata(L, -1);
+    lua_pop(L, 1);
     uint64_t cap = block ? carved_cap(block) : 0;
     if (!block || cap < n) {
-        lua_pop(L, 1);
         // A 32-bit host runs out of size_t first (1,024 bytes left for aligning the arrays).
         const uint64_t most = (SIZE_MAX - 1024 - move_batch_bytes(0)) / move_batch_bytes_per_move();
         if (n > most) luaL_argerror(L, 2, "ids has too many elements");
         cap = n < 1024 ? 1024 : std::min<uint64_t>(most, uint64_t(n) + n / 4);
-        block = lua_newuserdatauv(L, move_batch_bytes(static_cast<uint32_t>(cap)), 0);
-        check_layer(L, idx);  // not installed on a layer a finalizer closed meanwhile
-        lua_pushvalue(L, -1);
+        block = held_userdata(h, move_batch_bytes(static_cast<uint32_t>(cap)));
         lua_setiuservalue(L, idx, kMovesValue);
     }
     return move_batch_carve(block, static_cast<uint32_t>(cap));
@@ -381,8 +386,9 @@ int l_move_many(lua_State* L) {
     // first, growing the stack allocates; with some for what move_scratch pushes.)
     constexpr int kChunk = 32;
     luaL_checkstack(L, 3 * kChunk + 8, "move_many");
-    const MoveBatch b = move_scratch(L, 1, static_cast<uint32_t>(n));
-    layer = check_layer(L, 1);
+    Held h;
+    hold_layer(&h, L, 1, layer);
+    const MoveBatch b = move_scratch(L, 1, static_cast<uint32_t>(n), &h);
     // Nothing below allocates until an error is raised or the layer has changed.
     const int top = lua_gettop(L);
     int bad = 0, bad_arg = 0, looked_up = n;
@@ -424,6 +430,7 @@ int l_move_many(lua_State* L) {
     if (bad_arg == 3) luaL_argerror(L, 3, lua_pushfstring(L, "xs[%d] must be %s", bad, rule));
     if (bad_arg == 4) luaL_argerror(L, 4, lua_pushfstring(L, "ys[%d] must be %s", bad, rule));
     store_move_many(layer->s, plan.slots, plan.xy, static_cast<uint32_t>(n));
+    held_end(&h);
     return 0;
 }
 
@@ -432,28 +439,37 @@ int l_capacity(lua_State* L) {
     return 1;
 }
 
-// Idempotent: serves close(), __close and __gc. The column blocks are dropped with the user
-// values and collected by Lua.
+}  // namespace
+
+// Idempotent. The column blocks are dropped with the user values and collected by Lua.
+void close_layer(lua_State* L, int idx) {
+    auto* layer = static_cast<Layer*>(lua_touserdata(L, idx));
+    if (layer->closed) return;
+    std::memset(&layer->s, 0, sizeof layer->s);
+    std::memset(&layer->grid, 0, sizeof layer->grid);
+    layer->closed = true;
+    for (int v = kColumnsValue; v <= kLayerValues; ++v) {
+        lua_pushnil(L);
+        lua_setiuservalue(L, idx, v);
+    }
+}
+
+namespace {
+
+// Serves close(), __close and __gc. On a layer a call holds (only a finalizer run by that call
+// can get here), it is done when the call ends.
 int l_close(lua_State* L) {
     auto* layer = static_cast<Layer*>(luaL_checkudata(L, 1, kLayerClass));
-    if (!layer->closed) {
-        std::memset(&layer->s, 0, sizeof layer->s);
-        std::memset(&layer->grid, 0, sizeof layer->grid);
-        layer->closed = true;
-        ++layer->sweeps;  // a pairs() writing from this layer's scratch starts over (and raises)
-        lua_pushnil(L);
-        lua_setiuservalue(L, 1, kColumnsValue);
-        for (int v = kMapValue; v <= kLayerValues; ++v) {
-            lua_pushnil(L);
-            lua_setiuservalue(L, 1, v);
-        }
-    }
+    if (layer->hold.busy)
+        layer->hold.close_pending = true;
+    else
+        close_layer(L, 1);
     return 0;
 }
 
 int l_tostring(lua_State* L) {
     auto* layer = static_cast<Layer*>(luaL_checkudata(L, 1, kLayerClass));
-    if (layer->closed)
+    if (layer->closed || layer->hold.close_pending)
         lua_pushfstring(L, "soageo.layer (closed): %p", static_cast<void*>(layer));
     else
         lua_pushfstring(L, "soageo.layer (%d entities): %p", static_cast<int>(layer->s.n), static_cast<void*>(layer));

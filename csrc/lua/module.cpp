@@ -73,6 +73,7 @@ SOAGEO_EXPORT int luaopen_soageo_core(lua_State* L) {
     int module = lua_gettop(L);
     auto* ctx = static_cast<Context*>(lua_newuserdatauv(L, sizeof(Context), 0));
     ctx->kernels = kernels;
+    ctx->unpaid = 0;
     int context_idx = lua_gettop(L);
     luaL_newmetatable(L, kLayerClass);
     int metatable = lua_gettop(L);

@@ -17,51 +17,42 @@ int l_cast_segment(lua_State* L) {
     int ts_out = opt_out(L, 7);
     Filter f = opt_filter(L, 8);
     luaL_argcheck(L, ids_out == 0 || ts_out == 0 || !lua_rawequal(L, ids_out, ts_out), 7, "out_t must be another table than out_ids");
-    for (const int top = lua_gettop(L);; lua_settop(L, top)) {
-        layer = check_layer(L, 1);  // again: a finalizer may have closed it
-        consider_shape(L, 1, layer, s, true);
-        // Both tables exist before results_table looks at either: it picks how to write into a
-        // table from its metatable, and making the other table may run a finalizer that gives
-        // it one (whose __newindex would then run inside the writes).
-        int ids_t = ids_out, ts_t = ts_out;
-        if (ids_t == 0) {
-            lua_newtable(L);
-            ids_t = lua_gettop(L);
-        }
-        if (ts_t == 0) {
-            lua_newtable(L);
-            ts_t = lua_gettop(L);
-        }
-        layer = check_layer(L, 1);
-        Results r;
-        results_open(L, &r);
-        results_table(&r, ids_t, 0);
-        results_table(&r, ts_t, 0);
-        results_pin(&r, 1, kColumnsValue);
-        results_pin(&r, 1, kIndexValue);
-        fill_hits(layer);
-        results_watch(&r, &layer->fills);
-        const Columns& col = layer->s.col;
-        const uint32_t* slots;
-        uint32_t k = run_query(kernels(L), layer, &KernelTable::cast_segment, s, f, &slots);
-        const bool indexed = slots != col.hits;
-        if (slots != col.hits)
-            for (uint32_t i = 0; i < k; ++i) col.hits[i] = slots[i];  // where order_segment_hits reads them
-        order_segment_hits(col, s, k);
-        const uint64_t* keys = col.order;
-        const int64_t* ids = col.id;
-        const bool sparse = uint64_t(k) * 4 <= layer->s.n;  // as HitIds
-        for (uint32_t i = 0; i < k; ++i) {
-            if (sparse && i + kIdsAhead < k) __builtin_prefetch(ids + key_slot(keys[i + kIdsAhead]));
-            results_int(&r, static_cast<lua_Integer>(ids[key_slot(keys[i])]), 0);
-            results_number(&r, key_t(keys[i]), 1);
-        }
-        if (results_stale(&r)) continue;
-        results_close(&r);
-        count_query(layer, indexed);
-        lua_pushinteger(L, k);
-        return 3;
+    Held h;
+    hold_layer(&h, L, 1, layer);
+    consider_shape(L, 1, layer, s, true, &h);
+    int ids_t = ids_out, ts_t = ts_out;
+    if (ids_t == 0) {
+        held_table(&h, 0);
+        ids_t = lua_gettop(L);
     }
+    if (ts_t == 0) {
+        held_table(&h, 0);
+        ts_t = lua_gettop(L);
+    }
+    Results r;
+    results_open(L, &r);
+    results_table(&r, ids_t);
+    results_table(&r, ts_t);
+    const Columns& col = layer->s.col;
+    const uint32_t* slots;
+    uint32_t k = run_query(kernels(L), layer, &KernelTable::cast_segment, s, f, &slots);
+    const bool indexed = slots != col.hits;
+    if (slots != col.hits)
+        for (uint32_t i = 0; i < k; ++i) col.hits[i] = slots[i];  // where order_segment_hits reads them
+    order_segment_hits(col, s, k);
+    const uint64_t* keys = col.order;
+    const int64_t* ids = col.id;
+    const bool sparse = uint64_t(k) * 4 <= layer->s.n;  // as HitIds
+    for (uint32_t i = 0; i < k; ++i) {
+        if (sparse && i + kIdsAhead < k) __builtin_prefetch(ids + key_slot(keys[i + kIdsAhead]));
+        results_int(&r, static_cast<lua_Integer>(ids[key_slot(keys[i])]), 0);
+        results_number(&r, key_t(keys[i]), 1);
+    }
+    results_close(&r);
+    count_query(layer, indexed);
+    lua_pushinteger(L, k);
+    held_end(&h);
+    return 3;
 }
 
 // (self, x0, y0, x1, y1 [, mask]) -> id, t of the nearest hit, or nil
@@ -75,8 +66,9 @@ int l_cast_segment_first(lua_State* L) {
         double step = len > 0 ? std::min(1.0, 2.0 * g.cell / len) : 1.0;
         return area_of(Segment{s.x0, s.y0, static_cast<float>(s.dx * step), static_cast<float>(s.dy * step)}, g.reach);
     };
-    if (!index_fresh(layer)) consider_index(L, 1, layer, estimate_saving(layer, area));
-    fill_hits(layer);
+    Held h;
+    hold_layer(&h, L, 1, layer);
+    if (!index_fresh(layer)) consider_index(L, 1, layer, estimate_saving(layer, area), &h);
     Plan p;
     const Columns& col = layer->s.col;
     uint32_t slot;
@@ -91,10 +83,12 @@ int l_cast_segment_first(lua_State* L) {
     count_query(layer, !scanned);
     if (!hit) {
         lua_pushnil(L);
+        held_end(&h);
         return 1;
     }
     lua_pushinteger(L, static_cast<lua_Integer>(col.id[slot]));
     lua_pushnumber(L, t);
+    held_end(&h);
     return 2;
 }
 

@@ -8,24 +8,11 @@ void results_open(lua_State* L, Results* r) {
     r->L = L;
     r->base = lua_gettop(L);
     r->tables = 0;
-    r->watches = 0;
 }
 
-void results_pin(Results* r, int owner, int uv) { lua_getiuservalue(r->L, owner, uv); }
-
-void results_watch(Results* r, const uint32_t* counter) {
-    r->watched[r->watches] = counter;
-    r->seen[r->watches] = *counter;
-    ++r->watches;
-}
-
-void results_table(Results* r, int out, lua_Integer hint) {
+void results_table(Results* r, int t) {
     lua_State* L = r->L;
-    if (out == 0) {
-        lua_createtable(L, hint > 0 && hint <= 0x3fffffff ? static_cast<int>(hint) : 0, 0);
-        out = lua_gettop(L);
-    }
-    r->table[r->tables] = lua_absindex(L, out);
+    r->table[r->tables] = lua_absindex(L, t);
     r->n[r->tables] = 0;
     lua_Integer fast_to = 0;
     if (lua_getmetatable(L, r->table[r->tables]))
@@ -44,8 +31,8 @@ void results_close(Results* r) {
     lua_State* L = r->L;
     for (int t = 0; t < r->tables; ++t) clear_tail(L, r->table[t], r->n[t] + 1);
     for (int t = 0; t < r->tables; ++t) lua_pushvalue(L, r->table[t]);
-    lua_rotate(L, r->base + 1, r->tables);  // the tables below the pins and new tables,
-    lua_settop(L, r->base + r->tables);     // which are dropped
+    lua_rotate(L, r->base + 1, r->tables);  // the tables below what was pushed since,
+    lua_settop(L, r->base + r->tables);     // which is dropped
 }
 
 void clear_tail(lua_State* L, int out, lua_Integer from) {

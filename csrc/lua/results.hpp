@@ -1,21 +1,8 @@
 // Writing results to Lua: the one way every binding function fills result tables, as lauxlib
-// has one luaL_Buffer.
-//
-// Making a result table may run a collection step, hence finalizers, and a finalizer is Lua
-// code that may grow, sweep, close or query the layer (or aoi) the results are read from.
-// (Filling a table never does, on 5.4 and 5.5: a table that grows may at most trigger an
-// emergency collection when memory runs out, and that runs no finalizers. The rules below are
-// kept for every write all the same: they cost little once the table is large.) A Results
-// keeps the rules that make this safe, so that call sites do not re-derive them:
-//  - pin: every block read while writing is held on the stack (results_pin) until
-//    results_close, so it stays alive even when its owner drops it (a layer that grows);
-//  - copy: the caller reads through plain-data copies (Store, EventList, ...) taken before it
-//    writes, never through the owner, whose fields a finalizer may change;
-//  - watch: where a finalizer may reuse the memory being read rather than drop it (the sweep
-//    scratch of a layer, reused by a nested pairs()), the caller watches its owner's use
-//    counter (results_watch); results_stale() then says the results must be computed again:
-//    the caller drops what it wrote with lua_settop(L, r.base) and starts over.
-// Plain data with free functions: nothing here has a destructor (Lua's errors longjmp).
+// has one luaL_Buffer. A result table is made (held_table, hold.hpp) or checked before the
+// first write; writing then runs no Lua code and no finalizer, so the caller reads its blocks
+// directly while it writes. Plain data with free functions: nothing here has a destructor
+// (Lua's errors longjmp).
 #pragma once
 
 #include <lua.hpp>
@@ -32,28 +19,18 @@ struct Results {
     int table[2];         // their stack indices
     lua_Integer n[2];     // entries written into each
     lua_Integer fast_to[2];  // keys up to this one take lua_seti (results_set)
-    int watches;
-    const uint32_t* watched[2];
-    uint32_t seen[2];
 };
 
 void results_open(lua_State* L, Results* r);
-// Pins user value `uv` of the object at stack index `owner` until results_close.
-void results_pin(Results* r, int owner, int uv);
-// Watches a use counter: results_stale() is true once it differs from its value now.
-void results_watch(Results* r, const uint32_t* counter);
-// Adds a result table: `out` (a stack index from opt_out) or, when 0, a new table with room
-// for `hint` entries. May run finalizers: read pointers after it, or pin first.
-void results_table(Results* r, int out, lua_Integer hint);
-// Clears what each table held after the results (the stale tail of a reused table), drops the
-// pins and leaves the tables on top of the stack, in the order they were added.
+// Adds the result table at stack index `t` (a given `out`, or one made by held_table), after
+// the call's last allocation: how it is written depends on its metatable, which a finalizer
+// may set.
+void results_table(Results* r, int t);
+// Clears what each table held after the results (the stale tail of a reused table) and leaves
+// the tables on top of the stack, in the order they were added, above the stack as
+// results_open found it (new tables made since are dropped from their place).
 void results_close(Results* r);
 
-inline bool results_stale(const Results* r) {
-    for (int i = 0; i < r->watches; ++i)
-        if (*r->watched[i] != r->seen[i]) return true;
-    return false;
-}
 // Stores the value on top of the stack as the next entry of table t, as a raw set the fastest
 // way each Lua allows. lua_seti's inline fast path writes a slot that already holds a value (a
 // reused `out`) without lua_rawseti's call into the table code: less per id on Lua 5.4 and 5.5,

@@ -38,40 +38,27 @@ const char* check_string(lua_State* L, int arg, size_t* size) {
 // lauxlib registers the metatable of its buffer boxes in two steps, and an out-of-memory error
 // between them (the OOM host hit it) leaves every later luaL_Buffer box unclosable.
 //
-// With a list of ids, only those entities, in list order. Every allocation (the slot list and
-// its sorted copy, the output) happens before the ids are resolved to slots: an allocation may
-// run a finalizer that changes the layer, and slots found before it could be stale.
+// With a list of ids, only those entities, in list order: the keys used to find repeats, the
+// slots and the output share one block, allocated before the ids are resolved. A finalizer run
+// by that allocation may change the list (not the layer, held): the ids are checked again.
 int l_dump(lua_State* L) {
     Layer* layer = check_layer(L, 1);
+    Held h;
+    hold_layer(&h, L, 1, layer);
     if (lua_isnoneornil(L, 2)) {
-        size_t size;
-        unsigned char* out;
-        do {  // again if a finalizer run by the allocation resized the layer
-            size = snapshot_bytes(layer->s.n);
-            out = static_cast<unsigned char*>(lua_newuserdatauv(L, size, 0));
-            layer = check_layer(L, 1);
-        } while (snapshot_bytes(layer->s.n) != size);
+        const size_t size = snapshot_bytes(layer->s.n);
+        auto* out = static_cast<unsigned char*>(held_userdata(&h, size));
         snapshot_write(layer->s, out);
+        held_end(&h);
         lua_pushlstring(L, reinterpret_cast<const char*>(out), size);
         return 1;
     }
-    uint32_t k;
-    uint32_t* slots;
-    uint64_t* keys;
-    size_t size;
-    unsigned char* out;
-    for (;;) {
-        k = check_id_array(L, 2);
-        slots = static_cast<uint32_t*>(lua_newuserdatauv(L, size_t(k) * 4 + 4, 0));
-        keys = static_cast<uint64_t*>(lua_newuserdatauv(L, size_t(k) * 8 + 8, 0));
-        size = snapshot_bytes(k);
-        out = static_cast<unsigned char*>(lua_newuserdatauv(L, size, 0));
-        layer = check_layer(L, 1);
-        // Checked again: a finalizer run by the allocations may have changed the ids (nothing
-        // below allocates before the ids are read).
-        if (check_id_array(L, 2) == k) break;
-        lua_pop(L, 3);
-    }
+    const uint32_t k = check_id_array(L, 2);
+    const size_t size = snapshot_bytes(k);
+    auto* keys = static_cast<uint64_t*>(held_userdata(&h, size_t(k) * 12 + 16 + size));
+    auto* slots = reinterpret_cast<uint32_t*>(keys + k + 1);
+    auto* out = reinterpret_cast<unsigned char*>(slots + k + 1);
+    if (check_id_array(L, 2) != k) luaL_argerror(L, 2, "ids changed during the call");
     for (uint32_t i = 0; i < k; ++i) {
         lua_rawgeti(L, 2, static_cast<lua_Integer>(i) + 1);
         lua_Integer id = lua_tointeger(L, -1);
@@ -89,6 +76,7 @@ int l_dump(lua_State* L) {
                                                        static_cast<int>((keys[i - 1] & 0xffffffffu) + 1)));
     }
     snapshot_write_slots(layer->s, slots, k, out);
+    held_end(&h);
     lua_pushlstring(L, reinterpret_cast<const char*>(out), size);
     return 1;
 }
@@ -104,24 +92,21 @@ int l_merge(lua_State* L) {
     uint32_t clear = lua_isnoneornil(L, 4) ? 0u : check_mask(L, 4);
     uint32_t n = 0;
     if (const char* why = snapshot_check(data, size, &n)) return luaL_argerror(L, 2, why);
+    Held h;
+    hold_layer(&h, L, 1, layer);
     uint32_t map_cap = idmap_cap_for(n);
-    IdMap scratch = idmap_init(lua_newuserdatauv(L, idmap_bytes(map_cap), 0), map_cap);
+    IdMap scratch = idmap_init(held_userdata(&h, idmap_bytes(map_cap)), map_cap);
     if (const char* why = snapshot_check_content(data, n, scratch)) return luaL_argerror(L, 2, why);
-    // Room for the new ids; reserve may run a finalizer that adds entities, so count again.
     uint32_t fresh = 0;
-    for (;;) {
-        layer = check_layer(L, 1);
-        fresh = 0;
-        for (uint32_t i = 0; i < n; ++i)
-            if (idmap_find(layer->s.map, snapshot_entity(data, n, i).id) == kNoSlot) ++fresh;
-        if (uint64_t(layer->s.n) + fresh <= layer->s.col.cap) break;
-        reserve(L, 1, layer, uint64_t(layer->s.n) + fresh);
-    }
+    for (uint32_t i = 0; i < n; ++i)
+        if (idmap_find(layer->s.map, snapshot_entity(data, n, i).id) == kNoSlot) ++fresh;
+    reserve(L, 1, layer, uint64_t(layer->s.n) + fresh, &h);
     for (uint32_t i = 0; i < n; ++i) {
         SnapshotEntity e = snapshot_entity(data, n, i);
         store_set(layer->s, e.id, e.x, e.y, e.r, (e.mask & ~clear) | set);
     }
     lua_pushinteger(L, fresh);
+    held_end(&h);
     return 1;
 }
 
@@ -136,7 +121,6 @@ int l_remove_many(lua_State* L) {
         lua_pop(L, 1);
         if (store_remove(layer->s, id)) ++removed;
     }
-    if (removed) fill_hits(layer);
     lua_pushinteger(L, removed);
     return 1;
 }
@@ -149,12 +133,15 @@ int l_load(lua_State* L) {
     uint32_t n = 0;
     if (const char* why = snapshot_check(data, size, &n)) return luaL_argerror(L, 1, why);
     Layer* layer = new_layer(L);
-    reserve(L, -1, layer, n ? n : kMaxWidth);
+    Held none;  // the new layer: no finalizer can reach it
+    held_open(&none, L);
+    reserve(L, -1, layer, n ? n : kMaxWidth, &none);
     if (const char* why = snapshot_read(data, n, layer->s)) {
         std::memset(&layer->s, 0, sizeof layer->s);
         layer->closed = true;
         return luaL_argerror(L, 1, why);
     }
+    pace_collector(L);
     return 1;
 }
 
