@@ -201,18 +201,67 @@ __attribute__((noinline)) uint32_t leaves_in_windows(const AoiInput& in, AoiScra
     return left;
 }
 
+// One incremental update's state, handed from step to step in the order try_incremental runs
+// them: each step sets the fields under its name, the later ones read them. The hot loops copy
+// what they read into locals first (a store through a key or mark pointer could otherwise
+// alias a counter kept here).
+struct Tick {
+    Tick(const AoiInput& in_, AoiScratch& s_, Visible& log_, EventList& enter_, EventList& leave_) noexcept
+        : in(in_), s(s_), v(*in_.before), log(log_), enter(enter_), leave(leave_), c(in_.layer->col),
+          n(in_.layer->n), ids_before(v.id_count), limit(n / 4) {}
+    const AoiInput& in;
+    AoiScratch& s;
+    const Visible& v;
+    Visible& log;
+    EventList& enter;
+    EventList& leave;
+    const Columns& c;
+    const uint32_t n, ids_before;
+    const uint32_t limit;  // movers, or watchers rescanned, past which the full update runs
+    // admit
+    MemberChanges mc;
+    bool members = false, renumbered = false;
+    uint32_t added = 0, removed = 0;
+    uint32_t watchers = 0;  // this update's indices
+    // find_movers
+    const float* wview = nullptr;  // each watcher's view and mask by this update's indices
+    const uint32_t* wmask = nullptr;
+    uint32_t placed[MemberChanges::kMax];  // new watchers of entities that did not change
+    uint32_t n_placed = 0;
+    bool renumber = false;
+    uint32_t positions = 0;
+    bool zero = false;
+    uint32_t moved = 0;    // found by slot; from mark_changed on, with the added and the removed
+    uint32_t by_slot = 0;  // found by slot, then the added
+    uint32_t* moved_slot = nullptr;  // = s.hits until the movers' scan: the slots of the movers
+    // mark_changed
+    double drift = 0.0;
+    size_t padded_positions = 0;
+    uint32_t serial = 0;
+    uint32_t redo = 0;
+    // follow_layer
+    bool zero_then = false;
+    uint32_t* order = nullptr;
+    uint32_t stamp = 0;
+    uint64_t* ek = nullptr;
+    uint64_t* lk = nullptr;
+    uint64_t ecap = 0, lcap = 0;
+    double search = 0.0;
+    const float* reach_squared = nullptr;
+    uint8_t* searched = nullptr;
+    bool recount_lists = false;
+    // rescan_watchers, search_movers
+    uint64_t ne = 0, nl = 0, logged = 0;
+};
 
-}  // namespace
-
-Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, EventList& enter, EventList& leave,
-                            AoiProgress& p) noexcept {
-    const Store& st = *in.layer;
-    const Columns& c = st.col;
-    const Watchers& w = *in.watchers;
-    const Visible& v = *in.before;
-    const uint32_t n = st.n, ids_before = v.id_count;
+// Whether this update can be incremental at all, before the scratch is changed: most entities
+// moved, the members or watchers changed too much, or a buffer is short.
+Incremental admit(Tick& t) noexcept {
+    const Columns& c = t.c;
+    AoiScratch& s = t.s;
+    const Visible& v = t.v;
+    const uint32_t n = t.n, ids_before = t.ids_before;
     if (n == 0 || ids_before == 0 || s.positions != v.positions) return Incremental::full;
-    const uint32_t limit = n / 4;
     // When most entities moved (all of them every tick is common), a sample of 64 slots says so
     // before the pass (a heuristic only: the pass below decides).
     if (n >= 1024) {
@@ -230,52 +279,63 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
     m.n_new_watchers = m.n_unwatched = 0;
     // Watch and unwatch (aoi_members.cpp): until the commit, the new watchers' indices follow
     // the last update's, kept in v past v.n and in log's views and masks.
-    if (!in.watchers_same && !find_watchers(w, v, m)) return Incremental::full;
-    const bool renumbered = m.watchers_changed();
-    const uint32_t watchers = v.n + m.n_new_watchers;  // this update's indices
-    if (renumbered && (watchers > v.watcher_cap || watchers > log.watcher_cap)) return Incremental::full;
-    if (2 * enter.cap / 3 < uint64_t(n) + kMaxWidth) return Incremental::need_enter;
-    if (2 * leave.cap / 3 < uint64_t(n) + kMaxWidth) return Incremental::need_leave;
+    if (!t.in.watchers_same && !find_watchers(*t.in.watchers, v, m)) return Incremental::full;
+    t.renumbered = m.watchers_changed();
+    t.watchers = v.n + m.n_new_watchers;
+    if (t.renumbered && (t.watchers > v.watcher_cap || t.watchers > t.log.watcher_cap)) return Incremental::full;
+    if (2 * t.enter.cap / 3 < uint64_t(n) + kMaxWidth) return Incremental::need_enter;
+    if (2 * t.leave.cap / 3 < uint64_t(n) + kMaxWidth) return Incremental::need_leave;
     // 1. Who was added or removed (slot_changes.hpp, aoi_members.cpp), then what changed, by slot.
-    MemberChanges mc;
+    MemberChanges& mc = t.mc;
     if (!find_slot_changes(s.slot_id, ids_before, c.id, n, mc)) return Incremental::full;
-    const bool members = mc.any();
-    const uint32_t added = mc.n_added, removed = mc.n_removed;
+    t.members = mc.any();
+    const uint32_t added = t.added = mc.n_added, removed = t.removed = mc.n_removed;
     // Every search visits the added run whole, and the next full update drops the dead.
-    if (members && (s.positions + added - s.n_built > kMaxAddedRun || s.dead + removed > kMaxDead + s.n_built / 16 ||
-                    s.positions + added > s.cap || s.positions + added > v.id_cap || ids_before + added > s.cap ||
-                    ids_before + added > v.id_cap))
+    if (t.members && (s.positions + added - s.n_built > kMaxAddedRun || s.dead + removed > kMaxDead + s.n_built / 16 ||
+                      s.positions + added > s.cap || s.positions + added > v.id_cap || ids_before + added > s.cap ||
+                      ids_before + added > v.id_cap))
         return Incremental::full;
+    return Incremental::done;
+}
+
+// Patches the adds, removes, watches and unwatches into the scratch, then lists the movers:
+// every later step works from their positions, and their old places and masks.
+bool find_movers(Tick& t) noexcept {
+    const AoiInput& in = t.in;
+    AoiScratch& s = t.s;
+    const Visible& v = t.v;
+    const Columns& c = t.c;
+    const uint32_t n = t.n;
+    const bool members = t.members, renumbered = t.renumbered;
+    const uint32_t added = t.added, removed = t.removed;
     if ((members || renumbered) && s.fresh) start_incremental(in, s);  // by the last update's slots
-    if (members) patch_members(in, s, v, mc, s.gone);  // s.gone: free until the rescans
-    m.layer_changed = members;
+    if (members) patch_members(in, s, v, t.mc, s.gone);  // s.gone: free until the rescans
+    s.members.layer_changed = members;
     // Each watcher's view and mask by this update's indices.
-    const float* wview = w.view;
-    const uint32_t* wmask = w.mask;
-    uint32_t placed[MemberChanges::kMax];  // new watchers of entities that did not change
-    uint32_t n_placed = 0;
+    t.wview = in.watchers->view;
+    t.wmask = in.watchers->mask;
     if (renumbered || added) {
-        n_placed = patch_watchers(in, s, v, renumbered ? log.view : nullptr, renumbered ? log.mask : nullptr, placed);
-        if (renumbered) wview = log.view, wmask = log.mask;
+        t.n_placed = patch_watchers(in, s, v, renumbered ? t.log.view : nullptr, renumbered ? t.log.mask : nullptr, t.placed);
+        if (renumbered) t.wview = t.log.view, t.wmask = t.log.mask;
     }
-    const bool renumber = members || renumbered;
-    const uint32_t positions = s.positions;
+    t.renumber = members || renumbered;
+    t.positions = s.positions;
     bool zero = false;
     uint32_t moved = 0;
-    uint32_t* const moved_slot = s.hits;  // until the movers' scan: the slots of the movers
+    uint32_t* const moved_slot = t.moved_slot = s.hits;
     // A kernel, W slots at a time (scalar, with a test per slot, this pass was a tenth of an
     // update at 10,000 entities, a tenth moving), in runs of 256 slots.
     for (uint32_t run = 0; run < n; run += 256) {
         const AoiChanges changes{c.x, c.y, c.mask, s.slot_x, s.slot_y, s.slot_mask, run, std::min(n, run + 256)};
         moved += in.kernels->aoi_changed(changes, moved_slot + moved, &zero);
-        if (moved > limit) return Incremental::full;
+        if (moved > t.limit) return false;
     }
     SOAGEO_ASSERT(std::memcmp(s.slot_id, c.id, size_t(n) * sizeof(int64_t)) == 0);
     // The added are movers from mask 0 (after those found by slot), the removed movers to mask
     // 0 (last: they have no slot now).
     const uint32_t by_slot = moved + added;
-    if (by_slot + removed > limit) return Incremental::full;
-    for (uint32_t i = 0; i < added; ++i) moved_slot[moved + i] = mc.added_slot[i];
+    if (by_slot + removed > t.limit) return false;
+    for (uint32_t i = 0; i < added; ++i) moved_slot[moved + i] = t.mc.added_slot[i];
     for (uint32_t j = 0; j < by_slot; ++j) {  // what the scratch has, by slot: no lookup
         const uint32_t i = moved_slot[j];
         s.old_x[j] = s.slot_x[i], s.old_y[j] = s.slot_y[i], s.old_m[j] = j < moved ? s.slot_mask[i] : 0;
@@ -286,6 +346,23 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
         s.old_x[j] = s.xs[q], s.old_y[j] = s.ys[q], s.old_m[j] = s.ms[q];
         s.moved[j] = q;
     }
+    t.zero = zero;
+    t.moved = moved;
+    t.by_slot = by_slot;
+    return true;
+}
+
+// Bounds the drift (past it the buckets are stale), stamps the changed positions and lists the
+// watchers rescanned whole: what the movers' searches leave out.
+bool mark_changed(Tick& t) noexcept {
+    const AoiInput& in = t.in;
+    AoiScratch& s = t.s;
+    const Visible& v = t.v;
+    const Columns& c = t.c;
+    const uint32_t* const moved_slot = t.moved_slot;
+    const float* const wview = t.wview;
+    const uint32_t* const wmask = t.wmask;
+    const uint32_t limit = t.limit;
     // Right after a full update the entities are where they were bucketed. By slot, as the
     // movers were found: by position, this pass read two cold lines a mover.
     const float* const bx = s.fresh ? s.slot_x : s.sx;
@@ -293,21 +370,21 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
     // One square root for the farthest: sqrt is monotonic and correctly rounded, so this is the
     // largest of the movers' distances exactly, for a fraction of one root per mover.
     double far2 = 0.0;
-    for (uint32_t j = 0; j < moved; ++j) {
+    for (uint32_t j = 0; j < t.moved; ++j) {
         const uint32_t i = moved_slot[j];
         const double dx = double(c.x[i]) - bx[i], dy = double(c.y[i]) - by[i];
         far2 = std::max(far2, dx * dx + dy * dy);
     }
-    const double drift = std::max(s.fresh ? 0.0 : s.drift, std::sqrt(far2));
-    if (drift > kDriftPerCell * s.cell) return Incremental::full;
+    t.drift = std::max(s.fresh ? 0.0 : s.drift, std::sqrt(far2));
+    if (t.drift > kDriftPerCell * s.cell) return false;
     if (s.fresh) start_incremental(in, s);
-    const size_t padded_positions = size_t(padded(positions + 1)) + kMaxWidth;
+    t.padded_positions = size_t(padded(t.positions + 1)) + kMaxWidth;
     if (++s.serial == 0) {
-        std::memset(s.changed, 0, padded_positions * sizeof(uint32_t));
+        std::memset(s.changed, 0, t.padded_positions * sizeof(uint32_t));
         s.serial = 1;
     }
-    const uint32_t serial = s.serial;
-    moved = by_slot + removed;
+    const uint32_t serial = t.serial = s.serial;
+    const uint32_t moved = t.moved = t.by_slot + t.removed;
     for (uint32_t j = 0; j < moved; ++j) s.changed[s.moved[j]] = serial;
     // 2. Watchers rescanned whole: those that moved (found by position), those that changed
     // view or mask, and the wide ones when anything moved (one sequential pass over the rest).
@@ -315,40 +392,51 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
     for (uint32_t j = 0; j < moved; ++j)
         if (s.watcher_at[s.moved[j]] != kNoSlot) s.redo[redo++] = s.watcher_at[s.moved[j]];
     // No watch or unwatch since the last update and no watcher wider than a cell: none to add.
-    for (uint32_t k = 0; (!in.watchers_same || (moved && s.any_wide)) && k < watchers; ++k) {
+    for (uint32_t k = 0; (!in.watchers_same || (moved && s.any_wide)) && k < t.watchers; ++k) {
         const bool again = wview[k] != v.view[k] || wmask[k] != v.mask[k] ||
                            (moved && double(wview[k] + in.margin) > s.cell);
         if (!again || v.pos[k] == kNoSlot || s.changed[v.pos[k]] == serial) continue;
-        if (redo == limit) return Incremental::full;
+        if (redo == limit) return false;
         s.changed[v.pos[k]] = serial;
         s.redo[redo++] = k;
     }
-    for (uint32_t i = 0; i < n_placed; ++i) {  // new watchers: rescanned, from an empty list
-        const uint32_t q = placed[i];
+    for (uint32_t i = 0; i < t.n_placed; ++i) {  // new watchers: rescanned, from an empty list
+        const uint32_t q = t.placed[i];
         if (s.changed[q] == serial) continue;
-        if (redo == limit) return Incremental::full;
+        if (redo == limit) return false;
         s.changed[q] = serial;
         s.redo[redo++] = s.watcher_at[q];
     }
-    // Committed to this path: the scratch follows the layer.
+    t.redo = redo;
+    return true;
+}
+
+// Committed to this path: the scratch follows the layer, the movers and the rescans are put in
+// position order, and the scans' marks and event keys get their room.
+void follow_layer(Tick& t) noexcept {
+    const AoiInput& in = t.in;
+    AoiScratch& s = t.s;
+    const Visible& v = t.v;
+    const Columns& c = t.c;
+    const uint32_t moved = t.moved, by_slot = t.by_slot, redo = t.redo, serial = t.serial;
     for (uint32_t j = 0; j < by_slot; ++j) {
-        const uint32_t q = s.moved[j], i = moved_slot[j];
+        const uint32_t q = s.moved[j], i = t.moved_slot[j];
         s.xs[q] = c.x[i], s.ys[q] = c.y[i], s.ms[q] = c.mask[i];
         s.slot_x[i] = c.x[i], s.slot_y[i] = c.y[i], s.slot_mask[i] = c.mask[i];
     }
     for (uint32_t j = by_slot; j < moved; ++j) s.ms[s.moved[j]] = 0;  // the removed: seen by nobody
-    s.drift = drift;
+    s.drift = t.drift;
     // Some mask was 0 at the last update (last_ms has the added as 0 too): the masks are read then.
-    const bool zero_then = s.zero_masks || added;
-    s.zero_masks = zero || s.dead;  // a dead position has mask 0
+    t.zero_then = s.zero_masks || t.added;
+    s.zero_masks = t.zero || s.dead;  // a dead position has mask 0
     // The movers and the rescanned watchers in position order: one after another, their
     // searches then meet the same cells (in slot order, each met cold memory). One pass over
     // the marks (match_u32); new_pos (the full path's) says which mover is at a position.
-    uint32_t* const order = s.keys;  // the full path's too: free here
+    uint32_t* const order = t.order = s.keys;  // the full path's too: free here
     for (uint32_t j = 0; j < moved; ++j) s.new_pos[s.moved[j]] = j;
     uint32_t in_order = 0, redo_in_order = 0;
     uint32_t* const changed_at = s.hits;  // free until the movers' scan
-    const uint32_t changed = in.kernels->match_u32(s.changed, positions, serial, changed_at);
+    const uint32_t changed = in.kernels->match_u32(s.changed, t.positions, serial, changed_at);
     for (uint32_t i = 0; i < changed; ++i) {
         const uint32_t q = changed_at[i], j = s.new_pos[q];
         if (j < moved && s.moved[j] == q) order[in_order++] = j;
@@ -360,88 +448,120 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
     // index, view, mask and position are those of the last update's lists): nothing to redo.
     for (uint32_t r = 0; !in.watchers_same && r < redo; ++r) {
         const uint32_t k = s.redo[r];
-        place_watcher(s, v.pos[k], k, wview[k], wmask[k], in.margin);
+        place_watcher(s, v.pos[k], k, t.wview[k], t.wmask[k], in.margin);
     }
     // The marks go on from the last update's stamps, so that they need no clearing: only when
     // the stamps would wrap (clearing every position each tick was 1% of the instructions of an
     // incremental update at 10,000 entities, a tenth moving, and 40 KB of stores).
-    uint32_t stamp = s.mark_stamp;
-    if (stamp > kMaxMarkStamp - redo - moved) {
-        std::memset(s.mark, 0, padded_positions * sizeof(uint32_t));
-        stamp = 0;
+    t.stamp = s.mark_stamp;
+    if (t.stamp > kMaxMarkStamp - redo - moved) {
+        std::memset(s.mark, 0, t.padded_positions * sizeof(uint32_t));
+        t.stamp = 0;
     }
     s.use = AoiScratch::Use::watchers;
-    uint64_t* const ek = reinterpret_cast<uint64_t*>(enter.pair);
-    uint64_t* const lk = reinterpret_cast<uint64_t*>(leave.pair);
-    const uint64_t ecap = 2 * enter.cap / 3, lcap = 2 * leave.cap / 3;  // keys and pairs side by side
-    uint64_t ne = 0, nl = 0, logged = 0;
-    Runs runs;
-    // A mover's search reports the still watchers where its view may have changed; each report is
-    // settled here, with a look at the watcher's list only in the hysteresis band (in reach but not
-    // in view at the last update). Returns false when an event buffer is short.
-    const double search = s.reach_max;
+    t.ek = reinterpret_cast<uint64_t*>(t.enter.pair);
+    t.lk = reinterpret_cast<uint64_t*>(t.leave.pair);
+    t.ecap = 2 * t.enter.cap / 3, t.lcap = 2 * t.leave.cap / 3;  // keys and pairs side by side
+    t.search = s.reach_max;
     // With no margin, reach * reach and view * view are the same float: the movers' kernels read
     // one column and compare once (view_squared passed as both), and nothing here reads reach_squared.
-    const float* const reach_squared = in.margin == 0.0f ? s.view_squared : s.reach_squared;
-    auto settle = [&](uint32_t j, uint32_t h, uint32_t tag) {
-        if (ne + h > ecap || nl + h > lcap) return false;
-        const uint32_t q = s.moved[j], rank = v.rank_at[q];
-        const float ox = s.old_x[j], oy = s.old_y[j], nx = s.xs[q], ny = s.ys[q];
-        const uint32_t om = s.old_m[j], nm = s.ms[q];
-        for (uint32_t i = 0; i < h; ++i) {
-            const uint32_t at = s.hits[i];
-            if (s.changed[at] == serial || s.seen[at] == tag) continue;  // rescanned, or met already
-            s.seen[at] = tag;
-            const float d_new = distance2(nx, ny, s.xs[at], s.ys[at]), d_old = distance2(ox, oy, s.xs[at], s.ys[at]);
-            const bool pass_new = (s.watcher_mask[at] & nm) != 0, pass_old = (s.watcher_mask[at] & om) != 0;
-            const bool view_new = pass_new && d_new < s.view_squared[at];
-            const bool reach_new = pass_new && d_new < reach_squared[at];
-            const bool view_old = pass_old && d_old < s.view_squared[at];
-            const bool reach_old = pass_old && d_old < reach_squared[at];
-            const uint32_t k = s.watcher_at[at];
-            const bool seen_old = view_old || (reach_old && list_has(v, k, q));
-            const bool seen_new = view_new || (seen_old && reach_new);
-            if (seen_new && !seen_old) ek[ne++] = event_key(k, rank);
-            if (seen_old && !seen_new) lk[nl++] = event_key(k, rank);
-        }
-        return true;
-    };
-    auto next_tag = [&]() {
-        if (++s.seen_stamp == 0) {
-            std::memset(s.seen, 0, padded_positions * sizeof(uint32_t));
-            s.seen_stamp = 1;
-        }
-        return s.seen_stamp;
-    };
-    // The circle a mover's search covers: every still watcher that may see it now or then.
-    auto search_cover = [&](uint32_t j, double extra) {
-        const uint32_t q = s.moved[j];
-        const float ox = s.old_x[j], oy = s.old_y[j], nx = s.xs[q], ny = s.ys[q];
-        const double mx = 0.5 * (double(ox) + nx), my = 0.5 * (double(oy) + ny);
-        const double half = 0.5 * std::sqrt((double(nx) - ox) * (double(nx) - ox) + (double(ny) - oy) * (double(ny) - oy));
-        return widened(mx, my, search + half + extra * (std::fabs(mx) + std::fabs(my)), drift);
-    };
-    uint8_t* const searched = reinterpret_cast<uint8_t*>(s.tmp_vals);  // per mover: searched with its rescan
-    std::memset(searched, 0, moved);
-    // 3. The rescanned watchers, as the full path scans them (their new lists go to the log).
-    // (Planning each one's windows while the one before is scanned, as the full path does,
-    // measured no faster here: in position order its windows are mostly in cache already.)
-    // A watcher that moved, and whose reach the movers' searches cover, is searched for as a
-    // mover in the same pass (aoi_scan_mover), over its search's windows: they hold its circle
-    // (the search reaches the widest such reach from the midpoint of its move, and a relative
-    // 2^-22 more covers the rounding of that midpoint), and the two passes read the same blocks.
-    // With no margin, a moved watcher's last list (same view and filter) held exactly what was
-    // within its view then: its scan recomputes that from where everything was (last_xs,
-    // last_ys, last_ms) instead of marking the list, read cold at a random place (perf, 10,000
-    // uniform, a tenth moving: fetching and marking those lists and the leaves pass showed).
-    const bool recount_lists = in.margin == 0.0f;
+    t.reach_squared = in.margin == 0.0f ? s.view_squared : s.reach_squared;
+    t.searched = reinterpret_cast<uint8_t*>(s.tmp_vals);  // per mover: searched with its rescan
+    std::memset(t.searched, 0, moved);
+    t.recount_lists = in.margin == 0.0f;  // (rescan_watchers says why)
+}
+
+// A mover's search reports the still watchers where its view may have changed; each report is
+// settled here, with a look at the watcher's list only in the hysteresis band (in reach but not
+// in view at the last update). Returns false when an event buffer is short. (ne, nl: the
+// calling step's counters.)
+inline bool settle(const Tick& t, uint32_t j, uint32_t h, uint32_t tag, uint64_t& ne, uint64_t& nl) noexcept {
+    if (ne + h > t.ecap || nl + h > t.lcap) return false;
+    AoiScratch& s = t.s;
+    const Visible& v = t.v;
+    uint64_t* const ek = t.ek;
+    uint64_t* const lk = t.lk;
+    const float* const reach_squared = t.reach_squared;
+    const uint32_t serial = t.serial;
+    const uint32_t q = s.moved[j], rank = v.rank_at[q];
+    const float ox = s.old_x[j], oy = s.old_y[j], nx = s.xs[q], ny = s.ys[q];
+    const uint32_t om = s.old_m[j], nm = s.ms[q];
+    for (uint32_t i = 0; i < h; ++i) {
+        const uint32_t at = s.hits[i];
+        if (s.changed[at] == serial || s.seen[at] == tag) continue;  // rescanned, or met already
+        s.seen[at] = tag;
+        const float d_new = distance2(nx, ny, s.xs[at], s.ys[at]), d_old = distance2(ox, oy, s.xs[at], s.ys[at]);
+        const bool pass_new = (s.watcher_mask[at] & nm) != 0, pass_old = (s.watcher_mask[at] & om) != 0;
+        const bool view_new = pass_new && d_new < s.view_squared[at];
+        const bool reach_new = pass_new && d_new < reach_squared[at];
+        const bool view_old = pass_old && d_old < s.view_squared[at];
+        const bool reach_old = pass_old && d_old < reach_squared[at];
+        const uint32_t k = s.watcher_at[at];
+        const bool seen_old = view_old || (reach_old && list_has(v, k, q));
+        const bool seen_new = view_new || (seen_old && reach_new);
+        if (seen_new && !seen_old) ek[ne++] = event_key(k, rank);
+        if (seen_old && !seen_new) lk[nl++] = event_key(k, rank);
+    }
+    return true;
+}
+
+// The tag of one mover's search in s.seen (which is cleared only when the tags wrap).
+inline uint32_t next_tag(const Tick& t) noexcept {
+    AoiScratch& s = t.s;
+    if (++s.seen_stamp == 0) {
+        std::memset(s.seen, 0, t.padded_positions * sizeof(uint32_t));
+        s.seen_stamp = 1;
+    }
+    return s.seen_stamp;
+}
+
+// The circle a mover's search covers: every still watcher that may see it now or then.
+inline Circle search_cover(const Tick& t, uint32_t j, double extra) noexcept {
+    const AoiScratch& s = t.s;
+    const uint32_t q = s.moved[j];
+    const float ox = s.old_x[j], oy = s.old_y[j], nx = s.xs[q], ny = s.ys[q];
+    const double mx = 0.5 * (double(ox) + nx), my = 0.5 * (double(oy) + ny);
+    const double half = 0.5 * std::sqrt((double(nx) - ox) * (double(nx) - ox) + (double(ny) - oy) * (double(ny) - oy));
+    return widened(mx, my, t.search + half + extra * (std::fabs(mx) + std::fabs(my)), t.drift);
+}
+
+// 3. The rescanned watchers, as the full path scans them (their new lists go to the log), and
+// the leaves of the watchers that see nothing now.
+// (Planning each one's windows while the one before is scanned, as the full path does,
+// measured no faster here: in position order its windows are mostly in cache already.)
+// A watcher that moved, and whose reach the movers' searches cover, is searched for as a
+// mover in the same pass (aoi_scan_mover), over its search's windows: they hold its circle
+// (the search reaches the widest such reach from the midpoint of its move, and a relative
+// 2^-22 more covers the rounding of that midpoint), and the two passes read the same blocks.
+// With no margin, a moved watcher's last list (same view and filter) held exactly what was
+// within its view then: its scan recomputes that from where everything was (last_xs,
+// last_ys, last_ms) instead of marking the list, read cold at a random place (perf, 10,000
+// uniform, a tenth moving: fetching and marking those lists and the leaves pass showed).
+bool rescan_watchers(Tick& t) noexcept {
+    const AoiInput& in = t.in;
+    AoiScratch& s = t.s;
+    const Visible& v = t.v;
+    const AoiScratch::Members& m = s.members;
+    const float* const wview = t.wview;
+    const uint32_t* const wmask = t.wmask;
+    const float* const reach_squared = t.reach_squared;
+    uint8_t* const searched = t.searched;
+    uint64_t* const ek = t.ek;
+    uint64_t* const lk = t.lk;
+    const uint64_t ecap = t.ecap, lcap = t.lcap;
+    const uint32_t redo = t.redo, moved = t.moved, positions = t.positions, ids_before = t.ids_before;
+    const double drift = t.drift;
+    const bool recount_lists = t.recount_lists, zero_then = t.zero_then;
+    uint64_t ne = t.ne, nl = t.nl, logged = t.logged;
+    uint32_t stamp = t.stamp;
+    Runs runs;
     // A watcher whose entity was removed, or that was unwatched, sees nothing now: all it saw
     // leaves (the commit skips the events of a watcher with no entity: it keeps no list).
     for (uint32_t g = 0; g < m.n_gone + m.n_unwatched; ++g) {
         const uint32_t k = g < m.n_gone ? m.gone_watcher[g] : m.unwatched[g - m.n_gone];
-        const uint32_t* t = v.target + v.off[k];
-        if (nl + v.len[k] > lcap) return Incremental::full;
-        for (uint32_t o = 0; o < v.len[k]; ++o) lk[nl++] = event_key(k, v.rank_at[t[o]]);
+        const uint32_t* list = v.target + v.off[k];
+        if (nl + v.len[k] > lcap) return false;
+        for (uint32_t o = 0; o < v.len[k]; ++o) lk[nl++] = event_key(k, v.rank_at[list[o]]);
     }
     for (uint32_t r = 0; r < redo; ++r) {
         // Watchers in position order are far apart in index order: what each reads by index, and
@@ -461,7 +581,7 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
         const uint32_t k = s.redo[r], self = v.pos[k];
         // The scan writes its list to the log and its enters aside: only the log needs room first
         // (the events are counted before they are written, as movers' searches add theirs here too).
-        if (logged + positions + kMaxWidth > log.target_cap) return Incremental::full;
+        if (logged + positions + kMaxWidth > t.log.target_cap) return false;
         const uint32_t open = 2 * ++stamp, kept = open + 1;
         const uint32_t j = s.new_pos[self];  // the mover index of a watcher that moved (step 2)
         const bool mover = j < moved && s.moved[j] == self && reach_squared[self] >= 0.0f;
@@ -475,7 +595,7 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
         s.mark[self] = kept;  // the watcher never sees itself
         const float view = wview[k];
         const Circle reach{s.xs[self], s.ys[self], view + in.margin};
-        WatcherScan scan{AoiMeet{log.target + logged, s.watcher_enters, 0, 0, 0}, v.rank_at[self], open, kept, nullptr,
+        WatcherScan scan{AoiMeet{t.log.target + logged, s.watcher_enters, 0, 0, 0}, v.rank_at[self], open, kept, nullptr,
                          wmask[k]};
         scan.m = scan.filter != ~0u || s.zero_masks || (recount && zero_then) ? s.ms : nullptr;
         AoiWindow window{s.xs, s.ys, s.mark, nullptr, 0, reach.cx, reach.cy, view, reach.radius, open, kept, scan.m,
@@ -486,16 +606,16 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
         }
         if (mover) {
             searched[j] = 1;
-            const uint32_t tag = next_tag();
+            const uint32_t tag = next_tag(t);
             AoiMoverWindow mw{s.xs,      s.ys,      s.view_squared, reach_squared, s.watcher_mask, nullptr, 0,
                               s.old_x[j], s.old_y[j], reach.cx,      reach.cy,      s.old_m[j],     s.ms[self]};
             bool room = true;
-            cover_runs(s, search_cover(j, 0x1p-22), positions, runs, [&](const Runs& b) {
+            cover_runs(s, search_cover(t, j, 0x1p-22), positions, runs, [&](const Runs& b) {
                 window.runs = b.at, window.n_runs = b.n;
                 const uint32_t h = in.kernels->aoi_scan_mover(window, mw, scan.found, s.hits);
-                return room = settle(j, h, tag);
+                return room = settle(t, j, h, tag, ne, nl);
             });
-            if (!room) return Incremental::full;
+            if (!room) return false;
         } else {
             cover_runs(s, widened(reach.cx, reach.cy, reach.radius, drift), ~0u, runs, [&](const Runs& b) {
                 window.runs = b.at, window.n_runs = b.n;
@@ -503,10 +623,10 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
                 return true;
             });
         }
-        if (ne + scan.found.n_enter > ecap) return Incremental::full;
+        if (ne + scan.found.n_enter > ecap) return false;
         for (uint32_t i = 0; i < scan.found.n_enter; ++i) ek[ne++] = event_key(k, v.rank_at[s.watcher_enters[i]]);
         if (recount) {  // its leaves came out of the scan
-            if (nl + scan.found.n_leave > lcap) return Incremental::full;
+            if (nl + scan.found.n_leave > lcap) return false;
             for (uint32_t i = 0; i < scan.found.n_leave; ++i) lk[nl++] = event_key(k, v.rank_at[s.gone[i]]);
             s.redo_at[r] = static_cast<uint32_t>(logged);
             s.redo_len[r] = scan.found.n_visible;
@@ -517,7 +637,7 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
         // and the pass stops at the last one (as collect_leaves). A long list looks in the
         // windows first (leaves_in_windows).
         uint32_t left = old_n - scan.found.met;
-        if (nl + left > lcap) return Incremental::full;
+        if (nl + left > lcap) return false;
         if (left && old_n >= kLeaveWindowList)
             left = leaves_in_windows(in, s, widened(reach.cx, reach.cy, reach.radius, drift), open, kept, k, v, lk, nl, left);
         for (uint32_t o = 0; left && o < old_n; ++o)
@@ -526,34 +646,69 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
         s.redo_len[r] = scan.found.n_visible;
         logged += scan.found.n_visible;
     }
-    // 4. Every other watcher meets only the entities that changed near it (those not searched
-    // for with their rescan).
+    t.ne = ne, t.nl = nl, t.logged = logged;
+    t.stamp = stamp;
+    return true;
+}
+
+// 4. Every other watcher meets only the entities that changed near it (those not searched
+// for with their rescan).
+bool search_movers(Tick& t) noexcept {
+    AoiScratch& s = t.s;
+    const KernelTable& kernels = *t.in.kernels;
+    const uint32_t* const order = t.order;
+    const uint8_t* const searched = t.searched;
+    const float* const reach_squared = t.reach_squared;
+    const uint32_t moved = t.moved, positions = t.positions;
+    uint64_t ne = t.ne, nl = t.nl;
+    Runs runs;
     for (uint32_t o = 0; o < moved; ++o) {
         const uint32_t j = order[o];
         if (searched[j]) continue;
-        const uint32_t tag = next_tag();
+        const uint32_t tag = next_tag(t);
         AoiMoverWindow mw{s.xs,       s.ys,       s.view_squared,   reach_squared,    s.watcher_mask,   nullptr, 0,
                           s.old_x[j], s.old_y[j], s.xs[s.moved[j]], s.ys[s.moved[j]], s.old_m[j], s.ms[s.moved[j]]};
         bool room = true;
         // Batches of at most `positions`: their hits fit s.hits.
-        cover_runs(s, search_cover(j, 0.0), positions, runs, [&](const Runs& b) {
+        cover_runs(s, search_cover(t, j, 0.0), positions, runs, [&](const Runs& b) {
             mw.runs = b.at, mw.n_runs = b.n;
-            return room = settle(j, in.kernels->aoi_mover(mw, s.hits), tag);
+            return room = settle(t, j, kernels.aoi_mover(mw, s.hits), tag, ne, nl);
         });
-        if (!room) return Incremental::full;
+        if (!room) return false;
     }
-    s.mark_stamp = stamp;
-    for (uint32_t j = 0; j < moved; ++j) {  // last_xs, last_ys, last_ms describe this update from now on
+    t.ne = ne, t.nl = nl;
+    return true;
+}
+
+// 5. Events sorted as the full path writes them; the lists must have room to change in place.
+Incremental finish(Tick& t, AoiProgress& p) noexcept {
+    AoiScratch& s = t.s;
+    const Visible& v = t.v;
+    s.mark_stamp = t.stamp;
+    for (uint32_t j = 0; j < t.moved; ++j) {  // last_xs, last_ys, last_ms describe this update from now on
         const uint32_t q = s.moved[j];
         s.last_xs[q] = s.xs[q], s.last_ys[q] = s.ys[q], s.last_ms[q] = s.ms[q];
     }
-    // 5. Events sorted as the full path writes them; the lists must have room to change in place.
-    p.enter_keys = keys_to_events(enter, ne, v, s, renumber);
-    p.leave_keys = keys_to_events(leave, nl, v, s, renumber);
+    const uint64_t ne = t.ne, nl = t.nl;
+    p.enter_keys = keys_to_events(t.enter, ne, v, s, t.renumber);
+    p.leave_keys = keys_to_events(t.leave, nl, v, s, t.renumber);
     if (v.top + relocations(s, v, p.enter_keys, ne, p.leave_keys, nl) > v.target_cap) return Incremental::full;
     p.n_enter = ne, p.n_leave = nl;
-    p.members = renumber;
+    p.members = t.renumber;
     return Incremental::done;
+}
+
+}  // namespace
+
+Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, EventList& enter, EventList& leave,
+                            AoiProgress& p) noexcept {
+    Tick t(in, s, log, enter, leave);
+    const Incremental admitted = admit(t);
+    if (admitted != Incremental::done) return admitted;
+    if (!find_movers(t) || !mark_changed(t)) return Incremental::full;
+    follow_layer(t);
+    if (!rescan_watchers(t) || !search_movers(t)) return Incremental::full;
+    return finish(t, p);
 }
 
 namespace {

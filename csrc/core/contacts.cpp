@@ -366,27 +366,38 @@ ContactStep merge_renumbered(const ContactFrame& before, ContactFrame& now, cons
     return ContactStep::done;
 }
 
-}  // namespace
+// One incremental update's state, handed from step to step in the order contacts_incremental
+// runs them (each step's loops copy what they read into locals).
+struct ContactTick {
+    const Store& st;
+    SweepScratch& s;
+    const ContactFrame& before;
+    ContactFrame& now;
+    ContactState& cs;
+    const KernelTable& kernels;
+    EventList& began;
+    EventList& ended;
+    const uint32_t n;
+    // Another id at a slot, or another count: entities were added or removed (renumber), or
+    // were when an update that did not commit renumbered (the ranks and remap are still its).
+    bool members;
+    uint32_t* const remap;  // = s.tmp_vals, free once ranked: the last update's ranks' new ones
+    double widest, drift;   // the grid's widest box and drift, as the steps learn them
+    uint32_t movers;
+};
 
-ContactStep contacts_incremental(const Store& st, SweepScratch& s, bool ranks_current, const ContactFrame& before,
-                                 ContactFrame& now, ContactState& cs, const KernelTable& kernels, EventList& began,
-                                 EventList& ended, uint64_t* need) noexcept {
-    const uint32_t n = st.n;
-    const Columns& c = st.col;
-    if (n < kIncrementalMin || !ranks_current || !cs.kept || now.id_cap < n || cs.cap < n) return ContactStep::full;
-    // Ranks of the last update's ids, or of the layer's now when an update renumbered them and
-    // did not commit (the same ids by slot still: checked as the changes are found).
-    if (cs.renumbered ? n != cs.renumbered_n || *s.ranked_n != n : *s.ranked_n != before.id_count)
-        return ContactStep::full;
-    // The boxes an update that did not commit wrote go back to the committed ones: the layer
-    // may have changed since in any way, and change detection compares with those. Such a box
-    // stays filed where that update saw it: its distance from there and its size count.
-    double widest = cs.widest, drift = cs.drift;
+// The boxes an update that did not commit wrote go back to the committed ones: the layer
+// may have changed since in any way, and change detection compares with those. Such a box
+// stays filed where that update saw it: its distance from there and its size count.
+void restore_uncommitted(ContactTick& t) noexcept {
+    ContactState& cs = t.cs;
+    const uint32_t* const rank = t.s.rank;
+    double widest = t.widest, drift = t.drift;
     if (cs.built) {
         for (uint32_t q = 0; q < cs.movers; ++q) {
             const uint32_t i = cs.mover[q], pos = cs.pos_of_slot[i];
             const float x = cs.x[i], y = cs.y[i], r = cs.r[i];
-            put_box(cs, pos, x, y, r, s.rank[i]);
+            put_box(cs, pos, x, y, r, rank[i]);
             drift = std::max(drift, std::max(std::fabs(double(x - r) - double(cs.filed[2 * i])),
                                               std::fabs(double(y - r) - double(cs.filed[2 * i + 1]))));
             widest = std::max(widest, box_side(cs.x[i], cs.y[i], cs.r[i]));
@@ -395,6 +406,30 @@ ContactStep contacts_incremental(const Store& st, SweepScratch& s, bool ranks_cu
         cs.widest = widest;
     }
     cs.movers = 0;
+    t.widest = widest, t.drift = drift;
+}
+
+// Adds and removes found by slot: the kept columns, the ranks and the grid follow (renumber).
+// False when too many slots changed.
+bool renumber_now(ContactTick& t) noexcept {
+    ContactState& cs = t.cs;
+    SlotChanges mc;
+    if (!find_slot_changes(cs.id_at, t.before.id_count, t.st.col.id, t.n, mc)) return false;
+    cs.renumbered = true;  // until the commit
+    cs.renumbered_n = t.n;
+    cs.n_added = mc.n_added;
+    std::memcpy(cs.added, mc.added_slot, mc.n_added * sizeof(uint32_t));
+    renumber(t.st, t.s, t.before, cs, mc, t.remap);
+    return t.members = true;
+}
+
+// Lists the movers (the entities whose box or id changed since the committed update), the
+// added among them; more than a quarter of the layer, and a sweep is cheaper.
+bool find_changed(ContactTick& t) noexcept {
+    const Columns& c = t.st.col;
+    ContactState& cs = t.cs;
+    const SweepScratch& s = t.s;
+    const uint32_t n = t.n;
     // Same ids in the same slots as at the last update, whose ranks the scratch holds (the
     // caller says so: checking it here would be a random read per entity, so the checked
     // builds assert it instead).
@@ -411,45 +446,43 @@ ContactStep contacts_incremental(const Store& st, SweepScratch& s, bool ranks_cu
     changes.kept_y = reinterpret_cast<const uint32_t*>(cs.y);
     changes.kept_r = reinterpret_cast<const uint32_t*>(cs.r);
     changes.kept_id = reinterpret_cast<const uint32_t*>(cs.id_at);
-    // Another id at a slot, or another count: entities were added or removed (renumber), or
-    // were when an update that did not commit renumbered (the ranks and remap are still its).
-    bool members = cs.renumbered;
-    uint32_t* const remap = s.tmp_vals;  // free once ranked: the last update's ranks' new ones
-    auto renumber_now = [&]() {
-        SlotChanges mc;
-        if (!find_slot_changes(cs.id_at, before.id_count, c.id, n, mc)) return false;
-        cs.renumbered = true;  // until the commit
-        cs.renumbered_n = n;
-        cs.n_added = mc.n_added;
-        std::memcpy(cs.added, mc.added_slot, mc.n_added * sizeof(uint32_t));
-        renumber(st, s, before, cs, mc, remap);
-        return members = true;
-    };
-    if (!members && n != before.id_count && !renumber_now()) return ContactStep::full;
+    if (!t.members && n != t.before.id_count && !renumber_now(t)) return false;
     for (int pass = 0; pass < 2; ++pass) {
         movers = 0;
         bool other_id = false;
         for (uint32_t i0 = 0; i0 < n && !other_id; i0 += kDetectBlock) {
             changes.first = i0;
             changes.last = std::min(n, i0 + kDetectBlock);
-            movers += kernels.contact_changed(changes, cs.mover + movers, &other_id);
+            movers += t.kernels.contact_changed(changes, cs.mover + movers, &other_id);
 #if defined(SOAGEO_CHECKS)
             for (uint32_t i = changes.first; i < changes.last; ++i)
                 SOAGEO_ASSERT(cs.id_at[i] != c.id[i] || s.id_keys[s.rank[i]] == int_key(c.id[i]));
 #endif
-            if (movers > max_movers) return ContactStep::full;
+            if (movers > max_movers) return false;
         }
         if (!other_id) break;
-        if (members || !renumber_now()) return ContactStep::full;  // ids changed again: a sweep
+        if (t.members || !renumber_now(t)) return false;  // ids changed again: a sweep
     }
+    const bool members = t.members;
     for (uint32_t q = 0; members && q < cs.n_added; ++q) {  // kept as they are: changed all the same
-        if (movers == max_movers) return ContactStep::full;
+        if (movers == max_movers) return false;
         cs.mover[movers++] = cs.added[q];
     }
     if (members) {  // now's ids (its block may be new since the renumbering)
-        for (uint32_t q = 0; q < n; ++q) now.ids[q] = key_int(s.id_keys[q]);
-        now.id_count = n;
+        for (uint32_t q = 0; q < n; ++q) t.now.ids[q] = key_int(s.id_keys[q]);
+        t.now.id_count = n;
     }
+    t.movers = movers;
+    return true;
+}
+
+// The movers' new boxes go into the grid as built, flagged for the search, or the grid is built
+// again (cells grown too narrow, or a min corner drifted too far).
+void place_movers(ContactTick& t) noexcept {
+    const Columns& c = t.st.col;
+    ContactState& cs = t.cs;
+    const uint32_t n = t.n, movers = t.movers;
+    double widest = t.widest, drift = t.drift;
     // The grid's boxes are the unchanged ones, no wider than `widest` when it was built or
     // patched, and the movers' new ones.
     if (!cs.built) widest = 0;
@@ -471,7 +504,7 @@ ContactStep contacts_incremental(const Store& st, SweepScratch& s, bool ranks_cu
     const size_t words = size_t(n) / 64 + 1;
     std::memset(cs.pos_bits, 0, (size_t(cs.positions) / 64 + 1) * sizeof(uint64_t));
     std::memset(cs.rank_moved, 0, words * sizeof(uint64_t));
-    const uint32_t* const rank_of = s.rank;
+    const uint32_t* const rank_of = t.s.rank;
     cs.movers = movers;  // their boxes are not the committed ones until the commit
     // Each mover's box written in place, flagged, and how far its min corner went from where
     // it was filed: one pass, one cache miss per mover (the write into the grid: the filed
@@ -510,17 +543,23 @@ ContactStep contacts_incremental(const Store& st, SweepScratch& s, bool ranks_cu
         }
     }
     cs.built = true;
-    // The changed entities' pairs now, as ranks in now.buf.a/b; a pair of two changed ones is
-    // found by the lower rank. Hashing may bring a bucket twice: duplicates go after the sort.
-    // The changed boxes are taken in the grid's order, row-hashed cells one after the other,
-    // so that each search reads the rows the last one read (in slot order, every cell was a
-    // cache miss at 100,000 entities, 10% of them moving).
+}
+
+// The changed entities' pairs now, as ranks in now.buf.a/b; a pair of two changed ones is
+// found by the lower rank. Hashing may bring a bucket twice: duplicates go after the sort.
+// The changed boxes are taken in the grid's order, row-hashed cells one after the other,
+// so that each search reads the rows the last one read (in slot order, every cell was a
+// cache miss at 100,000 entities, 10% of them moving). Returns how many were found (counted
+// past now's capacity).
+uint64_t find_pairs(ContactTick& t) noexcept {
+    ContactState& cs = t.cs;
+    const KernelTable& kernels = t.kernels;
     const uint32_t* const start = cs.start;
     const uint32_t buckets = cs.buckets, bmask = buckets - 1, positions = cs.positions;
     const double inv = cs.inv_side, reach = cs.widest + cs.drift, ahead = cs.drift;
-    uint32_t* const fa = now.buf.a;
-    uint32_t* const fb = now.buf.b;
-    const uint64_t cap = now.buf.cap;
+    uint32_t* const fa = t.now.buf.a;
+    uint32_t* const fb = t.now.buf.b;
+    const uint64_t cap = t.now.buf.cap;
     uint64_t k = 0;
     uint32_t* const rank_changed = cs.rank_changed;
     uint32_t* const hits = cs.hits;
@@ -548,8 +587,8 @@ ContactStep contacts_incremental(const Store& st, SweepScratch& s, bool ranks_cu
             auto flush = [&]() {
                 search.n_runs = n_runs;
                 const uint32_t h = kernels.contact_search(search, hits);
-                for (uint32_t t = 0; t < h; ++t) {
-                    const uint32_t e = rank_changed[hits[t]], rc = e & 0x7fffffffu;
+                for (uint32_t i = 0; i < h; ++i) {
+                    const uint32_t e = rank_changed[hits[i]], rc = e & 0x7fffffffu;
                     const bool pair = (rc != rm) & !((e >> 31) & (rc < rm));
                     if (k < cap) fa[k] = rc, fb[k] = rm;
                     k += pair;
@@ -589,24 +628,29 @@ ContactStep contacts_incremental(const Store& st, SweepScratch& s, bool ranks_cu
             if (n_runs) flush();
         }
     }
-    for (uint32_t q = 0; q < movers; ++q) rank_changed[cs.pos_of_slot[cs.mover[q]]] &= 0x7fffffffu;
+    for (uint32_t q = 0; q < t.movers; ++q) rank_changed[cs.pos_of_slot[cs.mover[q]]] &= 0x7fffffffu;
+    return k;
+}
+
+// The last pairs that involve no changed entity stay; of those that do (touched), the ones
+// not found again ended; found ones not among them began. Few pairs begin or end in a tick
+// (a twentieth of those found with a tenth moving), so the touched ones are listed first
+// (one branch-free pass: their positions in the last pairs, after the found keys), then
+// merged with the found ones, and the last pairs are copied whole between the events.
+// Merging every last pair with the found ones instead mispredicted once per found pair.
+// found[0, k) ascending and unique; the same ids as the last update (no renumbering).
+void merge_touched(ContactTick& t, uint64_t k) noexcept {
+    const ContactFrame& before = t.before;
+    ContactFrame& now = t.now;
+    EventList& began = t.began;
+    EventList& ended = t.ended;
     const uint64_t no = before.n;
-    if (k + no > cap) return *need = k + no, ContactStep::need_pairs;
-    order_rank_pairs(now.buf, k, n, true);
-    uint64_t* const found = now.buf.keys;
-    k = static_cast<uint64_t>(std::unique(found, found + k) - found);
-    // The last pairs that involve no changed entity stay; of those that do (touched), the ones
-    // not found again ended; found ones not among them began. Few pairs begin or end in a tick
-    // (a twentieth of those found with a tenth moving), so the touched ones are listed first
-    // (one branch-free pass: their positions in the last pairs, after the found keys), then
-    // merged with the found ones, and the last pairs are copied whole between the events.
-    // Merging every last pair with the found ones instead mispredicted once per found pair.
     const uint64_t* const old = before.buf.keys;
+    uint64_t* const found = now.buf.keys;
     uint64_t* const out = now.buf.tmp;
-    if (members) return merge_renumbered(before, now, cs, remap, k, began, ended);
-    uint64_t* const touched = found + k;  // k + no <= cap, checked above
+    uint64_t* const touched = found + k;  // k + no <= cap, checked by the caller
     const int64_t* const ids = before.ids;
-    const uint64_t* const moved = cs.rank_moved;  // bits: bytes measured slower at 100,000
+    const uint64_t* const moved = t.cs.rank_moved;  // bits: bytes measured slower at 100,000
     uint64_t nt = 0;
     for (uint64_t i = 0; i < no; ++i) {
         const uint64_t key = old[i];
@@ -622,17 +666,17 @@ ContactStep contacts_incremental(const Store& st, SweepScratch& s, bool ranks_cu
             copied = end;
         }
     };
-    uint64_t t = 0, j = 0;
+    uint64_t i = 0, j = 0;
     for (;;) {
-        while (t < nt && j < k && old[touched[t]] == found[j]) after = touched[t++] + 1, ++j;  // still touching
-        if (t < nt && (j == k || old[touched[t]] < found[j])) {
-            const uint64_t at = touched[t++], key = old[at];
+        while (i < nt && j < k && old[touched[i]] == found[j]) after = touched[i++] + 1, ++j;  // still touching
+        if (i < nt && (j == k || old[touched[i]] < found[j])) {
+            const uint64_t at = touched[i++], key = old[at];
             copy_to(at);
             copied = after = at + 1;
             push_pair(ended, int64_t(key >> 32), int64_t(key & 0xffffffffu));
         } else if (j < k) {
             // Before the first last pair above it: past `after`, only untouched ones, never equal.
-            const uint64_t f = found[j++], limit = t < nt ? touched[t] : no;
+            const uint64_t f = found[j++], limit = i < nt ? touched[i] : no;
             uint64_t at = std::max(after, copied);
             while (at < limit && old[at] < f) ++at;
             copy_to(at);
@@ -653,8 +697,33 @@ ContactStep contacts_incremental(const Store& st, SweepScratch& s, bool ranks_cu
     std::swap(now.buf.keys, now.buf.tmp);
     std::swap(now.buf.keys32, now.buf.tmp32);
     now.n = w;
-    std::memcpy(now.ids, before.ids, n * sizeof(int64_t));
-    now.id_count = n;
+    std::memcpy(now.ids, before.ids, t.n * sizeof(int64_t));
+    now.id_count = t.n;
+}
+
+}  // namespace
+
+ContactStep contacts_incremental(const Store& st, SweepScratch& s, bool ranks_current, const ContactFrame& before,
+                                 ContactFrame& now, ContactState& cs, const KernelTable& kernels, EventList& began,
+                                 EventList& ended, uint64_t* need) noexcept {
+    const uint32_t n = st.n;
+    if (n < kIncrementalMin || !ranks_current || !cs.kept || now.id_cap < n || cs.cap < n) return ContactStep::full;
+    // Ranks of the last update's ids, or of the layer's now when an update renumbered them and
+    // did not commit (the same ids by slot still: checked as the changes are found).
+    if (cs.renumbered ? n != cs.renumbered_n || *s.ranked_n != n : *s.ranked_n != before.id_count)
+        return ContactStep::full;
+    ContactTick t{st, s, before, now, cs, kernels, began, ended, n, cs.renumbered, s.tmp_vals, cs.widest, cs.drift, 0};
+    restore_uncommitted(t);
+    if (!find_changed(t)) return ContactStep::full;
+    place_movers(t);
+    uint64_t k = find_pairs(t);
+    const uint64_t no = before.n;
+    if (k + no > now.buf.cap) return *need = k + no, ContactStep::need_pairs;
+    order_rank_pairs(now.buf, k, n, true);
+    uint64_t* const found = now.buf.keys;
+    k = static_cast<uint64_t>(std::unique(found, found + k) - found);
+    if (t.members) return merge_renumbered(before, now, cs, t.remap, k, began, ended);
+    merge_touched(t, k);
     return ContactStep::done;
 }
 
