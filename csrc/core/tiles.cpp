@@ -1,0 +1,123 @@
+// Tiles (tiles.hpp): the walk of ray_walk.hpp over the map, each blocked cell decided exactly.
+#include "tiles.hpp"
+
+namespace soageo {
+namespace {
+
+// e = (o + k * cell) - a exactly: k * cell is exact in a double (k <= 2^24 + 1, a 24-bit
+// cell), so three doubles summed as an expansion.
+inline int edge_minus(float o, uint32_t k, float cell, float a, double* e) noexcept {
+    int n = exact::grow(e, 0, double(o), e);
+    n = exact::grow(e, n, double(k) * double(cell), e);
+    return exact::grow(e, n, -double(a), e);
+}
+
+inline void set_ratio(exact::Ratio& r, const double* n, int nn, bool neg, const double* d, int nd) noexcept {
+    for (int i = 0; i < nn; ++i) r.n[i] = neg ? -n[i] : n[i];
+    for (int i = 0; i < nd; ++i) r.d[i] = d[i];
+    r.nn = nn;
+    r.nd = nd;
+    exact::ratio_finish(r);
+}
+
+}  // namespace
+
+TileMap tiles_make(uint8_t* cells, uint32_t cols, uint32_t rows, float x0, float y0, float cell) noexcept {
+    return TileMap{cells, cols, rows, x0, y0, cell, GridFrame{x0, y0, 1.0 / double(cell), cols, rows}};
+}
+
+bool tile_meets(const TileMap& m, uint32_t col, uint32_t row, const Seg& q, bool open, exact::Ratio* enter) noexcept {
+    // Liang-Barsky on exact values: the parameters where q enters and leaves each slab, the
+    // latest entry against the earliest exit.
+    exact::Ratio lo, hi, in, out;
+    exact::ratio_int(lo, 0.0);
+    exact::ratio_int(hi, 1.0);
+    const bool point = q.ax == q.bx && q.ay == q.by;
+    if (point && open) return false;
+    for (int axis = 0; axis < 2; ++axis) {
+        const float a = axis ? q.ay : q.ax, b = axis ? q.by : q.bx, o = axis ? m.y0 : m.x0;
+        const uint32_t k = axis ? row : col;
+        double e0[3], e1[3];
+        const int n0 = edge_minus(o, k, m.cell, a, e0), n1 = edge_minus(o, k + 1, m.cell, a, e1);
+        if (a == b) {
+            // Inside the slab, edges included, or never.
+            if (exact::sign(e0, n0) > 0 || exact::sign(e1, n1) < 0) return false;
+            continue;
+        }
+        double d[2];
+        const int nd = b > a ? exact::diff(b, a, d) : exact::diff(a, b, d);
+        if (b > a) {
+            set_ratio(in, e0, n0, false, d, nd);
+            set_ratio(out, e1, n1, false, d, nd);
+        } else {
+            set_ratio(in, e1, n1, true, d, nd);
+            set_ratio(out, e0, n0, true, d, nd);
+        }
+        if (exact::compare(in, lo) > 0) lo = in;
+        if (exact::compare(out, hi) < 0) hi = out;
+    }
+    if (exact::compare(lo, hi) > 0) return false;
+    if (open) {
+        // Only the start (the square is left at t = 0) or only the end (entered at t = 1).
+        if (exact::sign(hi.n, hi.nn) == 0) return false;
+        exact::Ratio one;
+        exact::ratio_int(one, 1.0);
+        if (exact::compare(lo, one) == 0) return false;
+    }
+    if (enter) *enter = lo;
+    return true;
+}
+
+bool tiles_blocked(const TileMap& m, float ax, float ay, float bx, float by) noexcept {
+    const Seg q{ax, ay, bx, by};
+    bool hit = false;
+    walk_cells(m.frame, ax, ay, bx, by, [&](uint32_t c, double, double) {
+        if (m.cells[c] && tile_meets(m, c % m.cols, c / m.cols, q, false, nullptr)) {
+            hit = true;
+            return Walk::stop;
+        }
+        return Walk::next;
+    });
+    return hit;
+}
+
+bool tiles_visible(const TileMap& m, float vx, float vy, float px, float py) noexcept {
+    const Seg q{vx, vy, px, py};
+    if (vx == px && vy == py) return true;
+    bool blocked = false;
+    walk_cells(m.frame, vx, vy, px, py, [&](uint32_t c, double, double) {
+        if (m.cells[c] && tile_meets(m, c % m.cols, c / m.cols, q, true, nullptr)) {
+            blocked = true;
+            return Walk::stop;
+        }
+        return Walk::next;
+    });
+    return !blocked;
+}
+
+bool tiles_cast(const TileMap& m, float ax, float ay, float bx, float by, double* t, uint32_t* cell) noexcept {
+    const Seg q{ax, ay, bx, by};
+    exact::Ratio best, r;
+    uint32_t best_cell = 0;
+    bool found = false;
+    walk_cells(m.frame, ax, ay, bx, by, [&](uint32_t c, double entry, double column_entry) {
+        if (found) {
+            if (column_entry > best.t) return Walk::stop;
+            if (entry > best.t) return Walk::next_column;
+        }
+        if (!m.cells[c] || !tile_meets(m, c % m.cols, c / m.cols, q, false, &r)) return Walk::next;
+        const int order = found ? exact::compare(r, best) : -1;
+        if (order < 0 || (order == 0 && c < best_cell)) {
+            best = r;
+            best_cell = c;
+            found = true;
+        }
+        return Walk::next;
+    });
+    if (!found) return false;
+    *t = best.t < 0 ? 0.0 : (best.t > 1 ? 1.0 : best.t);
+    *cell = best_cell;
+    return true;
+}
+
+}  // namespace soageo

@@ -1,0 +1,289 @@
+// Walls (walls.hpp): the grid built once, and the segment tests, decided exactly.
+#include "walls.hpp"
+
+#include <cmath>
+#include <cstring>
+
+#include "exact.hpp"
+#include "kernels.hpp"
+
+namespace soageo {
+namespace {
+
+// Shewchuk's orient2d filter, then the exact expansion (orient.cpp) when it cannot decide.
+inline int orient(float ax, float ay, float bx, float by, float px, float py) noexcept {
+    const double l = (double(bx) - ax) * (double(py) - ay);
+    const double r = (double(by) - ay) * (double(px) - ax);
+    const double det = l - r;
+    const double bound = 3.3306690738754716e-16 * (std::fabs(l) + std::fabs(r));
+    if (det > bound) return 1;
+    if (-det > bound) return -1;
+    return orient_exact(ax, ay, bx, by, px, py);
+}
+
+inline float fmin2(float a, float b) { return a < b ? a : b; }
+inline float fmax2(float a, float b) { return a > b ? a : b; }
+
+inline bool boxes_apart(const Seg& q, const Seg& s) noexcept {
+    return fmax2(q.ax, q.bx) < fmin2(s.ax, s.bx) || fmax2(s.ax, s.bx) < fmin2(q.ax, q.bx) ||
+           fmax2(q.ay, q.by) < fmin2(s.ay, s.by) || fmax2(s.ay, s.by) < fmin2(q.ay, q.by);
+}
+
+inline bool is_point(const Seg& s) noexcept { return s.ax == s.bx && s.ay == s.by; }
+
+// How a wall meets the query segment q: which point is the first contact along q.
+enum class Contact { none, start, end, point_a, point_b, crossing };
+
+// The closed segments meet (boxes already overlap): the kind of the first contact along q.
+Contact first_contact(const Seg& q, const Seg& s) noexcept {
+    const bool qp = is_point(q), sp = is_point(s);
+    if (qp) return (sp || orient(s.ax, s.ay, s.bx, s.by, q.ax, q.ay) == 0) ? Contact::start : Contact::none;
+    if (sp) return orient(q.ax, q.ay, q.bx, q.by, s.ax, s.ay) == 0 ? Contact::point_a : Contact::none;
+    const int o1 = orient(q.ax, q.ay, q.bx, q.by, s.ax, s.ay);
+    const int o2 = orient(q.ax, q.ay, q.bx, q.by, s.bx, s.by);
+    if (o1 == 0 && o2 == 0) {
+        // Collinear with overlapping boxes: they overlap. The first point of the overlap is q's
+        // start when the wall holds it, else the wall's end nearer that start. Along an axis on
+        // which q moves, the line's points are ordered as their coordinates.
+        const bool by_x = q.ax != q.bx;
+        const float qa = by_x ? q.ax : q.ay, qb = by_x ? q.bx : q.by;
+        const float sa = by_x ? s.ax : s.ay, sb = by_x ? s.bx : s.by;
+        if (fmin2(sa, sb) <= qa && qa <= fmax2(sa, sb)) return Contact::start;
+        const bool a_first = qb > qa ? sa <= sb : sa >= sb;
+        return a_first ? Contact::point_a : Contact::point_b;
+    }
+    if (o1 == o2) return Contact::none;
+    const int o3 = orient(s.ax, s.ay, s.bx, s.by, q.ax, q.ay);
+    const int o4 = orient(s.ax, s.ay, s.bx, s.by, q.bx, q.by);
+    if (o3 == o4 && o3 != 0) return Contact::none;
+    // One point, where the two lines cross: a named point when one of the four lies on the other.
+    if (o3 == 0) return Contact::start;
+    if (o1 == 0) return Contact::point_a;
+    if (o2 == 0) return Contact::point_b;
+    if (o4 == 0) return Contact::end;
+    return Contact::crossing;
+}
+
+// u = p - a per axis, as exact expansions (2 components at most).
+struct Diff2 {
+    double x[2], y[2];
+    int nx, ny;
+};
+inline Diff2 diff2(float px, float py, float ax, float ay) noexcept {
+    Diff2 d;
+    d.nx = exact::diff(px, ax, d.x);
+    d.ny = exact::diff(py, ay, d.y);
+    return d;
+}
+
+// h = u.x * v.y - u.y * v.x (cross) or u.x * v.x + u.y * v.y (dot); h has room 16.
+int combine(const Diff2& u, const Diff2& v, bool cross, double* h) noexcept {
+    double p[8], q[8], tmp[4];
+    const int np = exact::mul(u.x, u.nx, cross ? v.y : v.x, cross ? v.ny : v.nx, p, tmp);
+    const int nq = exact::mul(u.y, u.ny, cross ? v.x : v.y, cross ? v.nx : v.ny, q, tmp);
+    if (cross) exact::negate(q, nq);
+    return exact::sum(p, np, q, nq, h);
+}
+
+// The parameter along q of a contact of the given kind with s.
+void contact_ratio(const Seg& q, const Seg& s, Contact c, exact::Ratio& r) noexcept {
+    if (c == Contact::start) return exact::ratio_int(r, 0.0);
+    if (c == Contact::end) return exact::ratio_int(r, 1.0);
+    const Diff2 d = diff2(q.bx, q.by, q.ax, q.ay);
+    if (c == Contact::crossing) {
+        // t = cross(s.a - q.a, s.b - s.a) / cross(q.b - q.a, s.b - s.a)
+        const Diff2 e = diff2(s.bx, s.by, s.ax, s.ay);
+        r.nn = combine(diff2(s.ax, s.ay, q.ax, q.ay), e, true, r.n);
+        r.nd = combine(d, e, true, r.d);
+    } else {
+        // A point p on q: t = dot(p - q.a, d) / dot(d, d). The same point gives the same value
+        // whichever wall it ends, so walls sharing an end tie exactly.
+        const bool a = c == Contact::point_a;
+        r.nn = combine(diff2(a ? s.ax : s.bx, a ? s.ay : s.by, q.ax, q.ay), d, false, r.n);
+        r.nd = combine(d, d, false, r.d);
+    }
+    exact::ratio_finish(r);
+}
+
+// The first visit of wall i by this query (each wall is tested once however many cells hold it).
+inline bool first_visit(Walls& w, uint32_t i) noexcept {
+    if (w.stamp[i] == w.epoch) return false;
+    w.stamp[i] = w.epoch;
+    return true;
+}
+
+inline void new_epoch(Walls& w) noexcept {
+    if (++w.epoch == 0) {
+        std::memset(w.stamp, 0, sizeof(uint32_t) * w.n);
+        w.epoch = 1;
+    }
+}
+
+}  // namespace
+
+bool seg_meets(const Seg& q, const Seg& s) noexcept {
+    return !boxes_apart(q, s) && first_contact(q, s) != Contact::none;
+}
+
+bool seg_blocks_open(const Seg& q, const Seg& s) noexcept {
+    if (is_point(q) || boxes_apart(q, s)) return false;
+    if (is_point(s)) {
+        if (orient(q.ax, q.ay, q.bx, q.by, s.ax, s.ay) != 0) return false;
+        return !(s.ax == q.ax && s.ay == q.ay) && !(s.ax == q.bx && s.ay == q.by);
+    }
+    const int o1 = orient(q.ax, q.ay, q.bx, q.by, s.ax, s.ay);
+    const int o2 = orient(q.ax, q.ay, q.bx, q.by, s.bx, s.by);
+    if (o1 == 0 && o2 == 0) {
+        // Collinear overlap [lo, hi] along an axis q moves on: more than one point blocks, and
+        // so does a single point other than q's ends.
+        const bool by_x = q.ax != q.bx;
+        const float qa = by_x ? q.ax : q.ay, qb = by_x ? q.bx : q.by;
+        const float sa = by_x ? s.ax : s.ay, sb = by_x ? s.bx : s.by;
+        const float lo = fmax2(fmin2(qa, qb), fmin2(sa, sb)), hi = fmin2(fmax2(qa, qb), fmax2(sa, sb));
+        if (lo < hi) return true;
+        return lo == hi && lo != qa && lo != qb;
+    }
+    if (o1 == o2) return false;
+    const int o3 = orient(s.ax, s.ay, s.bx, s.by, q.ax, q.ay);
+    const int o4 = orient(s.ax, s.ay, s.bx, s.by, q.bx, q.by);
+    if (o3 == o4 && o3 != 0) return false;
+    // One common point: it is q's start when o3 == 0, its end when o4 == 0, else inside q.
+    return o3 != 0 && o4 != 0;
+}
+
+WallPlan walls_plan(const Seg* seg, uint32_t n) noexcept {
+    WallPlan p{};
+    p.ok = true;
+    if (n == 0) return p;
+    double minx = seg[0].ax, miny = seg[0].ay, maxx = minx, maxy = miny, extent = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+        const Seg& s = seg[i];
+        minx = std::fmin(minx, std::fmin(s.ax, s.bx));
+        maxx = std::fmax(maxx, std::fmax(s.ax, s.bx));
+        miny = std::fmin(miny, std::fmin(s.ay, s.by));
+        maxy = std::fmax(maxy, std::fmax(s.ay, s.by));
+        extent += std::fmax(std::fabs(double(s.bx) - s.ax), std::fabs(double(s.by) - s.ay));
+    }
+    // About one wall per cell, and cells no smaller than the mean wall, so that the walls'
+    // entries stay O(n): a wall crosses about extent / cell + 2 cells.
+    const double w = maxx - minx, h = maxy - miny;
+    double cell = std::fmax(extent / n, std::sqrt(w * h / n));
+    if (!(cell > 0)) cell = std::fmax(w, h) / n;
+    if (!(cell > 0)) cell = 1;
+    const double max_cells = 2.0 * n + 16;
+    while ((std::floor(w / cell) + 1) * (std::floor(h / cell) + 1) > max_cells) cell *= 2;
+    p.frame = GridFrame{minx, miny, 1.0 / cell, static_cast<uint32_t>(std::floor(w / cell) + 1),
+                        static_cast<uint32_t>(std::floor(h / cell) + 1)};
+    uint64_t refs = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+        const Seg& s = seg[i];
+        walk_cells(p.frame, s.ax, s.ay, s.bx, s.by, [&](uint32_t, double, double) {
+            ++refs;
+            return Walk::next;
+        });
+    }
+    p.refs = refs;
+    p.ok = refs < (uint64_t(1) << 32);
+    return p;
+}
+
+size_t walls_index_bytes(const WallPlan& p, uint32_t n) noexcept {
+    const uint64_t cells = uint64_t(p.frame.cols) * p.frame.rows;
+    return static_cast<size_t>((cells + 1 + p.refs + n) * sizeof(uint32_t));
+}
+
+void walls_build(Walls& w, const Seg* seg, uint32_t n, const WallPlan& p, void* block) noexcept {
+    const uint32_t cells = p.frame.cols * p.frame.rows;
+    auto* start = static_cast<uint32_t*>(block);
+    auto* items = start + cells + 1;
+    auto* stamp = items + p.refs;
+    std::memset(start, 0, sizeof(uint32_t) * (cells + 1));
+    std::memset(stamp, 0, sizeof(uint32_t) * n);
+    // Counting sort of (cell, wall): each cell's walls ascending, so the first ones a cast
+    // meets in a cell are the low numbers that win its ties.
+    for (uint32_t i = 0; i < n; ++i)
+        walk_cells(p.frame, seg[i].ax, seg[i].ay, seg[i].bx, seg[i].by, [&](uint32_t c, double, double) {
+            ++start[c + 1];
+            return Walk::next;
+        });
+    for (uint32_t c = 0; c < cells; ++c) start[c + 1] += start[c];
+    for (uint32_t i = 0; i < n; ++i)
+        walk_cells(p.frame, seg[i].ax, seg[i].ay, seg[i].bx, seg[i].by, [&](uint32_t c, double, double) {
+            items[start[c]++] = i;
+            return Walk::next;
+        });
+    for (uint32_t c = cells; c > 0; --c) start[c] = start[c - 1];
+    start[0] = 0;
+    w = Walls{seg, n, p.frame, start, items, stamp, 0};
+}
+
+bool walls_blocked(Walls& w, float ax, float ay, float bx, float by) noexcept {
+    const Seg q{ax, ay, bx, by};
+    bool hit = false;
+    new_epoch(w);
+    walk_cells(w.frame, ax, ay, bx, by, [&](uint32_t c, double, double) {
+        for (uint32_t k = w.start[c], end = w.start[c + 1]; k < end; ++k) {
+            const uint32_t i = w.items[k];
+            if (first_visit(w, i) && seg_meets(q, w.seg[i])) {
+                hit = true;
+                return Walk::stop;
+            }
+        }
+        return Walk::next;
+    });
+    return hit;
+}
+
+bool walls_visible(Walls& w, float vx, float vy, float px, float py) noexcept {
+    const Seg q{vx, vy, px, py};
+    if (is_point(q)) return true;
+    bool blocked = false;
+    new_epoch(w);
+    walk_cells(w.frame, vx, vy, px, py, [&](uint32_t c, double, double) {
+        for (uint32_t k = w.start[c], end = w.start[c + 1]; k < end; ++k) {
+            const uint32_t i = w.items[k];
+            if (first_visit(w, i) && seg_blocks_open(q, w.seg[i])) {
+                blocked = true;
+                return Walk::stop;
+            }
+        }
+        return Walk::next;
+    });
+    return !blocked;
+}
+
+bool walls_cast(Walls& w, float ax, float ay, float bx, float by, double* t, uint32_t* wall) noexcept {
+    const Seg q{ax, ay, bx, by};
+    exact::Ratio best, r;
+    uint32_t best_wall = 0;
+    bool found = false;
+    new_epoch(w);
+    walk_cells(w.frame, ax, ay, bx, by, [&](uint32_t c, double entry, double column_entry) {
+        if (found) {
+            if (column_entry > best.t) return Walk::stop;
+            if (entry > best.t) return Walk::next_column;
+        }
+        for (uint32_t k = w.start[c], end = w.start[c + 1]; k < end; ++k) {
+            const uint32_t i = w.items[k];
+            if (!first_visit(w, i)) continue;
+            const Seg& s = w.seg[i];
+            if (boxes_apart(q, s)) continue;
+            const Contact kind = first_contact(q, s);
+            if (kind == Contact::none) continue;
+            contact_ratio(q, s, kind, r);
+            const int order = found ? exact::compare(r, best) : -1;
+            if (order < 0 || (order == 0 && i < best_wall)) {
+                best = r;
+                best_wall = i;
+                found = true;
+            }
+        }
+        return Walk::next;
+    });
+    if (!found) return false;
+    *t = best.t < 0 ? 0.0 : (best.t > 1 ? 1.0 : best.t);
+    *wall = best_wall;
+    return true;
+}
+
+}  // namespace soageo

@@ -1,0 +1,58 @@
+// Walls: an immutable set of closed float32 segments with a static uniform grid over them, and
+// the three questions a server asks of them (is this segment blocked, where does this ray first
+// touch a wall, can this viewer see that point). Every decision is exact on the stored values.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "ray_walk.hpp"
+
+namespace soageo {
+
+// A segment as stored: ends (ax, ay) and (bx, by); equal ends make a point.
+struct Seg {
+    float ax, ay, bx, by;
+};
+
+// The walls and their index, all in caller-owned memory (Lua blocks in the binding). The grid
+// is CSR: the walls of cell k are items[start[k] .. start[k + 1]), each wall in every cell its
+// padded segment crosses. `stamp` marks the walls a query has tested (once each): a query
+// takes a new `epoch`, so queries mutate the stamps and nothing else.
+struct Walls {
+    const Seg* seg;
+    uint32_t n;
+    GridFrame frame;
+    const uint32_t* start;  // cols * rows + 1
+    const uint32_t* items;
+    uint32_t* stamp;        // n
+    uint32_t epoch;
+};
+
+constexpr uint32_t kMaxWalls = 1u << 24;
+
+// What walls_build needs, from a first pass over the walls: the grid's frame and its size.
+struct WallPlan {
+    GridFrame frame;
+    uint64_t refs;  // entries of items
+    bool ok;        // false: the index would pass 2^32 entries (walls_build refuses)
+};
+
+WallPlan walls_plan(const Seg* seg, uint32_t n) noexcept;
+size_t walls_index_bytes(const WallPlan& p, uint32_t n) noexcept;
+// Lays the index out in `block` (walls_index_bytes of it, 4-byte aligned) and fills it.
+void walls_build(Walls& w, const Seg* seg, uint32_t n, const WallPlan& p, void* block) noexcept;
+
+// The closed segment a-b (a point when a == b) meets a wall.
+bool walls_blocked(Walls& w, float ax, float ay, float bx, float by) noexcept;
+// The first contact along a-b: t in [0, 1] (within 1e-9 of the exact value) and the 0-based
+// wall, the lowest of those touching at that exact t. False when nothing is touched.
+bool walls_cast(Walls& w, float ax, float ay, float bx, float by, double* t, uint32_t* wall) noexcept;
+// No wall meets the segment v-p except at v alone or at p alone (open at both ends).
+bool walls_visible(Walls& w, float vx, float vy, float px, float py) noexcept;
+
+// The same three tests against one wall, for the references in the tests.
+bool seg_meets(const Seg& q, const Seg& s) noexcept;
+bool seg_blocks_open(const Seg& q, const Seg& s) noexcept;
+
+}  // namespace soageo
