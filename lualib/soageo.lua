@@ -12,6 +12,8 @@ local soageo = {
   load = core.load,          -- soageo.load(snapshot) -> layer (see layer:dump())
   aoi = core.aoi,            -- soageo.aoi(layer [, {margin = m}]) -> aoi
   contacts = core.contacts,  -- soageo.contacts(layer) -> contacts: began/ended overlaps per update
+  walls = core.walls,        -- soageo.walls(coords) -> walls: static segments {x0, y0, x1, y1, ...}
+  tiles = core.tiles,        -- soageo.tiles(cols, rows, cell, blocked [, x0, y0]) -> tiles
   pairs_between = core.pairs_between,  -- (layer_a, layer_b [, out]) -> out, n: overlapping (id in a, id in b)
 }
 
