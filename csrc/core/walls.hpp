@@ -29,7 +29,9 @@ struct Walls {
     uint32_t epoch;
 };
 
-constexpr uint32_t kMaxWalls = 1u << 24;
+// A coords table holds at most 2^28 numbers (the binding's arrays): 2^26 walls, whose index
+// stays below 2^32 entries (about 5 per wall at most, walls_plan).
+constexpr uint32_t kMaxWalls = 1u << 26;
 
 // What walls_build needs, from a first pass over the walls: the grid's frame and its size.
 struct WallPlan {

@@ -30,8 +30,9 @@ int blocked_many(lua_State* L, Check check, Test test) {
         int isnum = 0;
         lua_rawgeti(L, 2, i);
         const lua_Number v = lua_tonumberx(L, -1, &isnum);
+        const bool number = lua_type(L, -1) == LUA_TNUMBER;  // not a numeric string, as in arrays elsewhere
         lua_pop(L, 1);
-        if (!isnum || !finite32(v)) luaL_argerror(L, 2, lua_pushfstring(L, "coords[%d] must be a finite number", i));
+        if (!isnum || !number || !finite32(v)) luaL_argerror(L, 2, lua_pushfstring(L, "coords[%d] must be a finite number", i));
     }
     for (int k = 0; k < len / 4; ++k) {
         float c[4];

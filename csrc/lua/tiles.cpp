@@ -39,7 +39,8 @@ int l_tiles(lua_State* L) {
     const lua_Number cell = luaL_checknumber(L, 3);
     if (!(finite32(cell) && static_cast<float>(cell) > 0)) luaL_argerror(L, 3, "cell must be finite and > 0");
     size_t len = 0;
-    const char* bytes = luaL_checklstring(L, 4, &len);
+    luaL_checktype(L, 4, LUA_TSTRING);  // not a number turned into its digits
+    const char* bytes = lua_tolstring(L, 4, &len);
     const uint64_t count = uint64_t(cols) * rows;
     if (count > kMaxTiles) luaL_argerror(L, 2, "cols * rows must be at most 2^28");
     if (len != count) luaL_argerror(L, 4, "blocked must hold cols * rows bytes");

@@ -29,7 +29,6 @@ int l_walls(lua_State* L) {
     const int len = check_array(L, 1, "coords");
     if (len % 4 != 0) luaL_argerror(L, 1, "coords length must be a multiple of 4");
     const uint32_t n = static_cast<uint32_t>(len / 4);
-    if (n > kMaxWalls) luaL_argerror(L, 1, "coords has too many walls");
     lua_settop(L, 1);
     auto* o = static_cast<WallsObj*>(lua_newuserdatauv(L, sizeof(WallsObj), kWallValues));
     std::memset(o, 0, sizeof *o);
@@ -42,12 +41,13 @@ int l_walls(lua_State* L) {
         int isnum = 0;
         lua_rawgeti(L, 1, i);
         const lua_Number v = lua_tonumberx(L, -1, &isnum);
+        const bool number = lua_type(L, -1) == LUA_TNUMBER;  // not a numeric string, as in arrays elsewhere
         lua_pop(L, 1);
-        if (!isnum || !finite32(v)) luaL_argerror(L, 1, lua_pushfstring(L, "coords[%d] must be a finite number", i));
+        if (!isnum || !number || !finite32(v)) luaL_argerror(L, 1, lua_pushfstring(L, "coords[%d] must be a finite number", i));
         f[i - 1] = static_cast<float>(v);
     }
     const WallPlan plan = walls_plan(seg, n);
-    if (!plan.ok) luaL_argerror(L, 1, "coords has too many walls");
+    if (!plan.ok || n > kMaxWalls) luaL_argerror(L, 1, "coords has too many elements");  // not reached: check_array's limit
     void* block = lua_newuserdatauv(L, walls_index_bytes(plan, n) + sizeof(uint32_t), 0);
     lua_setiuservalue(L, 2, kWallIndexValue);
     walls_build(o->w, seg, n, plan, block);
