@@ -19,25 +19,30 @@ struct GridFrame {
 // What a visitor tells the walk after a cell.
 enum class Walk { next, next_column, stop };
 
-// Calls visit(cell, entry, column_entry) for every cell, numbered row * cols + col, that the
-// padded segment from a to b crosses. Columns come in the segment's x direction and, in each,
+// Calls visit(col, row, entry, column_entry) for every cell that the padded segment from a to
+// b crosses. Columns come in the segment's x direction and, in each,
 // rows in its y direction, so `column_entry` (where the segment enters the padded column) only
 // grows, and `entry` (where it enters the padded cell, a lower bound of every contact there)
 // only grows within a column: a visitor that has found a contact at t may skip the rest of a
 // column once entry > t and stop once column_entry > t.
-template <class Visit>
+// Ordered = false: entries are not needed (any contact will do) and are passed as 0.
+inline double dmin(double a, double b) { return a < b ? a : b; }  // std::fmin is a libm call here
+inline double dmax(double a, double b) { return a > b ? a : b; }
+
+template <bool Ordered = true, class Visit>
 void walk_cells(const GridFrame& g, double ax, double ay, double bx, double by, Visit&& visit) noexcept {
     if (g.cols == 0 || g.rows == 0) return;
     const double ua = (ax - g.ox) * g.inv, va = (ay - g.oy) * g.inv;
     const double ub = (bx - g.ox) * g.inv, vb = (by - g.oy) * g.inv;
     const double du = ub - ua, dv = vb - va;
+    const double idu = du != 0 ? 1 / du : 0, idv = dv != 0 ? 1 / dv : 0;  // multiplies in the loops
     // Far more than the rounding of u, v and their interpolation, in cell units.
     const double mag = std::fabs(ua) + std::fabs(ub) + std::fabs(va) + std::fabs(vb) +
                        (std::fabs(ax) + std::fabs(bx) + std::fabs(ay) + std::fabs(by) + std::fabs(g.ox) + std::fabs(g.oy)) * g.inv;
     const double pad = 1e-7 + 1e-12 * mag;
     const double cols = g.cols, rows = g.rows;
-    const double ulo = std::fmin(ua, ub) - pad, uhi = std::fmax(ua, ub) + pad;
-    const double vlo0 = std::fmin(va, vb) - pad, vhi0 = std::fmax(va, vb) + pad;
+    const double ulo = dmin(ua, ub) - pad, uhi = dmax(ua, ub) + pad;
+    const double vlo0 = dmin(va, vb) - pad, vhi0 = dmax(va, vb) + pad;
     if (!(uhi >= 0 && ulo <= cols && vhi0 >= 0 && vlo0 <= rows)) return;
     auto clamp_cell = [](double v, double n) {
         v = std::floor(v);
@@ -49,24 +54,24 @@ void walk_cells(const GridFrame& g, double ax, double ay, double bx, double by, 
     for (int64_t c = du >= 0 ? c0 : c1;; c += cstep) {
         double tlo = 0, thi = 1;
         if (du != 0) {
-            double t1 = (double(c) - pad - ua) / du, t2 = (double(c) + 1 + pad - ua) / du;
+            double t1 = (double(c) - pad - ua) * idu, t2 = (double(c) + 1 + pad - ua) * idu;
             if (t1 > t2) std::swap(t1, t2);
             tlo = t1 > 0 ? t1 : 0;
             thi = t2 < 1 ? t2 : 1;
         }
         if (tlo <= thi) {
             const double v1 = va + dv * tlo, v2 = va + dv * thi;
-            const double vlo = std::fmin(v1, v2) - pad, vhi = std::fmax(v1, v2) + pad;
+            const double vlo = dmin(v1, v2) - pad, vhi = dmax(v1, v2) + pad;
             if (vhi >= 0 && vlo <= rows) {
                 const int64_t r0 = clamp_cell(vlo, rows), r1 = clamp_cell(vhi, rows);
                 for (int64_t r = dv >= 0 ? r0 : r1;; r += rstep) {
                     double entry = tlo;
-                    if (dv != 0) {
-                        const double s1 = (double(r) - pad - va) / dv, s2 = (double(r) + 1 + pad - va) / dv;
+                    if (Ordered && dv != 0) {
+                        const double s1 = (double(r) - pad - va) * idv, s2 = (double(r) + 1 + pad - va) * idv;
                         const double s = s1 < s2 ? s1 : s2;
                         if (s > entry) entry = s;
                     }
-                    const Walk w = visit(static_cast<uint32_t>(r * int64_t(g.cols) + c), entry, tlo);
+                    const Walk w = visit(static_cast<uint32_t>(c), static_cast<uint32_t>(r), entry, tlo);
                     if (w == Walk::stop) return;
                     if (w == Walk::next_column || r == (dv >= 0 ? r1 : r0)) break;
                 }

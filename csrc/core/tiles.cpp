@@ -1,6 +1,9 @@
 // Tiles (tiles.hpp): the walk of ray_walk.hpp over the map, each blocked cell decided exactly.
 #include "tiles.hpp"
 
+#include <cmath>
+#include <utility>
+
 namespace soageo {
 namespace {
 
@@ -22,9 +25,47 @@ inline void set_ratio(exact::Ratio& r, const double* n, int nn, bool neg, const 
 
 }  // namespace
 
-TileMap tiles_make(uint8_t* cells, uint32_t cols, uint32_t rows, float x0, float y0, float cell) noexcept {
-    return TileMap{cells, cols, rows, x0, y0, cell, GridFrame{x0, y0, 1.0 / double(cell), cols, rows}};
+TileMap tiles_make(uint64_t* bits, uint32_t cols, uint32_t rows, float x0, float y0, float cell) noexcept {
+    return TileMap{bits, cols, rows, x0, y0, cell, GridFrame{x0, y0, 1.0 / double(cell), cols, rows}};
 }
+
+namespace {
+
+// tile_meets in doubles, for the cells it can decide: 1 meets, -1 does not, 0 too close to
+// call (the exact test decides). Edges and parameters are within a few units in the last
+// place of their exact values; the margins are a thousand times that.
+int tile_meets_fast(const TileMap& m, uint32_t col, uint32_t row, const Seg& q, bool open) noexcept {
+    double lo = 0, hi = 1, err = 0;
+    for (int axis = 0; axis < 2; ++axis) {
+        const double a = axis ? q.ay : q.ax, b = axis ? q.by : q.bx, o = axis ? m.y0 : m.x0;
+        const double k = axis ? row : col;
+        const double e0 = o + k * m.cell, e1 = o + (k + 1) * m.cell;
+        const double mag = std::fabs(e0) + std::fabs(e1) + std::fabs(a) + std::fabs(b);
+        if (a == b) {
+            const double tol = 1e-13 * mag;
+            if (a < e0 - tol || a > e1 + tol) return -1;
+            if (!(a > e0 + tol && a < e1 - tol)) return 0;
+            continue;
+        }
+        const double d = b - a;
+        double t0 = (e0 - a) / d, t1 = (e1 - a) / d;
+        if (t0 > t1) std::swap(t0, t1);
+        err = dmax(err, 1e-13 * mag / std::fabs(d));
+        lo = dmax(lo, t0);
+        hi = dmin(hi, t1);
+    }
+    if (lo > hi + 2 * err) return -1;
+    if (!(lo < hi - 2 * err)) return 0;
+    if (open && !(hi > 2 * err && lo < 1 - 2 * err)) return 0;
+    return 1;
+}
+
+bool meets(const TileMap& m, uint32_t col, uint32_t row, const Seg& q, bool open) noexcept {
+    const int fast = tile_meets_fast(m, col, row, q, open);
+    return fast != 0 ? fast > 0 : tile_meets(m, col, row, q, open, nullptr);
+}
+
+}  // namespace
 
 bool tile_meets(const TileMap& m, uint32_t col, uint32_t row, const Seg& q, bool open, exact::Ratio* enter) noexcept {
     // Liang-Barsky on exact values: the parameters where q enters and leaves each slab, the
@@ -71,8 +112,8 @@ bool tile_meets(const TileMap& m, uint32_t col, uint32_t row, const Seg& q, bool
 bool tiles_blocked(const TileMap& m, float ax, float ay, float bx, float by) noexcept {
     const Seg q{ax, ay, bx, by};
     bool hit = false;
-    walk_cells(m.frame, ax, ay, bx, by, [&](uint32_t c, double, double) {
-        if (m.cells[c] && tile_meets(m, c % m.cols, c / m.cols, q, false, nullptr)) {
+    walk_cells<false>(m.frame, ax, ay, bx, by, [&](uint32_t col, uint32_t row, double, double) {
+        if (tile_blocked(m, col, row) && meets(m, col, row, q, false)) {
             hit = true;
             return Walk::stop;
         }
@@ -85,8 +126,8 @@ bool tiles_visible(const TileMap& m, float vx, float vy, float px, float py) noe
     const Seg q{vx, vy, px, py};
     if (vx == px && vy == py) return true;
     bool blocked = false;
-    walk_cells(m.frame, vx, vy, px, py, [&](uint32_t c, double, double) {
-        if (m.cells[c] && tile_meets(m, c % m.cols, c / m.cols, q, true, nullptr)) {
+    walk_cells<false>(m.frame, vx, vy, px, py, [&](uint32_t col, uint32_t row, double, double) {
+        if (tile_blocked(m, col, row) && meets(m, col, row, q, true)) {
             blocked = true;
             return Walk::stop;
         }
@@ -100,12 +141,14 @@ bool tiles_cast(const TileMap& m, float ax, float ay, float bx, float by, double
     exact::Ratio best, r;
     uint32_t best_cell = 0;
     bool found = false;
-    walk_cells(m.frame, ax, ay, bx, by, [&](uint32_t c, double entry, double column_entry) {
+    walk_cells(m.frame, ax, ay, bx, by, [&](uint32_t col, uint32_t row, double entry, double column_entry) {
         if (found) {
             if (column_entry > best.t) return Walk::stop;
             if (entry > best.t) return Walk::next_column;
         }
-        if (!m.cells[c] || !tile_meets(m, c % m.cols, c / m.cols, q, false, &r)) return Walk::next;
+        if (!tile_blocked(m, col, row) || tile_meets_fast(m, col, row, q, false) < 0) return Walk::next;
+        if (!tile_meets(m, col, row, q, false, &r)) return Walk::next;
+        const uint32_t c = row * m.cols + col;
         const int order = found ? exact::compare(r, best) : -1;
         if (order < 0 || (order == 0 && c < best_cell)) {
             best = r;

@@ -105,20 +105,6 @@ void contact_ratio(const Seg& q, const Seg& s, Contact c, exact::Ratio& r) noexc
     exact::ratio_finish(r);
 }
 
-// The first visit of wall i by this query (each wall is tested once however many cells hold it).
-inline bool first_visit(Walls& w, uint32_t i) noexcept {
-    if (w.stamp[i] == w.epoch) return false;
-    w.stamp[i] = w.epoch;
-    return true;
-}
-
-inline void new_epoch(Walls& w) noexcept {
-    if (++w.epoch == 0) {
-        std::memset(w.stamp, 0, sizeof(uint32_t) * w.n);
-        w.epoch = 1;
-    }
-}
-
 }  // namespace
 
 bool seg_meets(const Seg& q, const Seg& s) noexcept {
@@ -158,17 +144,17 @@ WallPlan walls_plan(const Seg* seg, uint32_t n) noexcept {
     double minx = seg[0].ax, miny = seg[0].ay, maxx = minx, maxy = miny, extent = 0;
     for (uint32_t i = 0; i < n; ++i) {
         const Seg& s = seg[i];
-        minx = std::fmin(minx, std::fmin(s.ax, s.bx));
-        maxx = std::fmax(maxx, std::fmax(s.ax, s.bx));
-        miny = std::fmin(miny, std::fmin(s.ay, s.by));
-        maxy = std::fmax(maxy, std::fmax(s.ay, s.by));
-        extent += std::fmax(std::fabs(double(s.bx) - s.ax), std::fabs(double(s.by) - s.ay));
+        minx = dmin(minx, dmin(s.ax, s.bx));
+        maxx = dmax(maxx, dmax(s.ax, s.bx));
+        miny = dmin(miny, dmin(s.ay, s.by));
+        maxy = dmax(maxy, dmax(s.ay, s.by));
+        extent += dmax(std::fabs(double(s.bx) - s.ax), std::fabs(double(s.by) - s.ay));
     }
     // About one wall per cell, and cells no smaller than the mean wall, so that the walls'
     // entries stay O(n): a wall crosses about extent / cell + 2 cells.
     const double w = maxx - minx, h = maxy - miny;
-    double cell = std::fmax(extent / n, std::sqrt(w * h / n));
-    if (!(cell > 0)) cell = std::fmax(w, h) / n;
+    double cell = dmax(extent / n, std::sqrt(w * h / n));
+    if (!(cell > 0)) cell = dmax(w, h) / n;
     if (!(cell > 0)) cell = 1;
     const double max_cells = 2.0 * n + 16;
     while ((std::floor(w / cell) + 1) * (std::floor(h / cell) + 1) > max_cells) cell *= 2;
@@ -177,7 +163,7 @@ WallPlan walls_plan(const Seg* seg, uint32_t n) noexcept {
     uint64_t refs = 0;
     for (uint32_t i = 0; i < n; ++i) {
         const Seg& s = seg[i];
-        walk_cells(p.frame, s.ax, s.ay, s.bx, s.by, [&](uint32_t, double, double) {
+        walk_cells<false>(p.frame, s.ax, s.ay, s.bx, s.by, [&](uint32_t, uint32_t, double, double) {
             ++refs;
             return Walk::next;
         });
@@ -187,44 +173,45 @@ WallPlan walls_plan(const Seg* seg, uint32_t n) noexcept {
     return p;
 }
 
-size_t walls_index_bytes(const WallPlan& p, uint32_t n) noexcept {
+size_t walls_index_bytes(const WallPlan& p, uint32_t) noexcept {
     const uint64_t cells = uint64_t(p.frame.cols) * p.frame.rows;
-    return static_cast<size_t>((cells + 1 + p.refs + n) * sizeof(uint32_t));
+    return static_cast<size_t>((cells + 1) * sizeof(uint32_t) + p.refs * (sizeof(Seg) + sizeof(uint32_t)));
 }
 
 void walls_build(Walls& w, const Seg* seg, uint32_t n, const WallPlan& p, void* block) noexcept {
     const uint32_t cells = p.frame.cols * p.frame.rows;
     auto* start = static_cast<uint32_t*>(block);
-    auto* items = start + cells + 1;
-    auto* stamp = items + p.refs;
+    auto* cell_seg = reinterpret_cast<Seg*>(start + cells + 1);
+    auto* cell_wall = reinterpret_cast<uint32_t*>(cell_seg + p.refs);
     std::memset(start, 0, sizeof(uint32_t) * (cells + 1));
-    std::memset(stamp, 0, sizeof(uint32_t) * n);
-    // Counting sort of (cell, wall): each cell's walls ascending, so the first ones a cast
-    // meets in a cell are the low numbers that win its ties.
+    // Counting sort of (cell, wall), walls ascending within a cell.
     for (uint32_t i = 0; i < n; ++i)
-        walk_cells(p.frame, seg[i].ax, seg[i].ay, seg[i].bx, seg[i].by, [&](uint32_t c, double, double) {
+        walk_cells<false>(p.frame, seg[i].ax, seg[i].ay, seg[i].bx, seg[i].by, [&](uint32_t col, uint32_t row, double, double) {
+            const uint32_t c = row * p.frame.cols + col;
             ++start[c + 1];
             return Walk::next;
         });
     for (uint32_t c = 0; c < cells; ++c) start[c + 1] += start[c];
     for (uint32_t i = 0; i < n; ++i)
-        walk_cells(p.frame, seg[i].ax, seg[i].ay, seg[i].bx, seg[i].by, [&](uint32_t c, double, double) {
-            items[start[c]++] = i;
+        walk_cells<false>(p.frame, seg[i].ax, seg[i].ay, seg[i].bx, seg[i].by, [&](uint32_t col, uint32_t row, double, double) {
+            const uint32_t c = row * p.frame.cols + col;
+            const uint32_t k = start[c]++;
+            cell_seg[k] = seg[i];
+            cell_wall[k] = i;
             return Walk::next;
         });
     for (uint32_t c = cells; c > 0; --c) start[c] = start[c - 1];
     start[0] = 0;
-    w = Walls{seg, n, p.frame, start, items, stamp, 0};
+    w = Walls{seg, n, p.frame, start, cell_seg, cell_wall};
 }
 
-bool walls_blocked(Walls& w, float ax, float ay, float bx, float by) noexcept {
+bool walls_blocked(const Walls& w, float ax, float ay, float bx, float by) noexcept {
     const Seg q{ax, ay, bx, by};
     bool hit = false;
-    new_epoch(w);
-    walk_cells(w.frame, ax, ay, bx, by, [&](uint32_t c, double, double) {
+    walk_cells<false>(w.frame, ax, ay, bx, by, [&](uint32_t col, uint32_t row, double, double) {
+        const uint32_t c = row * w.frame.cols + col;
         for (uint32_t k = w.start[c], end = w.start[c + 1]; k < end; ++k) {
-            const uint32_t i = w.items[k];
-            if (first_visit(w, i) && seg_meets(q, w.seg[i])) {
+            if (seg_meets(q, w.cell_seg[k])) {
                 hit = true;
                 return Walk::stop;
             }
@@ -234,15 +221,14 @@ bool walls_blocked(Walls& w, float ax, float ay, float bx, float by) noexcept {
     return hit;
 }
 
-bool walls_visible(Walls& w, float vx, float vy, float px, float py) noexcept {
+bool walls_visible(const Walls& w, float vx, float vy, float px, float py) noexcept {
     const Seg q{vx, vy, px, py};
     if (is_point(q)) return true;
     bool blocked = false;
-    new_epoch(w);
-    walk_cells(w.frame, vx, vy, px, py, [&](uint32_t c, double, double) {
+    walk_cells<false>(w.frame, vx, vy, px, py, [&](uint32_t col, uint32_t row, double, double) {
+        const uint32_t c = row * w.frame.cols + col;
         for (uint32_t k = w.start[c], end = w.start[c + 1]; k < end; ++k) {
-            const uint32_t i = w.items[k];
-            if (first_visit(w, i) && seg_blocks_open(q, w.seg[i])) {
+            if (seg_blocks_open(q, w.cell_seg[k])) {
                 blocked = true;
                 return Walk::stop;
             }
@@ -252,22 +238,22 @@ bool walls_visible(Walls& w, float vx, float vy, float px, float py) noexcept {
     return !blocked;
 }
 
-bool walls_cast(Walls& w, float ax, float ay, float bx, float by, double* t, uint32_t* wall) noexcept {
+bool walls_cast(const Walls& w, float ax, float ay, float bx, float by, double* t, uint32_t* wall) noexcept {
     const Seg q{ax, ay, bx, by};
     exact::Ratio best, r;
     uint32_t best_wall = 0;
     bool found = false;
-    new_epoch(w);
-    walk_cells(w.frame, ax, ay, bx, by, [&](uint32_t c, double entry, double column_entry) {
+    walk_cells(w.frame, ax, ay, bx, by, [&](uint32_t col, uint32_t row, double entry, double column_entry) {
+        const uint32_t c = row * w.frame.cols + col;
         if (found) {
             if (column_entry > best.t) return Walk::stop;
             if (entry > best.t) return Walk::next_column;
         }
         for (uint32_t k = w.start[c], end = w.start[c + 1]; k < end; ++k) {
-            const uint32_t i = w.items[k];
-            if (!first_visit(w, i)) continue;
-            const Seg& s = w.seg[i];
+            const Seg& s = w.cell_seg[k];
             if (boxes_apart(q, s)) continue;
+            const uint32_t i = w.cell_wall[k];
+            if (found && i == best_wall) continue;  // met again in another cell
             const Contact kind = first_contact(q, s);
             if (kind == Contact::none) continue;
             contact_ratio(q, s, kind, r);

@@ -16,17 +16,19 @@ struct Seg {
 };
 
 // The walls and their index, all in caller-owned memory (Lua blocks in the binding). The grid
-// is CSR: the walls of cell k are items[start[k] .. start[k + 1]), each wall in every cell its
-// padded segment crosses. `stamp` marks the walls a query has tested (once each): a query
-// takes a new `epoch`, so queries mutate the stamps and nothing else.
+// is CSR: cell k holds entries start[k] .. start[k + 1], one per wall whose padded segment
+// crosses the cell, ascending by wall. Each entry is a copy of its wall (cell_seg) and its
+// number (cell_wall): a query reads a cell's walls as one run of memory rather than one
+// scattered line per wall, and tests a wall again in each cell it shares with the ray rather
+// than marking what it tested (the marks cost a cache miss per wall on a large map; a repeat
+// is cheaper, and gives the same answer).
 struct Walls {
     const Seg* seg;
     uint32_t n;
     GridFrame frame;
     const uint32_t* start;  // cols * rows + 1
-    const uint32_t* items;
-    uint32_t* stamp;        // n
-    uint32_t epoch;
+    const Seg* cell_seg;
+    const uint32_t* cell_wall;
 };
 
 // A coords table holds at most 2^28 numbers (the binding's arrays): 2^26 walls, whose index
@@ -43,15 +45,16 @@ struct WallPlan {
 WallPlan walls_plan(const Seg* seg, uint32_t n) noexcept;
 size_t walls_index_bytes(const WallPlan& p, uint32_t n) noexcept;
 // Lays the index out in `block` (walls_index_bytes of it, 4-byte aligned) and fills it.
+// Queries only read it: one Walls may serve any number of queries at once.
 void walls_build(Walls& w, const Seg* seg, uint32_t n, const WallPlan& p, void* block) noexcept;
 
 // The closed segment a-b (a point when a == b) meets a wall.
-bool walls_blocked(Walls& w, float ax, float ay, float bx, float by) noexcept;
+bool walls_blocked(const Walls& w, float ax, float ay, float bx, float by) noexcept;
 // The first contact along a-b: t in [0, 1] (within 1e-9 of the exact value) and the 0-based
 // wall, the lowest of those touching at that exact t. False when nothing is touched.
-bool walls_cast(Walls& w, float ax, float ay, float bx, float by, double* t, uint32_t* wall) noexcept;
+bool walls_cast(const Walls& w, float ax, float ay, float bx, float by, double* t, uint32_t* wall) noexcept;
 // No wall meets the segment v-p except at v alone or at p alone (open at both ends).
-bool walls_visible(Walls& w, float vx, float vy, float px, float py) noexcept;
+bool walls_visible(const Walls& w, float vx, float vy, float px, float py) noexcept;
 
 // The same three tests against one wall, for the references in the tests.
 bool seg_meets(const Seg& q, const Seg& s) noexcept;

@@ -12,6 +12,11 @@
 namespace soageo {
 namespace lua {
 
+// A walls or tiles object's tag: its address mixed with its class name's (a static string).
+inline uintptr_t object_tag(const void* p, const char* cls) {
+    return reinterpret_cast<uintptr_t>(p) ^ reinterpret_cast<uintptr_t>(cls) ^ uintptr_t(0x3c1d5e7f9a0b2c4dull);
+}
+
 // (self, coords [, out]) -> out, n: one boolean per 4 numbers x0, y0, x1, y1.
 // check(L, 1) returns the object, raising when it is not one or is closed; test(obj, 4 floats).
 template <class Check, class Test>

@@ -1,5 +1,5 @@
 // The tiles class: soageo.tiles(cols, rows, cell, blocked [, x0, y0]), its queries, set, close
-// serving __gc and __close. The cells live in user value 1 (one byte each), visible's scratch
+// serving __gc and __close. The cells live in user value 1 (a bit each), visible's scratch
 // in user value 2.
 #include <cstring>
 
@@ -15,12 +15,17 @@ constexpr const char* kTilesClass = "soageo.tiles";
 constexpr int kCellsValue = 1, kTileScratchValue = 2, kTileValues = 2;
 
 struct TilesObj {
+    uintptr_t tag;  // object_tag(this): the check's fast test, as the layer's
     TileMap m;
     bool closed;
 };
 
 TilesObj* check_tiles(lua_State* L, int idx) {
-    auto* o = static_cast<TilesObj*>(luaL_checkudata(L, idx, kTilesClass));
+    // A userdata of this size that carries its own tag is one (as check_layer): luaL_checkudata
+    // looks the metatable up by name, a visible part of a query's cost.
+    auto* o = static_cast<TilesObj*>(lua_touserdata(L, idx));
+    if (!o || lua_rawlen(L, idx) != sizeof(TilesObj) || o->tag != object_tag(o, kTilesClass))
+        o = static_cast<TilesObj*>(luaL_checkudata(L, idx, kTilesClass));
     luaL_argcheck(L, !o->closed, idx, "tiles is closed");
     return o;
 }
@@ -52,12 +57,16 @@ int l_tiles(lua_State* L) {
     lua_settop(L, 4);  // the string stays referenced while the blocks are made
     auto* o = static_cast<TilesObj*>(lua_newuserdatauv(L, sizeof(TilesObj), kTileValues));
     std::memset(o, 0, sizeof *o);
+    o->tag = object_tag(o, kTilesClass);
     o->closed = true;
     luaL_setmetatable(L, kTilesClass);
-    auto* cells = static_cast<uint8_t*>(lua_newuserdatauv(L, count ? count : 1, 0));
+    const uint64_t words = tile_words(cols, rows);
+    auto* bits = static_cast<uint64_t*>(lua_newuserdatauv(L, sizeof(uint64_t) * (words ? words : 1), 0));
     lua_setiuservalue(L, 5, kCellsValue);
-    for (size_t k = 0; k < len; ++k) cells[k] = bytes[k] == '1';
-    o->m = tiles_make(cells, cols, rows, x0, y0, static_cast<float>(cell));
+    std::memset(bits, 0, sizeof(uint64_t) * words);
+    o->m = tiles_make(bits, cols, rows, x0, y0, static_cast<float>(cell));
+    for (size_t k = 0; k < len; ++k)
+        if (bytes[k] == '1') tile_set(o->m, static_cast<uint32_t>(k % cols), static_cast<uint32_t>(k / cols), true);
     o->closed = false;
     return 1;
 }
@@ -70,7 +79,7 @@ int l_set(lua_State* L) {
     const lua_Integer row = lua_tointegerx(L, 3, &isnum);
     if (!isnum || row < 0 || row >= lua_Integer(o->m.rows)) luaL_argerror(L, 3, "row must be an integer in [0, rows)");
     luaL_checktype(L, 4, LUA_TBOOLEAN);
-    o->m.cells[row * lua_Integer(o->m.cols) + col] = lua_toboolean(L, 4) ? 1 : 0;
+    tile_set(o->m, static_cast<uint32_t>(col), static_cast<uint32_t>(row), lua_toboolean(L, 4));
     return 0;
 }
 
@@ -113,6 +122,7 @@ int l_close(lua_State* L) {
     auto* o = static_cast<TilesObj*>(luaL_checkudata(L, 1, kTilesClass));
     if (!o->closed) {
         std::memset(o, 0, sizeof *o);
+        o->tag = object_tag(o, kTilesClass);
         o->closed = true;
         for (int v = 1; v <= kTileValues; ++v) {
             lua_pushnil(L);

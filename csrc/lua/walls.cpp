@@ -14,12 +14,17 @@ constexpr const char* kWallsClass = "soageo.walls";
 constexpr int kSegValue = 1, kWallIndexValue = 2, kWallScratchValue = 3, kWallValues = 3;
 
 struct WallsObj {
+    uintptr_t tag;  // object_tag(this): the check's fast test, as the layer's
     Walls w;
     bool closed;
 };
 
 WallsObj* check_walls(lua_State* L, int idx) {
-    auto* o = static_cast<WallsObj*>(luaL_checkudata(L, idx, kWallsClass));
+    // A userdata of this size that carries its own tag is one (as check_layer): luaL_checkudata
+    // looks the metatable up by name, a visible part of a query's cost.
+    auto* o = static_cast<WallsObj*>(lua_touserdata(L, idx));
+    if (!o || lua_rawlen(L, idx) != sizeof(WallsObj) || o->tag != object_tag(o, kWallsClass))
+        o = static_cast<WallsObj*>(luaL_checkudata(L, idx, kWallsClass));
     luaL_argcheck(L, !o->closed, idx, "walls is closed");
     return o;
 }
@@ -32,6 +37,7 @@ int l_walls(lua_State* L) {
     lua_settop(L, 1);
     auto* o = static_cast<WallsObj*>(lua_newuserdatauv(L, sizeof(WallsObj), kWallValues));
     std::memset(o, 0, sizeof *o);
+    o->tag = object_tag(o, kWallsClass);
     o->closed = true;  // until built: an error below leaves a dead object for the collector
     luaL_setmetatable(L, kWallsClass);
     auto* seg = static_cast<Seg*>(lua_newuserdatauv(L, sizeof(Seg) * (n ? n : 1), 0));
@@ -114,6 +120,7 @@ int l_close(lua_State* L) {
     auto* o = static_cast<WallsObj*>(luaL_checkudata(L, 1, kWallsClass));
     if (!o->closed) {
         std::memset(o, 0, sizeof *o);
+        o->tag = object_tag(o, kWallsClass);
         o->closed = true;
         for (int v = 1; v <= kWallValues; ++v) {
             lua_pushnil(L);

@@ -102,8 +102,9 @@ TEST_CASE(walls_decide_exactly_far_from_the_origin) {
 
 TEST_CASE(tiles_edges_are_exact_sums) {
     // Edges at x0 + col * cell as real numbers: 0.1f + 3 * 0.1f is not a float32.
-    uint8_t cells[8] = {0, 0, 0, 1, 0, 0, 0, 0};  // 8 x 1: only col 3 blocked
-    const TileMap m = tiles_make(cells, 8, 1, 0.1f, 0.0f, 0.1f);
+    uint64_t bits[1] = {};
+    TileMap m = tiles_make(bits, 8, 1, 0.1f, 0.0f, 0.1f);  // 8 x 1: only col 3 blocked
+    tile_set(m, 3, 0, true);
     const double edge = double(0.1f) + 3.0 * double(0.1f);
     const float below = std::nextafter(float(edge), 0.0f) , above = std::nextafter(float(edge), 1.0f);
     const float lo = float(edge) < edge ? float(edge) : below, hi = float(edge) > edge ? float(edge) : above;
@@ -118,9 +119,9 @@ TEST_CASE(tiles_edges_are_exact_sums) {
 
 TEST_CASE(tiles_rays_along_edges_and_through_corners_touch) {
     // 4 x 4 of unit cells; only (2, 2) blocked.
-    uint8_t cells[16] = {};
-    cells[2 * 4 + 2] = 1;
-    const TileMap m = tiles_make(cells, 4, 4, 0, 0, 1);
+    uint64_t bits[1] = {};
+    TileMap m = tiles_make(bits, 4, 4, 0, 0, 1);
+    tile_set(m, 2, 2, true);
     double t;
     uint32_t c;
     CHECK(tiles_blocked(m, 0, 2, 4, 2));           // along its lower edge
