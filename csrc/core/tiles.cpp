@@ -34,10 +34,23 @@ namespace {
 // tile_meets in doubles, for the cells it can decide: 1 meets, -1 does not, 0 too close to
 // call (the exact test decides). Edges and parameters are within a few units in the last
 // place of their exact values; the margins are a thousand times that.
-int tile_meets_fast(const TileMap& m, uint32_t col, uint32_t row, const Seg& q, bool open) noexcept {
+// A query prepared for tile_meets_fast: its ends in double and 1 / (b - a) per axis.
+struct Ray {
+    Seg q;
+    double a[2], b[2], inv[2];
+};
+
+inline Ray ray_of(const Seg& q) noexcept {
+    Ray r{q, {q.ax, q.ay}, {q.bx, q.by}, {0, 0}};
+    for (int axis = 0; axis < 2; ++axis)
+        if (r.a[axis] != r.b[axis]) r.inv[axis] = 1 / (r.b[axis] - r.a[axis]);
+    return r;
+}
+
+int tile_meets_fast(const TileMap& m, uint32_t col, uint32_t row, const Ray& r, bool open) noexcept {
     double lo = 0, hi = 1, err = 0;
     for (int axis = 0; axis < 2; ++axis) {
-        const double a = axis ? q.ay : q.ax, b = axis ? q.by : q.bx, o = axis ? m.y0 : m.x0;
+        const double a = r.a[axis], b = r.b[axis], o = axis ? m.y0 : m.x0;
         const double k = axis ? row : col;
         const double e0 = o + k * m.cell, e1 = o + (k + 1) * m.cell;
         const double mag = std::fabs(e0) + std::fabs(e1) + std::fabs(a) + std::fabs(b);
@@ -47,10 +60,9 @@ int tile_meets_fast(const TileMap& m, uint32_t col, uint32_t row, const Seg& q, 
             if (!(a > e0 + tol && a < e1 - tol)) return 0;
             continue;
         }
-        const double d = b - a;
-        double t0 = (e0 - a) / d, t1 = (e1 - a) / d;
+        double t0 = (e0 - a) * r.inv[axis], t1 = (e1 - a) * r.inv[axis];
         if (t0 > t1) std::swap(t0, t1);
-        err = dmax(err, 1e-13 * mag / std::fabs(d));
+        err = dmax(err, 1e-13 * mag * std::fabs(r.inv[axis]));
         lo = dmax(lo, t0);
         hi = dmin(hi, t1);
     }
@@ -60,9 +72,9 @@ int tile_meets_fast(const TileMap& m, uint32_t col, uint32_t row, const Seg& q, 
     return 1;
 }
 
-bool meets(const TileMap& m, uint32_t col, uint32_t row, const Seg& q, bool open) noexcept {
-    const int fast = tile_meets_fast(m, col, row, q, open);
-    return fast != 0 ? fast > 0 : tile_meets(m, col, row, q, open, nullptr);
+bool meets(const TileMap& m, uint32_t col, uint32_t row, const Ray& r, bool open) noexcept {
+    const int fast = tile_meets_fast(m, col, row, r, open);
+    return fast != 0 ? fast > 0 : tile_meets(m, col, row, r.q, open, nullptr);
 }
 
 }  // namespace
@@ -110,7 +122,7 @@ bool tile_meets(const TileMap& m, uint32_t col, uint32_t row, const Seg& q, bool
 }
 
 bool tiles_blocked(const TileMap& m, float ax, float ay, float bx, float by) noexcept {
-    const Seg q{ax, ay, bx, by};
+    const Ray q = ray_of(Seg{ax, ay, bx, by});
     bool hit = false;
     walk_cells<false>(m.frame, ax, ay, bx, by, [&](uint32_t col, uint32_t row, double, double) {
         if (tile_blocked(m, col, row) && meets(m, col, row, q, false)) {
@@ -123,7 +135,7 @@ bool tiles_blocked(const TileMap& m, float ax, float ay, float bx, float by) noe
 }
 
 bool tiles_visible(const TileMap& m, float vx, float vy, float px, float py) noexcept {
-    const Seg q{vx, vy, px, py};
+    const Ray q = ray_of(Seg{vx, vy, px, py});
     if (vx == px && vy == py) return true;
     bool blocked = false;
     walk_cells<false>(m.frame, vx, vy, px, py, [&](uint32_t col, uint32_t row, double, double) {
@@ -138,6 +150,7 @@ bool tiles_visible(const TileMap& m, float vx, float vy, float px, float py) noe
 
 bool tiles_cast(const TileMap& m, float ax, float ay, float bx, float by, double* t, uint32_t* cell) noexcept {
     const Seg q{ax, ay, bx, by};
+    const Ray ray = ray_of(q);
     exact::Ratio best, r;
     uint32_t best_cell = 0;
     bool found = false;
@@ -146,7 +159,7 @@ bool tiles_cast(const TileMap& m, float ax, float ay, float bx, float by, double
             if (column_entry > best.t) return Walk::stop;
             if (entry > best.t) return Walk::next_column;
         }
-        if (!tile_blocked(m, col, row) || tile_meets_fast(m, col, row, q, false) < 0) return Walk::next;
+        if (!tile_blocked(m, col, row) || tile_meets_fast(m, col, row, ray, false) < 0) return Walk::next;
         if (!tile_meets(m, col, row, q, false, &r)) return Walk::next;
         const uint32_t c = row * m.cols + col;
         const int order = found ? exact::compare(r, best) : -1;

@@ -105,6 +105,32 @@ void contact_ratio(const Seg& q, const Seg& s, Contact c, exact::Ratio& r) noexc
     exact::ratio_finish(r);
 }
 
+// A query segment with what every wall test against it recomputes: its box, and its start and
+// direction in double for the orientation filter (the same arithmetic as orient above).
+struct Prepared {
+    Seg q;
+    float minx, maxx, miny, maxy;
+    double ax, ay, dx, dy;
+};
+
+inline Prepared prepare(float ax, float ay, float bx, float by) noexcept {
+    return Prepared{{ax, ay, bx, by}, fmin2(ax, bx), fmax2(ax, bx), fmin2(ay, by), fmax2(ay, by),
+                    ax, ay, double(bx) - ax, double(by) - ay};
+}
+
+// The wall lies apart from the query's box, or strictly on one side of its line: most walls a
+// ray's cells hold, rejected with a few multiplies. False means "test it".
+inline bool clearly_apart(const Prepared& p, const Seg& s) noexcept {
+    if (p.maxx < fmin2(s.ax, s.bx) || fmax2(s.ax, s.bx) < p.minx || p.maxy < fmin2(s.ay, s.by) || fmax2(s.ay, s.by) < p.miny)
+        return true;
+    const double l1 = p.dx * (double(s.ay) - p.ay), r1 = p.dy * (double(s.ax) - p.ax);
+    const double l2 = p.dx * (double(s.by) - p.ay), r2 = p.dy * (double(s.bx) - p.ax);
+    const double d1 = l1 - r1, d2 = l2 - r2;
+    const double e1 = 3.3306690738754716e-16 * (std::fabs(l1) + std::fabs(r1));
+    const double e2 = 3.3306690738754716e-16 * (std::fabs(l2) + std::fabs(r2));
+    return (d1 > e1 && d2 > e2) || (d1 < -e1 && d2 < -e2);
+}
+
 }  // namespace
 
 bool seg_meets(const Seg& q, const Seg& s) noexcept {
@@ -206,12 +232,13 @@ void walls_build(Walls& w, const Seg* seg, uint32_t n, const WallPlan& p, void* 
 }
 
 bool walls_blocked(const Walls& w, float ax, float ay, float bx, float by) noexcept {
-    const Seg q{ax, ay, bx, by};
+    const Prepared p = prepare(ax, ay, bx, by);
     bool hit = false;
     walk_cells<false>(w.frame, ax, ay, bx, by, [&](uint32_t col, uint32_t row, double, double) {
         const uint32_t c = row * w.frame.cols + col;
         for (uint32_t k = w.start[c], end = w.start[c + 1]; k < end; ++k) {
-            if (seg_meets(q, w.cell_seg[k])) {
+            const Seg& s = w.cell_seg[k];
+            if (!clearly_apart(p, s) && first_contact(p.q, s) != Contact::none) {
                 hit = true;
                 return Walk::stop;
             }
@@ -222,13 +249,14 @@ bool walls_blocked(const Walls& w, float ax, float ay, float bx, float by) noexc
 }
 
 bool walls_visible(const Walls& w, float vx, float vy, float px, float py) noexcept {
-    const Seg q{vx, vy, px, py};
-    if (is_point(q)) return true;
+    const Prepared p = prepare(vx, vy, px, py);
+    if (is_point(p.q)) return true;
     bool blocked = false;
     walk_cells<false>(w.frame, vx, vy, px, py, [&](uint32_t col, uint32_t row, double, double) {
         const uint32_t c = row * w.frame.cols + col;
         for (uint32_t k = w.start[c], end = w.start[c + 1]; k < end; ++k) {
-            if (seg_blocks_open(q, w.cell_seg[k])) {
+            const Seg& s = w.cell_seg[k];
+            if (!clearly_apart(p, s) && seg_blocks_open(p.q, s)) {
                 blocked = true;
                 return Walk::stop;
             }
@@ -239,7 +267,8 @@ bool walls_visible(const Walls& w, float vx, float vy, float px, float py) noexc
 }
 
 bool walls_cast(const Walls& w, float ax, float ay, float bx, float by, double* t, uint32_t* wall) noexcept {
-    const Seg q{ax, ay, bx, by};
+    const Prepared p = prepare(ax, ay, bx, by);
+    const Seg& q = p.q;
     exact::Ratio best, r;
     uint32_t best_wall = 0;
     bool found = false;
@@ -251,7 +280,7 @@ bool walls_cast(const Walls& w, float ax, float ay, float bx, float by, double* 
         }
         for (uint32_t k = w.start[c], end = w.start[c + 1]; k < end; ++k) {
             const Seg& s = w.cell_seg[k];
-            if (boxes_apart(q, s)) continue;
+            if (clearly_apart(p, s)) continue;
             const uint32_t i = w.cell_wall[k];
             if (found && i == best_wall) continue;  // met again in another cell
             const Contact kind = first_contact(q, s);
