@@ -80,13 +80,14 @@ local function agree(o, ray, singles)
   l:set(1, ray[3], ray[4])
   local _, m = o:visible(ray[1], ray[2], l, { 1 })
   local any, all_see = false, true
-  for k, one in ipairs(singles) do
+  for k, one in pairs(singles) do  -- keyed by wall number, or by cell number for tiles
     local bk = one:blocked(ray[1], ray[2], ray[3], ray[4])
     any = any or bk
-    if k == i and not bk then error("cast names a wall that does not block") end
+    if k == i and not bk then error(("cast names %d, which does not block %g %g %g %g"):format(i, ray[1], ray[2], ray[3], ray[4])) end
     local _, mk = one:visible(ray[1], ray[2], l, { 1 })
     all_see = all_see and mk == 1
   end
+  if i and not singles[i] then error("cast names a wall or cell that is not there") end
   if any ~= b then error("blocked disagrees with the walls one at a time") end
   if (m == 1) ~= all_see then error("visible disagrees with the walls one at a time") end
   if #o:blocked_many({ ray[1], ray[2], ray[3], ray[4] }) ~= 1 then error("blocked_many") end
@@ -106,7 +107,7 @@ function tiles_check(cols, rows, cell, bytes, x0, y0, ray)
   for k = 1, #bytes do
     if bytes:byte(k) == 49 then
       local only = ("0"):rep(k - 1) .. "1" .. ("0"):rep(#bytes - k)
-      singles[#singles + 1] = core.tiles(cols, rows, cell, only, x0, y0)
+      singles[k] = core.tiles(cols, rows, cell, only, x0, y0)
     end
   end
   agree(t, ray, singles)
