@@ -178,6 +178,7 @@ bench-run: $(MODULE) $(BUILD)/bench_kernels $(BUILD)/bench_shapes $(BUILD)/bench
 	$(BUILD)/bench_index
 	$(LUA) bench/bench_index_lua.lua
 	$(BUILD)/bench_layout
+	$(LUA) bench/bench_walls_lua.lua
 
 # The benchmarks' streaming ceiling (bench/stream_probe.cpp), compiled per target like the
 # kernels, linked into the benchmarks only.
