@@ -266,38 +266,104 @@ bool walls_visible(const Walls& w, float vx, float vy, float px, float py) noexc
     return !blocked;
 }
 
+namespace {
+
+// A contact's parameter in double and a bound on its error (infinite when the double cannot
+// tell: a crossing at a grazing angle). Casts order contacts by these, and compute exact ratios
+// (contact_ratio) only for two contacts whose bounds overlap, and for a winner whose bound
+// is wider than the 1e-9 the result promises.
+struct Approx {
+    double t, err;
+};
+
+Approx approx_contact(const Prepared& p, const Seg& s, Contact c) noexcept {
+    constexpr double eps = 2.220446049250313e-16;
+    if (c == Contact::start) return {0, 0};
+    if (c == Contact::end) return {1, 0};
+    double num, den, en, ed;
+    if (c == Contact::crossing) {
+        const double ex = double(s.bx) - s.ax, ey = double(s.by) - s.ay;
+        const double cx = double(s.ax) - p.ax, cy = double(s.ay) - p.ay;
+        num = cx * ey - cy * ex;
+        den = p.dx * ey - p.dy * ex;
+        en = 8 * eps * (std::fabs(cx * ey) + std::fabs(cy * ex));
+        ed = 8 * eps * (std::fabs(p.dx * ey) + std::fabs(p.dy * ex));
+    } else {
+        const bool a = c == Contact::point_a;
+        const double ux = double(a ? s.ax : s.bx) - p.ax, uy = double(a ? s.ay : s.by) - p.ay;
+        num = ux * p.dx + uy * p.dy;
+        den = p.dx * p.dx + p.dy * p.dy;
+        en = 8 * eps * (std::fabs(ux * p.dx) + std::fabs(uy * p.dy));
+        ed = 8 * eps * den;
+    }
+    const double ad = std::fabs(den);
+    if (!(ad > 2 * ed)) return {0, HUGE_VAL};
+    const double t = num / den;
+    return {t, 2 * ((en + std::fabs(t) * ed) / (ad - ed) + 2 * eps * std::fabs(t))};
+}
+
+struct Best {
+    Seg s;
+    Contact kind;
+    uint32_t wall;
+    Approx a;
+    bool exact;  // r holds its exact ratio
+    exact::Ratio r;
+};
+
+}  // namespace
+
 bool walls_cast(const Walls& w, float ax, float ay, float bx, float by, double* t, uint32_t* wall) noexcept {
     const Prepared p = prepare(ax, ay, bx, by);
     const Seg& q = p.q;
-    exact::Ratio best, r;
-    uint32_t best_wall = 0;
+    Best best;
+    exact::Ratio r;
     bool found = false;
     walk_cells(w.frame, ax, ay, bx, by, [&](uint32_t col, uint32_t row, double entry, double column_entry) {
         const uint32_t c = row * w.frame.cols + col;
         if (found) {
-            if (column_entry > best.t) return Walk::stop;
-            if (entry > best.t) return Walk::next_column;
+            const double hi = best.a.t + best.a.err;  // no contact of the best wall lies beyond
+            if (column_entry > hi) return Walk::stop;
+            if (entry > hi) return Walk::next_column;
         }
         for (uint32_t k = w.start[c], end = w.start[c + 1]; k < end; ++k) {
             const Seg& s = w.cell_seg[k];
             if (clearly_apart(p, s)) continue;
             const uint32_t i = w.cell_wall[k];
-            if (found && i == best_wall) continue;  // met again in another cell
+            if (found && i == best.wall) continue;  // met again in another cell
             const Contact kind = first_contact(q, s);
             if (kind == Contact::none) continue;
-            contact_ratio(q, s, kind, r);
-            const int order = found ? exact::compare(r, best) : -1;
-            if (order < 0 || (order == 0 && i < best_wall)) {
-                best = r;
-                best_wall = i;
+            const Approx a = approx_contact(p, s, kind);
+            if (!found) {
+                best = Best{s, kind, i, a, false, {}};
                 found = true;
+                continue;
             }
+            if (a.t + a.err < best.a.t - best.a.err) {
+                best = Best{s, kind, i, a, false, {}};
+                continue;
+            }
+            if (a.t - a.err > best.a.t + best.a.err) continue;
+            // Too close for the doubles: exactly.
+            if (!best.exact) {
+                contact_ratio(q, best.s, best.kind, best.r);
+                best.exact = true;
+                best.a = Approx{best.r.t, 1e-15};
+            }
+            contact_ratio(q, s, kind, r);
+            const int order = exact::compare(r, best.r);
+            if (order < 0 || (order == 0 && i < best.wall)) best = Best{s, kind, i, Approx{r.t, 1e-15}, true, r};
         }
         return Walk::next;
     });
     if (!found) return false;
-    *t = best.t < 0 ? 0.0 : (best.t > 1 ? 1.0 : best.t);
-    *wall = best_wall;
+    double v = best.a.t;
+    if (!best.exact && best.a.err > 1e-10) {
+        contact_ratio(q, best.s, best.kind, r);
+        v = r.t;
+    }
+    *t = v < 0 ? 0.0 : (v > 1 ? 1.0 : v);
+    *wall = best.wall;
     return true;
 }
 
