@@ -231,14 +231,40 @@ void walls_build(Walls& w, const Seg* seg, uint32_t n, const WallPlan& p, void* 
     w = Walls{seg, n, p.frame, start, cell_seg, cell_wall};
 }
 
-bool walls_blocked(const Walls& w, float ax, float ay, float bx, float by) noexcept {
-    const Prepared p = prepare(ax, ay, bx, by);
+namespace {
+
+// Whether test(wall) holds for a wall in a cell the segment crosses. On a large map each cell
+// costs two dependent cache misses (its start, then its walls): the cells are listed first
+// and both loads prefetched for all of them, so that the misses overlap instead of queueing.
+// A segment crossing more cells than the list holds walks them as it goes.
+template <class Test>
+bool any_wall(const Walls& w, float ax, float ay, float bx, float by, Test test) noexcept {
+    constexpr uint32_t kListed = 64;
+    uint32_t cells[kListed];
+    uint32_t k = 0;
+    bool more = false;
+    walk_cells<false>(w.frame, ax, ay, bx, by, [&](uint32_t col, uint32_t row, double, double) {
+        if (k == kListed) {
+            more = true;
+            return Walk::stop;
+        }
+        const uint32_t c = row * w.frame.cols + col;
+        __builtin_prefetch(w.start + c);
+        cells[k++] = c;
+        return Walk::next;
+    });
+    if (!more) {
+        for (uint32_t i = 0; i < k; ++i) __builtin_prefetch(w.cell_seg + w.start[cells[i]]);
+        for (uint32_t i = 0; i < k; ++i)
+            for (uint32_t e = w.start[cells[i]], end = w.start[cells[i] + 1]; e < end; ++e)
+                if (test(w.cell_seg[e])) return true;
+        return false;
+    }
     bool hit = false;
     walk_cells<false>(w.frame, ax, ay, bx, by, [&](uint32_t col, uint32_t row, double, double) {
         const uint32_t c = row * w.frame.cols + col;
-        for (uint32_t k = w.start[c], end = w.start[c + 1]; k < end; ++k) {
-            const Seg& s = w.cell_seg[k];
-            if (!clearly_apart(p, s) && first_contact(p.q, s) != Contact::none) {
+        for (uint32_t e = w.start[c], end = w.start[c + 1]; e < end; ++e) {
+            if (test(w.cell_seg[e])) {
                 hit = true;
                 return Walk::stop;
             }
@@ -248,22 +274,18 @@ bool walls_blocked(const Walls& w, float ax, float ay, float bx, float by) noexc
     return hit;
 }
 
+}  // namespace
+
+bool walls_blocked(const Walls& w, float ax, float ay, float bx, float by) noexcept {
+    const Prepared p = prepare(ax, ay, bx, by);
+    return any_wall(w, ax, ay, bx, by,
+                    [&](const Seg& s) { return !clearly_apart(p, s) && first_contact(p.q, s) != Contact::none; });
+}
+
 bool walls_visible(const Walls& w, float vx, float vy, float px, float py) noexcept {
     const Prepared p = prepare(vx, vy, px, py);
     if (is_point(p.q)) return true;
-    bool blocked = false;
-    walk_cells<false>(w.frame, vx, vy, px, py, [&](uint32_t col, uint32_t row, double, double) {
-        const uint32_t c = row * w.frame.cols + col;
-        for (uint32_t k = w.start[c], end = w.start[c + 1]; k < end; ++k) {
-            const Seg& s = w.cell_seg[k];
-            if (!clearly_apart(p, s) && seg_blocks_open(p.q, s)) {
-                blocked = true;
-                return Walk::stop;
-            }
-        }
-        return Walk::next;
-    });
-    return !blocked;
+    return !any_wall(w, vx, vy, px, py, [&](const Seg& s) { return !clearly_apart(p, s) && seg_blocks_open(p.q, s); });
 }
 
 namespace {
