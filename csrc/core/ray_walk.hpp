@@ -29,8 +29,16 @@ enum class Walk { next, next_column, stop };
 inline double dmin(double a, double b) { return a < b ? a : b; }  // std::fmin is a libm call here
 inline double dmax(double a, double b) { return a > b ? a : b; }
 
-template <bool Ordered = true, class Visit>
-void walk_cells(const GridFrame& g, double ax, double ay, double bx, double by, Visit&& visit) noexcept {
+// The walk by columns: span(col, r0, r1, tlo) for each column, rows r0 <= r1 (clamped to the
+// grid), in the segment's x direction; `tlo` is where the segment enters the padded column.
+// Returns false once span does. `rows_of` receives what walk_cells needs to order the rows.
+struct RowFrame {
+    double va, idv, pad;
+    bool up;  // rows in ascending order along the segment
+};
+
+template <class Span>
+void walk_columns(const GridFrame& g, double ax, double ay, double bx, double by, RowFrame* rows_of, Span&& span) noexcept {
     if (g.cols == 0 || g.rows == 0) return;
     const double ua = (ax - g.ox) * g.inv, va = (ay - g.oy) * g.inv;
     const double ub = (bx - g.ox) * g.inv, vb = (by - g.oy) * g.inv;
@@ -40,6 +48,7 @@ void walk_cells(const GridFrame& g, double ax, double ay, double bx, double by, 
     const double mag = std::fabs(ua) + std::fabs(ub) + std::fabs(va) + std::fabs(vb) +
                        (std::fabs(ax) + std::fabs(bx) + std::fabs(ay) + std::fabs(by) + std::fabs(g.ox) + std::fabs(g.oy)) * g.inv;
     const double pad = 1e-7 + 1e-12 * mag;
+    if (rows_of) *rows_of = RowFrame{va, idv, pad, dv >= 0};
     const double cols = g.cols, rows = g.rows;
     const double ulo = dmin(ua, ub) - pad, uhi = dmax(ua, ub) + pad;
     const double vlo0 = dmin(va, vb) - pad, vhi0 = dmax(va, vb) + pad;
@@ -50,7 +59,6 @@ void walk_cells(const GridFrame& g, double ax, double ay, double bx, double by, 
     };
     const int64_t c0 = clamp_cell(ulo, cols), c1 = clamp_cell(uhi, cols);
     const int64_t cstep = du >= 0 ? 1 : -1;
-    const int64_t rstep = dv >= 0 ? 1 : -1;
     for (int64_t c = du >= 0 ? c0 : c1;; c += cstep) {
         double tlo = 0, thi = 1;
         if (du != 0) {
@@ -62,23 +70,31 @@ void walk_cells(const GridFrame& g, double ax, double ay, double bx, double by, 
         if (tlo <= thi) {
             const double v1 = va + dv * tlo, v2 = va + dv * thi;
             const double vlo = dmin(v1, v2) - pad, vhi = dmax(v1, v2) + pad;
-            if (vhi >= 0 && vlo <= rows) {
-                const int64_t r0 = clamp_cell(vlo, rows), r1 = clamp_cell(vhi, rows);
-                for (int64_t r = dv >= 0 ? r0 : r1;; r += rstep) {
-                    double entry = tlo;
-                    if (Ordered && dv != 0) {
-                        const double s1 = (double(r) - pad - va) * idv, s2 = (double(r) + 1 + pad - va) * idv;
-                        const double s = s1 < s2 ? s1 : s2;
-                        if (s > entry) entry = s;
-                    }
-                    const Walk w = visit(static_cast<uint32_t>(c), static_cast<uint32_t>(r), entry, tlo);
-                    if (w == Walk::stop) return;
-                    if (w == Walk::next_column || r == (dv >= 0 ? r1 : r0)) break;
-                }
-            }
+            if (vhi >= 0 && vlo <= rows && !span(uint32_t(c), uint32_t(clamp_cell(vlo, rows)), uint32_t(clamp_cell(vhi, rows)), tlo))
+                return;
         }
         if (c == (du >= 0 ? c1 : c0)) break;
     }
+}
+
+template <bool Ordered = true, class Visit>
+void walk_cells(const GridFrame& g, double ax, double ay, double bx, double by, Visit&& visit) noexcept {
+    RowFrame f;
+    walk_columns(g, ax, ay, bx, by, &f, [&](uint32_t c, uint32_t r0, uint32_t r1, double tlo) {
+        const int64_t step = f.up ? 1 : -1;
+        for (int64_t r = f.up ? r0 : r1;; r += step) {
+            double entry = tlo;
+            if (Ordered && f.idv != 0) {
+                const double s1 = (double(r) - f.pad - f.va) * f.idv, s2 = (double(r) + 1 + f.pad - f.va) * f.idv;
+                const double s = s1 < s2 ? s1 : s2;
+                if (s > entry) entry = s;
+            }
+            const Walk w = visit(c, static_cast<uint32_t>(r), entry, tlo);
+            if (w == Walk::stop) return false;
+            if (w == Walk::next_column || r == (f.up ? int64_t(r1) : int64_t(r0))) break;
+        }
+        return true;
+    });
 }
 
 }  // namespace soageo

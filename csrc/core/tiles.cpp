@@ -121,31 +121,45 @@ bool tile_meets(const TileMap& m, uint32_t col, uint32_t row, const Seg& q, bool
     return true;
 }
 
-bool tiles_blocked(const TileMap& m, float ax, float ay, float bx, float by) noexcept {
-    const Ray q = ray_of(Seg{ax, ay, bx, by});
+namespace {
+
+// Whether a blocked cell the segment crosses meets it (as `meets` says, `open` or not). Per
+// column, the rows of the span are read a block of 8 at a time from the bit words: a run of
+// free cells costs one word, not a test per cell. Order does not matter: any contact answers.
+bool any_blocked(const TileMap& m, const Ray& q, bool open) noexcept {
     bool hit = false;
-    walk_cells<false>(m.frame, ax, ay, bx, by, [&](uint32_t col, uint32_t row, double, double) {
-        if (tile_blocked(m, col, row) && meets(m, col, row, q, false)) {
-            hit = true;
-            return Walk::stop;
+    const uint64_t words_per_row = (m.cols + 7) / 8;
+    walk_columns(m.frame, q.q.ax, q.q.ay, q.q.bx, q.q.by, nullptr, [&](uint32_t c, uint32_t r0, uint32_t r1, double) {
+        const uint64_t* column = m.bits + (c >> 3);
+        const uint32_t shift = c & 7;
+        for (uint32_t br = r0 >> 3; br <= r1 >> 3; ++br) {
+            // The column's 8 bits of this block (bit 8k is row 8 br + k), within [r0, r1].
+            uint64_t bits = (column[br * words_per_row] >> shift) & 0x0101010101010101ull;
+            const uint32_t lo = br * 8 < r0 ? r0 - br * 8 : 0, hi = br * 8 + 7 > r1 ? r1 - br * 8 : 7;
+            bits &= (~uint64_t(0) << (8 * lo)) & (~uint64_t(0) >> (8 * (7 - hi)));
+            while (bits) {
+                const uint32_t row = br * 8 + uint32_t(__builtin_ctzll(bits)) / 8;
+                bits &= bits - 1;
+                if (meets(m, c, row, q, open)) {
+                    hit = true;
+                    return false;
+                }
+            }
         }
-        return Walk::next;
+        return true;
     });
     return hit;
 }
 
+}  // namespace
+
+bool tiles_blocked(const TileMap& m, float ax, float ay, float bx, float by) noexcept {
+    return any_blocked(m, ray_of(Seg{ax, ay, bx, by}), false);
+}
+
 bool tiles_visible(const TileMap& m, float vx, float vy, float px, float py) noexcept {
-    const Ray q = ray_of(Seg{vx, vy, px, py});
     if (vx == px && vy == py) return true;
-    bool blocked = false;
-    walk_cells<false>(m.frame, vx, vy, px, py, [&](uint32_t col, uint32_t row, double, double) {
-        if (tile_blocked(m, col, row) && meets(m, col, row, q, true)) {
-            blocked = true;
-            return Walk::stop;
-        }
-        return Walk::next;
-    });
-    return !blocked;
+    return !any_blocked(m, ray_of(Seg{vx, vy, px, py}), true);
 }
 
 bool tiles_cast(const TileMap& m, float ax, float ay, float bx, float by, double* t, uint32_t* cell) noexcept {
