@@ -134,3 +134,28 @@ TEST_CASE(tiles_rays_along_edges_and_through_corners_touch) {
     CHECK(tiles_cast(m, 2.5f, 2.5f, 9, 9, &t, &c) && c == 10 && t == 0);
     CHECK(!tiles_visible(m, 2.5f, 2.5f, 9, 9));    // standing inside a blocked cell
 }
+
+TEST_CASE(walls_long_rays_past_the_listed_cells_match_a_scan) {
+    // Short walls over a wide map: rays across it cross more cells than any_wall lists first.
+    fixture::Rng g(34);
+    std::vector<Seg> seg;
+    for (int i = 0; i < 3000; ++i) {
+        const float x = float(int(g.below(800))), y = float(int(g.below(800)));
+        seg.push_back(Seg{x, y, x + float(int(g.below(3))) - 1, y + float(int(g.below(3))) - 1});
+    }
+    Built b(seg);
+    CHECK(b.w.frame.cols > 40 && b.w.frame.rows > 40);
+    int long_hits = 0;
+    for (int k = 0; k < 400; ++k) {
+        const Seg q{float(int(g.below(800))), 0, float(int(g.below(800))), 800};
+        bool meets = false, blocks = false;
+        for (const Seg& s : seg) {
+            meets = meets || seg_meets(q, s);
+            blocks = blocks || seg_blocks_open(q, s);
+        }
+        CHECK(walls_blocked(b.w, q.ax, q.ay, q.bx, q.by) == meets);
+        CHECK(walls_visible(b.w, q.ax, q.ay, q.bx, q.by) == !blocks);
+        long_hits += meets;
+    }
+    CHECK(long_hits > 0 && long_hits < 400);
+}
