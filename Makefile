@@ -91,7 +91,8 @@ MODULE   := soageo/core.so
 endif
 LUA_OBJ  := $(LUA_SRC:csrc/%.cpp=$(LUA_BUILD)/%.o)
 
-.PHONY: FORCE all module-dir test test-run test-long test-long-run bench bench-run demo demo-run scene scene-run world world-run world-stage world-skynet-proof install clean asan tsan valgrind fuzz test-neon test-lua fuzz-short fuzz-corpus deps core-test test-skynet
+# bench-box2d: see below
+.PHONY: FORCE all module-dir test test-run test-long test-long-run bench bench-run bench-box2d demo demo-run scene scene-run world world-run world-stage world-skynet-proof install clean asan tsan valgrind fuzz test-neon test-lua fuzz-short fuzz-corpus deps core-test test-skynet
 
 all: $(MODULE)
 	$(say_module)
@@ -221,6 +222,19 @@ bench-run: $(MODULE) $(BUILD)/bench_kernels $(BUILD)/bench_shapes $(BUILD)/bench
 	$(BUILD)/bench_index
 	$(LUA) bench/bench_index_lua.lua
 	$(BUILD)/bench_layout
+	$(LUA) bench/bench_walls_lua.lua
+
+# Walls against Box2D v3 (bench/bench_box2d.cpp), natively: make bench-box2d BOX2D=<a Box2D v3
+# source directory> (e.g. a checkout of github.com/erincatto/box2d at v3.1.1). Box2D is built
+# with CMake in $(BUILD)/box2d, outside the sources; not part of `make bench`.
+bench-box2d: $(CORE_OBJ)
+	@test -f "$(BOX2D)/include/box2d/box2d.h" || { echo "make bench-box2d: BOX2D=$(BOX2D) is not a Box2D v3 source directory" >&2; exit 2; }
+	cmake -S "$(BOX2D)" -B $(BUILD)/box2d -DCMAKE_BUILD_TYPE=Release -DBOX2D_SAMPLES=OFF -DBOX2D_UNIT_TESTS=OFF \
+	    -DBOX2D_BENCHMARKS=OFF -DBOX2D_VALIDATE=OFF -DBOX2D_DOCS=OFF > /dev/null
+	cmake --build $(BUILD)/box2d -j2 > /dev/null
+	$(CXX) $(CFLAGS) $(SOAGEO_FLAGS) -Icsrc -I"$(BOX2D)/include" -o $(BUILD)/bench_box2d bench/bench_box2d.cpp \
+	    $(CORE_OBJ) $(BUILD)/box2d/src/libbox2d.a -lm -pthread
+	$(BUILD)/bench_box2d
 
 # The benchmarks' streaming ceiling (bench/stream_probe.cpp), compiled per target like the
 # kernels, linked into the benchmarks only.

@@ -46,6 +46,27 @@ function soageo.aoi(layer, options) end
 ---@return soageo.contacts
 function soageo.contacts(layer) end
 
+---An immutable set of closed wall segments {x0, y0, x1, y1, ...} (float32) with its own index.
+---@param coords number[] flat, 4 numbers per wall; a wall with equal ends is a point
+---@return soageo.walls
+function soageo.walls(coords) end
+
+---A tile map: cols x rows closed square cells of side `cell` from (x0, y0), outside free.
+---@param cols integer in [0, 2^24]
+---@param rows integer in [0, 2^24]; cols * rows at most 2^28
+---@param cell number > 0
+---@param blocked string cols * rows bytes, '1' blocked, '0' free; byte k + 1 is col k % cols, row k // cols
+---@param x0? number default 0
+---@param y0? number default 0
+---@return soageo.tiles
+function soageo.tiles(cols, rows, cell, blocked, x0, y0) end
+
+---The edges of the closed ring {x1, y1, ..., xn, yn} as walls coords, appended to out.
+---@param ring number[]
+---@param out? number[]
+---@return number[] out
+function soageo.outline(ring, out) end
+
 ---Every pair (id in a, id in b) whose boxes (centre +- r) overlap, touching counts; sorted.
 ---@param layer_a soageo.layer
 ---@param layer_b soageo.layer must be another layer than layer_a
@@ -569,5 +590,104 @@ function contacts:stats(t) end
 
 ---Frees the object now; idempotent (also `__gc` and `__close`).
 function contacts:close() end
+
+---Static wall segments (soageo.walls); `#walls` is their count.
+---@class soageo.walls
+---@operator len: integer
+local walls = {}
+
+---The closed segment (x0, y0)-(x1, y1) meets a wall (touching counts; a zero-length one is a point).
+---@param x0 number
+---@param y0 number
+---@param x1 number
+---@param y1 number
+---@return boolean
+function walls:blocked(x0, y0, x1, y1) end
+
+---The first contact along the segment: t in [0, 1] and the wall number, ties to the lowest; or nil.
+---@param x0 number
+---@param y0 number
+---@param x1 number
+---@param y1 number
+---@return number? t
+---@return integer? number
+function walls:cast(x0, y0, x1, y1) end
+
+---`blocked` for every 4 numbers of coords: one boolean each.
+---@param coords number[]
+---@param out? boolean[]
+---@return boolean[] out
+---@return integer n
+function walls:blocked_many(coords, out) end
+
+---The entries of ids[1..n] whose entity centre is seen from (x, y), in order; open at both ends.
+---@param x number
+---@param y number
+---@param layer soageo.layer
+---@param ids integer[] every id must be in the layer
+---@param n? integer in [0, #ids] (default #ids)
+---@param out? integer[] may be ids itself
+---@return integer[] out
+---@return integer m
+function walls:visible(x, y, layer, ids, n, out) end
+
+---Wall i's stored float32 ends.
+---@param i integer in [1, #walls]
+---@return number x0
+---@return number y0
+---@return number x1
+---@return number y1
+function walls:get(i) end
+
+---Frees it now; idempotent (also `__gc` and `__close`).
+function walls:close() end
+
+---A tile map of closed square cells (soageo.tiles).
+---@class soageo.tiles
+local tiles = {}
+
+---The closed segment (x0, y0)-(x1, y1) meets a blocked cell (touching counts; a zero-length one is a point).
+---@param x0 number
+---@param y0 number
+---@param x1 number
+---@param y1 number
+---@return boolean
+function tiles:blocked(x0, y0, x1, y1) end
+
+---The first contact along the segment: t in [0, 1] and the cell (row * cols + col + 1) number, ties to the lowest; or nil.
+---@param x0 number
+---@param y0 number
+---@param x1 number
+---@param y1 number
+---@return number? t
+---@return integer? number
+function tiles:cast(x0, y0, x1, y1) end
+
+---`blocked` for every 4 numbers of coords: one boolean each.
+---@param coords number[]
+---@param out? boolean[]
+---@return boolean[] out
+---@return integer n
+function tiles:blocked_many(coords, out) end
+
+---The entries of ids[1..n] whose entity centre is seen from (x, y), in order; open at both ends.
+---@param x number
+---@param y number
+---@param layer soageo.layer
+---@param ids integer[] every id must be in the layer
+---@param n? integer in [0, #ids] (default #ids)
+---@param out? integer[] may be ids itself
+---@return integer[] out
+---@return integer m
+function tiles:visible(x, y, layer, ids, n, out) end
+
+---Opens or closes one cell (a door).
+---@param col integer in [0, cols)
+---@param row integer in [0, rows)
+---@param blocked boolean
+function tiles:set(col, row, blocked) end
+
+---Frees it now; idempotent (also `__gc` and `__close`).
+function tiles:close() end
 
 return soageo

@@ -64,3 +64,81 @@ describe("a rejected call", function()
     end
   end)
 end)
+
+-- Walls and tiles: every rejected call raises and leaves the object answering as before (the
+-- answers to a fixed set of queries are the checksum; tiles:set is the only change there is).
+describe("a rejected call on walls or tiles", function()
+  local nan, inf = 0 / 0, math.huge
+  local probes = { 0, 0, 10, 10,  5, -5, 5, 5,  -1, 3, 12, 3,  2, 2, 2, 2,  0, 1, 1, 0 }
+  local function answers(o)
+    local out = {}
+    local b = o:blocked_many(probes)
+    for i = 1, #b do out[#out + 1] = tostring(b[i]) end
+    for i = 1, #probes, 4 do out[#out + 1] = tostring((o:cast(table.unpack(probes, i, i + 3)))) end
+    return table.concat(out, " ")
+  end
+  local l = soageo.layer()
+  l:set(1, 3, 3)
+  l:set(2, -4, 1)
+
+  it("raises for bad constructor arguments", function()
+    assert.has_error(function() soageo.walls({ 0, 0, 1 }) end, "bad argument #1 to 'walls' (coords length must be a multiple of 4)")
+    for _, bad in ipairs({ { 0, 0, 1, nan }, { inf, 0, 1, 1 }, { 0, 0, "1", 1 }, { 0, 0, 1, 1e39 }, { 0, 0, 1, {} } }) do
+      assert.has_error(function() soageo.walls(bad) end)
+    end
+    assert.has_error(function() soageo.walls(5) end)
+    for _, args in ipairs({
+      { 2, 2, 1, "000" }, { 2, 2, 1, "00002" }, { 2, 2, 1, "0x01" }, { 2, 2, 0, "0000" }, { 2, 2, -1, "0000" },
+      { 2, 2, nan, "0000" }, { -1, 2, 1, "" }, { 2.5, 2, 1, "00000" }, { 2, 2, 1, 1111 }, { 2, 2, 1, "0000", nan },
+      { 2, 2, 1, "0000", 0, inf }, { 2 ^ 25, 1, 1, "" }, { 2 ^ 20, 2 ^ 20, 1, "" },
+    }) do
+      assert.has_error(function() soageo.tiles(table.unpack(args, 1, 6)) end)
+    end
+  end)
+
+  local w = soageo.walls({ 5, -5, 5, 5,  -3, 3, 20, 3,  2, 2, 2, 2 })
+  local t = soageo.tiles(4, 3, 2, "010000100011", -2, -2)
+  for name, obj in pairs({ walls = w, tiles = t }) do
+    local calls = {
+      { "blocked", { 0, 0, nan, 0 } }, { "blocked", { 0, 0, 1 } }, { "blocked", { "a", 0, 1, 1 } },
+      { "cast", { 0, inf, 1, 1 } }, { "cast", { 0, 0, 1, 1e39 } },
+      { "blocked_many", { { 0, 0, 1 } } }, { "blocked_many", { { 0, 0, 1, nan } } }, { "blocked_many", { 7 } },
+      { "blocked_many", { { 0, 0, 1, 1 }, 5 } },
+      { "visible", { 0, 0, l, { 1, 3 } } }, { "visible", { 0, 0, l, { 1, 2.5 } } }, { "visible", { nan, 0, l, { 1 } } },
+      { "visible", { 0, 0, {}, { 1 } } }, { "visible", { 0, 0, l, { 1 }, 2 } }, { "visible", { 0, 0, l, { 1 }, -1 } },
+      { "visible", { 0, 0, l, { 1 }, nil, 3 } }, { "visible", { 0, 0, l, "ids" } },
+    }
+    if name == "walls" then
+      calls[#calls + 1] = { "get", { 0 } }
+      calls[#calls + 1] = { "get", { 4 } }
+      calls[#calls + 1] = { "get", { "x" } }
+    else
+      calls[#calls + 1] = { "set", { 4, 0, true } }
+      calls[#calls + 1] = { "set", { 0, -1, true } }
+      calls[#calls + 1] = { "set", { 0, 0, 1 } }
+      calls[#calls + 1] = { "set", { 0.5, 0, true } }
+    end
+    for _, c in ipairs(calls) do
+      it("leaves " .. name .. " unchanged: " .. c[1], function()
+        local before = answers(obj)
+        local ids = { 1, 2, 1 }
+        assert.has_error(function() method(c[1])(obj, table.unpack(c[2], 1, 6)) end)
+        assert.are.equal(before, answers(obj))
+        assert.are.same({ 1, 2, 1 }, ids)
+      end)
+    end
+
+    it("leaves ids unchanged when visible refuses an id late in the list (" .. name .. ")", function()
+      local ids = { 1, 2, 1, 99 }
+      assert.has_error(function() obj:visible(0, 0, l, ids, nil, ids) end)
+      assert.are.same({ 1, 2, 1, 99 }, ids)
+    end)
+
+    it("raises for a wrong self everywhere (" .. name .. ")", function()
+      for _, f in pairs(getmetatable(obj).__index) do
+        if f ~= obj.close then assert.has_error(function() f({}) end) end
+        assert.has_error(function() f(l) end)
+      end
+    end)
+  end
+end)

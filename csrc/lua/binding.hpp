@@ -184,6 +184,11 @@ void open_pairs(lua_State* L, const Tables& t);
 void open_aoi(lua_State* L, const Tables& t);
 void open_contacts(lua_State* L, const Tables& t);
 void open_index(lua_State* L, const Tables& t);
+void open_walls(lua_State* L, const Tables& t);
+void open_tiles(lua_State* L, const Tables& t);
+// A class of its own (walls, tiles): metatable `name` with `methods` as __index.
+void open_class(lua_State* L, const Tables& t, const char* name, const luaL_Reg* methods, const luaL_Reg* metamethods,
+                const luaL_Reg* module_functions);
 
 }  // namespace lua
 }  // namespace soageo

@@ -1,7 +1,8 @@
 -- A game scene on soageo, independent of skynet: players and monsters on one layer, AOI with
 -- a view radius and margin, skills of every shape filtered by faction masks, damage, deaths;
--- hit notifications to whoever sees the caster (aoi:watchers_of), and traps that strike what
--- steps on them (contact events).
+-- hit notifications to whoever sees the caster (aoi:watchers_of), traps that strike what
+-- steps on them (contact events), and walls: a cone only hits what its caster can see
+-- (walls:visible) and an arrow stops at the first wall (walls:cast).
 -- examples/scene_sim.lua drives it on plain Lua; examples/skynet/ wraps it in a service.
 local soageo = require "soageo"
 
@@ -27,7 +28,8 @@ scene.skills = {
   { name = "arrow", damage = 50 },      -- cast_segment: the first target on a line
 }
 
--- opts: entities, size (side of the square world), view (AOI radius), margin, seed, traps
+-- opts: entities, size (side of the square world), view (AOI radius), margin, seed, traps,
+-- walls (how many wall segments, 20-80 long)
 function scene.new(opts)
   opts = opts or {}
   local w = setmetatable({
@@ -56,6 +58,14 @@ function scene.new(opts)
     w.layer:set(-i, w.rng(0, w.size), w.rng(0, w.size), 6, TRAP)
     w.traps[-i] = true
   end
+  local coords = {}  -- static walls: x0, y0, x1, y1 each
+  for _ = 1, opts.walls or w.size // 20 do
+    local x, y, len, a = w.rng(0, w.size), w.rng(0, w.size), w.rng(20, 80), w.rng(0, 2 * pi)
+    coords[#coords + 1], coords[#coords + 2] = x, y
+    coords[#coords + 1], coords[#coords + 2] = x + len * cos(a), y + len * sin(a)
+  end
+  w.wall_coords = coords
+  w.walls = soageo.walls(coords)
   return w
 end
 
@@ -132,6 +142,7 @@ function World:cast(skill, caster, x, y, h)
   if skill.name == "cone" then
     c.args = { x, y, dx, dy, 80, pi / 5 }
     out, n = layer:in_sector(x, y, dx, dy, 80, pi / 5, out, mask)
+    out, n = self.walls:visible(x, y, layer, out, n, out)  -- only what the caster sees
   elseif skill.name == "nova" then
     c.args = { x + 40 * dx, y + 40 * dy, 35 }
     out, n = layer:touch_circle(c.args[1], c.args[2], 35, out, mask)
@@ -146,8 +157,11 @@ function World:cast(skill, caster, x, y, h)
     local ax, ay = x + 20 * dx, y + 20 * dy
     c.args = { ax, ay, ax + 60 * cos(h + 0.5), ay + 60 * sin(h + 0.5), ax + 60 * cos(h - 0.5), ay + 60 * sin(h - 0.5) }
     out, n = layer:in_triangle(c.args[1], c.args[2], c.args[3], c.args[4], c.args[5], c.args[6], out, mask)
-  else  -- arrow: the first enemy whose box the shot crosses
-    c.args = { x, y, x + 150 * dx, y + 150 * dy }
+  else  -- arrow: the first enemy whose box the shot crosses, before the first wall
+    local ex, ey = x + 150 * dx, y + 150 * dy
+    local t = self.walls:cast(x, y, ex, ey)
+    if t then ex, ey, c.wall_t = x + t * (ex - x), y + t * (ey - y), t end
+    c.args = { x, y, ex, ey }
     local id, t = layer:cast_segment_first(x, y, c.args[3], c.args[4], mask)
     if id then out[1], n, c.t = id, 1, t else n = 0 end
   end

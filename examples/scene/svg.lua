@@ -1,5 +1,5 @@
--- Draws one tick of a scene as SVG: entities by faction, the skill shapes cast that tick with
--- their hits highlighted, and one watcher's view circle.
+-- Draws one tick of a scene as SVG: the walls, entities by faction, the skill shapes cast that
+-- tick with their hits highlighted, and one watcher's view circle.
 local doc = require "svg_doc"
 
 local svg = {}
@@ -40,6 +40,11 @@ function svg.write(world, path, watcher)
     for _, id in ipairs(c.hits) do hit_by[id] = colours[c.skill.name] end
   end
   local parts = doc.open(size, size + 60, 900, 900)
+  local wc = world.wall_coords or {}
+  for i = 1, #wc, 4 do
+    parts[#parts + 1] = string.format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#333" stroke-width="4" stroke-linecap="round"/>',
+      fmt(wc[i]), fmt(wc[i + 1]), fmt(wc[i + 2]), fmt(wc[i + 3]))
+  end
   for id, x, y, r in layer:each() do
     local fill = world.faction[id] == 1 and "#1f77b4" or "#999999"
     parts[#parts + 1] = string.format('<circle cx="%s" cy="%s" r="%s" fill="%s"/>', fmt(x), fmt(y), fmt(math.max(r, 2.5)), fill)
@@ -62,7 +67,7 @@ function svg.write(world, path, watcher)
       lx, size + 18, colours[s], lx + 30, size + 40, s)
     lx = lx + 180
   end
-  parts[#parts + 1] = string.format('<text x="%d" y="%d" font-size="30" font-family="sans-serif">tick %d: players blue, monsters grey, hits ringed, dashed = a view circle</text>',
+  parts[#parts + 1] = string.format('<text x="%d" y="%d" font-size="30" font-family="sans-serif">tick %d: walls black, players blue, monsters grey, hits ringed, dashed = a view circle</text>',
     10, size - 10, world.tick_no)
   doc.write(parts, path)
 end

@@ -1,4 +1,5 @@
--- The scene service: a thin wrapper around examples/scene (all logic lives there, so the
+-- The scene service: a thin wrapper around examples/scene (all logic lives there, walls too:
+-- a cone hits only what its caster sees, an arrow stops at the first wall; so the
 -- plain-Lua simulation exercises it without skynet).
 local scene = require "scene"
 local soageo = require "soageo"

@@ -3,7 +3,7 @@
 -- and aoi the workload touched is consistent and usable (after an out-of-memory error too).
 local soageo = require "soageo"
 
-local W = { layers = {}, aois = {}, contacts = {} }
+local W = { layers = {}, aois = {}, contacts = {}, walls = {} }
 
 -- Replays flat (a, b) events onto a set of "a b" keys; false on an impossible event.
 local function replay(set, adds, n_add, drops, n_drop)
@@ -143,6 +143,31 @@ function W.run(size, seed)
       h, began, ended = contacts_tick(wb, h, began, ended)
     end
   end
+  -- Walls and tiles: built (the index, the cells), queried, visible's scratch and result tables.
+  local coords = {}
+  for _ = 1, size do
+    local x, y = r(0, 200), r(0, 200)
+    coords[#coords + 1], coords[#coords + 2], coords[#coords + 3], coords[#coords + 4] = x, y, x + r(-10, 10), y + r(-10, 10)
+  end
+  local walls = soageo.walls(coords)
+  W.walls[#W.walls + 1] = walls
+  local bytes = {}
+  for k = 1, 32 * 32 do bytes[k] = r(0, 1) < 0.2 and "1" or "0" end
+  local tiles = soageo.tiles(32, 32, 6.5, table.concat(bytes), -4, -4)
+  W.walls[#W.walls + 1] = tiles
+  local rays = {}
+  for i = 1, 160 do rays[i] = r(0, 200) end
+  local ids = {}
+  for id in a:each() do ids[#ids + 1] = id end
+  for _, o in ipairs({ walls, tiles }) do
+    local b, nb = o:blocked_many(rays)
+    for i = 1, nb do h = (h * 31 + (b[i] and 1 or 0)) % 1000000007 end
+    local _, k = o:cast(0, 0, 200, 200)
+    h = (h * 31 + (k or 0)) % 1000000007
+    local seen, m = o:visible(100, 100, a, ids)
+    h = digest_of(h, seen, m)
+  end
+  tiles:set(3, 3, true)
   return tostring(h)
 end
 
@@ -214,6 +239,17 @@ function W.check()
       local _, k = w.c:touching(id)
       assert(k == (degree[id] or 0), "touching disagrees with layer:pairs()")
     end
+  end
+  -- Walls and tiles: usable, and cast agrees with blocked.
+  for _, o in ipairs(W.walls) do
+    for i = 0, 20 do
+      local t = o:cast(i * 10, 0, 200 - i * 10, 200)
+      assert((t ~= nil) == o:blocked(i * 10, 0, 200 - i * 10, 200), "cast disagrees with blocked")
+    end
+    local l = soageo.layer()
+    l:set(1, 50, 50)
+    local _, m = o:visible(50, 50, l, { 1 })
+    assert(m == 1, "a viewer does not see itself")
   end
   return true
 end

@@ -1,0 +1,136 @@
+// What walls and tiles share in the binding: their userdata (the core object, a closed flag,
+// memory in user values) and the two list queries, blocked_many and visible, written once.
+//
+// Order in both list queries: every allocation first (the result table, the scratch), since
+// it may run finalizers that close the object or the layer or rewrite the argument tables;
+// then the objects checked again, every argument read and checked, and only then anything
+// written: an error changes nothing.
+#pragma once
+
+#include "binding.hpp"
+
+namespace soageo {
+namespace lua {
+
+// A walls or tiles object's tag: its address mixed with its class name's (a static string).
+inline uintptr_t object_tag(const void* p, const char* cls) {
+    return reinterpret_cast<uintptr_t>(p) ^ reinterpret_cast<uintptr_t>(cls) ^ uintptr_t(0x3c1d5e7f9a0b2c4dull);
+}
+
+// (self, coords [, out]) -> out, n: one boolean per 4 numbers x0, y0, x1, y1.
+// check(L, 1) returns the object, raising when it is not one or is closed; test(obj, 4 floats).
+template <class Check, class Test>
+int blocked_many(lua_State* L, Check check, Test test) {
+    check(L, 1);
+    const int len = check_array(L, 2, "coords");
+    if (len % 4 != 0) luaL_argerror(L, 2, "coords length must be a multiple of 4");
+    int out = opt_out(L, 3);
+    lua_settop(L, 3);
+    if (out == 0) {
+        lua_createtable(L, len / 4, 0);
+        out = lua_gettop(L);
+    }
+    auto* self = check(L, 1);
+    for (int i = 1; i <= len; ++i) {
+        int isnum = 0;
+        lua_rawgeti(L, 2, i);
+        const lua_Number v = lua_tonumberx(L, -1, &isnum);
+        const bool number = lua_type(L, -1) == LUA_TNUMBER;  // not a numeric string, as in arrays elsewhere
+        lua_pop(L, 1);
+        if (!isnum || !number || !finite32(v)) luaL_argerror(L, 2, lua_pushfstring(L, "coords[%d] must be a finite number", i));
+    }
+    for (int k = 0; k < len / 4; ++k) {
+        float c[4];
+        for (int j = 0; j < 4; ++j) {
+            lua_rawgeti(L, 2, 4 * k + j + 1);
+            c[j] = static_cast<float>(lua_tonumber(L, -1));
+            lua_pop(L, 1);
+        }
+        lua_pushboolean(L, test(self, c[0], c[1], c[2], c[3]));
+        lua_rawseti(L, out, k + 1);
+    }
+    clear_tail(L, out, len / 4 + 1);
+    lua_pushvalue(L, out);
+    lua_pushinteger(L, len / 4);
+    return 2;
+}
+
+// A scratch block of at least `bytes` in user value `uv` of the object at 1 (grown by doubling,
+// kept for the next call), left on the stack so that nothing can free it while in use. May
+// raise (out of memory) and run finalizers.
+inline void* scratch(lua_State* L, int uv, size_t bytes) {
+    if (lua_getiuservalue(L, 1, uv) == LUA_TUSERDATA && lua_rawlen(L, -1) >= bytes) return lua_touserdata(L, -1);
+    const size_t had = lua_type(L, -1) == LUA_TUSERDATA ? lua_rawlen(L, -1) : 0;
+    lua_pop(L, 1);
+    size_t size = had * 2 > bytes ? had * 2 : (bytes < 64 ? 64 : bytes);
+    void* p = lua_newuserdatauv(L, size, 0);
+    lua_pushvalue(L, -1);
+    lua_setiuservalue(L, 1, uv);
+    return p;
+}
+
+// (self, x, y, layer, ids [, n [, out]]) -> out, m: the ids of ids[1..n] whose entity centre
+// test(obj, x, y, cx, cy) sees, in order.
+template <class Check, class Test>
+int visible(lua_State* L, int scratch_uv, Check check, Test test) {
+    check(L, 1);
+    const float x = check_float(L, 2, "x"), y = check_float(L, 3, "y");
+    check_layer(L, 4);
+    const int len = check_array(L, 5, "ids");
+    lua_Integer n = len;
+    if (!lua_isnoneornil(L, 6)) {
+        int isnum = 0;
+        n = lua_tointegerx(L, 6, &isnum);
+        if (!isnum || n < 0 || n > len) luaL_argerror(L, 6, "n must be an integer in [0, #ids]");
+    }
+    int out = opt_out(L, 7);
+    lua_settop(L, 7);
+    if (out == 0) {
+        lua_createtable(L, static_cast<int>(n), 0);
+        out = lua_gettop(L);
+    }
+    // Scratch: the ids, then their slots. Three passes so that the cache misses of a large
+    // layer overlap: the ids read with their id map lines prefetched, the slots found with
+    // their positions prefetched, then the segments tested.
+    auto* kept = static_cast<int64_t*>(scratch(L, scratch_uv, size_t(n > 0 ? n : 1) * (sizeof(int64_t) + sizeof(uint32_t))));
+    auto* slots = reinterpret_cast<uint32_t*>(kept + (n > 0 ? n : 1));
+    if (out == 0) {
+        lua_createtable(L, static_cast<int>(n), 0);
+        out = lua_gettop(L);
+    }
+    auto* self = check(L, 1);
+    const Layer* layer = check_layer(L, 4);
+    for (lua_Integer i = 1; i <= n; ++i) {
+        int isint = 0;
+        lua_rawgeti(L, 5, i);
+        const lua_Integer id = lua_tointegerx(L, -1, &isint);
+        const bool integer = isint && lua_isinteger(L, -1);
+        lua_pop(L, 1);
+        if (!integer) luaL_argerror(L, 5, lua_pushfstring(L, "ids[%I] must be an integer", i));
+        idmap_prefetch_find(layer->s.map, id);
+        kept[i - 1] = id;
+    }
+    const float* cx = layer->s.col.x;
+    const float* cy = layer->s.col.y;
+    for (lua_Integer i = 0; i < n; ++i) {
+        const uint32_t slot = idmap_find(layer->s.map, kept[i]);
+        if (slot == kNoSlot) luaL_argerror(L, 5, lua_pushfstring(L, "ids[%I] is not in the layer", i + 1));
+        __builtin_prefetch(cx + slot);
+        __builtin_prefetch(cy + slot);
+        slots[i] = slot;
+    }
+    lua_Integer m = 0;
+    for (lua_Integer i = 0; i < n; ++i)  // kept[m] with m <= i: already read
+        if (test(self, x, y, cx[slots[i]], cy[slots[i]])) kept[m++] = kept[i];
+    for (lua_Integer i = 0; i < m; ++i) {
+        lua_pushinteger(L, kept[i]);
+        lua_rawseti(L, out, i + 1);
+    }
+    clear_tail(L, out, m + 1);
+    lua_pushvalue(L, out);
+    lua_pushinteger(L, m);
+    return 2;
+}
+
+}  // namespace lua
+}  // namespace soageo

@@ -1,0 +1,185 @@
+-- soageo.tiles against the exact plain-Lua reference (test/walls_reference.lua): maps whose
+-- edges fall on an integer lattice scaled by 1/8, with queries on that lattice, so that rays
+-- along tile edges, through corners, from corners and zero-length ones are common; on every
+-- SIMD target. Then edges that are no float32 value, doors (set), and the rules' corner cases.
+local soageo = require "soageo"
+local ref = require "walls_reference"
+local rng = require "rng"
+local util = require "spec_util"
+local f32 = require("float32").f32
+
+local Q = 0.125
+
+local function random_map(g, cols, rows)
+  local map = { cols = cols, rows = rows, cell = 4, x0 = -6, y0 = 2, blocked = {} }
+  local bytes = {}
+  for k = 0, cols * rows - 1 do
+    local b = g:int(1, 100) <= 30
+    map.blocked[k] = b or nil
+    bytes[k + 1] = b and "1" or "0"
+  end
+  return map, table.concat(bytes)
+end
+
+local function random_query(g, map)
+  local function lattice() return g:int(-12, map.x0 + map.cols * map.cell + 6), g:int(-4, map.y0 + map.rows * map.cell + 6) end
+  local function corner()
+    return map.x0 + g:int(-1, map.cols + 1) * map.cell, map.y0 + g:int(-1, map.rows + 1) * map.cell
+  end
+  local kind = g:int(1, 6)
+  local ax, ay, bx, by
+  if kind == 1 then ax, ay = corner(); bx, by = corner()                    -- corner to corner: edges, diagonals
+  elseif kind == 2 then ax, ay = corner(); local k = g:int(-6, 6); bx, by = ax + 4 * k, ay + 4 * k  -- a diagonal through corners
+  elseif kind == 3 then ax, ay = lattice(); bx, by = ax, ay                  -- a point
+  elseif kind == 4 then ax, ay = corner(); bx, by = lattice()
+  elseif kind == 5 then local _; _, ay = corner(); ax = g:int(-12, 30); bx, by = g:int(-12, 30), ay  -- along a row edge
+  else ax, ay = lattice(); bx, by = lattice() end
+  return { ax, ay, bx, by }
+end
+
+local function module_map(map, bytes)
+  return soageo.tiles(map.cols, map.rows, map.cell * Q, bytes, map.x0 * Q, map.y0 * Q)
+end
+
+local function scaled(q) return q[1] * Q, q[2] * Q, q[3] * Q, q[4] * Q end
+
+for _, arch in ipairs(soageo.archs()) do
+  describe("when tiles are queried on target " .. arch, function()
+    util.use_target(arch, setup, teardown)
+
+    it("returns the reference's blocked, cast and visible on random maps", function()
+      local g = rng.new(3311)
+      for _ = 1, 25 do
+        local map, bytes = random_map(g, g:int(1, 8), g:int(1, 6))
+        local tiles = module_map(map, bytes)
+        for _ = 1, 120 do
+          local q = random_query(g, map)
+          local rt, rk = ref.tiles_cast(map, q)
+          assert.are.equal(rt ~= nil, tiles:blocked(scaled(q)))
+          local t, k = tiles:cast(scaled(q))
+          if rt then
+            assert.are.equal(rk, k)
+            assert.is_true(math.abs(t - ref.value(rt)) <= 1e-9)
+          else
+            assert.is_nil(t)
+          end
+        end
+      end
+    end)
+
+    it("returns the ids the reference sees, and follows set (doors)", function()
+      local g = rng.new(3312)
+      for _ = 1, 15 do
+        local map, bytes = random_map(g, 6, 5)
+        local tiles = module_map(map, bytes)
+        local l = soageo.layer()
+        local pts, ids = {}, {}
+        for id = 1, 25 do
+          local x, y
+          if id % 3 == 0 then x, y = map.x0 + g:int(0, 6) * 4, map.y0 + g:int(0, 5) * 4  -- on corners
+          else x, y = g:int(-8, 22), g:int(-2, 24) end
+          pts[id] = { x, y }
+          l:set(id, x * Q, y * Q)
+          ids[id] = id
+        end
+        for round = 1, 6 do
+          if round > 1 then  -- open or close a door
+            local c, r = g:int(0, 5), g:int(0, 4)
+            local b = g:int(0, 1) == 1
+            tiles:set(c, r, b)
+            map.blocked[r * 6 + c] = b or nil
+          end
+          local vx, vy = pts[g:int(1, 25)][1], pts[g:int(1, 25)][2]
+          local want = {}
+          for id = 1, 25 do
+            if ref.tiles_visible(map, { vx, vy, pts[id][1], pts[id][2] }) then want[#want + 1] = id end
+          end
+          local out, m = tiles:visible(vx * Q, vy * Q, l, ids)
+          assert.are.same(want, out)
+          assert.are.equal(#want, m)
+          local coords, many = {}, {}
+          for k = 1, 20 do
+            local q = random_query(g, map)
+            for j = 1, 4 do coords[#coords + 1] = q[j] * Q end
+            many[k] = ref.tiles_blocked(map, q)
+          end
+          assert.are.same(many, (tiles:blocked_many(coords)))
+        end
+      end
+    end)
+  end)
+end
+
+-- The float32 value next to v (positive v), up (+1) or down (-1).
+local function next_float(v, dir)
+  local bits = string.unpack("<I4", string.pack("<f", v))
+  return (string.unpack("<f", string.pack("<I4", bits + dir)))
+end
+
+describe("when tile edges are no float32 value", function()
+  it("returns decisions against the exact sum x0 + col * cell", function()
+    local x0, cell = f32(0.3), f32(0.1)
+    local edge = x0 + 3 * cell  -- exact in a double, and no float32
+    assert.are_not.equal(f32(edge), edge)
+    local lo = f32(edge) < edge and f32(edge) or next_float(f32(edge), -1)
+    local hi = f32(edge) > edge and f32(edge) or next_float(f32(edge), 1)
+    local tiles = soageo.tiles(8, 1, 0.1, "00010000", 0.3, 0)
+    assert.is_false(tiles:blocked(lo, 0.05, lo, 0.05))
+    assert.is_true(tiles:blocked(hi, 0.05, hi, 0.05))
+    assert.is_false(tiles:blocked(lo, 0.05, lo, 0.5))
+    local t, k = tiles:cast(x0, 0.05, 1.1, 0.05)
+    assert.are.equal(4, k)
+    assert.is_true(math.abs(t - (edge - x0) / (f32(1.1) - x0)) < 1e-12)
+  end)
+end)
+
+describe("when tiles meet the rules' corner cases", function()
+  -- 4 x 4 unit cells from (0, 0); only cell (2, 2), number 11, is blocked.
+  local tiles = soageo.tiles(4, 4, 1, "0000" .. "0000" .. "0010" .. "0000")
+
+  it("returns contact along an edge and through a corner", function()
+    assert.is_true(tiles:blocked(0, 2, 4, 2))
+    assert.is_true(tiles:blocked(0, 0, 2, 2))
+    assert.is_true(tiles:blocked(0, 4, 4, 0))
+    local t, k = tiles:cast(0, 4, 4, 0)
+    assert.are.same({ 0.5, 11 }, { t, k })
+    assert.is_false(tiles:blocked(0, 1.5, 4, 1.5))
+  end)
+
+  it("returns the lowest cell at a tie", function()
+    local two = soageo.tiles(4, 4, 1, "0000" .. "0011" .. "0011" .. "0000")  -- cells 7, 8, 11, 12
+    local t, k = two:cast(0, 2, 4, 2)  -- along the edge between rows 1 and 2
+    assert.are.same({ 0.5, 7 }, { t, k })
+    t, k = two:cast(4, 4, 0, 0)        -- the diagonal: (3, 3) is a corner of 11 and of 12
+    assert.are.same({ 0.25, 11 }, { t, k })
+    t, k = two:cast(4.5, 2.5, 0.5, 2.5)  -- enters 12 first
+    assert.are.same({ 0.125, 12 }, { t, k })
+  end)
+
+  it("returns visible from or to a corner, and not from inside a blocked cell", function()
+    local l = soageo.layer()
+    l:set(1, 0, 0)
+    l:set(2, 2, 2)
+    l:set(3, 4, 2)
+    assert.are.same({ 1 }, (tiles:visible(2, 2, l, { 1 })))   -- the viewer on the corner
+    assert.are.same({ 2 }, (tiles:visible(0, 0, l, { 2 })))   -- the target on the corner
+    assert.are.same({}, (tiles:visible(0, 2, l, { 3 })))      -- along the edge
+    assert.are.same({}, (tiles:visible(2.5, 2.5, l, { 1 })))  -- from inside
+    assert.are.same({ 2 }, (tiles:visible(2, 2, l, { 2 })))   -- the viewer on the target
+  end)
+
+  it("returns free outside the map, on empty maps, and raises once closed", function()
+    assert.is_false(tiles:blocked(-5, -5, -1, 9))
+    local e = soageo.tiles(0, 0, 1, "")
+    assert.is_false(e:blocked(0, 0, 1, 1))
+    assert.is_nil(e:cast(0, 0, 1, 1))
+    local c <close> = soageo.tiles(1, 1, 1, "1", -0.5, -0.5)
+    assert.is_true(c:blocked(0, 0, 0, 0))
+    c:set(0, 0, false)
+    assert.is_false(c:blocked(0, 0, 0, 0))
+    c:close()
+    c:close()
+    assert.has_error(function() c:blocked(0, 0, 1, 1) end)
+    assert.truthy(tostring(c):find("closed"))
+  end)
+end)
