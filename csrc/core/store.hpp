@@ -158,11 +158,18 @@ struct MemberLog {
     MemberOp op[kMemberLogCap];
 };
 
+// What changed since layer:commit last recorded the layer (history.hpp): positions only, or
+// which entities sit in which slot, or their radii and masks. A byte of its own, not bits of
+// `stale`, which the index clears whenever it catches up.
+constexpr uint8_t kCommitMoved = 1;
+constexpr uint8_t kCommitShape = 2;
+
 struct Store {
     Columns col;
     IdMap map;
     uint32_t n;
     uint8_t stale;
+    uint8_t since_commit;
     MemberLog log;
     // Adds and removes since a query last asked: past kMemberLogCap, kChangedAll (a tick like
     // this one would need a full build even with the index up to date).
@@ -186,6 +193,7 @@ inline void store_move(Store& s, uint32_t slot, float x, float y) noexcept {
     s.col.x[slot] = x;
     s.col.y[slot] = y;
     s.stale |= kStaleMoved | kChanged;
+    s.since_commit |= kCommitMoved;
 }
 // Moves slots[i] to (xy[2i], xy[2i + 1]) for i < n, in order (a slot listed twice ends at its
 // last position).

@@ -72,7 +72,8 @@ constexpr int kPairsValue = 4;  // pair buffer, grown on demand (pairs.cpp)
 constexpr int kIndexValue = 5;  // the spatial index's block, made when first worth it (index.cpp)
 constexpr int kBandsValue = 6;  // band-sweep scratch of layer:pairs, made when bands pay (pairs.cpp)
 constexpr int kMovesValue = 7;  // move_many's scratch, made on first use (layer.cpp)
-constexpr int kLayerValues = 7;
+constexpr int kHistoryValue = 8;  // the committed ticks, made by layer:history (history.cpp)
+constexpr int kLayerValues = 8;
 
 // A layer's tag is its own address mixed with a constant: a block of another type would have
 // to hold, at its start, its own address so mixed to pass for a layer.
@@ -215,6 +216,8 @@ void open_pairs(lua_State* L, const Tables& t);
 void open_aoi(lua_State* L, const Tables& t);
 void open_contacts(lua_State* L, const Tables& t);
 void open_index(lua_State* L, const Tables& t);
+// After every other open_*: past views answer the queries the layer's methods table holds then.
+void open_history(lua_State* L, const Tables& t);
 
 }  // namespace lua
 }  // namespace soageo

@@ -91,6 +91,7 @@ SOAGEO_EXPORT int luaopen_soageo_core(lua_State* L) {
     open_aoi(L, t);
     open_contacts(L, t);
     open_index(L, t);
+    open_history(L, t);
 
     lua_pushvalue(L, methods);
     lua_setfield(L, metatable, "__index");
