@@ -6,8 +6,8 @@
 // copies only the columns), its spatial index later still, when the queries pay for it, as
 // a layer's. A view holds its layer and frame(s) and, on every call, checks that its tick is
 // still kept, puts the frame in place of itself at argument 1 and calls the layer's own
-// binding function: no query code exists twice. A frame's metatable has no methods: it never
-// reaches Lua code (each() on a view iterates through the view).
+// binding function: no query code exists twice. A frame has no metatable and never reaches Lua
+// code (each() on a view iterates through the view).
 #include <cmath>
 #include <cstring>
 
@@ -20,7 +20,6 @@ namespace lua {
 namespace {
 
 constexpr const char* kViewClass = "soageo.past_view";
-constexpr const char* kFrameClass = "soageo.frame";
 
 // A frame's user values: the layer's (kColumnsValue holds its positions block, the index and
 // pairs scratch go where a layer keeps them), then these two.
@@ -113,8 +112,7 @@ int l_history(lua_State* L) {
 Layer* new_frame(lua_State* L) {
     auto* f = static_cast<Layer*>(lua_newuserdatauv(L, sizeof(Layer), kFrameValues));
     std::memset(f, 0, sizeof *f);
-    f->tag = layer_tag(f);
-    luaL_setmetatable(L, kFrameClass);
+    f->tag = layer_tag(f);  // no metatable: only check_layer's tag test ever sees a frame
     return f;
 }
 
@@ -384,9 +382,6 @@ void push_forward(lua_State* L, const Tables& t) {
 
 void open_history(lua_State* L, const Tables& t) {
     add_functions(L, t, t.methods, layer_methods);
-
-    luaL_newmetatable(L, kFrameClass);
-    lua_pop(L, 1);
 
     luaL_newmetatable(L, kViewClass);
     const int meta = lua_gettop(L);
