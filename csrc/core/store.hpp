@@ -169,11 +169,11 @@ struct Store {
     IdMap map;
     uint32_t n;
     uint8_t stale;
-    uint8_t since_commit;
     MemberLog log;
     // Adds and removes since a query last asked: past kMemberLogCap, kChangedAll (a tick like
     // this one would need a full build even with the index up to date).
     uint32_t period_members;
+    uint8_t since_commit;  // kCommitMoved, kCommitShape (last, so that aggregates listing the rest still fit)
 };
 
 // The index has caught up with every change.
