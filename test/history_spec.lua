@@ -297,7 +297,19 @@ describe("when a layer keeps its history", function()
     before = collectgarbage("count")
     l:commit()
     local reshaped = collectgarbage("count") - before
+    l:past(2):has(1)  -- ticks 2 and 3 get their id maps and scratch
+    l:past(3):has(1)
+    collectgarbage()
+    before = collectgarbage("count")
+    l:past(2, 0.5):has(1)
+    local interpolated_view = collectgarbage("count") - before
+    before = collectgarbage("count")
+    l:past(2, 0.5):has(1)  -- the same tick and alpha: shares the positions made above
+    local again = collectgarbage("count") - before
     collectgarbage("restart")
+    assert.is_true(interpolated_view > 20000 * 20 / 1024 and interpolated_view < 20000 * 22 / 1024,
+      "an interpolated view took " .. interpolated_view .. " KB")
+    assert.is_true(again < 2, "a second view of the same tick and alpha took " .. again .. " KB")
     assert.is_true(still < 2, "a still tick took " .. still .. " KB")
     assert.is_true(moved > 20000 * 8 / 1024 and moved < 20000 * 9 / 1024, "a moving tick took " .. moved .. " KB")
     assert.is_true(reshaped > 20000 * 24 / 1024 and reshaped < 20000 * 26 / 1024, "a reshaped tick took " .. reshaped .. " KB")
@@ -351,5 +363,60 @@ describe("when history calls get bad input", function()
   it("rejects what is not a view or a layer", function()
     assert.has_error(function() v.get({}, 1) end, "bad argument #1 to 'get' (soageo.past_view expected, got table)")
     assert.has_error(function() l.commit({}) end, "bad argument #1 to 'commit' (soageo.layer expected, got table)")
+  end)
+end)
+
+describe("when finalizers commit and query while views answer", function()
+  it("returns what the tick held, or raises that it left the history", function()
+    local r = rng.new(5)
+    local l = soageo.layer()
+    for id = 1, 200 do l:set(id, r:uniform(0, 100), r:uniform(0, 100), r:uniform(0, 2)) end
+    l:history(5)
+    local recs = {}
+    recs[l:commit()] = record(l)
+    recs[l:commit()] = record(l)
+    -- Each collection cycle: a few moves, an add or a remove, a commit (recorded), and queries of
+    -- plain and interpolated views, all inside whatever soageo call allocated.
+    local fired, keep = 0, true
+    local mt = {}
+    mt.__gc = function()
+      fired = fired + 1
+      for _ = 1, 5 do l:move(r:int(1, 200), r:uniform(0, 100), r:uniform(0, 100)) end
+      if fired % 3 == 0 then l:set(200 + fired, r:uniform(0, 100), r:uniform(0, 100)) end
+      if fired % 4 == 0 then l:remove(200 + fired - 1) end
+      local t = l:commit()
+      recs[t] = record(l)
+      l:past(t - 1):touch_box(0, 0, 50, 50)
+      l:past(t - 1, 0.5):in_circle(50, 50, 20)
+      if keep then setmetatable({}, mt) end
+    end
+    collectgarbage()
+    local pause55 = select(2, pcall(collectgarbage, "param", "pause", 0))
+    collectgarbage("incremental", 0, 100, 8)
+    for _ = 1, 3 do setmetatable({}, mt) end
+    local answered, left = 0, 0
+    for round = 1, 400 do
+      local _, oldest, newest = l:history()
+      local t = r:int(oldest, newest)
+      local alpha = (t < newest and round % 2 == 0) and 0.25 or 0
+      local ok, v = pcall(l.past, l, t, alpha)
+      local ids, n
+      if ok then ok, ids, n = pcall(v.touch_circle, v, 50, 50, 30) end
+      if ok then
+        local want = alpha == 0 and recs[t] or interpolated(recs[t], recs[t + 1], alpha)
+        local wids, wn = layer_of(want):touch_circle(50, 50, 30)
+        assert.are.equal(wn, n)
+        assert.are.same(wids, ids)
+        answered = answered + 1
+      else
+        assert.is_truthy(tostring(v):match("tick %d+ has left the history"), tostring(v))
+        left = left + 1
+      end
+    end
+    keep = false
+    collectgarbage("incremental", 200, 100, 13)
+    if math.type(pause55) == "integer" then collectgarbage("param", "pause", pause55) end
+    collectgarbage()
+    assert.is_true(fired > 20 and answered > 100, fired .. " finalizer runs, " .. answered .. " answers")
   end)
 end)

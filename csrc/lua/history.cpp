@@ -25,7 +25,11 @@ constexpr const char* kViewClass = "soageo.past_view";
 // pairs scratch go where a layer keeps them), then these two.
 constexpr int kShapesValue = kLayerValues + 1;   // radii, masks, ids (shared by ticks of the same shape)
 constexpr int kScratchValue = kLayerValues + 2;  // hits and sort keys, made with the id map
-constexpr int kFrameValues = kLayerValues + 2;
+// The last interpolated frame made from this one and its alpha: views of the same tick and
+// alpha (the shots of one client in one tick) share it.
+constexpr int kInterpValue = kLayerValues + 3;
+constexpr int kInterpAlphaValue = kLayerValues + 4;
+constexpr int kFrameValues = kLayerValues + 4;
 
 // User value kHistoryValue of a layer, with kMaxHistory user values of its own: the frame of
 // tick t at t % kMaxHistory + 1. Ticks count on from 1 and are never reused by a layer (history(0)
@@ -236,6 +240,16 @@ void view_source(lua_State* L) {
     }
     lua_pop(L, 1);
     lua_getiuservalue(L, 1, 2);
+    const bool cached = lua_getiuservalue(L, top + 1, kInterpAlphaValue) == LUA_TNUMBER && lua_tonumber(L, -1) == v->alpha;
+    lua_pop(L, 1);
+    if (cached) {
+        lua_getiuservalue(L, top + 1, kInterpValue);
+        lua_pushvalue(L, -1);
+        lua_setiuservalue(L, 1, 4);
+        lua_replace(L, 1);
+        lua_settop(L, top);
+        return;
+    }
     lua_getiuservalue(L, 1, 3);
     const Layer* f0 = frame_ready(L, top + 1);
     const Layer* f1 = frame_ready(L, top + 2);
@@ -269,6 +283,10 @@ void view_source(lua_State* L) {
     lua_setiuservalue(L, top + 3, kMapValue);
     lua_pushvalue(L, top + 3);
     lua_setiuservalue(L, 1, 4);
+    lua_pushvalue(L, top + 3);
+    lua_setiuservalue(L, top + 1, kInterpValue);
+    lua_pushnumber(L, v->alpha);
+    lua_setiuservalue(L, top + 1, kInterpAlphaValue);
     lua_replace(L, 1);
     lua_settop(L, top);
 }
