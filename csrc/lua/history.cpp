@@ -376,7 +376,7 @@ const luaL_Reg layer_methods[] = {
 // What a view answers: the layer's methods that only read it (names starting with these or
 // listed), and the methods that would change it, which raise.
 const char* const kQueryPrefixes[] = {"in_", "touch_", "cast_"};
-const char* const kReaders[] = {"get", "has", "nearest", "pairs", "pair_count", "dump", "capacity", "index_mode", "reindex", "stats"};
+const char* const kReaders[] = {"get", "has", "nearest", "pairs", "pair_count", "dump", "index_mode", "reindex", "stats"};
 const char* const kWriters[] = {"set", "move", "remove", "clear", "set_many", "move_many", "merge", "remove_many", "history", "commit", "past"};
 
 bool reads(const char* name) {
