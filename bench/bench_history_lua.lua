@@ -139,7 +139,7 @@ do
     :format(n, side, side, hp / q))
   print(("  present layer %.2f us, view 10 ticks back %.2f us: %.2fx (issue: at most 3x); a new view per query %.2f us: %.2fx")
     :format(mp * 1e6, mv * 1e6, mv / mp, mn * 1e6, mn / mp))
-  print(("  the view's first query (its frame's id map and scratch made): %.2f ms; view hits %.1f"):format(first * 1e3, hv / q))
+  print(("  the view's first query (its tick's hit scratch made): %.2f ms; view hits %.1f"):format(first * 1e3, hv / q))
   local iv = layer:past(newest - 10, 0.5)
   t0 = clock()
   iv:touch_box(0, 0, 40, 40, out)

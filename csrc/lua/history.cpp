@@ -188,25 +188,31 @@ int l_commit(lua_State* L) {
     }
 }
 
-// Gives the frame at `idx` (absolute) its id map and hit scratch, once. May raise (out of
-// memory) with the frame unchanged.
-Layer* frame_ready(lua_State* L, int idx) {
+// Gives the frame at `idx` (absolute) what a call needs and it lacks, each made once: hit
+// scratch (queries) and an id map (get, has, each, dump, and matching ids for interpolation).
+// May raise (out of memory) with the frame unchanged.
+Layer* frame_ready(lua_State* L, int idx, bool scratch, bool map) {
     auto* f = static_cast<Layer*>(lua_touserdata(L, idx));
-    if (f->s.map.buckets) return f;
-    const uint32_t cap = f->s.col.cap;
-    void* scratch = lua_newuserdatauv(L, frame_scratch_bytes(cap), 0);
-    const uint32_t map_cap = idmap_cap_for(cap);
-    void* map = lua_newuserdatauv(L, idmap_bytes(map_cap), 0);
-    if (f->s.map.buckets) {  // readied by a query that a finalizer ran meanwhile
-        lua_pop(L, 2);
-        return f;
+    scratch = scratch && !f->s.col.hits;
+    map = map && !f->s.map.buckets;
+    if (!scratch && !map) return f;
+    const int top = lua_gettop(L);
+    const uint32_t cap = f->s.col.cap, map_cap = idmap_cap_for(cap);
+    void* hits = scratch ? lua_newuserdatauv(L, frame_scratch_bytes(cap), 0) : nullptr;  // top + 1
+    void* block = map ? lua_newuserdatauv(L, idmap_bytes(map_cap), 0) : nullptr;         // on top
+    // A call that a finalizer ran meanwhile may have made either: the first made stays.
+    if (block && !f->s.map.buckets) {
+        IdMap m = idmap_init(block, map_cap);
+        for (uint32_t i = 0; i < f->s.n; ++i) idmap_put(m, f->s.col.id[i], i);
+        f->s.map = m;
+        lua_setiuservalue(L, idx, kMapValue);
     }
-    frame_scratch_carve(scratch, cap, f->s.col);
-    IdMap m = idmap_init(map, map_cap);
-    for (uint32_t i = 0; i < f->s.n; ++i) idmap_put(m, f->s.col.id[i], i);
-    f->s.map = m;
-    lua_setiuservalue(L, idx, kMapValue);
-    lua_setiuservalue(L, idx, kScratchValue);
+    if (hits && !f->s.col.hits) {
+        frame_scratch_carve(hits, cap, f->s.col);
+        lua_pushvalue(L, top + 1);
+        lua_setiuservalue(L, idx, kScratchValue);
+    }
+    lua_settop(L, top);
     return f;
 }
 
@@ -223,18 +229,20 @@ void check_valid(lua_State* L, const View* v) {
     lua_pop(L, 2);
 }
 
-// Replaces the view at argument 1 by the frame that answers for it (made ready first).
-void view_source(lua_State* L) {
+// Replaces the view at argument 1 by the frame that answers for it, made ready for a call
+// that needs the id map (`map`) or not.
+void view_source(lua_State* L, bool map) {
     const View* v = check_view(L, 1);
     check_valid(L, v);
     const int top = lua_gettop(L);
     if (v->alpha == 0) {
         lua_getiuservalue(L, 1, 2);
-        frame_ready(L, top + 1);
+        frame_ready(L, top + 1, true, map);
         lua_replace(L, 1);
         return;
     }
     if (lua_getiuservalue(L, 1, 4) != LUA_TNIL) {
+        frame_ready(L, top + 1, true, map);
         lua_replace(L, 1);
         return;
     }
@@ -244,6 +252,7 @@ void view_source(lua_State* L) {
     lua_pop(L, 1);
     if (cached) {
         lua_getiuservalue(L, top + 1, kInterpValue);
+        frame_ready(L, top + 2, true, map);
         lua_pushvalue(L, -1);
         lua_setiuservalue(L, 1, 4);
         lua_replace(L, 1);
@@ -251,13 +260,18 @@ void view_source(lua_State* L) {
         return;
     }
     lua_getiuservalue(L, 1, 3);
-    const Layer* f0 = frame_ready(L, top + 1);
-    const Layer* f1 = frame_ready(L, top + 2);
+    const Layer* f0 = static_cast<const Layer*>(lua_touserdata(L, top + 1));
+    const Layer* f1 = static_cast<const Layer*>(lua_touserdata(L, top + 2));
+    // Ticks that share their shapes block have the same ids in the same slots: no lookup.
+    const bool same_slots = f0->s.col.id == f1->s.col.id;
+    if (!same_slots) frame_ready(L, top + 2, false, true);
+    if (map) frame_ready(L, top + 1, false, true);  // made for `tick`, shared with its views
     const uint32_t cap = f0->s.col.cap;
     Layer* f = new_frame(L);  // top + 3
     void* pos = lua_newuserdatauv(L, frame_positions_bytes(cap), 0);
     void* scratch = lua_newuserdatauv(L, frame_scratch_bytes(cap), 0);
     if (lua_getiuservalue(L, 1, 4) != LUA_TNIL) {  // made by a call a finalizer ran meanwhile
+        frame_ready(L, lua_gettop(L), true, map);
         lua_replace(L, 1);
         lua_settop(L, top);
         return;
@@ -268,13 +282,12 @@ void view_source(lua_State* L) {
     f->s.col.x = p.x;
     f->s.col.y = p.y;
     frame_scratch_carve(scratch, cap, f->s.col);
-    f->s.map = f0->s.map;
+    f->s.map = f0->s.map;  // null until a call needs it (then made for this frame)
     f->s.n = f0->s.n;
     f->s.stale = kStaleAll;
     f->mode = f0->mode;
-    // Ticks that share their shapes block have the same ids in the same slots.
     frame_interpolate(f0->s.col.x, f0->s.col.y, f0->s.col.id, f0->s.n, f1->s.col.x, f1->s.col.y, f1->s.map,
-                      f0->s.col.id == f1->s.col.id, v->alpha, p.x, p.y);
+                      same_slots, v->alpha, p.x, p.y);
     lua_setiuservalue(L, top + 3, kScratchValue);
     lua_setiuservalue(L, top + 3, kColumnsValue);
     lua_getiuservalue(L, top + 1, kShapesValue);
@@ -292,9 +305,9 @@ void view_source(lua_State* L) {
 }
 
 // A layer method called on a view: upvalue 2 is the layer's binding function (its upvalue 1,
-// the context, is this closure's too).
+// the context, is this closure's too), upvalue 3 whether it needs the id map.
 int forward(lua_State* L) {
-    view_source(L);
+    view_source(L, lua_toboolean(L, lua_upvalueindex(3)));
     return lua_tocfunction(L, lua_upvalueindex(2))(L);
 }
 
@@ -387,13 +400,23 @@ bool reads(const char* name) {
     return false;
 }
 
+// The readers that look ids up (the others need only the hit scratch).
+const char* const kMapReaders[] = {"get", "has", "dump"};
+
 // Pushes a closure of `forward` around the function on top of the stack (replacing it).
-void push_forward(lua_State* L, const Tables& t) {
+void push_forward(lua_State* L, const Tables& t, bool map) {
     lua_CFunction fn = lua_tocfunction(L, -1);
     lua_pop(L, 1);
     lua_pushvalue(L, t.context);
     lua_pushcfunction(L, fn);
-    lua_pushcclosure(L, forward, 2);
+    lua_pushboolean(L, map);
+    lua_pushcclosure(L, forward, 3);
+}
+
+bool looks_up(const char* name) {
+    for (const char* r : kMapReaders)
+        if (std::strcmp(name, r) == 0) return true;
+    return false;
 }
 
 }  // namespace
@@ -409,7 +432,7 @@ void open_history(lua_State* L, const Tables& t) {
     while (lua_next(L, t.methods) != 0) {
         const char* name = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : nullptr;
         if (name && lua_tocfunction(L, -1) && reads(name)) {
-            push_forward(L, t);
+            push_forward(L, t, looks_up(name));
             lua_setfield(L, methods, name);
         } else {
             lua_pop(L, 1);
@@ -422,7 +445,7 @@ void open_history(lua_State* L, const Tables& t) {
     // each: the layer's iterator step (upvalue 2 of its each), forwarded.
     lua_getfield(L, t.methods, "each");
     lua_getupvalue(L, -1, 2);
-    push_forward(L, t);
+    push_forward(L, t, true);
     lua_pushvalue(L, t.context);
     lua_insert(L, -2);
     lua_pushcclosure(L, view_each, 2);
@@ -433,7 +456,7 @@ void open_history(lua_State* L, const Tables& t) {
     lua_setfield(L, methods, "tick");
     lua_setfield(L, meta, "__index");
     lua_getfield(L, t.metatable, "__len");
-    push_forward(L, t);
+    push_forward(L, t, false);
     lua_setfield(L, meta, "__len");
     lua_pushcfunction(L, l_view_tostring);
     lua_setfield(L, meta, "__tostring");
