@@ -316,6 +316,39 @@ describe("when a layer keeps its history", function()
   end)
 end)
 
+describe("when the history is full", function()
+  it("takes over the blocks of the tick it drops: a commit allocates nothing, and the tick raises", function()
+    local l = soageo.layer()
+    for i = 1, 20000 do l:set(i, i, i) end
+    l:history(3)
+    for _ = 1, 3 do
+      for i = 1, 20000, 3 do l:move(i, i + 1, i) end
+      l:commit()
+    end
+    local oldest = l:past(1)
+    assert.are.same({ 2, 1 }, { oldest:get(1) })
+    collectgarbage()
+    collectgarbage("stop")
+    local before = collectgarbage("count")
+    for t = 4, 9 do
+      for i = 1, 20000, 3 do l:move(i, i + t, i) end
+      if t == 6 then l:remove(5); l:set(20001, 1, 1) end  -- the shapes block too
+      assert.are.equal(t, l:commit())
+    end
+    local grown = collectgarbage("count") - before
+    collectgarbage("restart")
+    assert.is_true(grown < 8, "six commits took " .. grown .. " KB")
+    assert.has_error(function() oldest:get(2) end, "calling 'get' on bad self (tick 1 has left the history)")
+    for t = 7, 9 do
+      local v = l:past(t)
+      assert.are.same({ 1 + t, 1, 0, 1 }, { v:get(1) })
+      assert.are.same({ 2, 2, 0, 1 }, { v:get(2) })
+      assert.is_false(v:has(5))
+      assert.are.equal(20000, #v)
+    end
+  end)
+end)
+
 describe("when history calls get bad input", function()
   local l, v
   before_each(function()

@@ -39,17 +39,24 @@ void frame_scratch_carve(void* block, uint32_t cap, Columns& col) noexcept {
     col.order = s.order;
 }
 
-void frame_copy_positions(const FramePositions& to, const Store& s) noexcept {
-    if (s.n == 0) return;
-    std::memcpy(to.x, s.col.x, size_t(s.n) * sizeof(float));
-    std::memcpy(to.y, s.col.y, size_t(s.n) * sizeof(float));
+void frame_copy_positions(const FramePositions& to, const Store& s, uint32_t cap) noexcept {
+    if (s.n) {
+        std::memcpy(to.x, s.col.x, size_t(s.n) * sizeof(float));
+        std::memcpy(to.y, s.col.y, size_t(s.n) * sizeof(float));
+    }
+    std::memset(to.x + s.n, 0, size_t(cap - s.n) * sizeof(float));
+    std::memset(to.y + s.n, 0, size_t(cap - s.n) * sizeof(float));
 }
 
-void frame_copy_shapes(const FrameShapes& to, const Store& s) noexcept {
-    if (s.n == 0) return;
-    std::memcpy(to.r, s.col.r, size_t(s.n) * sizeof(float));
-    std::memcpy(to.mask, s.col.mask, size_t(s.n) * sizeof(uint32_t));
-    std::memcpy(to.id, s.col.id, size_t(s.n) * sizeof(int64_t));
+void frame_copy_shapes(const FrameShapes& to, const Store& s, uint32_t cap) noexcept {
+    if (s.n) {
+        std::memcpy(to.r, s.col.r, size_t(s.n) * sizeof(float));
+        std::memcpy(to.mask, s.col.mask, size_t(s.n) * sizeof(uint32_t));
+        std::memcpy(to.id, s.col.id, size_t(s.n) * sizeof(int64_t));
+    }
+    std::memset(to.r + s.n, 0, size_t(cap - s.n) * sizeof(float));
+    std::memset(to.mask + s.n, 0, size_t(cap - s.n) * sizeof(uint32_t));
+    std::memset(to.id + s.n, 0, size_t(cap - s.n) * sizeof(int64_t));
 }
 
 namespace {

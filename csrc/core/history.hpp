@@ -33,9 +33,10 @@ FrameShapes frame_shapes_carve(void* block, uint32_t cap) noexcept;
 size_t frame_scratch_bytes(uint32_t cap) noexcept;
 void frame_scratch_carve(void* block, uint32_t cap, Columns& col) noexcept;
 
-// Copies the first n entries of the store's columns (the blocks were carved zeroed).
-void frame_copy_positions(const FramePositions& to, const Store& s) noexcept;
-void frame_copy_shapes(const FrameShapes& to, const Store& s) noexcept;
+// Copies the store's entities into a frame of `cap` entries and zeroes the lanes after them
+// (a block taken over from a dropped tick holds that tick's there).
+void frame_copy_positions(const FramePositions& to, const Store& s, uint32_t cap) noexcept;
+void frame_copy_shapes(const FrameShapes& to, const Store& s, uint32_t cap) noexcept;
 
 // Where each entity of a tick stands at `alpha` in (0, 1] between that tick (x0, y0, id0: n0
 // entities) and the next (x1, y1 and its id map; `same_slots` when the next tick has the same

@@ -121,67 +121,101 @@ Layer* new_frame(lua_State* L) {
 }
 
 // (self) -> tick: records the layer as it is now under the next tick. Every block is
-// allocated before anything is written, so an error (out of memory) leaves the history as it was.
+// allocated before anything is written, so an error (out of memory) leaves the history as it
+// was. With the history full, the blocks of the tick it drops are taken over when no kept tick
+// shares them: a server committing every tick then allocates nothing (no collector debt, no
+// fresh pages), and its memory stays flat.
 int l_commit(lua_State* L) {
     check_layer(L, 1);
     lua_settop(L, 1);
+    constexpr int kHist = 2, kPrev = 3, kOld = 4, kFrame = 5, kPos = 6, kShapes = 7;
     for (;; lua_settop(L, 1)) {
         Layer* layer = check_layer(L, 1);
-        History* h = push_history(L, 1);  // 2
+        History* h = push_history(L, 1);  // kHist
         if (!h || h->ticks == 0) return luaL_argerror(L, 1, "history is off");
         const bool any = h->oldest <= h->newest;
+        const bool full = any && h->newest + 1 - h->oldest >= h->ticks;
         if (any)
-            lua_getiuservalue(L, 2, ring_value(h->newest));  // 3: the previous frame
+            lua_getiuservalue(L, kHist, ring_value(h->newest));
         else
             lua_pushnil(L);
-        const Layer* prev = static_cast<const Layer*>(lua_touserdata(L, 3));
-        const uint64_t newest = h->newest;
-        const uint32_t n = layer->s.n, cap = frame_cap(n);
+        if (full)
+            lua_getiuservalue(L, kHist, ring_value(h->oldest));
+        else
+            lua_pushnil(L);
+        const Layer* prev = static_cast<const Layer*>(lua_touserdata(L, kPrev));
+        Layer* old = static_cast<Layer*>(lua_touserdata(L, kOld));
+        const Layer* next = nullptr;  // the tick after the one dropped, if kept
+        if (full && h->oldest < h->newest) {
+            lua_getiuservalue(L, kHist, ring_value(h->oldest + 1));
+            next = static_cast<const Layer*>(lua_touserdata(L, -1));
+            lua_pop(L, 1);  // kept alive by the ring
+        }
+        const uint64_t newest = h->newest, oldest = h->oldest;
+        const uint32_t ticks = h->ticks, n = layer->s.n, cap = frame_cap(n);
         const uint8_t seen = layer->s.since_commit;
         const bool shapes = !prev || (seen & kCommitShape);
         const bool moved = shapes || (seen & kCommitMoved);
-        Layer* f = new_frame(L);  // 4
-        void* pos = moved ? lua_newuserdatauv(L, frame_positions_bytes(cap), 0) : nullptr;
-        if (!moved) lua_pushnil(L);  // 5
-        void* shp = shapes ? lua_newuserdatauv(L, frame_shapes_bytes(cap), 0) : nullptr;
-        if (!shapes) lua_pushnil(L);  // 6
+        const bool fits = old && old->s.col.cap == cap;
+        const bool take_pos = moved && fits && !(next && next->s.col.x == old->s.col.x);
+        const bool take_shapes = shapes && fits && !(next && next->s.col.id == old->s.col.id);
+        Layer* f = new_frame(L);  // kFrame
+        void* pos = moved && !take_pos ? lua_newuserdatauv(L, frame_positions_bytes(cap), 0) : nullptr;
+        if (!pos) lua_pushnil(L);  // kPos
+        void* shp = shapes && !take_shapes ? lua_newuserdatauv(L, frame_shapes_bytes(cap), 0) : nullptr;
+        if (!shp) lua_pushnil(L);  // kShapes
         // A finalizer run by these allocations may have changed the layer or its history (or
         // closed it: check_layer raises): plan again.
         layer = check_layer(L, 1);
         lua_getiuservalue(L, 1, kHistoryValue);
-        const bool same_history = lua_rawequal(L, -1, 2);
+        const bool same_history = lua_rawequal(L, -1, kHist);
         lua_pop(L, 1);
-        if (!same_history || h->ticks == 0 || h->newest != newest || layer->s.n != n || layer->s.since_commit != seen)
+        if (!same_history || h->ticks != ticks || h->newest != newest || h->oldest != oldest || layer->s.n != n ||
+            layer->s.since_commit != seen)
             continue;
+        if (take_pos || take_shapes) {
+            // The dropped tick's views raise before they read it; a call on one that is under
+            // way (this commit runs in a finalizer) sees it closed when it looks again.
+            old->closed = true;
+            fill_hits(old);
+        }
         FramePositions p;
-        if (moved) {
+        if (take_pos) {
+            p = FramePositions{old->s.col.x, old->s.col.y};
+            lua_getiuservalue(L, kOld, kColumnsValue);
+            lua_replace(L, kPos);
+        } else if (moved) {
             p = frame_positions_carve(pos, cap);
-            frame_copy_positions(p, layer->s);
         } else {
             p = FramePositions{prev->s.col.x, prev->s.col.y};
-            lua_getiuservalue(L, 3, kColumnsValue);
-            lua_replace(L, 5);
+            lua_getiuservalue(L, kPrev, kColumnsValue);
+            lua_replace(L, kPos);
         }
+        if (moved) frame_copy_positions(p, layer->s, cap);
         FrameShapes sh;
-        if (shapes) {
+        if (take_shapes) {
+            sh = FrameShapes{old->s.col.r, old->s.col.mask, old->s.col.id};
+            lua_getiuservalue(L, kOld, kShapesValue);
+            lua_replace(L, kShapes);
+        } else if (shapes) {
             sh = frame_shapes_carve(shp, cap);
-            frame_copy_shapes(sh, layer->s);
         } else {
             sh = FrameShapes{prev->s.col.r, prev->s.col.mask, prev->s.col.id};
-            lua_getiuservalue(L, 3, kShapesValue);
-            lua_replace(L, 6);
+            lua_getiuservalue(L, kPrev, kShapesValue);
+            lua_replace(L, kShapes);
         }
+        if (shapes) frame_copy_shapes(sh, layer->s, cap);
         f->s.col = Columns{p.x, p.y, sh.r, sh.mask, sh.id, nullptr, nullptr, cap};
         f->s.n = n;
         f->s.stale = kStaleAll;
         f->mode = layer->mode;
-        lua_setiuservalue(L, 4, kShapesValue);
-        lua_setiuservalue(L, 4, kColumnsValue);
+        lua_setiuservalue(L, kFrame, kShapesValue);
+        lua_setiuservalue(L, kFrame, kColumnsValue);
         // Room first: with 64 kept, the oldest frame holds the ring position of the new one.
-        trim(L, 2, h, h->ticks - 1);
+        trim(L, kHist, h, h->ticks - 1);
         const uint64_t tick = newest + 1;
         h->newest = tick;
-        lua_setiuservalue(L, 2, ring_value(tick));
+        lua_setiuservalue(L, kHist, ring_value(tick));
         layer->s.since_commit = 0;
         lua_pushinteger(L, static_cast<lua_Integer>(tick));
         return 1;
@@ -229,6 +263,13 @@ void check_valid(lua_State* L, const View* v) {
     lua_pop(L, 2);
 }
 
+// Puts the frame on top in place of the view at 1, checking the view once more: a finalizer
+// run by an allocation of the call may have committed past its tick (and taken its blocks).
+void finish(lua_State* L, const View* v) {
+    check_valid(L, v);
+    lua_replace(L, 1);
+}
+
 // Replaces the view at argument 1 by the frame that answers for it, made ready for a call
 // that needs the id map (`map`) or not.
 void view_source(lua_State* L, bool map) {
@@ -238,12 +279,12 @@ void view_source(lua_State* L, bool map) {
     if (v->alpha == 0) {
         lua_getiuservalue(L, 1, 2);
         frame_ready(L, top + 1, true, map);
-        lua_replace(L, 1);
+        finish(L, v);
         return;
     }
     if (lua_getiuservalue(L, 1, 4) != LUA_TNIL) {
         frame_ready(L, top + 1, true, map);
-        lua_replace(L, 1);
+        finish(L, v);
         return;
     }
     lua_pop(L, 1);
@@ -255,7 +296,7 @@ void view_source(lua_State* L, bool map) {
         frame_ready(L, top + 2, true, map);
         lua_pushvalue(L, -1);
         lua_setiuservalue(L, 1, 4);
-        lua_replace(L, 1);
+        finish(L, v);
         lua_settop(L, top);
         return;
     }
@@ -272,7 +313,7 @@ void view_source(lua_State* L, bool map) {
     void* scratch = lua_newuserdatauv(L, frame_scratch_bytes(cap), 0);
     if (lua_getiuservalue(L, 1, 4) != LUA_TNIL) {  // made by a call a finalizer ran meanwhile
         frame_ready(L, lua_gettop(L), true, map);
-        lua_replace(L, 1);
+        finish(L, v);
         lua_settop(L, top);
         return;
     }
@@ -300,7 +341,7 @@ void view_source(lua_State* L, bool map) {
     lua_setiuservalue(L, top + 1, kInterpValue);
     lua_pushnumber(L, v->alpha);
     lua_setiuservalue(L, top + 1, kInterpAlphaValue);
-    lua_replace(L, 1);
+    finish(L, v);
     lua_settop(L, top);
 }
 
