@@ -221,6 +221,7 @@ bench-run: $(MODULE) $(BUILD)/bench_kernels $(BUILD)/bench_shapes $(BUILD)/bench
 	$(BUILD)/bench_snapshot
 	$(BUILD)/bench_index
 	$(LUA) bench/bench_index_lua.lua
+	$(LUA) bench/bench_history_lua.lua
 	$(BUILD)/bench_layout
 	$(LUA) bench/bench_walls_lua.lua
 

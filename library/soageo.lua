@@ -510,6 +510,34 @@ function layer:pairs(out) end
 ---@return integer
 function layer:pair_count() end
 
+---Keeps the last `ticks` committed states of the layer (0: off, drops them); says what it keeps.
+---@param ticks? integer in [0, 64]; absent: only asks
+---@return integer ticks how many ticks it keeps
+---@return integer|nil oldest the oldest tick kept (nil: none)
+---@return integer|nil newest the newest tick committed (nil: none kept)
+function layer:history(ticks) end
+
+---Records the layer as it is now (positions, radii, masks, ids) under the next tick (1, 2, ...).
+---@return integer tick
+function layer:commit() end
+
+---A read-only view of the layer as committed at `tick`, or between `tick` and `tick + 1`.
+---@param tick integer a tick the history keeps
+---@param alpha? number in [0, 1] (default 0); 0 at the newest tick
+---@return soageo.past_view
+function layer:past(tick, alpha) end
+
+---A layer as committed at a past tick (layer:past): it answers every query a layer answers,
+---its mutating methods raise "layer is read-only: a past tick", and every call raises once
+---its tick has left the history. It keeps its layer alive.
+---@class soageo.past_view : soageo.layer
+local past_view = {}
+
+---The tick and alpha this view shows.
+---@return integer tick
+---@return number alpha
+function past_view:tick() end
+
 ---Area of interest: watchers with a view radius, enter/leave events per update.
 ---`<close>` and the garbage collector call `close`.
 ---@class soageo.aoi

@@ -32,7 +32,7 @@ describe("the example scene", function()
     it("hits only enemies inside each skill's shape, and its AOI events match brute force", function()
       local world = scene.new({ entities = 600, size = 400, view = 40, margin = 4, cast_chance = 0.1, seed = 3 })
       local vis, truth = {}, {}
-      local casts, hits = 0, 0
+      local casts, hits, judged = 0, 0, 0
       local shapes_seen = {}
       -- The update before the first tick: everyone's first view.
       local strikes, notices = 0, 0
@@ -79,6 +79,10 @@ describe("the example scene", function()
         assert.is_nil(next(struck), "a strike without a contact that began")
         strikes = strikes + #world.trap_strikes
         for _, c in ipairs(world.casts) do
+          if c.tick then  -- an arrow judged at the tick its client showed
+            judged = judged + 1
+            assert.are.equal(math.max(1, tick - 1 - world.lag), c.tick)
+          end
           casts = casts + 1
           shapes_seen[c.skill.name] = true
           for i, id in ipairs(c.hits) do
@@ -104,7 +108,7 @@ describe("the example scene", function()
         for w, set in pairs(vis) do for t in pairs(set) do assert.is_true(truth[w] ~= nil and truth[w][t] == true) end end
       end
       assert.are.equal(0, dead_casts)
-      assert.is_true(casts > 50 and hits > 20)
+      assert.is_true(casts > 50 and hits > 20 and judged > 0)
       assert.is_true(strikes > 0 and notices > 0, strikes .. " strikes, " .. notices .. " notices")
       for _, s in ipairs(scene.skills) do assert.is_true(shapes_seen[s.name], s.name .. " never cast") end
     end)

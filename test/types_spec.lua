@@ -19,8 +19,8 @@ local function parse(text)
   local lineno = 0
   for line in (text .. "\n"):gmatch("(.-)\n") do
     lineno = lineno + 1
-    local class = line:match("^%-%-%-@class%s+([%w_.]+)")
-    if class then classes[class] = true; pending_class = class end
+    local class, parent = line:match("^%-%-%-@class%s+([%w_.]+)%s*:?%s*([%w_.]*)")
+    if class then classes[class] = parent ~= "" and parent or true; pending_class = class end
     local var = line:match("^local%s+([%w_]+)%s*=%s*{%s*}")
     if var and pending_class then local_class[var] = pending_class; pending_class = nil end
     local owner, sep, name, params = line:match("^function%s+([%w_]+)([.:])([%w_]+)%s*%((.-)%)")
@@ -103,6 +103,9 @@ describe("when library/soageo.lua is read against the running module", function(
     local missing, style = {}, {}
     for name, sep in pairs(fns) do
       local d = defs.functions[name]
+      -- A class declared `---@class child : parent` inherits the parent's definitions.
+      local class, fn = name:match("^(.*)%.([%w_]+)$")
+      if not d and type(defs.classes[class]) == "string" then d = defs.functions[defs.classes[class] .. "." .. fn] end
       if not d then missing[#missing + 1] = name
       elseif d.sep ~= sep then style[#style + 1] = ("%s: defined with '%s', called with '%s'"):format(name, d.sep, sep) end
     end

@@ -269,9 +269,11 @@ uint32_t store_set(Store& s, int64_t id, float x, float y, float r, uint32_t mas
         s.col.id[slot] = id;
         idmap_put(s.map, id, slot);
         log_member(s, slot, kMemberAdded);
+        s.since_commit |= kCommitShape;
     } else {
         const bool same = s.col.r[slot] == r && s.col.mask[slot] == mask;
         s.stale |= (same ? kStaleMoved : kStaleMoved | kStaleShape) | kChanged;
+        s.since_commit |= same ? kCommitMoved : kCommitShape;
     }
     s.col.x[slot] = x;
     s.col.y[slot] = y;
@@ -284,7 +286,10 @@ void store_move_many(Store& s, const uint32_t* slots, const float* xy, uint32_t 
     // Random slots: every store may miss the cache twice (x and y columns); asking for the
     // lines of the move kDist ahead keeps several misses in flight.
     constexpr uint32_t kDist = 16;
-    if (n) s.stale |= kStaleMoved | kChanged;
+    if (n) {
+        s.stale |= kStaleMoved | kChanged;
+        s.since_commit |= kCommitMoved;
+    }
     float* x = s.col.x;
     float* y = s.col.y;
     uint32_t i = 0;
@@ -306,6 +311,7 @@ bool store_remove(Store& s, int64_t id) noexcept {
     idmap_erase(s.map, id);
     uint32_t last = --s.n;
     log_member(s, slot, last);
+    s.since_commit |= kCommitShape;
     if (slot != last) {
         Columns& c = s.col;
         c.x[slot] = c.x[last];
@@ -330,6 +336,7 @@ void store_clear(Store& s) noexcept {
     std::memset(s.col.mask, 0, s.n * sizeof(uint32_t));
     s.n = 0;
     s.stale |= kStaleAll | kChanged | kChangedAll;
+    s.since_commit |= kCommitShape;
 }
 
 void store_rehome(Store& s, const Columns& col, const IdMap& map) noexcept {

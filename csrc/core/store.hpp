@@ -160,6 +160,12 @@ struct MemberLog {
     MemberOp op[kMemberLogCap];
 };
 
+// What changed since layer:commit last recorded the layer (history.hpp): positions only, or
+// which entities sit in which slot, or their radii and masks. A byte of its own, not bits of
+// `stale`, which the index clears whenever it catches up.
+constexpr uint8_t kCommitMoved = 1;
+constexpr uint8_t kCommitShape = 2;
+
 struct Store {
     Columns col;
     IdMap map;
@@ -172,6 +178,7 @@ struct Store {
     // Bumped by every change to the set of ids (an add, a remove, a clear that emptied the
     // layer), never by a move or an update: layer:each() raises when it moved between steps.
     uint64_t members;
+    uint8_t since_commit;  // kCommitMoved, kCommitShape (last, so that aggregates listing the rest still fit)
 };
 
 // The index has caught up with every change.
@@ -191,6 +198,7 @@ inline void store_move(Store& s, uint32_t slot, float x, float y) noexcept {
     s.col.x[slot] = x;
     s.col.y[slot] = y;
     s.stale |= kStaleMoved | kChanged;
+    s.since_commit |= kCommitMoved;
 }
 // Moves slots[i] to (xy[2i], xy[2i + 1]) for i < n, in order (a slot listed twice ends at its
 // last position).

@@ -75,7 +75,8 @@ constexpr int kIndexValue = 5;  // the spatial index's block, made when first wo
 constexpr int kBandsValue = 6;  // band-sweep scratch of layer:pairs, made when bands pay (pairs.cpp)
 constexpr int kMovesValue = 7;  // move_many's scratch, made on first use (layer.cpp)
 constexpr int kEachValue = 8;   // the step function each() handed out last (layer.cpp)
-constexpr int kLayerValues = 8;
+constexpr int kHistoryValue = 9;  // the committed ticks, made by layer:history (history.cpp)
+constexpr int kLayerValues = 9;
 
 // A layer's tag is its own address mixed with a constant: a block of another type would have
 // to hold, at its start, its own address so mixed to pass for a layer.
@@ -189,6 +190,8 @@ void open_tiles(lua_State* L, const Tables& t);
 // A class of its own (walls, tiles): metatable `name` with `methods` as __index.
 void open_class(lua_State* L, const Tables& t, const char* name, const luaL_Reg* methods, const luaL_Reg* metamethods,
                 const luaL_Reg* module_functions);
+// After every other open_*: past views answer the queries the layer's methods table holds then.
+void open_history(lua_State* L, const Tables& t);
 
 }  // namespace lua
 }  // namespace soageo

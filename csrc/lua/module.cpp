@@ -94,6 +94,7 @@ SOAGEO_EXPORT int luaopen_soageo_core(lua_State* L) {
     open_index(L, t);
     open_walls(L, t);
     open_tiles(L, t);
+    open_history(L, t);
 
     lua_pushvalue(L, methods);
     lua_setfield(L, metatable, "__index");

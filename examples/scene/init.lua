@@ -2,7 +2,8 @@
 -- a view radius and margin, skills of every shape filtered by faction masks, damage, deaths;
 -- hit notifications to whoever sees the caster (aoi:watchers_of), traps that strike what
 -- steps on them (contact events), and walls: a cone only hits what its caster can see
--- (walls:visible) and an arrow stops at the first wall (walls:cast).
+-- (walls:visible) and an arrow stops at the first wall (walls:cast); a player's arrow is judged
+-- against the tick its client showed (lag compensation: layer:history, layer:commit, layer:past).
 -- examples/scene_sim.lua drives it on plain Lua; examples/skynet/ wraps it in a service.
 local soageo = require "soageo"
 
@@ -29,7 +30,8 @@ scene.skills = {
 }
 
 -- opts: entities, size (side of the square world), view (AOI radius), margin, seed, traps,
--- walls (how many wall segments, 20-80 long)
+-- walls (how many wall segments, 20-80 long), lag (how many ticks behind the server a player's
+-- client shows the world; default 2)
 function scene.new(opts)
   opts = opts or {}
   local w = setmetatable({
@@ -49,7 +51,10 @@ function scene.new(opts)
     trap_strikes = {},           -- this tick's { trap, victim }
     notices = {},                -- this tick's hit notifications: { caster, target, seers = {ids} }
     seers = {},
+    lag = opts.lag or 2,
   }, World)
+  -- The ticks a player's arrow may be judged against (commit at the end of every tick).
+  w.layer:history(math.max(1, w.lag + 1))
   w.rng = opts.rng or scene.rng(w.seed)
   w.aoi = soageo.aoi(w.layer, { margin = w.margin })
   w.contacts = soageo.contacts(w.layer)
@@ -161,6 +166,15 @@ function World:cast(skill, caster, x, y, h)
     local ex, ey = x + 150 * dx, y + 150 * dy
     local t = self.walls:cast(x, y, ex, ey)
     if t then ex, ey, c.wall_t = x + t * (ex - x), y + t * (ey - y), t end
+    -- A player aimed at what its client showed, `lag` ticks ago: the shot is judged against
+    -- the layer as committed then (the shooter shoots from where it stands now).
+    if self.faction[caster] == PLAYER then
+      local _, oldest, newest = layer:history()
+      if newest then
+        layer = layer:past(math.max(oldest, newest - self.lag))
+        c.tick = layer:tick()
+      end
+    end
     c.args = { x, y, ex, ey }
     local id, t = layer:cast_segment_first(x, y, c.args[3], c.args[4], mask)
     if id then out[1], n, c.t = id, 1, t else n = 0 end
@@ -168,7 +182,7 @@ function World:cast(skill, caster, x, y, h)
   c.hit_pos = {}
   for i = 1, n do
     c.hits[i] = out[i]
-    c.hit_pos[i] = { layer:get(out[i]) }  -- where it was hit: a dead target leaves the layer
+    c.hit_pos[i] = { layer:get(out[i]) }  -- where it was hit (then, for a judged arrow)
   end
   self.casts[#self.casts + 1] = c
   return c
@@ -213,6 +227,7 @@ function World:tick()
   local enter, leave, n_enter, n_leave = self.aoi:update(self.enter, self.leave)
   self.enter, self.leave = enter, leave
   self.notices = notices
+  layer:commit()
   local heard = 0
   for _, n in ipairs(notices) do heard = heard + #n.seers end
   return {

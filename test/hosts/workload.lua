@@ -3,7 +3,7 @@
 -- and aoi the workload touched is consistent and usable (after an out-of-memory error too).
 local soageo = require "soageo"
 
-local W = { layers = {}, aois = {}, contacts = {}, walls = {} }
+local W = { layers = {}, aois = {}, contacts = {}, walls = {}, histories = {} }
 
 -- Replays flat (a, b) events onto a set of "a b" keys; false on an impossible event.
 local function replay(set, adds, n_add, drops, n_drop)
@@ -123,6 +123,30 @@ function W.run(size, seed)
     h, began, ended = contacts_tick(wc, h, began, ended)
     out, n = cs:touching(7, out); h = digest_of(h, out, n)
   end
+  -- History: commits (positions only, then with an entity removed and one added), plain and
+  -- interpolated views. What each committed tick held is kept (recs: slots made beforehand, so
+  -- recording a tick that committed allocates nothing), for check() to compare.
+  local hl = soageo.layer()
+  W.layers[#W.layers + 1] = hl
+  local wh = { layer = hl, recs = { false, false, false, false, false, false } }
+  W.histories[#W.histories + 1] = wh
+  hl:history(3)
+  for i = 1, size do hl:set(i, r(0, 200), r(0, 200), r(0, 2), 1 + (i % 2)) end
+  for tick = 1, 6 do
+    for i = tick % 2 + 1, size, 2 do
+      local x, y = hl:get(i)
+      if x then hl:move(i, x + r(-3, 3), y + r(-3, 3)) end
+    end
+    if tick == 3 then hl:remove(2); hl:set(size + 1, 5, 5, 1) end
+    local rec = {}
+    for id, x, y, rr, m in hl:each() do rec[#rec + 1] = { id, x, y, rr, m } end
+    local t = hl:commit()
+    wh.recs[t] = rec
+    out, n = hl:past(math.max(1, t - 2)):touch_box(20, 20, 120, 90, out); h = digest_of(h, out, n)
+    if t > 1 then
+      out, n = hl:past(t - 1, 0.5):in_circle(100, 100, 50, out); h = digest_of(h, out, n)
+    end
+  end
   -- Contacts on a layer large enough for their incremental path (2,048 entities and up), a
   -- tenth moving each tick: its searches and its merge under every allocation failure too.
   if size >= 400 then
@@ -174,6 +198,40 @@ end
 -- Every layer: each() and get() agree, #layer counts them, a query and a snapshot work, and it
 -- still accepts new entities. Every aoi still updates. Raises on any inconsistency.
 function W.check()
+  -- First (the checks of every layer below change them): every history holds exactly the ticks
+  -- that committed, as they were, and commits the layer as it is now (a failed commit must
+  -- have kept what changed since the last one).
+  for _, w in ipairs(W.histories) do
+    local ticks, oldest, newest = w.layer:history()
+    for t = oldest or 1, newest or 0 do
+      local rec = assert(w.recs[t], "a tick kept without having committed")
+      local v = w.layer:past(t)
+      local i = 0
+      for id, x, y, rr, m in v:each() do
+        i = i + 1
+        local e = rec[i]
+        assert(e and e[1] == id and e[2] == x and e[3] == y and e[4] == rr and e[5] == m,
+          "a past tick differs from what was committed")
+      end
+      assert(i == #rec and #v == #rec, "a past tick lost entities")
+      if t > oldest then
+        local _, n = w.layer:past(t - 1, 0.5):in_circle(100, 100, 1e6)
+        assert(n == #w.recs[t - 1], "an interpolated view lost entities")
+      end
+    end
+    if ticks > 0 then
+      local t = w.layer:commit()
+      assert(newest == nil or t == newest + 1, "commit skipped a tick")
+      local now = {}
+      for id, x, y, rr, m in w.layer:each() do now[#now + 1] = table.concat({ id, x, y, rr, m }, " ") end
+      local i = 0
+      for id, x, y, rr, m in w.layer:past(t):each() do
+        i = i + 1
+        assert(now[i] == table.concat({ id, x, y, rr, m }, " "), "commit did not record the layer as it is")
+      end
+      assert(i == #now, "commit did not record every entity")
+    end
+  end
   for _, l in ipairs(W.layers) do
     local count = 0
     for id, x, y, r, m in l:each() do

@@ -1,0 +1,94 @@
+#include "history.hpp"
+
+#include <cstring>
+
+#include "carve.hpp"
+
+namespace soageo {
+
+namespace {
+
+FramePositions lay_positions(Carver& k, uint32_t cap) {
+    return FramePositions{k.take_zeroed<float>(cap), k.take_zeroed<float>(cap)};
+}
+FrameShapes lay_shapes(Carver& k, uint32_t cap) {
+    FrameShapes f;
+    f.r = k.take_zeroed<float>(cap);
+    f.mask = k.take_zeroed<uint32_t>(cap);
+    f.id = k.take_zeroed<int64_t>(cap);
+    return f;
+}
+struct Scratch {
+    uint32_t* hits;
+    uint64_t* order;
+};
+Scratch lay_scratch(Carver& k, uint32_t cap) { return Scratch{k.take<uint32_t>(cap), k.take<uint64_t>(cap)}; }
+
+}  // namespace
+
+size_t frame_positions_bytes(uint32_t cap) noexcept { return layout_bytes(lay_positions, cap); }
+size_t frame_shapes_bytes(uint32_t cap) noexcept { return layout_bytes(lay_shapes, cap); }
+FramePositions frame_positions_carve(void* block, uint32_t cap) noexcept {
+    return layout_carve(block, lay_positions, cap);
+}
+FrameShapes frame_shapes_carve(void* block, uint32_t cap) noexcept { return layout_carve(block, lay_shapes, cap); }
+size_t frame_scratch_bytes(uint32_t cap) noexcept { return layout_bytes(lay_scratch, cap); }
+void frame_scratch_carve(void* block, uint32_t cap, Columns& col) noexcept {
+    const Scratch s = layout_carve(block, lay_scratch, cap);
+    col.hits = s.hits;
+    col.order = s.order;
+}
+
+void frame_copy_positions(const FramePositions& to, const Store& s, uint32_t cap) noexcept {
+    if (s.n) {
+        std::memcpy(to.x, s.col.x, size_t(s.n) * sizeof(float));
+        std::memcpy(to.y, s.col.y, size_t(s.n) * sizeof(float));
+    }
+    std::memset(to.x + s.n, 0, size_t(cap - s.n) * sizeof(float));
+    std::memset(to.y + s.n, 0, size_t(cap - s.n) * sizeof(float));
+}
+
+void frame_copy_shapes(const FrameShapes& to, const Store& s, uint32_t cap) noexcept {
+    if (s.n) {
+        std::memcpy(to.r, s.col.r, size_t(s.n) * sizeof(float));
+        std::memcpy(to.mask, s.col.mask, size_t(s.n) * sizeof(uint32_t));
+        std::memcpy(to.id, s.col.id, size_t(s.n) * sizeof(int64_t));
+    }
+    std::memset(to.r + s.n, 0, size_t(cap - s.n) * sizeof(float));
+    std::memset(to.mask + s.n, 0, size_t(cap - s.n) * sizeof(uint32_t));
+    std::memset(to.id + s.n, 0, size_t(cap - s.n) * sizeof(int64_t));
+}
+
+namespace {
+
+inline float lerp(float a, float b, double alpha) noexcept {
+    if (alpha == 1.0) return b;
+    return static_cast<float>(double(a) + alpha * (double(b) - double(a)));
+}
+
+}  // namespace
+
+void frame_interpolate(const float* x0, const float* y0, const int64_t* id0, uint32_t n0, const float* x1,
+                       const float* y1, const IdMap& map1, bool same_slots, double alpha, float* x,
+                       float* y) noexcept {
+    if (same_slots) {
+        for (uint32_t i = 0; i < n0; ++i) {
+            x[i] = lerp(x0[i], x1[i], alpha);
+            y[i] = lerp(y0[i], y1[i], alpha);
+        }
+        return;
+    }
+    for (uint32_t i = 0; i < n0; ++i) {
+        if (i + 16 < n0) idmap_prefetch_find(map1, id0[i + 16]);
+        const uint32_t j = idmap_find(map1, id0[i]);
+        if (j == kNoSlot) {
+            x[i] = x0[i];
+            y[i] = y0[i];
+        } else {
+            x[i] = lerp(x0[i], x1[j], alpha);
+            y[i] = lerp(y0[i], y1[j], alpha);
+        }
+    }
+}
+
+}  // namespace soageo
