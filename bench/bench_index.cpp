@@ -44,7 +44,7 @@ int main() {
     std::printf("spatial index upkeep (median of 9, one process, loaded machine; target %s)\n", kt->name);
     for (uint32_t n : {100000u, 1000000u}) {
         std::vector<unsigned char> col(columns_bytes(n)), map(idmap_bytes(idmap_cap_for(n))), gb(grid_bytes(n));
-        Store s{columns_carve(col.data(), n), idmap_init(map.data(), idmap_cap_for(n)), 0, 0, {}, 0, 0};
+        Store s{columns_carve(col.data(), n), idmap_init(map.data(), idmap_cap_for(n)), 0, 0, {}, 0, 0, 0};
         fixture::Rng g(n);
         const double side = 2000 * std::sqrt(n / 10000.0);
         // ids scattered over 64 bits, inserted in random order, as a server's entity ids are

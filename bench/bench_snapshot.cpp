@@ -21,7 +21,7 @@ int main() {
     std::printf("snapshot throughput (best of 10, one run; GB/s of snapshot bytes)\n");
     for (uint32_t n : {10000u, 1000000u}) {
         std::vector<unsigned char> col(columns_bytes(n)), map(idmap_bytes(idmap_cap_for(n)));
-        Store s{columns_carve(col.data(), n), idmap_init(map.data(), idmap_cap_for(n)), 0, 0, {}, 0, 0};
+        Store s{columns_carve(col.data(), n), idmap_init(map.data(), idmap_cap_for(n)), 0, 0, {}, 0, 0, 0};
         fixture::Rng g(n);
         for (uint32_t i = 0; i < n; ++i)
             store_set(s, static_cast<int64_t>(g.next() >> 1), static_cast<float>(g.uniform(0, 1e4)),
@@ -33,7 +33,7 @@ int main() {
         double t_dump = best_of(10, [&] { snapshot_write(s, snap.data()); });
         uint32_t count = 0;
         double t_load = best_of(10, [&] {
-            Store t{columns_carve(col2.data(), n), idmap_init(map2.data(), idmap_cap_for(n)), 0, 0, {}, 0, 0};
+            Store t{columns_carve(col2.data(), n), idmap_init(map2.data(), idmap_cap_for(n)), 0, 0, {}, 0, 0, 0};
             if (snapshot_check(snap.data(), bytes, &count) || snapshot_read(snap.data(), count, t)) std::puts("rejected!");
         });
         double gb = bytes / 1e9;

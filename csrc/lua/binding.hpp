@@ -176,6 +176,9 @@ struct Tables {
 void add_functions(lua_State* L, const Tables& t, int table, const luaL_Reg* fns);
 
 void open_layer(lua_State* L, const Tables& t);
+// One step of layer:each() over the layer at 1 (control value at 2), begun when the layer's
+// `members` count was `members`.
+int layer_step(lua_State* L, lua_Integer members);
 void open_snapshot(lua_State* L, const Tables& t);
 void open_shapes(lua_State* L, const Tables& t);
 void open_polygon(lua_State* L, const Tables& t);

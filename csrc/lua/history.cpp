@@ -113,8 +113,9 @@ int l_history(lua_State* L) {
     return 3;
 }
 
-Layer* new_frame(lua_State* L) {
-    auto* f = static_cast<Layer*>(lua_newuserdatauv(L, sizeof(Layer), kFrameValues));
+// A frame made in one of h's windows (h may hold nothing).
+Layer* new_frame(Held* h) {
+    auto* f = static_cast<Layer*>(held_userdata(h, sizeof(Layer), kFrameValues));
     std::memset(f, 0, sizeof *f);
     f->tag = layer_tag(f);  // no metatable: only check_layer's tag test ever sees a frame
     return f;
@@ -126,11 +127,14 @@ Layer* new_frame(lua_State* L) {
 // shares them: a server committing every tick then allocates nothing (no collector debt, no
 // fresh pages), and its memory stays flat.
 int l_commit(lua_State* L) {
-    check_layer(L, 1);
     lua_settop(L, 1);
     constexpr int kHist = 2, kPrev = 3, kOld = 4, kFrame = 5, kPos = 6, kShapes = 7;
-    for (;; lua_settop(L, 1)) {
+    {
         Layer* layer = check_layer(L, 1);
+        // The layer is held while the blocks are made: no finalizer can commit, change or close
+        // it meanwhile, so what was read here is what is written below.
+        Held held;
+        hold_layer(&held, L, 1, layer);
         History* h = push_history(L, 1);  // kHist
         if (!h || h->ticks == 0) return luaL_argerror(L, 1, "history is off");
         const bool any = h->oldest <= h->newest;
@@ -156,29 +160,20 @@ int l_commit(lua_State* L) {
         const uint8_t seen = layer->s.since_commit;
         const bool shapes = !prev || (seen & kCommitShape);
         const bool moved = shapes || (seen & kCommitMoved);
-        const bool fits = old && old->s.col.cap == cap;
+        // A dropped tick that a call is reading (a view's query, a finalizer of which runs this
+        // commit) keeps its blocks: new ones are made.
+        const bool fits = old && old->s.col.cap == cap && !old->hold.busy;
         const bool take_pos = moved && fits && !(next && next->s.col.x == old->s.col.x);
         const bool take_shapes = shapes && fits && !(next && next->s.col.id == old->s.col.id);
-        Layer* f = new_frame(L);  // kFrame
-        void* pos = moved && !take_pos ? lua_newuserdatauv(L, frame_positions_bytes(cap), 0) : nullptr;
+        Layer* f = new_frame(&held);  // kFrame
+        void* pos = moved && !take_pos ? held_userdata(&held, frame_positions_bytes(cap)) : nullptr;
         if (!pos) lua_pushnil(L);  // kPos
-        void* shp = shapes && !take_shapes ? lua_newuserdatauv(L, frame_shapes_bytes(cap), 0) : nullptr;
+        void* shp = shapes && !take_shapes ? held_userdata(&held, frame_shapes_bytes(cap)) : nullptr;
         if (!shp) lua_pushnil(L);  // kShapes
-        // A finalizer run by these allocations may have changed the layer or its history (or
-        // closed it: check_layer raises): plan again.
-        layer = check_layer(L, 1);
-        lua_getiuservalue(L, 1, kHistoryValue);
-        const bool same_history = lua_rawequal(L, -1, kHist);
-        lua_pop(L, 1);
-        if (!same_history || h->ticks != ticks || h->newest != newest || h->oldest != oldest || layer->s.n != n ||
-            layer->s.since_commit != seen)
-            continue;
-        if (take_pos || take_shapes) {
-            // The dropped tick's views raise before they read it; a call on one that is under
-            // way (this commit runs in a finalizer) sees it closed when it looks again.
-            old->closed = true;
-            fill_hits(old);
-        }
+        (void)ticks;
+        (void)oldest;
+        // The dropped tick's views raise before they read it.
+        if (take_pos || take_shapes) old->closed = true;
         FramePositions p;
         if (take_pos) {
             p = FramePositions{old->s.col.x, old->s.col.y};
@@ -217,6 +212,7 @@ int l_commit(lua_State* L) {
         h->newest = tick;
         lua_setiuservalue(L, kHist, ring_value(tick));
         layer->s.since_commit = 0;
+        held_end(&held);
         lua_pushinteger(L, static_cast<lua_Integer>(tick));
         return 1;
     }
@@ -308,7 +304,9 @@ void view_source(lua_State* L, bool map) {
     if (!same_slots) frame_ready(L, top + 2, false, true);
     if (map) frame_ready(L, top + 1, false, true);  // made for `tick`, shared with its views
     const uint32_t cap = f0->s.col.cap;
-    Layer* f = new_frame(L);  // top + 3
+    Held none;
+    held_open(&none, L);
+    Layer* f = new_frame(&none);  // top + 3
     void* pos = lua_newuserdatauv(L, frame_positions_bytes(cap), 0);
     void* scratch = lua_newuserdatauv(L, frame_scratch_bytes(cap), 0);
     if (lua_getiuservalue(L, 1, 4) != LUA_TNIL) {  // made by a call a finalizer ran meanwhile
@@ -354,7 +352,13 @@ int forward(lua_State* L) {
 
 int read_only(lua_State* L) { return luaL_argerror(L, 1, "layer is read-only: a past tick"); }
 
-// (self) -> next, self, nil: upvalue 2 is the layer's l_next wrapped by forward.
+// each()'s step over a view: a tick's frame never changes its ids (its members count stays 0).
+int view_next(lua_State* L) {
+    view_source(L, true);
+    return layer_step(L, 0);
+}
+
+// (self) -> next, self, nil: upvalue 2 is view_next.
 int view_each(lua_State* L) {
     check_valid(L, check_view(L, 1));
     lua_pushvalue(L, lua_upvalueindex(2));
@@ -374,25 +378,21 @@ int l_past(lua_State* L) {
         luaL_argcheck(L, alpha >= 0 && alpha <= 1, 3, "alpha must be finite and in [0, 1]");  // NaN fails too
     }
     lua_settop(L, 3);
-    for (;; lua_settop(L, 3)) {
-        check_layer(L, 1);
+    {
+        Layer* layer = check_layer(L, 1);
         const History* h = push_history(L, 1);  // 4
         if (!h || h->ticks == 0) luaL_argerror(L, 1, "history is off");
         if (tick < 1 || uint64_t(tick) > h->newest)
             luaL_argerror(L, 2, lua_pushfstring(L, "tick %I is not committed yet", tick));
         if (uint64_t(tick) < h->oldest) luaL_argerror(L, 2, lua_pushfstring(L, "tick %I has left the history", tick));
         luaL_argcheck(L, alpha == 0 || uint64_t(tick) < h->newest, 3, "alpha must be 0 at the newest tick");
-        const uint64_t newest = h->newest, oldest = h->oldest;
-        auto* v = static_cast<View*>(lua_newuserdatauv(L, sizeof(View), kViewValues));  // 5
+        // The layer is held while the view is made: no finalizer commits or changes its history.
+        Held held;
+        hold_layer(&held, L, 1, layer);
+        auto* v = static_cast<View*>(held_userdata(&held, sizeof(View), kViewValues));  // 5
         v->tick = static_cast<uint64_t>(tick);
         v->alpha = alpha;
         luaL_setmetatable(L, kViewClass);
-        // A finalizer run by the allocation may have committed or changed the history.
-        check_layer(L, 1);
-        lua_getiuservalue(L, 1, kHistoryValue);
-        const bool same = lua_rawequal(L, -1, 4) && h->newest == newest && h->oldest == oldest && h->ticks > 0;
-        lua_pop(L, 1);
-        if (!same) continue;
         lua_pushvalue(L, 1);
         lua_setiuservalue(L, 5, 1);
         lua_getiuservalue(L, 4, ring_value(v->tick));
@@ -401,6 +401,8 @@ int l_past(lua_State* L) {
             lua_getiuservalue(L, 4, ring_value(v->tick + 1));
             lua_setiuservalue(L, 5, 3);
         }
+        held_end(&held);
+        lua_settop(L, 5);
         return 1;
     }
 }
@@ -483,15 +485,12 @@ void open_history(lua_State* L, const Tables& t) {
         lua_pushcfunction(L, read_only);
         lua_setfield(L, methods, w);
     }
-    // each: the layer's iterator step (upvalue 2 of its each), forwarded.
-    lua_getfield(L, t.methods, "each");
-    lua_getupvalue(L, -1, 2);
-    push_forward(L, t, true);
+    // each: the view's own step over its frame (view_next).
     lua_pushvalue(L, t.context);
-    lua_insert(L, -2);
+    lua_pushvalue(L, t.context);
+    lua_pushcclosure(L, view_next, 1);
     lua_pushcclosure(L, view_each, 2);
     lua_setfield(L, methods, "each");
-    lua_pop(L, 1);
     lua_pushvalue(L, t.context);
     lua_pushcclosure(L, l_view_tick, 1);
     lua_setfield(L, methods, "tick");

@@ -7,8 +7,14 @@ namespace soageo {
 namespace lua {
 namespace {
 
+struct UserdataSize {
+    size_t bytes;
+    int user_values;
+};
+
 int make_userdata(lua_State* L) {
-    lua_newuserdatauv(L, *static_cast<const size_t*>(lua_touserdata(L, 1)), 0);
+    const auto* size = static_cast<const UserdataSize*>(lua_touserdata(L, 1));
+    lua_newuserdatauv(L, size->bytes, size->user_values);
     return 1;
 }
 
@@ -28,13 +34,14 @@ void run(Held* h) {
 
 }  // namespace
 
-void* held_userdata(Held* h, size_t bytes) {
+void* held_userdata(Held* h, size_t bytes, int user_values) {
     lua_State* L = h->L;
     count_block(L, bytes);
-    if (h->n == 0) return lua_newuserdatauv(L, bytes, 0);  // nothing to keep a finalizer from
+    if (h->n == 0) return lua_newuserdatauv(L, bytes, user_values);  // nothing to keep a finalizer from
     luaL_checkstack(L, 2, nullptr);
+    UserdataSize size{bytes, user_values};
     lua_pushcfunction(L, make_userdata);  // a light C function: allocates nothing
-    lua_pushlightuserdata(L, &bytes);
+    lua_pushlightuserdata(L, &size);
     run(h);
     return lua_touserdata(L, -1);
 }

@@ -51,8 +51,8 @@ inline void held_add(Held* h, int idx, Hold* hold, CloseAt close) {
     ++h->n;
 }
 
-// Pushes a new userdata of `bytes` (no user values) made in a window; returns its block.
-void* held_userdata(Held* h, size_t bytes);
+// Pushes a new userdata of `bytes` (and `user_values`) made in a window; returns its block.
+void* held_userdata(Held* h, size_t bytes, int user_values = 0);
 // Pushes a new table with room for `narr` array entries made in a window.
 void held_table(Held* h, lua_Integer narr);
 // The call is done with its objects: a close() recorded meanwhile takes effect, and the

@@ -181,30 +181,7 @@ int l_clear(lua_State* L) {
     return 0;
 }
 
-// The generic-for step: the control value is the previous id; nil starts at slot 0. Upvalue 2
-// is the layer's `members` count when the loop began: an id added or removed since (which would
-// make the loop skip entities, or never end when every step adds one) raises, on every step,
-// the one that would end the loop included. The previous id is usually where the last step left
-// it: one look at that slot of the id column spares the id map's lookup, a cache miss in a
-// large layer (ids are unique, so a match is exact, whatever ran in between).
-int l_next(lua_State* L) {
-    Layer* layer = check_layer(L, 1);
-    const Store& s = layer->s;
-    uint32_t slot = 0;
-    if (!lua_isnoneornil(L, 2)) {
-        const int64_t id = check_id(L, 2);
-        uint32_t prev = layer->hint_slot;
-        if (!(prev < s.n && s.col.id[prev] == id)) prev = idmap_find(s.map, id);
-        if (prev == kNoSlot) return luaL_error(L, "layer changed during iteration (id %I removed)", lua_tointeger(L, 2));
-        slot = prev + 1;
-    }
-    if (lua_tointeger(L, lua_upvalueindex(2)) != static_cast<lua_Integer>(s.members))
-        return luaL_error(L, "layer changed during iteration (ids added or removed)");
-    if (slot >= s.n) return 0;
-    layer->hint_slot = slot;
-    lua_pushinteger(L, static_cast<lua_Integer>(s.col.id[slot]));
-    return 1 + push_entity(L, s, slot);
-}
+int l_next(lua_State* L) { return layer_step(L, lua_tointeger(L, lua_upvalueindex(2))); }
 
 // A step function records the count it began at, so every loop begun at the same count can
 // share one: the layer keeps the last one made, and a loop per tick over a layer whose ids did
@@ -440,6 +417,32 @@ int l_capacity(lua_State* L) {
 }
 
 }  // namespace
+
+// The generic-for step: the control value is the previous id; nil starts at slot 0. `members`
+// is the layer's `members` count when the loop began: an id added or removed since (which would
+// make the loop skip entities, or never end when every step adds one) raises, on every step,
+// the one that would end the loop included. The previous id is usually where the last step left
+// it: one look at that slot of the id column spares the id map's lookup, a cache miss in a
+// large layer (ids are unique, so a match is exact, whatever ran in between).
+int layer_step(lua_State* L, lua_Integer members) {
+    Layer* layer = check_layer(L, 1);
+    const Store& s = layer->s;
+    uint32_t slot = 0;
+    if (!lua_isnoneornil(L, 2)) {
+        const int64_t id = check_id(L, 2);
+        uint32_t prev = layer->hint_slot;
+        if (!(prev < s.n && s.col.id[prev] == id)) prev = idmap_find(s.map, id);
+        if (prev == kNoSlot) return luaL_error(L, "layer changed during iteration (id %I removed)", lua_tointeger(L, 2));
+        slot = prev + 1;
+    }
+    if (members != static_cast<lua_Integer>(s.members))
+        return luaL_error(L, "layer changed during iteration (ids added or removed)");
+    if (slot >= s.n) return 0;
+    layer->hint_slot = slot;
+    lua_pushinteger(L, static_cast<lua_Integer>(s.col.id[slot]));
+    return 1 + push_entity(L, s, slot);
+}
+
 
 // Idempotent. The column blocks are dropped with the user values and collected by Lua.
 void close_layer(lua_State* L, int idx) {

@@ -33,7 +33,7 @@ struct AoiScene {
         const uint64_t pairs = uint64_t(n) * n + 64;
         col.resize(columns_bytes(cap));
         map.resize(idmap_bytes(idmap_cap_for(cap)));
-        st = Store{columns_carve(col.data(), cap), idmap_init(map.data(), idmap_cap_for(cap)), 0, 0, {}, 0, 0};
+        st = Store{columns_carve(col.data(), cap), idmap_init(map.data(), idmap_cap_for(cap)), 0, 0, {}, 0, 0, 0};
         wb.resize(watchers_bytes(cap));
         w = watchers_carve(wb.data(), cap);
         for (int i = 0; i < 2; ++i) {

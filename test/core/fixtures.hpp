@@ -122,7 +122,7 @@ struct SweepWorld {
           map(soageo::idmap_bytes(soageo::idmap_cap_for(cap))),
           scratch(soageo::sweep_scratch_bytes(cap) + soageo::kAlign) {
         s = soageo::Store{soageo::columns_carve(col.data(), cap), soageo::idmap_init(map.data(), soageo::idmap_cap_for(cap)),
-                          0, 0, {}, 0, 0};
+                          0, 0, {}, 0, 0, 0};
         sw = soageo::sweep_scratch_carve(scratch.data(), cap);
     }
 };

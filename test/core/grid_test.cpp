@@ -40,7 +40,7 @@ void check_grid(const Grid& g, const Store& s) {
 void check_rebuild_after_moves(uint32_t n) {
     std::vector<unsigned char> col(columns_bytes(n)), map(idmap_bytes(idmap_cap_for(n)));
     std::vector<unsigned char> grid_block(grid_bytes(n));
-    Store s{columns_carve(col.data(), n), idmap_init(map.data(), idmap_cap_for(n)), 0, 0, {}, 0, 0};
+    Store s{columns_carve(col.data(), n), idmap_init(map.data(), idmap_cap_for(n)), 0, 0, {}, 0, 0, 0};
     fixture::Rng g(n);
     const double side = 2000 * std::sqrt(n / 10000.0);
     for (uint32_t i = 0; i < n; ++i) {
@@ -148,7 +148,7 @@ struct RefreshWorld {
     double side = 2000 * std::sqrt(n / 10000.0);
     explicit RefreshWorld(fixture::Rng& g)
         : col(columns_bytes(n)), map(idmap_bytes(idmap_cap_for(n))), grid_block(grid_bytes(n)), tight_block(grid_bytes(n)) {
-        s = Store{columns_carve(col.data(), n), idmap_init(map.data(), idmap_cap_for(n)), 0, 0, {}, 0, 0};
+        s = Store{columns_carve(col.data(), n), idmap_init(map.data(), idmap_cap_for(n)), 0, 0, {}, 0, 0, 0};
         for (uint32_t i = 0; i < n; ++i) {
             const float r = i % 997 == 0 ? 500.0f : static_cast<float>(g.uniform(0, 1));
             store_set(s, static_cast<int64_t>(g.next()), static_cast<float>(g.uniform(0, side)),

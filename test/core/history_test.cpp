@@ -13,7 +13,7 @@ using namespace soageo;
 TEST_CASE(store_mutations_mark_what_changed_since_the_last_commit) {
     const uint32_t cap = 64;
     std::vector<unsigned char> col(columns_bytes(cap)), map(idmap_bytes(idmap_cap_for(cap)));
-    Store s{columns_carve(col.data(), cap), idmap_init(map.data(), idmap_cap_for(cap)), 0, 0, {}, 0, 0};
+    Store s{columns_carve(col.data(), cap), idmap_init(map.data(), idmap_cap_for(cap)), 0, 0, {}, 0, 0, 0};
     store_set(s, 1, 0, 0, 1, 1);
     CHECK(s.since_commit == kCommitShape);  // an add
     s.since_commit = 0;
@@ -47,7 +47,7 @@ TEST_CASE(store_mutations_mark_what_changed_since_the_last_commit) {
 TEST_CASE(frame_interpolate_follows_ids_and_rounds_once) {
     const uint32_t cap = 64;
     std::vector<unsigned char> col(columns_bytes(cap)), map(idmap_bytes(idmap_cap_for(cap)));
-    Store next{columns_carve(col.data(), cap), idmap_init(map.data(), idmap_cap_for(cap)), 0, 0, {}, 0, 0};
+    Store next{columns_carve(col.data(), cap), idmap_init(map.data(), idmap_cap_for(cap)), 0, 0, {}, 0, 0, 0};
     // Tick t: ids 10, 20, 30 at x = 0, 1, 1e7; tick t + 1: 30 and 10 (20 gone), in other slots.
     const float x0[3] = {0.0f, 1.0f, 1e7f}, y0[3] = {0.0f, -1.0f, 0.1f};
     const int64_t id0[3] = {10, 20, 30};

@@ -15,7 +15,7 @@ struct Owned {
     std::vector<unsigned char> col, map;
     Store s;
     explicit Owned(uint32_t cap) : col(columns_bytes(cap)), map(idmap_bytes(idmap_cap_for(cap))) {
-        s = Store{columns_carve(col.data(), cap), idmap_init(map.data(), idmap_cap_for(cap)), 0, 0, {}, 0, 0};
+        s = Store{columns_carve(col.data(), cap), idmap_init(map.data(), idmap_cap_for(cap)), 0, 0, {}, 0, 0, 0};
     }
 };
 

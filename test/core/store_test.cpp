@@ -12,7 +12,7 @@ using namespace soageo;
 TEST_CASE(store_matches_a_model_under_random_operations) {
     const uint32_t cap = 4096;
     std::vector<unsigned char> col_block(columns_bytes(cap)), map_block(idmap_bytes(idmap_cap_for(cap)));
-    Store s{columns_carve(col_block.data(), cap), idmap_init(map_block.data(), idmap_cap_for(cap)), 0, 0, {}, 0, 0};
+    Store s{columns_carve(col_block.data(), cap), idmap_init(map_block.data(), idmap_cap_for(cap)), 0, 0, {}, 0, 0, 0};
     std::unordered_map<int64_t, float> model;
     fixture::Rng g(3);
     for (int step = 0; step < 200000; ++step) {
@@ -45,7 +45,7 @@ TEST_CASE(store_matches_a_model_under_random_operations) {
 TEST_CASE(store_counts_changes_to_its_ids_only) {
     const uint32_t cap = 64;
     std::vector<unsigned char> col(columns_bytes(cap)), map(idmap_bytes(idmap_cap_for(cap)));
-    Store s{columns_carve(col.data(), cap), idmap_init(map.data(), idmap_cap_for(cap)), 0, 0, {}, 0, 0};
+    Store s{columns_carve(col.data(), cap), idmap_init(map.data(), idmap_cap_for(cap)), 0, 0, {}, 0, 0, 0};
     store_set(s, 1, 0, 0, 0, 1);
     store_set(s, 2, 0, 0, 0, 1);
     CHECK(s.members == 2);
@@ -75,7 +75,7 @@ TEST_CASE(store_counts_changes_to_its_ids_only) {
 TEST_CASE(move_batch_lookup_finds_every_id_in_either_order) {
     const uint32_t n = 300000;
     std::vector<unsigned char> col(columns_bytes(n)), map(idmap_bytes(idmap_cap_for(n)));
-    Store s{columns_carve(col.data(), n), idmap_init(map.data(), idmap_cap_for(n)), 0, 0, {}, 0, 0};
+    Store s{columns_carve(col.data(), n), idmap_init(map.data(), idmap_cap_for(n)), 0, 0, {}, 0, 0, 0};
     fixture::Rng g(11);
     std::vector<int64_t> ids(n);
     for (uint32_t i = 0; i < n; ++i) {
