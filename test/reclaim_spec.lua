@@ -2,8 +2,11 @@
 -- object is a userdata the collector counts, so it paces itself by them and frees them with
 -- their owner. 1,000 layers of 10,000 entities (about a megabyte each), each with an aoi and a
 -- contacts object that have run an update, are made and dropped; the peak resident memory of
--- the process (VmHWM, Linux) may grow by at most 64 MB over it.
+-- the process (VmHWM, Linux) may grow by at most 64 MB over it. Under memcheck (SOAGEO_QUICK) 100
+-- of them; under AddressSanitizer, whose quarantine keeps freed memory, the objects are still
+-- made and dropped (every access checked) but the peak is not bounded.
 local soageo = require "soageo"
+local quick = require "quick"
 
 local function peak_kb()
   local f = assert(io.open("/proc/self/status", "r"), "needs /proc/self/status (Linux)")
@@ -31,12 +34,13 @@ describe("when layers, aois and contacts objects are dropped without close()", f
     local size, entered, began = one()  -- the first one's peak is the baseline
     collectgarbage()
     local before = peak_kb()
-    for _ = 1, 1000 do
+    for _ = 1, quick(1000, 100) do
       local s, e, b = one()
       assert(s == size and e == entered and b == began)
     end
     local grown_mb = (peak_kb() - before) / 1024
     assert.is_true(size == n and entered > 0 and began > 0)
-    assert.is_true(grown_mb <= 64, ("peak resident memory grew by %.1f MB"):format(grown_mb))
+    local asan = (os.getenv("LD_PRELOAD") or ""):find("libasan", 1, true) ~= nil
+    assert.is_true(asan or grown_mb <= 64, ("peak resident memory grew by %.1f MB"):format(grown_mb))
   end)
 end)
