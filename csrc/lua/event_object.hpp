@@ -26,6 +26,9 @@ namespace lua {
 struct EventHead {
     uint32_t epoch;  // bumped by every call that changes the object: calls compare it after allocating
     bool closed;
+    // The layer of user value 1, which keeps it alive (and userdata never move) while the
+    // object is open: every method's check reads its `closed` here, without the user value.
+    const Layer* layer;
 };
 
 struct EventClass {
