@@ -35,11 +35,8 @@ void* event_check(lua_State* L, int idx, const EventClass& c) {
         luaL_argerror(L, idx, lua_pushfstring(L, "%s is closed", c.noun));
     }
     // Answers about a closed layer's entities would describe entities that are gone: every
-    // method but close refuses. (The layer is the one event_new was given: a layer userdata.)
-    lua_getiuservalue(L, idx, kEventLayer);
-    const bool layer_closed = static_cast<const Layer*>(lua_touserdata(L, -1))->closed;
-    lua_pop(L, 1);
-    if (layer_closed) luaL_error(L, "%s", c.layer_closed);
+    // method but close refuses.
+    if (head_of(p)->layer->closed) luaL_error(L, "%s", c.layer_closed);
     return p;
 }
 
@@ -48,6 +45,7 @@ void* event_new(lua_State* L, const EventClass& c) {
     void* p = lua_newuserdatauv(L, c.size, c.values);
     std::memset(p, 0, c.size);
     head_of(p)->closed = true;  // until every block exists: a failed allocation leaves a dead object
+    head_of(p)->layer = static_cast<const Layer*>(lua_touserdata(L, 1));
     luaL_setmetatable(L, c.name);
     lua_pushvalue(L, 1);
     lua_setiuservalue(L, 2, kEventLayer);

@@ -25,6 +25,9 @@ namespace lua {
 struct EventHead {
     Hold hold;  // busy while a call that reads it allocates (hold.hpp)
     bool closed;
+    // The layer of user value 1, which keeps it alive (and userdata never move) while the
+    // object is open: every method's check reads its `closed` here, without the user value.
+    const Layer* layer;
 };
 
 struct EventClass {
