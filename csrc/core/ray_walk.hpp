@@ -53,9 +53,10 @@ void walk_columns(const GridFrame& g, double ax, double ay, double bx, double by
     const double ulo = dmin(ua, ub) - pad, uhi = dmax(ua, ub) + pad;
     const double vlo0 = dmin(va, vb) - pad, vhi0 = dmax(va, vb) + pad;
     if (!(uhi >= 0 && ulo <= cols && vhi0 >= 0 && vlo0 <= rows)) return;
+    // floor, clamped to [0, n - 1]: clamped first, a truncation is the floor (std::floor is a
+    // dozen instructions without SSE4.1, twice per column).
     auto clamp_cell = [](double v, double n) {
-        v = std::floor(v);
-        return static_cast<int64_t>(v < 0 ? 0 : (v > n - 1 ? n - 1 : v));
+        return v <= 0 ? int64_t(0) : (v >= n - 1 ? static_cast<int64_t>(n - 1) : static_cast<int64_t>(v));
     };
     const int64_t c0 = clamp_cell(ulo, cols), c1 = clamp_cell(uhi, cols);
     const int64_t cstep = du >= 0 ? 1 : -1;
