@@ -429,8 +429,11 @@ describe("when finalizers commit and query while views answer", function()
     local pause55 = select(2, pcall(collectgarbage, "param", "pause", 0))
     collectgarbage("incremental", 0, 100, 8)
     for _ = 1, 3 do setmetatable({}, mt) end
-    local answered, left = 0, 0
-    for round = 1, 400 do
+    local answered, left, round = 0, 0, 0
+    -- 400 rounds at least, more until the finalizers ran 30 times (the collector's pace depends
+    -- on what the specs before left in the heap).
+    while round < 400 or (fired < 30 and round < 4000) do
+      round = round + 1
       local _, oldest, newest = l:history()
       local t = r:int(oldest, newest)
       local alpha = (t < newest and round % 2 == 0) and 0.25 or 0
@@ -452,6 +455,6 @@ describe("when finalizers commit and query while views answer", function()
     collectgarbage("incremental", 200, 100, 13)
     if math.type(pause55) == "integer" then collectgarbage("param", "pause", pause55) end
     collectgarbage()
-    assert.is_true(fired > 20 and answered > 100, fired .. " finalizer runs, " .. answered .. " answers")
+    assert.is_true(fired >= 30 and answered > 100, fired .. " finalizer runs, " .. answered .. " answers")
   end)
 end)
