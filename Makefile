@@ -13,7 +13,7 @@
 #   FUZZ_SECONDS bounded time of each fuzz target under `make fuzz`
 #   BENCH_DOC    where `make bench` writes its report                  (doc/benchmarks.md)
 #
-# Targets: all test core-test bench demo scene world install clean asan tsan valgrind fuzz fuzz-short
+# Targets: all test core-test bench bench-box2d demo scene world install clean asan tsan valgrind fuzz fuzz-short
 #          fuzz-corpus test-neon test-lua test-skynet deps
 
 LUA          ?= lua5.4
@@ -56,7 +56,6 @@ LUA_OBJ  := $(LUA_SRC:csrc/%.cpp=$(LUA_BUILD)/%.o)
 HEADERS  := $(wildcard csrc/core/*.hpp csrc/core/*.inl csrc/lua/*.hpp)
 MODULE   := soageo/core.so
 
-# bench-box2d: see below
 .PHONY: FORCE all test test-run bench bench-run bench-box2d demo demo-run scene scene-run world world-run world-stage world-skynet-proof install clean asan tsan valgrind fuzz test-neon test-lua fuzz-short fuzz-corpus deps core-test test-skynet
 
 all: $(MODULE)
