@@ -16,7 +16,7 @@
 #   BENCH_DOC    where `make bench` writes its report                  (doc/benchmarks.md)
 #   JOBS         spec files `make test` runs at once                  (the number of CPUs)
 #
-# Targets: all module-dir test test-long core-test bench demo scene world install clean asan tsan valgrind fuzz fuzz-short
+# Targets: all module-dir test test-long core-test bench bench-box2d demo scene world install clean asan tsan valgrind fuzz fuzz-short
 #          fuzz-corpus test-neon test-lua test-skynet deps
 
 LUA          ?= lua5.4
@@ -91,7 +91,6 @@ MODULE   := soageo/core.so
 endif
 LUA_OBJ  := $(LUA_SRC:csrc/%.cpp=$(LUA_BUILD)/%.o)
 
-# bench-box2d: see below
 .PHONY: FORCE all module-dir test test-run test-long test-long-run bench bench-run bench-box2d demo demo-run scene scene-run world world-run world-stage world-skynet-proof install clean asan tsan valgrind fuzz test-neon test-lua fuzz-short fuzz-corpus deps core-test test-skynet
 
 all: $(MODULE)

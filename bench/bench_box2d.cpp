@@ -1,24 +1,23 @@
 // Natively, no Lua: soageo's walls_cast against Box2D v3's b2World_CastRayClosest over the same
 // 100,000 static segments (2-10 long, a third horizontal, a third vertical, one per 100 square
-// units, all on one static body) and the same rays (5-50 long, from anywhere): ns per ray,
-// median of timed rounds, the two in turn, each timed round after an untimed one. Both find the
+// units, all on one static body) and the same rays (5-50 long, from anywhere): CPU ns per ray
+// (std::clock, as the Lua benchmarks' os.clock), median of timed rounds, the two in turn, each
+// timed round after an untimed one. Both find the
 // closest contact; the hits are compared (count, and the parameter within 1e-4). Built by
 // `make bench-box2d BOX2D=<a Box2D v3 source directory>` against a Box2D compiled there
 // (Release, SIMD as its CMake defaults), never part of `make bench`: no Box2D code is in
 // this repository.
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <ctime>
 #include <vector>
 
 #include "box2d/box2d.h"
 #include "core/walls.hpp"
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 struct Rng {
     uint64_t s = 0x9e3779b97f4a7c15ull;
@@ -62,15 +61,15 @@ int main() {
     }
 
     // soageo: the index in plain memory.
-    auto t0 = Clock::now();
+    std::clock_t t0 = std::clock();
     const soageo::WallPlan plan = soageo::walls_plan(seg.data(), n);
     std::vector<uint32_t> block(soageo::walls_index_bytes(plan, n) / 4 + 1);
     soageo::Walls w{};
     soageo::walls_build(w, seg.data(), n, plan, block.data());
-    const double build_soageo = std::chrono::duration<double>(Clock::now() - t0).count();
+    const double build_soageo = double(std::clock() - t0) / CLOCKS_PER_SEC;
 
     // Box2D: one static body holding every segment.
-    t0 = Clock::now();
+    t0 = std::clock();
     b2WorldDef wd = b2DefaultWorldDef();
     wd.gravity = b2Vec2{0, 0};
     const b2WorldId world = b2CreateWorld(&wd);
@@ -83,7 +82,7 @@ int main() {
     }
     b2World_Step(world, 1.0f / 60.0f, 4);
     b2World_RebuildStaticTree(world);  // its best static tree for the rays (Box2D's own call for static geometry)
-    const double build_box2d = std::chrono::duration<double>(Clock::now() - t0).count();
+    const double build_box2d = double(std::clock() - t0) / CLOCKS_PER_SEC;
     const b2QueryFilter filter = b2DefaultQueryFilter();
 
     std::vector<double> ts(q), tb(q);
@@ -108,13 +107,13 @@ int main() {
     std::vector<double> rs, rb;
     for (int round = 0; round < 7; ++round) {
         run_soageo();
-        auto a = Clock::now();
+        std::clock_t a = std::clock();
         run_soageo();
-        rs.push_back(std::chrono::duration<double>(Clock::now() - a).count() / q);
+        rs.push_back(double(std::clock() - a) / CLOCKS_PER_SEC / q);
         run_box2d();
-        a = Clock::now();
+        a = std::clock();
         run_box2d();
-        rb.push_back(std::chrono::duration<double>(Clock::now() - a).count() / q);
+        rb.push_back(double(std::clock() - a) / CLOCKS_PER_SEC / q);
     }
     uint32_t hits_s = 0, hits_b = 0, differ = 0;
     for (uint32_t k = 0; k < q; ++k) {

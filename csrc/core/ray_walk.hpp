@@ -59,22 +59,26 @@ void walk_columns(const GridFrame& g, double ax, double ay, double bx, double by
         return v <= 0 ? int64_t(0) : (v >= n - 1 ? static_cast<int64_t>(n - 1) : static_cast<int64_t>(v));
     };
     const int64_t c0 = clamp_cell(ulo, cols), c1 = clamp_cell(uhi, cols);
-    const int64_t cstep = du >= 0 ? 1 : -1;
-    for (int64_t c = du >= 0 ? c0 : c1;; c += cstep) {
-        double tlo = 0, thi = 1;
-        if (du != 0) {
-            double t1 = (double(c) - pad - ua) * idu, t2 = (double(c) + 1 + pad - ua) * idu;
-            if (t1 > t2) std::swap(t1, t2);
-            tlo = t1 > 0 ? t1 : 0;
-            thi = t2 < 1 ? t2 : 1;
-        }
+    if (du == 0) {  // one column range, the whole segment in each
+        const double vlo = vlo0, vhi = vhi0;
+        for (int64_t c = c0; c <= c1; ++c)
+            if (!span(uint32_t(c), uint32_t(clamp_cell(vlo, rows)), uint32_t(clamp_cell(vhi, rows)), 0.0)) return;
+        return;
+    }
+    // Along x: the padded column [c - pad, c + 1 + pad] holds the segment for t in
+    // [(c - pad - ua) / du, (c + 1 + pad - ua) / du] (swapped when du < 0), clipped to [0, 1].
+    const int64_t cstep = du > 0 ? 1 : -1;
+    const double near_off = du > 0 ? -pad : 1 + pad, far_off = du > 0 ? 1 + pad : -pad;
+    for (int64_t c = du > 0 ? c0 : c1;; c += cstep) {
+        const double t1 = (double(c) + near_off - ua) * idu, t2 = (double(c) + far_off - ua) * idu;
+        const double tlo = t1 > 0 ? t1 : 0, thi = t2 < 1 ? t2 : 1;
         if (tlo <= thi) {
             const double v1 = va + dv * tlo, v2 = va + dv * thi;
-            const double vlo = dmin(v1, v2) - pad, vhi = dmax(v1, v2) + pad;
+            const double vlo = (v1 < v2 ? v1 : v2) - pad, vhi = (v1 < v2 ? v2 : v1) + pad;
             if (vhi >= 0 && vlo <= rows && !span(uint32_t(c), uint32_t(clamp_cell(vlo, rows)), uint32_t(clamp_cell(vhi, rows)), tlo))
                 return;
         }
-        if (c == (du >= 0 ? c1 : c0)) break;
+        if (c == (du > 0 ? c1 : c0)) break;
     }
 }
 
