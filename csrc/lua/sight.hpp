@@ -7,6 +7,8 @@
 // written: an error changes nothing.
 #pragma once
 
+#include <cstring>
+
 #include "binding.hpp"
 
 namespace soageo {
@@ -15,6 +17,50 @@ namespace lua {
 // A walls or tiles object's tag: its address mixed with its class name's (a static string).
 inline uintptr_t object_tag(const void* p, const char* cls) {
     return reinterpret_cast<uintptr_t>(p) ^ reinterpret_cast<uintptr_t>(cls) ^ uintptr_t(0x3c1d5e7f9a0b2c4dull);
+}
+
+// (self, x0, y0, x1, y1) -> boolean. test(obj, 4 floats).
+template <class Check, class Test>
+int blocked_one(lua_State* L, Check check, Test test) {
+    auto* self = check(L, 1);
+    const float x0 = check_float(L, 2, "x0"), y0 = check_float(L, 3, "y0");
+    const float x1 = check_float(L, 4, "x1"), y1 = check_float(L, 5, "y1");
+    lua_pushboolean(L, test(self, x0, y0, x1, y1));
+    return 1;
+}
+
+// (self, x0, y0, x1, y1) -> t, number (1-based) or nil. cast(obj, 4 floats, &t, &index).
+template <class Check, class Cast>
+int cast_one(lua_State* L, Check check, Cast cast) {
+    auto* self = check(L, 1);
+    const float x0 = check_float(L, 2, "x0"), y0 = check_float(L, 3, "y0");
+    const float x1 = check_float(L, 4, "x1"), y1 = check_float(L, 5, "y1");
+    double t;
+    uint32_t index;
+    if (!cast(self, x0, y0, x1, y1, &t, &index)) {
+        lua_pushnil(L);
+        return 1;
+    }
+    lua_pushnumber(L, t);
+    lua_pushinteger(L, lua_Integer(index) + 1);
+    return 2;
+}
+
+// close(), __gc and __close of class `cls` (objects with a tag and a closed flag, `values`
+// user values): idempotent; the object keeps its tag so that checks still recognise it.
+template <class Obj>
+int close_object(lua_State* L, const char* cls, int values) {
+    auto* o = static_cast<Obj*>(luaL_checkudata(L, 1, cls));
+    if (!o->closed) {
+        std::memset(o, 0, sizeof *o);
+        o->tag = object_tag(o, cls);
+        o->closed = true;
+        for (int v = 1; v <= values; ++v) {
+            lua_pushnil(L);
+            lua_setiuservalue(L, 1, v);
+        }
+    }
+    return 0;
 }
 
 // (self, coords [, out]) -> out, n: one boolean per 4 numbers x0, y0, x1, y1.

@@ -84,26 +84,15 @@ int l_set(lua_State* L) {
 }
 
 int l_blocked(lua_State* L) {
-    TilesObj* o = check_tiles(L, 1);
-    const float x0 = check_float(L, 2, "x0"), y0 = check_float(L, 3, "y0");
-    const float x1 = check_float(L, 4, "x1"), y1 = check_float(L, 5, "y1");
-    lua_pushboolean(L, tiles_blocked(o->m, x0, y0, x1, y1));
-    return 1;
+    return blocked_one(L, check_tiles, [](const TilesObj* o, float x0, float y0, float x1, float y1) {
+        return tiles_blocked(o->m, x0, y0, x1, y1);
+    });
 }
 
 int l_cast(lua_State* L) {
-    TilesObj* o = check_tiles(L, 1);
-    const float x0 = check_float(L, 2, "x0"), y0 = check_float(L, 3, "y0");
-    const float x1 = check_float(L, 4, "x1"), y1 = check_float(L, 5, "y1");
-    double t;
-    uint32_t cell;
-    if (!tiles_cast(o->m, x0, y0, x1, y1, &t, &cell)) {
-        lua_pushnil(L);
-        return 1;
-    }
-    lua_pushnumber(L, t);
-    lua_pushinteger(L, lua_Integer(cell) + 1);
-    return 2;
+    return cast_one(L, check_tiles, [](const TilesObj* o, float x0, float y0, float x1, float y1, double* t, uint32_t* cell) {
+        return tiles_cast(o->m, x0, y0, x1, y1, t, cell);
+    });
 }
 
 int l_blocked_many(lua_State* L) {
@@ -118,19 +107,7 @@ int l_visible(lua_State* L) {
     });
 }
 
-int l_close(lua_State* L) {
-    auto* o = static_cast<TilesObj*>(luaL_checkudata(L, 1, kTilesClass));
-    if (!o->closed) {
-        std::memset(o, 0, sizeof *o);
-        o->tag = object_tag(o, kTilesClass);
-        o->closed = true;
-        for (int v = 1; v <= kTileValues; ++v) {
-            lua_pushnil(L);
-            lua_setiuservalue(L, 1, v);
-        }
-    }
-    return 0;
-}
+int l_close(lua_State* L) { return close_object<TilesObj>(L, kTilesClass, kTileValues); }
 
 int l_tostring(lua_State* L) {
     auto* o = static_cast<TilesObj*>(luaL_checkudata(L, 1, kTilesClass));

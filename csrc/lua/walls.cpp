@@ -82,26 +82,15 @@ int l_get(lua_State* L) {
 }
 
 int l_blocked(lua_State* L) {
-    WallsObj* o = check_walls(L, 1);
-    const float x0 = check_float(L, 2, "x0"), y0 = check_float(L, 3, "y0");
-    const float x1 = check_float(L, 4, "x1"), y1 = check_float(L, 5, "y1");
-    lua_pushboolean(L, walls_blocked(o->w, x0, y0, x1, y1));
-    return 1;
+    return blocked_one(L, check_walls, [](const WallsObj* o, float x0, float y0, float x1, float y1) {
+        return walls_blocked(o->w, x0, y0, x1, y1);
+    });
 }
 
 int l_cast(lua_State* L) {
-    WallsObj* o = check_walls(L, 1);
-    const float x0 = check_float(L, 2, "x0"), y0 = check_float(L, 3, "y0");
-    const float x1 = check_float(L, 4, "x1"), y1 = check_float(L, 5, "y1");
-    double t;
-    uint32_t wall;
-    if (!walls_cast(o->w, x0, y0, x1, y1, &t, &wall)) {
-        lua_pushnil(L);
-        return 1;
-    }
-    lua_pushnumber(L, t);
-    lua_pushinteger(L, lua_Integer(wall) + 1);
-    return 2;
+    return cast_one(L, check_walls, [](const WallsObj* o, float x0, float y0, float x1, float y1, double* t, uint32_t* wall) {
+        return walls_cast(o->w, x0, y0, x1, y1, t, wall);
+    });
 }
 
 int l_blocked_many(lua_State* L) {
@@ -116,19 +105,7 @@ int l_visible(lua_State* L) {
     });
 }
 
-int l_close(lua_State* L) {
-    auto* o = static_cast<WallsObj*>(luaL_checkudata(L, 1, kWallsClass));
-    if (!o->closed) {
-        std::memset(o, 0, sizeof *o);
-        o->tag = object_tag(o, kWallsClass);
-        o->closed = true;
-        for (int v = 1; v <= kWallValues; ++v) {
-            lua_pushnil(L);
-            lua_setiuservalue(L, 1, v);
-        }
-    }
-    return 0;
-}
+int l_close(lua_State* L) { return close_object<WallsObj>(L, kWallsClass, kWallValues); }
 
 int l_tostring(lua_State* L) {
     auto* o = static_cast<WallsObj*>(luaL_checkudata(L, 1, kWallsClass));
