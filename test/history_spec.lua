@@ -438,8 +438,11 @@ describe("when finalizers commit and query while views answer", function()
       local t = r:int(oldest, newest)
       local alpha = (t < newest and round % 2 == 0) and 0.25 or 0
       local ok, v = pcall(l.past, l, t, alpha)
-      local ids, n
-      if ok then ok, ids, n = pcall(v.touch_circle, v, 50, 50, 30) end
+      local ids, n, err = nil, nil, v
+      if ok then
+        ok, ids, n = pcall(v.touch_circle, v, 50, 50, 30)
+        err = ids
+      end
       if ok then
         local want = alpha == 0 and recs[t] or interpolated(recs[t], recs[t + 1], alpha)
         local wids, wn = layer_of(want):touch_circle(50, 50, 30)
@@ -447,7 +450,7 @@ describe("when finalizers commit and query while views answer", function()
         assert.are.same(wids, ids)
         answered = answered + 1
       else
-        assert.is_truthy(tostring(v):match("tick %d+ has left the history"), tostring(v))
+        assert.is_truthy(tostring(err):match("tick %d+ has left the history"), tostring(err))
         left = left + 1
       end
     end

@@ -113,10 +113,11 @@ int l_history(lua_State* L) {
     return 3;
 }
 
-Layer* new_frame(lua_State* L) {
+Layer* new_frame(lua_State* L, uint64_t tick) {
     auto* f = static_cast<Layer*>(lua_newuserdatauv(L, sizeof(Layer), kFrameValues));
     std::memset(f, 0, sizeof *f);
     f->tag = layer_tag(f);  // no metatable: only check_layer's tag test ever sees a frame
+    f->past_tick = tick;
     return f;
 }
 
@@ -158,8 +159,15 @@ int l_commit(lua_State* L) {
         const bool moved = shapes || (seen & kCommitMoved);
         const bool fits = old && old->s.col.cap == cap;
         const bool take_pos = moved && fits && !(next && next->s.col.x == old->s.col.x);
-        const bool take_shapes = shapes && fits && !(next && next->s.col.id == old->s.col.id);
-        Layer* f = new_frame(L);  // kFrame
+        // Interpolated frames read the ids of the tick they were made from: a tick that had
+        // one keeps its shapes block (its positions they copied).
+        bool interpolated = false;
+        if (old) {
+            interpolated = lua_getiuservalue(L, kOld, kInterpValue) != LUA_TNIL;
+            lua_pop(L, 1);
+        }
+        const bool take_shapes = shapes && fits && !interpolated && !(next && next->s.col.id == old->s.col.id);
+        Layer* f = new_frame(L, newest + 1);  // kFrame
         void* pos = moved && !take_pos ? lua_newuserdatauv(L, frame_positions_bytes(cap), 0) : nullptr;
         if (!pos) lua_pushnil(L);  // kPos
         void* shp = shapes && !take_shapes ? lua_newuserdatauv(L, frame_shapes_bytes(cap), 0) : nullptr;
@@ -308,7 +316,7 @@ void view_source(lua_State* L, bool map) {
     if (!same_slots) frame_ready(L, top + 2, false, true);
     if (map) frame_ready(L, top + 1, false, true);  // made for `tick`, shared with its views
     const uint32_t cap = f0->s.col.cap;
-    Layer* f = new_frame(L);  // top + 3
+    Layer* f = new_frame(L, v->tick);  // top + 3
     void* pos = lua_newuserdatauv(L, frame_positions_bytes(cap), 0);
     void* scratch = lua_newuserdatauv(L, frame_scratch_bytes(cap), 0);
     if (lua_getiuservalue(L, 1, 4) != LUA_TNIL) {  // made by a call a finalizer ran meanwhile

@@ -18,7 +18,12 @@ Layer* check_layer(lua_State* L, int idx) {
     auto* layer = static_cast<Layer*>(lua_touserdata(L, idx));
     if (!layer || lua_rawlen(L, idx) != sizeof(Layer) || layer->tag != layer_tag(layer))
         layer = static_cast<Layer*>(luaL_checkudata(L, idx, kLayerClass));
-    luaL_argcheck(L, !layer->closed, idx, "layer is closed");
+    if (layer->closed) {
+        // A past tick's frame that a commit dropped while a call on it was under way.
+        if (layer->past_tick)
+            luaL_argerror(L, idx, lua_pushfstring(L, "tick %I has left the history", static_cast<lua_Integer>(layer->past_tick)));
+        luaL_argerror(L, idx, "layer is closed");
+    }
     return layer;
 }
 
