@@ -89,6 +89,7 @@ local function assert_same(view, ref, qs, ids, what)
   for id, x, y, r, m in view:each() do got[#got + 1] = { id, x, y, r, m } end
   for id, x, y, r, m in ref:each() do want[#want + 1] = { id, x, y, r, m } end
   assert.are.same(want, got, what .. ": each")
+  assert.are.equal(ref:dump(), view:dump(), what .. ": dump")
   for _, id in ipairs(ids) do
     assert.are.equal(ref:has(id), view:has(id), what .. ": has " .. id)
     assert.are.same({ ref:get(id) }, { view:get(id) }, what .. ": get " .. id)
