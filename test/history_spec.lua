@@ -89,6 +89,7 @@ local function assert_same(view, ref, qs, ids, what)
   for id, x, y, r, m in view:each() do got[#got + 1] = { id, x, y, r, m } end
   for id, x, y, r, m in ref:each() do want[#want + 1] = { id, x, y, r, m } end
   assert.are.same(want, got, what .. ": each")
+  assert.are.equal(ref:dump(), view:dump(), what .. ": dump")
   for _, id in ipairs(ids) do
     assert.are.equal(ref:has(id), view:has(id), what .. ": has " .. id)
     assert.are.same({ ref:get(id) }, { view:get(id) }, what .. ": get " .. id)
@@ -438,8 +439,11 @@ describe("when finalizers commit and query while views answer", function()
       local t = r:int(oldest, newest)
       local alpha = (t < newest and round % 2 == 0) and 0.25 or 0
       local ok, v = pcall(l.past, l, t, alpha)
-      local ids, n
-      if ok then ok, ids, n = pcall(v.touch_circle, v, 50, 50, 30) end
+      local ids, n, err = nil, nil, v
+      if ok then
+        ok, ids, n = pcall(v.touch_circle, v, 50, 50, 30)
+        err = ids
+      end
       if ok then
         local want = alpha == 0 and recs[t] or interpolated(recs[t], recs[t + 1], alpha)
         local wids, wn = layer_of(want):touch_circle(50, 50, 30)
@@ -447,7 +451,7 @@ describe("when finalizers commit and query while views answer", function()
         assert.are.same(wids, ids)
         answered = answered + 1
       else
-        assert.is_truthy(tostring(v):match("tick %d+ has left the history"), tostring(v))
+        assert.is_truthy(tostring(err):match("tick %d+ has left the history"), tostring(err))
         left = left + 1
       end
     end

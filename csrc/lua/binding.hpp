@@ -66,6 +66,7 @@ struct Layer {
     uint32_t hint_slot;  // the slot each() returned last (move looks there first): checked before use
     IndexMode mode;
     bool closed;
+    uint64_t past_tick;  // a committed tick's frame (history.cpp): its tick; a layer: 0
 };
 constexpr int kColumnsValue = 1;
 constexpr int kMapValue = 2;

@@ -1,10 +1,10 @@
 // The layer's past: layer:history, layer:commit, layer:past and the past view class.
 //
 // A committed tick is a frame: a Layer struct of its own (tagged as a layer, so every query
-// binding takes it as one) whose columns are the tick's copies, never written after the
-// commit. Its id map and hit scratch are made on the first query of any view of it (commit
-// copies only the columns), its spatial index later still, when the queries pay for it, as
-// a layer's. A view holds its layer and frame(s) and, on every call, checks that its tick is
+// binding takes it as one) whose columns are the tick's copies, never written while the tick
+// is kept (a commit may take them over once it is dropped). Its hit scratch is made on the
+// first call of any view of it, its id map on the first call that looks ids up (commit copies
+// only the columns), its spatial index when the queries pay for it, as a layer's. A view holds its layer and frame(s) and, on every call, checks that its tick is
 // still kept, puts the frame in place of itself at argument 1 and calls the layer's own
 // binding function: no query code exists twice. A frame has no metatable and never reaches Lua
 // code (each() on a view iterates through the view).
@@ -21,10 +21,10 @@ namespace {
 
 constexpr const char* kViewClass = "soageo.past_view";
 
-// A frame's user values: the layer's (kColumnsValue holds its positions block, the index and
-// pairs scratch go where a layer keeps them), then these two.
+// A frame's user values: the layer's (kColumnsValue holds its positions block, kMapValue its
+// id map, the index and pairs scratch go where a layer keeps them), then these.
 constexpr int kShapesValue = kLayerValues + 1;   // radii, masks, ids (shared by ticks of the same shape)
-constexpr int kScratchValue = kLayerValues + 2;  // hits and sort keys, made with the id map
+constexpr int kScratchValue = kLayerValues + 2;  // hits and sort keys, made on the first call
 // The last interpolated frame made from this one and its alpha: views of the same tick and
 // alpha (the shots of one client in one tick) share it.
 constexpr int kInterpValue = kLayerValues + 3;
@@ -68,7 +68,7 @@ void trim(lua_State* L, int hidx, History* h, uint64_t keep) {
 // (self [, ticks]) -> ticks, oldest, newest: sets how many ticks the layer keeps (0: off, drops
 // them), and says what it holds (oldest and newest nil when no tick is kept).
 int l_history(lua_State* L) {
-    Layer* layer = check_layer(L, 1);
+    check_layer(L, 1);
     const bool set = !lua_isnoneornil(L, 2);
     lua_Integer ticks = 0;
     if (set) {
@@ -85,7 +85,7 @@ int l_history(lua_State* L) {
         h->oldest = 1;
         h->ticks = 0;
         // A finalizer run by the allocation may have closed the layer or made its history.
-        layer = check_layer(L, 1);
+        check_layer(L, 1);
         lua_getiuservalue(L, 1, kHistoryValue);
         if (lua_isnil(L, -1)) {
             lua_pop(L, 1);
@@ -96,7 +96,6 @@ int l_history(lua_State* L) {
             h = static_cast<History*>(lua_touserdata(L, -1));
         }
     }
-    (void)layer;
     if (h && set) {
         h->ticks = static_cast<uint32_t>(ticks);
         trim(L, 3, h, h->ticks);
@@ -113,11 +112,12 @@ int l_history(lua_State* L) {
     return 3;
 }
 
-// A frame made in one of h's windows (h may hold nothing).
-Layer* new_frame(Held* h) {
+// A frame of tick `tick`, made in one of h's windows (h may hold nothing).
+Layer* new_frame(Held* h, uint64_t tick) {
     auto* f = static_cast<Layer*>(held_userdata(h, sizeof(Layer), kFrameValues));
     std::memset(f, 0, sizeof *f);
     f->tag = layer_tag(f);  // no metatable: only check_layer's tag test ever sees a frame
+    f->past_tick = tick;
     return f;
 }
 
@@ -164,8 +164,15 @@ int l_commit(lua_State* L) {
         // commit) keeps its blocks: new ones are made.
         const bool fits = old && old->s.col.cap == cap && !old->hold.busy;
         const bool take_pos = moved && fits && !(next && next->s.col.x == old->s.col.x);
-        const bool take_shapes = shapes && fits && !(next && next->s.col.id == old->s.col.id);
-        Layer* f = new_frame(&held);  // kFrame
+        // Interpolated frames read the ids of the tick they were made from: a tick that had
+        // one keeps its shapes block (its positions they copied).
+        bool interpolated = false;
+        if (old) {
+            interpolated = lua_getiuservalue(L, kOld, kInterpValue) != LUA_TNIL;
+            lua_pop(L, 1);
+        }
+        const bool take_shapes = shapes && fits && !interpolated && !(next && next->s.col.id == old->s.col.id);
+        Layer* f = new_frame(&held, newest + 1);  // kFrame
         void* pos = moved && !take_pos ? held_userdata(&held, frame_positions_bytes(cap)) : nullptr;
         if (!pos) lua_pushnil(L);  // kPos
         void* shp = shapes && !take_shapes ? held_userdata(&held, frame_shapes_bytes(cap)) : nullptr;
@@ -306,7 +313,7 @@ void view_source(lua_State* L, bool map) {
     const uint32_t cap = f0->s.col.cap;
     Held none;
     held_open(&none, L);
-    Layer* f = new_frame(&none);  // top + 3
+    Layer* f = new_frame(&none, v->tick);  // top + 3
     void* pos = lua_newuserdatauv(L, frame_positions_bytes(cap), 0);
     void* scratch = lua_newuserdatauv(L, frame_scratch_bytes(cap), 0);
     if (lua_getiuservalue(L, 1, 4) != LUA_TNIL) {  // made by a call a finalizer ran meanwhile

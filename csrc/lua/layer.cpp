@@ -17,6 +17,9 @@ namespace lua {
         layer->hold.close_pending = false;
         close_layer(L, idx);
     }
+    // A past tick's frame that a commit dropped while a call on it was under way.
+    if (layer->past_tick)
+        luaL_argerror(L, idx, lua_pushfstring(L, "tick %I has left the history", static_cast<lua_Integer>(layer->past_tick)));
     luaL_argerror(L, idx, "layer is closed");
     __builtin_unreachable();
 }
