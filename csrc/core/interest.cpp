@@ -1,0 +1,447 @@
+// Interest management (interest.hpp): capped views and the schedule of due pairs, a pass over
+// the special watchers' candidates after the AOI's update.
+#include "interest.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace soageo {
+namespace {
+
+template <class T>
+T* carve(char*& p, size_t n) noexcept {
+    T* r = reinterpret_cast<T*>(p);
+    p += (n * sizeof(T) + 15) & ~size_t(15);
+    return r;
+}
+
+size_t padded(size_t bytes) noexcept { return (bytes + 15) & ~size_t(15); }
+
+}  // namespace
+
+size_t specials_bytes(uint32_t cap) noexcept { return padded(cap * sizeof(int64_t)) + padded(cap * sizeof(InterestOptions)); }
+
+Specials specials_carve(void* block, uint32_t cap) noexcept {
+    char* p = static_cast<char*>(block);
+    Specials s;
+    s.id = carve<int64_t>(p, cap);
+    s.opt = carve<InterestOptions>(p, cap);
+    s.n = 0, s.cap = cap;
+    return s;
+}
+
+void specials_copy(Specials& to, const Specials& from) noexcept {
+    if (from.n) {
+        std::memcpy(to.id, from.id, from.n * sizeof(int64_t));
+        std::memcpy(to.opt, from.opt, from.n * sizeof(InterestOptions));
+    }
+    to.n = from.n;
+}
+
+uint32_t specials_find(const Specials& s, int64_t id, bool* found) noexcept {
+    const int64_t* at = std::lower_bound(s.id, s.id + s.n, id);
+    *found = at != s.id + s.n && *at == id;
+    return uint32_t(at - s.id);
+}
+
+void specials_insert(Specials& s, uint32_t at, int64_t id, const InterestOptions& o) noexcept {
+    std::memmove(s.id + at + 1, s.id + at, (s.n - at) * sizeof(int64_t));
+    std::memmove(s.opt + at + 1, s.opt + at, (s.n - at) * sizeof(InterestOptions));
+    s.id[at] = id, s.opt[at] = o;
+    ++s.n;
+}
+
+void specials_erase(Specials& s, uint32_t at) noexcept {
+    std::memmove(s.id + at, s.id + at + 1, (s.n - at - 1) * sizeof(int64_t));
+    std::memmove(s.opt + at, s.opt + at + 1, (s.n - at - 1) * sizeof(InterestOptions));
+    --s.n;
+}
+
+size_t pins_bytes(uint32_t cap) noexcept { return padded(2 * size_t(cap) * sizeof(int64_t)); }
+
+Pins pins_carve(void* block, uint32_t cap) noexcept {
+    char* p = static_cast<char*>(block);
+    Pins r;
+    r.pair = carve<int64_t>(p, 2 * size_t(cap));
+    r.n = 0, r.cap = cap;
+    return r;
+}
+
+void pins_copy(Pins& to, const Pins& from) noexcept {
+    if (from.n) std::memcpy(to.pair, from.pair, 2 * size_t(from.n) * sizeof(int64_t));
+    to.n = from.n;
+}
+
+namespace {
+bool pin_less(const int64_t* p, int64_t w, int64_t t) noexcept { return p[0] < w || (p[0] == w && p[1] < t); }
+}  // namespace
+
+uint32_t pins_find(const Pins& p, int64_t w, int64_t t, bool* found) noexcept {
+    uint32_t lo = 0, hi = p.n;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (pin_less(p.pair + 2 * size_t(mid), w, t)) lo = mid + 1; else hi = mid;
+    }
+    *found = lo < p.n && p.pair[2 * size_t(lo)] == w && p.pair[2 * size_t(lo) + 1] == t;
+    return lo;
+}
+
+void pins_insert(Pins& p, uint32_t at, int64_t w, int64_t t) noexcept {
+    std::memmove(p.pair + 2 * size_t(at) + 2, p.pair + 2 * size_t(at), 2 * size_t(p.n - at) * sizeof(int64_t));
+    p.pair[2 * size_t(at)] = w, p.pair[2 * size_t(at) + 1] = t;
+    ++p.n;
+}
+
+void pins_erase(Pins& p, uint32_t at) noexcept {
+    std::memmove(p.pair + 2 * size_t(at), p.pair + 2 * size_t(at) + 2, 2 * size_t(p.n - at - 1) * sizeof(int64_t));
+    --p.n;
+}
+
+uint32_t pins_drop_watcher(Pins& p, int64_t w) noexcept {
+    bool found;
+    const uint32_t lo = pins_find(p, w, INT64_MIN, &found);
+    uint32_t hi = lo;
+    while (hi < p.n && p.pair[2 * size_t(hi)] == w) ++hi;
+    if (hi > lo) {
+        std::memmove(p.pair + 2 * size_t(lo), p.pair + 2 * size_t(hi), 2 * size_t(p.n - hi) * sizeof(int64_t));
+        p.n -= hi - lo;
+    }
+    return hi - lo;
+}
+
+size_t interest_lists_bytes(uint32_t watcher_cap, uint64_t pair_cap) noexcept {
+    return padded(watcher_cap * sizeof(int64_t)) + 2 * padded(watcher_cap * sizeof(uint32_t)) +
+           padded(size_t(pair_cap) * sizeof(InterestPair));
+}
+
+InterestLists interest_lists_carve(void* block, uint32_t watcher_cap, uint64_t pair_cap) noexcept {
+    char* p = static_cast<char*>(block);
+    InterestLists l;
+    l.watcher = carve<int64_t>(p, watcher_cap);
+    l.off = carve<uint32_t>(p, watcher_cap);
+    l.len = carve<uint32_t>(p, watcher_cap);
+    l.pair = carve<InterestPair>(p, size_t(pair_cap));
+    l.n = 0, l.watcher_cap = watcher_cap;
+    l.pairs = 0, l.pair_cap = pair_cap;
+    return l;
+}
+
+const InterestPair* interest_find(const InterestLists& l, int64_t id, uint32_t* n) noexcept {
+    const int64_t* at = std::lower_bound(l.watcher, l.watcher + l.n, id);
+    if (at == l.watcher + l.n || *at != id) {
+        *n = 0;
+        return nullptr;
+    }
+    const uint32_t k = uint32_t(at - l.watcher);
+    *n = l.len[k];
+    return l.pair + l.off[k];
+}
+
+bool interest_sees(const InterestLists& l, int64_t w, int64_t t) noexcept {
+    uint32_t n;
+    const InterestPair* p = interest_find(l, w, &n);
+    if (!p) return !std::binary_search(l.watcher, l.watcher + l.n, w);
+    const InterestPair* at = std::lower_bound(p, p + n, t, [](const InterestPair& q, int64_t id) { return q.target < id; });
+    return at != p + n && at->target == t;
+}
+
+size_t interest_scratch_bytes(uint32_t cap) noexcept {
+    return 2 * padded(size_t(cap) * sizeof(int64_t)) + 2 * padded(size_t(cap) * sizeof(float)) +
+           2 * padded(size_t(cap) * sizeof(uint32_t));
+}
+
+InterestScratch interest_scratch_carve(void* block, uint32_t cap) noexcept {
+    char* p = static_cast<char*>(block);
+    InterestScratch s;
+    s.id = carve<int64_t>(p, cap);
+    s.d2 = carve<float>(p, cap);
+    s.key = carve<float>(p, cap);
+    s.order = carve<uint32_t>(p, cap);
+    s.count = carve<uint32_t>(p, cap);
+    s.old_ids = carve<int64_t>(p, cap);
+    s.cap = cap;
+    return s;
+}
+
+uint32_t interest_period(const InterestOptions& o, float d2) noexcept {
+    if (!(o.band > 0)) return 1;
+    const double b = o.band, d = d2;
+    // The largest k with (k * b)^2 <= d2, in double: from the square root, then corrected.
+    double k = std::floor(std::sqrt(d) / b);
+    if (k >= double(o.max_period)) k = double(o.max_period);  // p is capped anyway
+    while (k > 0 && (k * b) * (k * b) > d) k -= 1;
+    while (k < double(o.max_period) && ((k + 1) * b) * ((k + 1) * b) <= d) k += 1;
+    const double p = 1.0 + k;
+    return p >= double(o.max_period) ? o.max_period : uint32_t(p);
+}
+
+namespace {
+
+// The events of one watcher, in the order of the uncapped ones: [lo, hi) of a list sorted by watcher.
+void run_of(const EventList& e, uint64_t from, int64_t w, uint64_t* lo, uint64_t* hi) noexcept {
+    uint64_t i = from;
+    while (i < e.n && e.pair[2 * i] < w) ++i;
+    *lo = i;
+    while (i < e.n && e.pair[2 * i] == w) ++i;
+    *hi = i;
+}
+
+void copy_events(const EventList& from, uint64_t lo, uint64_t hi, EventList& to) noexcept {
+    if (hi > lo) std::memcpy(to.pair + 2 * to.n, from.pair + 2 * lo, 2 * (hi - lo) * sizeof(int64_t));
+    to.n += hi - lo;
+}
+
+inline void push_event(EventList& e, int64_t w, int64_t t) noexcept {
+    e.pair[2 * e.n] = w, e.pair[2 * e.n + 1] = t;
+    ++e.n;
+}
+
+// What one affected watcher saw at the last update: its special list, or ids.
+struct OldView {
+    const InterestPair* pairs;  // non-null: a special list
+    const int64_t* ids;
+    uint32_t n;
+    int64_t at(uint32_t i) const noexcept { return pairs ? pairs[i].target : ids[i]; }
+    bool has(int64_t t) const noexcept {
+        uint32_t lo = 0, hi = n;
+        while (lo < hi) {
+            uint32_t mid = (lo + hi) / 2;
+            if (at(mid) < t) lo = mid + 1; else hi = mid;
+        }
+        return lo < n && at(lo) == t;
+    }
+};
+
+// Lists the due pairs of one watcher's new list (pairs, n): earliest deadline first.
+void schedule(const InterestOptions& o, InterestPair* pairs, uint32_t n, uint64_t tick, uint32_t* tmp,
+              uint32_t* count) noexcept {
+    uint32_t due = 0;
+    for (uint32_t i = 0; i < n; ++i)
+        if (pairs[i].deadline <= tick) tmp[due++] = i;
+    if (o.budget && due > o.budget) {
+        std::nth_element(tmp, tmp + o.budget, tmp + due, [pairs](uint32_t a, uint32_t b) {
+            const InterestPair &x = pairs[a], &y = pairs[b];
+            if (x.deadline != y.deadline) return x.deadline < y.deadline;
+            if (x.d2 != y.d2) return x.d2 < y.d2;
+            return x.target < y.target;
+        });
+        due = o.budget;
+    }
+    // Pairs listed before first: their next deadlines are fixed, and the first listings spread
+    // around them.
+    uint32_t first = 0;
+    for (uint32_t j = 0; j < due; ++j) {
+        InterestPair& q = pairs[tmp[j]];
+        q.flags |= kPairDue;
+        if (q.flags & kPairListed) {
+            q.deadline = tick + q.period;
+            q.last = tick;
+        } else {
+            tmp[first++] = tmp[j];
+        }
+    }
+    if (!first) return;
+    std::sort(tmp, tmp + first, [pairs](uint32_t a, uint32_t b) {
+        return pairs[a].period != pairs[b].period ? pairs[a].period < pairs[b].period : a < b;
+    });
+    for (uint32_t g = 0; g < first;) {
+        const uint32_t p = pairs[tmp[g]].period;
+        uint32_t h = g;
+        while (h < first && pairs[tmp[h]].period == p) ++h;
+        uint32_t c = 0;
+        for (uint32_t i = 0; i < n; ++i) c += pairs[i].period == p;
+        // Among c pairs, some offset in [1, c + 1] has none: the fewest lies within it.
+        const uint32_t span = p < c + 1 ? p : c + 1;
+        std::fill(count, count + span, 0u);
+        for (uint32_t i = 0; i < n; ++i) {
+            const InterestPair& q = pairs[i];
+            if (q.period == p && (q.flags & kPairListed) && q.deadline > tick && q.deadline - tick <= span)
+                ++count[uint32_t(q.deadline - tick - 1)];
+        }
+        for (; g < h; ++g) {
+            uint32_t best = 0;
+            for (uint32_t s = 1; s < span; ++s)
+                if (count[s] < count[best]) best = s;
+            ++count[best];
+            InterestPair& q = pairs[tmp[g]];
+            q.deadline = tick + best + 1;
+            q.last = tick;
+            q.flags |= kPairListed;
+        }
+    }
+}
+
+}  // namespace
+
+InterestNeed interest_need(const Visible& v_before, const EventList& enter, const EventList& leave,
+                           const Specials& sp, const InterestLists& before, uint32_t layer_n) noexcept {
+    auto old_len = [&](int64_t id) -> uint64_t {
+        const int64_t* at = std::lower_bound(v_before.watcher, v_before.watcher + v_before.n, id);
+        return at != v_before.watcher + v_before.n && *at == id ? v_before.len[at - v_before.watcher] : 0;
+    };
+    uint64_t sum = 0;
+    uint32_t longest = 0;
+    for (uint32_t i = 0; i < sp.n; ++i) sum += old_len(sp.id[i]);
+    for (uint32_t i = 0; i < before.n; ++i) sum += old_len(before.watcher[i]);
+    for (uint32_t k = 0; k < v_before.n; ++k) longest = std::max(longest, v_before.len[k]);
+    InterestNeed need;
+    need.watchers = sp.n;
+    need.pairs = sum + enter.n;
+    need.enter = enter.n + sum + enter.n;
+    need.leave = leave.n + before.pairs + sum;
+    need.scratch = std::max(layer_n, longest) + 2;
+    return need;
+}
+
+void interest_update(const InterestInput& in, InterestScratch& s, InterestLists& after, EventList& enter_out,
+                     EventList& leave_out) noexcept {
+    const Visible& v = *in.visible;
+    const Specials& sp = *in.specials;
+    const InterestLists& before = *in.before;
+    const EventList &enter = *in.enter, &leave = *in.leave;
+    const Pins& pins = *in.pins;
+    after.n = 0, after.pairs = 0;
+    enter_out.n = leave_out.n = 0;
+    uint64_t e_at = 0, l_at = 0;  // next uncapped event not yet copied
+    uint32_t i = 0, j = 0, k = 0;  // specials, before, visible watchers
+    while (i < sp.n || j < before.n) {
+        const int64_t w = i < sp.n && (j >= before.n || sp.id[i] <= before.watcher[j]) ? sp.id[i] : before.watcher[j];
+        const InterestOptions* opt = i < sp.n && sp.id[i] == w ? &sp.opt[i++] : nullptr;
+        OldView old{nullptr, nullptr, 0};
+        if (j < before.n && before.watcher[j] == w) {
+            old.pairs = before.pair + before.off[j];
+            old.n = before.len[j];
+            ++j;
+        }
+        uint64_t e_lo, e_hi, l_lo, l_hi;
+        run_of(enter, e_at, w, &e_lo, &e_hi);
+        run_of(leave, l_at, w, &l_lo, &l_hi);
+        copy_events(enter, e_at, e_lo, enter_out);
+        copy_events(leave, l_at, l_lo, leave_out);
+        e_at = e_hi, l_at = l_hi;
+        while (k < v.n && v.watcher[k] < w) ++k;
+        const bool watching = k < v.n && v.watcher[k] == w;
+        // The candidates: the uncapped view, as ids with d2.
+        uint32_t m = 0;
+        if (watching && v.len[k]) {
+            // Where the AOI had the watcher (a watcher without an entity sees nothing).
+            const uint32_t self = v.pos[k];
+            const float wx = self == kNoSlot ? 0.0f : in.xs[self], wy = self == kNoSlot ? 0.0f : in.ys[self];
+            const uint32_t* list = v.target + v.off[k];
+            for (uint32_t t = 0; t < v.len[k]; ++t) {
+                const uint32_t q = list[t];
+                const float dx = in.xs[q] - wx, dy = in.ys[q] - wy;
+                s.id[m] = v.ids[v.rank_at[q]];
+                s.d2[m] = dx * dx + dy * dy;
+                s.order[m] = m;
+                ++m;
+            }
+        }
+        if (!old.pairs) {
+            // Not special at the last update: its view then was the uncapped one, which is this
+            // one without its enters and with its leaves.
+            uint32_t n_old = 0;
+            for (uint32_t t = 0; t < m; ++t) s.old_ids[n_old++] = s.id[t];
+            std::sort(s.old_ids, s.old_ids + n_old);
+            uint32_t keep = 0;
+            uint64_t e = e_lo;
+            for (uint32_t t = 0; t < n_old; ++t) {
+                while (e < e_hi && enter.pair[2 * e + 1] < s.old_ids[t]) ++e;
+                if (e < e_hi && enter.pair[2 * e + 1] == s.old_ids[t]) continue;
+                s.old_ids[keep++] = s.old_ids[t];
+            }
+            for (uint64_t l = l_lo; l < l_hi; ++l) s.old_ids[keep++] = leave.pair[2 * l + 1];
+            std::inplace_merge(s.old_ids, s.old_ids + (keep - (l_hi - l_lo)), s.old_ids + keep);
+            old.ids = s.old_ids;
+            old.n = keep;
+        }
+        // The new view: indices into the candidates, in `order`, count `chosen`.
+        uint32_t chosen = m;
+        if (opt && opt->max && m > opt->max) {
+            // Always-seen and pinned targets go first, uncounted.
+            bool found;
+            const uint32_t pin_lo = pins.n ? pins_find(pins, w, INT64_MIN, &found) : 0;
+            const bool any_pin = pin_lo < pins.n && pins.pair[2 * size_t(pin_lo)] == w;
+            const uint32_t* list = v.target + v.off[k];
+            uint32_t free_at = 0;
+            for (uint32_t t = 0; t < m; ++t) {
+                bool pass = (in.ms[list[t]] & opt->always) != 0;
+                if (!pass && any_pin) {
+                    pins_find(pins, w, s.id[t], &found);
+                    pass = found;
+                }
+                if (pass) std::swap(s.order[free_at++], s.order[t]);
+            }
+            const uint32_t counted = m - free_at;
+            if (counted > opt->max) {
+                uint32_t* first = s.order + free_at;
+                if (in.margin > 0) {
+                    for (uint32_t t = free_at; t < m; ++t) {
+                        const uint32_t c = s.order[t];
+                        const float r = std::sqrt(s.d2[c]);
+                        s.key[c] = old.has(s.id[c]) ? r - in.margin : r;
+                    }
+                    std::nth_element(first, first + opt->max, s.order + m, [&s](uint32_t a, uint32_t b) {
+                        if (s.key[a] != s.key[b]) return s.key[a] < s.key[b];
+                        if (s.d2[a] != s.d2[b]) return s.d2[a] < s.d2[b];
+                        return s.id[a] < s.id[b];
+                    });
+                } else {
+                    std::nth_element(first, first + opt->max, s.order + m, [&s](uint32_t a, uint32_t b) {
+                        if (s.d2[a] != s.d2[b]) return s.d2[a] < s.d2[b];
+                        return s.id[a] < s.id[b];
+                    });
+                }
+                chosen = free_at + opt->max;
+            }
+        }
+        std::sort(s.order, s.order + chosen, [&s](uint32_t a, uint32_t b) { return s.id[a] < s.id[b]; });
+        // Events: the difference of the old view and the new one, both ascending.
+        InterestPair* out = nullptr;
+        if (opt && watching) {
+            after.watcher[after.n] = w;
+            after.off[after.n] = uint32_t(after.pairs);
+            after.len[after.n] = chosen;
+            out = after.pair + after.pairs;
+            ++after.n;
+            after.pairs += chosen;
+        }
+        uint32_t a = 0, b = 0;
+        while (a < old.n || b < chosen) {
+            const int64_t ta = a < old.n ? old.at(a) : INT64_MAX;
+            const int64_t tb = b < chosen ? s.id[s.order[b]] : INT64_MAX;
+            if (a < old.n && (b >= chosen || ta < tb)) {
+                push_event(leave_out, w, ta);
+                ++a;
+                continue;
+            }
+            const uint32_t c = s.order[b];
+            const bool kept = a < old.n && ta == tb;
+            if (!kept) push_event(enter_out, w, tb);
+            if (out) {
+                InterestPair& q = out[b];
+                const uint32_t p = interest_period(*opt, s.d2[c]);
+                if (kept && old.pairs) {
+                    q = old.pairs[a];
+                    q.flags &= uint8_t(~kPairDue);
+                    if (p != q.period && (q.flags & kPairListed)) q.deadline = std::min(q.deadline, q.last + p);
+                } else {
+                    q.target = tb;
+                    q.deadline = in.tick;
+                    q.last = 0;
+                    q.flags = 0;
+                }
+                q.d2 = s.d2[c];
+                q.period = p;
+            }
+            a += kept;
+            ++b;
+        }
+        if (out) schedule(*opt, out, chosen, in.tick, s.order, s.count);
+    }
+    copy_events(enter, e_at, enter.n, enter_out);
+    copy_events(leave, l_at, leave.n, leave_out);
+}
+
+}  // namespace soageo
