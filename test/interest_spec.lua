@@ -1,0 +1,290 @@
+local soageo = require "soageo"
+local rng = require "rng"
+local util = require "spec_util"
+local ref = require "pairs_reference"
+local iref = require "interest_reference"
+
+local replay, same_sets, sorted_flat = util.replay, util.same_pair_sets, util.sorted_pairs
+
+-- Random options for a watcher: none, a cap (with always-seen bits), a band, a budget, or mixes.
+local function random_options(g)
+  local kind = g:int(1, 7)
+  if kind == 1 then return nil end
+  if kind == 2 then return { max = g:int(1, 8) } end
+  if kind == 3 then return { max = g:int(1, 6), always = 2 } end
+  if kind == 4 then return { max = g:int(1, 8), band = g:uniform(2, 10) } end
+  if kind == 5 then return { band = g:uniform(2, 10), max_period = g:int(1, 6) } end
+  if kind == 6 then return { band = g:uniform(2, 10), budget = g:int(1, 4) } end
+  return { max = g:int(2, 8), budget = g:int(1, 3), always = 4 }
+end
+
+local function copy(opt)
+  if not opt then return nil end
+  local t = {}
+  for k, v in pairs(opt) do t[k] = v end
+  return t
+end
+
+local function count(set)
+  local n = 0
+  for _ in pairs(set or {}) do n = n + 1 end
+  return n
+end
+
+-- Whether the flat due list (n pairs) is exactly the set `want`, sorted like the events.
+local function same_due(list, n, want)
+  if not sorted_flat(list, n) then return false end
+  return same_sets(util.pair_set(list, n), want)
+end
+
+for _, arch in ipairs(soageo.archs()) do
+  for _, margin in ipairs({ 0, 4 }) do
+    describe("when the " .. arch .. " target runs capped views with margin " .. margin, function()
+      util.use_target(arch, setup, teardown)
+
+      it("returns the views, events, watchers_of and due pairs of the plain-Lua reference at every tick", function()
+        local g = rng.new(300 + margin)
+        local l = soageo.layer()
+        local aoi = soageo.aoi(l, { margin = margin })
+        local views, opts, pins, next_id = {}, {}, {}, 1
+        for _ = 1, 200 do
+          l:set(next_id, g:uniform(0, 200), g:uniform(0, 200), 0, 1 << g:int(0, 2))
+          if g:int(1, 3) == 1 then
+            views[next_id], opts[next_id] = g:uniform(10, 40), random_options(g)
+            aoi:watch(next_id, views[next_id], nil, copy(opts[next_id]))
+          end
+          next_id = next_id + 1
+        end
+        local vis, uncapped, capped, state = {}, {}, {}, {}
+        local enter, leave, out, due_out = {}, {}, {}, {}
+        for tick = 1, 30 do
+          if tick > 1 then next_id = util.churn(l, g, next_id, { step = 3, k = 2, span = 200 }) end
+          for _ = 1, 4 do
+            local w = g:int(1, next_id)
+            if views[w] and g:int(1, 3) == 1 then
+              views[w], opts[w], pins[w] = nil, nil, nil
+              aoi:unwatch(w)
+            elseif l:has(w) then
+              views[w], opts[w] = g:uniform(10, 40), random_options(g)
+              aoi:watch(w, views[w], nil, copy(opts[w]))
+            end
+          end
+          for _ = 1, 3 do
+            local w, t = g:int(1, next_id), g:int(1, next_id)
+            if views[w] then
+              pins[w] = pins[w] or {}
+              if pins[w][t] then pins[w][t] = nil; assert.is_true(aoi:unpin(w, t))
+              else pins[w][t] = true; aoi:pin(w, t) end
+            end
+          end
+          local ne, nl
+          enter, leave, ne, nl = aoi:update(enter, leave)
+          local label = "tick " .. tick
+          assert.is_true(sorted_flat(enter, ne) and sorted_flat(leave, nl), label)
+          replay(vis, enter, ne, leave, nl)
+          uncapped = ref.visible(l, views, margin, uncapped)
+          capped = iref.capped(l, uncapped, opts, pins, margin, capped)
+          assert.is_true(same_sets(vis, capped), label)
+          local seers = {}
+          for w in pairs(views) do
+            local n
+            out, n = aoi:visible(w, out)
+            assert.are.equal(count(capped[w]), n, label)
+            for i = 1, n do assert.is_true(capped[w][out[i]], label) end
+            for i = 2, n do assert.is_true(out[i - 1] < out[i], label) end
+            for t in pairs(capped[w] or {}) do seers[t] = seers[t] or {}; table.insert(seers[t], w) end
+          end
+          for t = 1, next_id do
+            local want = seers[t] or {}
+            table.sort(want)
+            local n
+            out, n = aoi:watchers_of(t, out)
+            assert.are.equal(#want, n, label)
+            for i = 1, n do assert.are.equal(want[i], out[i], label) end
+          end
+          local want_due = iref.schedule(l, capped, opts, state, tick)
+          local n
+          due_out, n = aoi:due(due_out)
+          assert.is_true(same_due(due_out, n, want_due), label)
+        end
+      end)
+
+      it("returns the nearest N, ties by the lower id, and always-seen and pinned targets beyond them", function()
+        local l = soageo.layer()
+        l:set(1, 0, 0)
+        for i = 2, 9 do l:set(i, i, 0) end       -- 2..9 at distance 2..9
+        l:set(10, 3, 0); l:set(11, 0, 3)         -- two more at distance 3: ids 3, 10, 11 tie
+        l:set(12, 1, 0, 0, 2)                    -- the nearest, with layer mask 2
+        local aoi = soageo.aoi(l, { margin = margin })
+        aoi:watch(1, 100, nil, { max = 3, always = 2 })
+        aoi:pin(1, 9)
+        aoi:update()
+        local list, n = aoi:visible(1)
+        assert.are.same({ 2, 3, 9, 10, 12 }, util.sorted(list, n))
+        aoi:unpin(1, 9)
+        local enter, leave, ne, nl = aoi:update()
+        assert.are.equal(0, ne)
+        assert.are.equal(1, nl)
+        assert.are.same({ 1, 9 }, { leave[1], leave[2] })
+        aoi:watch(1, 100)                        -- the cap goes: everything in view enters
+        enter, leave, ne, nl = aoi:update()
+        assert.are.equal(7, ne)                  -- 11 in view, 4 seen already
+        assert.are.equal(0, nl)
+      end)
+    end)
+  end
+
+  describe("when the " .. arch .. " target ranks a crowd with a margin", function()
+    util.use_target(arch, setup, teardown)
+
+    it("returns views that keep their targets until another is nearer by more than the margin", function()
+      local l = soageo.layer()
+      l:set(1, 0, 0)
+      l:set(2, 10, 0)
+      l:set(3, 11, 0)
+      local aoi = soageo.aoi(l, { margin = 2 })
+      aoi:watch(1, 100, nil, { max = 1 })
+      aoi:update()
+      assert.are.same({ 2 }, (aoi:visible(1)))
+      l:move(3, 9, 0)                            -- nearer by 1: within the margin, 2 stays
+      local _, _, ne, nl = aoi:update()
+      assert.are.equal(0, ne + nl)
+      l:move(3, 7.5, 0)                          -- nearer by 2.5: 3 takes the place
+      local enter, leave
+      enter, leave, ne, nl = aoi:update()
+      assert.are.same({ 1, 3 }, { enter[1], enter[2] })
+      assert.are.same({ 1, 2 }, { leave[1], leave[2] })
+      l:move(2, 6.5, 0)                          -- nearer by 1 than 3, which now has the bonus
+      _, _, ne, nl = aoi:update()
+      assert.are.equal(0, ne + nl)
+    end)
+  end)
+
+  describe("when the " .. arch .. " target schedules due pairs", function()
+    util.use_target(arch, setup, teardown)
+
+    -- A still layer: watcher 1 at the centre of a crowd, band b. Returns the layer and aoi.
+    local function still_world(g, n, opt)
+      local l = soageo.layer()
+      l:set(1, 0, 0)
+      for id = 2, n do l:set(id, g:uniform(-50, 50), g:uniform(-50, 50)) end
+      local aoi = soageo.aoi(l)
+      aoi:watch(1, 80, nil, opt)
+      return l, aoi
+    end
+
+    it("returns near pairs every update, new pairs at once, gaps of at most p and even updates", function()
+      local g = rng.new(77)
+      local opt = { band = 9, max_period = 6 }
+      local l, aoi = still_world(g, 300, opt)
+      local last, out = {}, {}
+      local per_update = {}
+      for u = 1, 40 do
+        if u == 20 then l:set(1000, 1, 1) end   -- a new pair, nearer than the band
+        if u == 25 then l:set(1001, 40, 40) end -- a new far pair
+        aoi:update()
+        local n
+        out, n = aoi:due(out)
+        local listed = {}
+        for i = 1, n do
+          assert.are.equal(1, out[2 * i - 1])
+          listed[out[2 * i]] = true
+        end
+        local list, m = aoi:visible(1)
+        local by_period = {}
+        for i = 1, m do
+          local t = list[i]
+          local p = iref.period(opt, iref.d2(l, 1, t))
+          if p == 1 then assert.is_true(listed[t], "near pair " .. t) end
+          if not last[t] then assert.is_true(listed[t], "new pair " .. t) end
+          if listed[t] then
+            if last[t] then assert.is_true(u - last[t] <= p, "gap of " .. t) end
+            last[t] = u
+          end
+          local b = by_period[p] or { k = 0, listed = 0 }
+          b.k = b.k + 1
+          b.listed = b.listed + (listed[t] and 1 or 0)
+          by_period[p] = b
+        end
+        per_update[u] = by_period
+      end
+      -- Evenness on the still layer: between the first listings and the new pairs.
+      local checked = 0
+      for u = 2, 19 do
+        for p, b in pairs(per_update[u]) do
+          assert.is_true(b.listed == b.k // p or b.listed == -(-b.k // p), "period " .. p .. " at " .. u)
+          checked = checked + 1
+        end
+      end
+      assert.is_true(checked >= 18 * 3)
+    end)
+
+    it("returns at most budget pairs a watcher an update, each waiting at most p + ceil(v / B) - 1", function()
+      local g = rng.new(78)
+      local opt = { band = 12, max_period = 4, budget = 7 }
+      local l, aoi = still_world(g, 120, opt)
+      local last, out = {}, {}
+      for u = 1, 40 do
+        aoi:update()
+        local n
+        out, n = aoi:due(out)
+        assert.is_true(n <= opt.budget)
+        local list, v = aoi:visible(1)
+        local listed = {}
+        for i = 1, n do listed[out[2 * i]] = true end
+        for i = 1, v do
+          local t = list[i]
+          local p = iref.period(opt, iref.d2(l, 1, t))
+          local bound = p + -(-v // opt.budget) - 1
+          if listed[t] then
+            assert.is_true(u - (last[t] or 0) <= bound, "gap of " .. t)
+            last[t] = u
+          else
+            assert.is_true(u - (last[t] or 0) < bound, "wait of " .. t)
+          end
+        end
+      end
+    end)
+
+    it("returns every visible pair as due for a watcher without options", function()
+      local l = util.layer_of({ { 0, 0 }, { 1, 0 }, { 2, 0 }, { 50, 0 } })
+      local aoi = soageo.aoi(l)
+      aoi:watch(2, 10)
+      aoi:watch(1, 10, nil, { max = 1 })
+      aoi:update()
+      local due, n = aoi:due()
+      assert.are.same({ 1, 2, 2, 1, 2, 3 }, due)
+      assert.are.equal(3, n)
+      aoi:update()
+      due, n = aoi:due(due)
+      assert.are.equal(3, n)
+    end)
+  end)
+end
+
+describe("when watch is given bad options", function()
+  it("raises a clear error and changes nothing", function()
+    local l = util.layer_of({ { 0, 0 }, { 1, 0 } })
+    local aoi = soageo.aoi(l)
+    local watch = util.method("watch")
+    local cases = {
+      { { max = 0 }, "max must be an integer >= 1" },
+      { { max = 1.5 }, "max must be an integer >= 1" },
+      { { budget = -1 }, "budget must be an integer >= 1" },
+      { { band = 0 }, "band must be finite and > 0" },
+      { { band = 1 / 0 }, "band must be finite and > 0" },
+      { { max_period = 0 }, "max_period must be an integer >= 1" },
+      { { always = -1 }, "always must be an integer in [0, 0xffffffff]" },
+      { { max = 3, colour = 1 }, "unknown option 'colour'" },
+    }
+    for _, c in ipairs(cases) do
+      local ok, err = pcall(watch, aoi, 1, 10, nil, c[1])
+      assert.is_false(ok)
+      local want = "bad argument #4 to 'watch' (" .. c[2] .. ")"
+      assert.are.equal(want, err:sub(-#want))
+      assert.are.equal(0, aoi:watchers())
+    end
+    aoi:update()
+    assert.are.equal(0, select(2, aoi:due()))
+  end)
+end)
