@@ -147,8 +147,8 @@ bool interest_sees(const InterestLists& l, int64_t w, int64_t t) noexcept {
 }
 
 size_t interest_scratch_bytes(uint32_t cap) noexcept {
-    return 2 * padded(size_t(cap) * sizeof(int64_t)) + 2 * padded(size_t(cap) * sizeof(float)) +
-           2 * padded(size_t(cap) * sizeof(uint32_t));
+    return 3 * padded(size_t(cap) * sizeof(int64_t)) + padded(size_t(cap) * sizeof(float)) +
+           2 * padded(size_t(cap) * sizeof(uint32_t)) + padded(size_t(cap) * sizeof(InterestScratch::Sel));
 }
 
 InterestScratch interest_scratch_carve(void* block, uint32_t cap) noexcept {
@@ -156,10 +156,11 @@ InterestScratch interest_scratch_carve(void* block, uint32_t cap) noexcept {
     InterestScratch s;
     s.id = carve<int64_t>(p, cap);
     s.d2 = carve<float>(p, cap);
-    s.key = carve<float>(p, cap);
     s.order = carve<uint32_t>(p, cap);
     s.count = carve<uint32_t>(p, cap);
     s.old_ids = carve<int64_t>(p, cap);
+    s.packed = carve<uint64_t>(p, cap);
+    s.sel = carve<InterestScratch::Sel>(p, cap);
     s.cap = cap;
     return s;
 }
@@ -274,6 +275,91 @@ void schedule(const InterestOptions& o, InterestPair* pairs, uint32_t n, uint64_
 
 }  // namespace
 
+// The order of float32 keys as unsigned integers (negative ones included).
+inline uint32_t ordered_bits(float f) noexcept {
+    uint32_t b;
+    std::memcpy(&b, &f, sizeof b);
+    return b & 0x80000000u ? ~b : b | 0x80000000u;
+}
+
+// Picks a capped watcher's view among its m candidates (`list`: their positions): the always-seen
+// and pinned ones, then the opt.max smallest keys. A partial selection on packed keys (key bits,
+// candidate index): the ties at the boundary key, rare, are then settled by d2 and id. Leaves
+// the chosen indices first in s.order and returns their count.
+uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const InterestOptions& opt, int64_t w,
+                        const uint32_t* list, uint32_t m, const OldView& old) noexcept {
+    const Pins& pins = *in.pins;
+    bool found;
+    const uint32_t pin_lo = pins.n ? pins_find(pins, w, INT64_MIN, &found) : 0;
+    const bool any_pin = pin_lo < pins.n && pins.pair[2 * size_t(pin_lo)] == w;
+    uint32_t passed = 0, counted = 0;
+    for (uint32_t t = 0; t < m; ++t) {
+        bool pass = (in.ms[list[t]] & opt.always) != 0;
+        if (!pass && any_pin) {
+            pins_find(pins, w, s.id[t], &found);
+            pass = found;
+        }
+        if (pass) {
+            s.order[passed++] = t;
+            continue;
+        }
+        float key = s.d2[t];
+        if (in.margin > 0) {
+            key = std::sqrt(key);
+            if (old.has(s.id[t])) key = key - in.margin;
+        }
+        s.packed[counted++] = uint64_t(ordered_bits(key)) << 32 | t;
+    }
+    if (counted <= opt.max) {
+        for (uint32_t t = 0; t < counted; ++t) s.order[passed + t] = uint32_t(s.packed[t]);
+        return passed + counted;
+    }
+    const uint32_t nth = opt.max - 1;
+    std::nth_element(s.packed, s.packed + nth, s.packed + counted);
+    const uint64_t edge = s.packed[nth] >> 32;
+    uint32_t out = passed, ties = 0;
+    for (uint32_t t = 0; t < nth; ++t) {
+        if (s.packed[t] >> 32 < edge) s.order[out++] = uint32_t(s.packed[t]);
+    }
+    // Every candidate with the boundary key is a tie (they may lie on both sides of nth).
+    for (uint32_t t = 0; t < counted; ++t) {
+        if (s.packed[t] >> 32 == edge) s.packed[ties++] = s.packed[t];
+    }
+    if (ties > 1) {
+        std::sort(s.packed, s.packed + ties, [&s](uint64_t x, uint64_t y) {
+            const uint32_t a = uint32_t(x), b = uint32_t(y);
+            if (s.d2[a] != s.d2[b]) return s.d2[a] < s.d2[b];
+            return s.id[a] < s.id[b];
+        });
+    }
+    const uint32_t want = passed + opt.max;
+    for (uint32_t t = 0; out < want; ++t) s.order[out++] = uint32_t(s.packed[t]);
+    return out;
+}
+
+// The periods of one watcher's pairs: p = 1 + the thresholds (k * band)^2 <= d2, read from a
+// table of the first ones (a watcher's max_period is usually small), computed beyond it.
+struct PeriodTable {
+    static constexpr uint32_t kMax = 32;
+    double limit[kMax];
+    uint32_t n = 0;
+    const InterestOptions* opt = nullptr;
+    void build(const InterestOptions& o) noexcept {
+        opt = &o;
+        n = 0;
+        if (!(o.band > 0)) return;
+        const uint32_t want = o.max_period - 1 < kMax ? o.max_period - 1 : kMax;
+        for (uint32_t k = 1; k <= want; ++k) limit[n++] = (double(k) * o.band) * (double(k) * o.band);
+    }
+    uint32_t of(float d2) const noexcept {
+        if (!opt || !(opt->band > 0)) return 1;
+        const double d = d2;
+        uint32_t k = 0;
+        while (k < n && limit[k] <= d) ++k;
+        return k < kMax ? 1 + k : interest_period(*opt, d2);
+    }
+};
+
 InterestNeed interest_need(const Visible& v_before, const EventList& enter, const EventList& leave,
                            const Specials& sp, const InterestLists& before, uint32_t layer_n) noexcept {
     auto old_len = [&](int64_t id) -> uint64_t {
@@ -358,48 +444,15 @@ void interest_update(const InterestInput& in, InterestScratch& s, InterestLists&
         }
         // The new view: indices into the candidates, in `order`, count `chosen`.
         uint32_t chosen = m;
-        if (opt && opt->max && m > opt->max) {
-            // Always-seen and pinned targets go first, uncounted.
-            bool found;
-            const uint32_t pin_lo = pins.n ? pins_find(pins, w, INT64_MIN, &found) : 0;
-            const bool any_pin = pin_lo < pins.n && pins.pair[2 * size_t(pin_lo)] == w;
-            const uint32_t* list = v.target + v.off[k];
-            uint32_t free_at = 0;
-            for (uint32_t t = 0; t < m; ++t) {
-                bool pass = (in.ms[list[t]] & opt->always) != 0;
-                if (!pass && any_pin) {
-                    pins_find(pins, w, s.id[t], &found);
-                    pass = found;
-                }
-                if (pass) std::swap(s.order[free_at++], s.order[t]);
-            }
-            const uint32_t counted = m - free_at;
-            if (counted > opt->max) {
-                uint32_t* first = s.order + free_at;
-                if (in.margin > 0) {
-                    for (uint32_t t = free_at; t < m; ++t) {
-                        const uint32_t c = s.order[t];
-                        const float r = std::sqrt(s.d2[c]);
-                        s.key[c] = old.has(s.id[c]) ? r - in.margin : r;
-                    }
-                    std::nth_element(first, first + opt->max, s.order + m, [&s](uint32_t a, uint32_t b) {
-                        if (s.key[a] != s.key[b]) return s.key[a] < s.key[b];
-                        if (s.d2[a] != s.d2[b]) return s.d2[a] < s.d2[b];
-                        return s.id[a] < s.id[b];
-                    });
-                } else {
-                    std::nth_element(first, first + opt->max, s.order + m, [&s](uint32_t a, uint32_t b) {
-                        if (s.d2[a] != s.d2[b]) return s.d2[a] < s.d2[b];
-                        return s.id[a] < s.id[b];
-                    });
-                }
-                chosen = free_at + opt->max;
-            }
-        }
-        std::sort(s.order, s.order + chosen, [&s](uint32_t a, uint32_t b) { return s.id[a] < s.id[b]; });
+        if (opt && opt->max && m > opt->max) chosen = select_nearest(in, s, *opt, w, v.target + v.off[k], m, old);
+        // By id, for the difference with the old view.
+        for (uint32_t t = 0; t < chosen; ++t) s.sel[t] = InterestScratch::Sel{s.id[s.order[t]], s.order[t]};
+        std::sort(s.sel, s.sel + chosen, [](const InterestScratch::Sel& x, const InterestScratch::Sel& y) { return x.id < y.id; });
         // Events: the difference of the old view and the new one, both ascending.
         InterestPair* out = nullptr;
+        PeriodTable periods;
         if (opt && watching) {
+            periods.build(*opt);
             after.watcher[after.n] = w;
             after.off[after.n] = uint32_t(after.pairs);
             after.len[after.n] = chosen;
@@ -410,18 +463,18 @@ void interest_update(const InterestInput& in, InterestScratch& s, InterestLists&
         uint32_t a = 0, b = 0;
         while (a < old.n || b < chosen) {
             const int64_t ta = a < old.n ? old.at(a) : INT64_MAX;
-            const int64_t tb = b < chosen ? s.id[s.order[b]] : INT64_MAX;
+            const int64_t tb = b < chosen ? s.sel[b].id : INT64_MAX;
             if (a < old.n && (b >= chosen || ta < tb)) {
                 push_event(leave_out, w, ta);
                 ++a;
                 continue;
             }
-            const uint32_t c = s.order[b];
+            const uint32_t c = s.sel[b].c;
             const bool kept = a < old.n && ta == tb;
             if (!kept) push_event(enter_out, w, tb);
             if (out) {
                 InterestPair& q = out[b];
-                const uint32_t p = interest_period(*opt, s.d2[c]);
+                const uint32_t p = periods.of(s.d2[c]);
                 if (kept && old.pairs) {
                     q = old.pairs[a];
                     q.flags &= uint8_t(~kPairDue);

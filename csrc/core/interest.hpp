@@ -83,11 +83,16 @@ bool interest_sees(const InterestLists& l, int64_t w, int64_t t) noexcept;
 
 // Per-update working memory, for one watcher's candidates at a time.
 struct InterestScratch {
+    struct Sel {
+        int64_t id;
+        uint32_t c;
+    };
     int64_t* id;
     float* d2;
-    float* key;
     uint32_t* order;
     uint32_t* count;   // the schedule's counts by offset
+    uint64_t* packed;  // the selection's keys
+    Sel* sel;          // the chosen, by id
     int64_t* old_ids;  // a watcher's view at the last update, when it was not special then
     uint32_t cap;      // candidates (and old ids) it holds
 };

@@ -1,0 +1,81 @@
+-- From Lua: interest management. On one layer, with the same moves (half the entities step up
+-- to 2 units a tick), an aoi whose watchers are capped to their nearest (max) and banded
+-- (band = 10) and an uncapped aoi are updated in turn each tick (the order alternating): the
+-- median update of each, their ratio and the events per tick. Then aoi:due on the capped aoi
+-- against table.move copying as many integers into a reused table (the floor of writing the
+-- pairs). Every entity watches. Run from the repo root; `lua5.4 bench/bench_interest_lua.lua
+-- 10` runs 10 ticks per scene.
+package.path = "lualib/?.lua;bench/?.lua;" .. package.path
+package.cpath = "./?.so;" .. package.cpath
+
+local soageo = require "soageo"
+local clock = os.clock
+
+local ticks = tonumber(arg[1]) or 30
+
+local function median(t)
+  local s = table.move(t, 1, #t, 1, {})
+  table.sort(s)
+  return #s % 2 == 1 and s[(#s + 1) // 2] or (s[#s // 2] + s[#s // 2 + 1]) / 2
+end
+
+local function scene(name, n, side, view, options)
+  math.randomseed(n)
+  local layer = soageo.layer(n)
+  local xs, ys = {}, {}
+  for id = 1, n do
+    xs[id], ys[id] = math.random() * side, math.random() * side
+    layer:set(id, xs[id], ys[id])
+  end
+  local plain, capped = soageo.aoi(layer), soageo.aoi(layer)
+  for id = 1, n do
+    plain:watch(id, view)
+    capped:watch(id, view, nil, options)
+  end
+  local pe, pl, ce, cl = {}, {}, {}, {}
+  plain:update(pe, pl)
+  capped:update(ce, cl)
+  local t_plain, t_capped, ev_plain, ev_capped, due_pairs = {}, {}, 0, 0, 0
+  local out, copy = {}, {}
+  local t_due, t_move = {}, {}
+  for tick = 1, ticks do
+    for id = 1 + tick % 2, n, 2 do
+      local x = math.min(side, math.max(0, xs[id] + (math.random() * 4 - 2)))
+      local y = math.min(side, math.max(0, ys[id] + (math.random() * 4 - 2)))
+      xs[id], ys[id] = x, y
+      layer:move(id, x, y)
+    end
+    local function run_plain()
+      local t0 = clock()
+      local _, _, e, l = plain:update(pe, pl)
+      t_plain[tick] = clock() - t0
+      ev_plain = ev_plain + e + l
+    end
+    local function run_capped()
+      local t0 = clock()
+      local _, _, e, l = capped:update(ce, cl)
+      t_capped[tick] = clock() - t0
+      ev_capped = ev_capped + e + l
+    end
+    if tick % 2 == 0 then run_plain(); run_capped() else run_capped(); run_plain() end
+    local t0 = clock()
+    local _, k = capped:due(out)
+    t_due[tick] = clock() - t0
+    due_pairs = due_pairs + k
+    t0 = clock()
+    table.move(out, 1, 2 * k, 1, copy)
+    t_move[tick] = clock() - t0
+  end
+  local mp, mc = median(t_plain), median(t_capped)
+  print(string.format("interest %-9s %6d in %4dx%-4d view %d, max %d band %g: uncapped %7.3f ms  capped %7.3f ms (%.2fx)  " ..
+    "events/tick %d vs %d", name, n, side, side, view, options.max, options.band, mp * 1e3, mc * 1e3, mc / mp,
+    ev_plain // ticks, ev_capped // ticks))
+  local md, mm = median(t_due), median(t_move)
+  print(string.format("interest %-9s due: %d pairs/tick  due %7.3f ms  table.move of as many integers %7.3f ms (%.2fx)",
+    name, due_pairs // ticks, md * 1e3, mm * 1e3, md / mm))
+end
+
+print(string.format("interest management from Lua (%s, SIMD target %s), median of %d ticks:", _VERSION,
+  soageo.arch(), ticks))
+scene("uniform", 10000, 1400, 50, { max = 20, band = 10 })
+scene("crowded", 2000, 200, 50, { max = 30, band = 10 })
