@@ -1,7 +1,9 @@
 -- A game scene on soageo, independent of skynet: players and monsters on one layer, AOI with
 -- a view radius and margin, skills of every shape filtered by faction masks, damage, deaths;
 -- hit notifications to whoever sees the caster (aoi:watchers_of), and traps that strike what
--- steps on them (contact events).
+-- steps on them (contact events). With opts.interest, players watch with caps and a band
+-- (interest management): each tick a player is sent only the pairs aoi:due lists, counted
+-- against what an uncapped view would send (every visible pair every tick).
 -- examples/scene_sim.lua drives it on plain Lua; examples/skynet/ wraps it in a service.
 local soageo = require "soageo"
 
@@ -27,7 +29,12 @@ scene.skills = {
   { name = "arrow", damage = 50 },      -- cast_segment: the first target on a line
 }
 
--- opts: entities, size (side of the square world), view (AOI radius), margin, seed, traps
+-- What a state update of one entity costs on the wire in the counts below: id, x, y, hp,
+-- heading, as 8-byte values.
+scene.ENTITY_BYTES = 40
+
+-- opts: entities, size (side of the square world), view (AOI radius), margin, seed, traps,
+-- interest (watch options for players, e.g. { max = 8, always = scene.PLAYER, band = 20 })
 function scene.new(opts)
   opts = opts or {}
   local w = setmetatable({
@@ -47,10 +54,16 @@ function scene.new(opts)
     trap_strikes = {},           -- this tick's { trap, victim }
     notices = {},                -- this tick's hit notifications: { caster, target, seers = {ids} }
     seers = {},
+    interest = opts.interest,    -- players' watch options (nil: uncapped, every pair sent)
+    due = {},                    -- this tick's due pairs, reused
+    plain_enter = {}, plain_leave = {},
   }, World)
   w.rng = opts.rng or scene.rng(w.seed)
   w.aoi = soageo.aoi(w.layer, { margin = w.margin })
   w.contacts = soageo.contacts(w.layer)
+  -- With interest options, an uncapped aoi beside the capped one counts what would be sent
+  -- without them (its visible pairs, kept from its events).
+  if w.interest then w.plain, w.plain_pairs = soageo.aoi(w.layer, { margin = w.margin }), 0 end
   for _ = 1, opts.entities or 5000 do w:spawn() end
   for i = 1, opts.traps or 20 do  -- static boxes of half-size 6 on the same layer
     w.layer:set(-i, w.rng(0, w.size), w.rng(0, w.size), 6, TRAP)
@@ -79,13 +92,21 @@ function World:spawn(faction, x, y)
   x, y = x or rnd(0, self.size), y or rnd(0, self.size)
   self.layer:set(id, x, y, faction == PLAYER and 1 or rnd(1, 4), faction)
   self.hp[id], self.faction[id], self.heading[id] = 100, faction, rnd(0, 2 * pi)
-  if faction == PLAYER then self.aoi:watch(id, self.view) end
+  if faction == PLAYER then self:watch(id) end
   return id
+end
+
+function World:watch(id)
+  self.aoi:watch(id, self.view, nil, self.interest)
+  if self.plain then self.plain:watch(id, self.view) end
 end
 
 function World:kill(id)
   self.layer:remove(id)
-  if self.faction[id] == PLAYER then self.aoi:unwatch(id) end
+  if self.faction[id] == PLAYER then
+    self.aoi:unwatch(id)
+    if self.plain then self.plain:unwatch(id) end
+  end
   self.hp[id], self.faction[id], self.heading[id] = nil, nil, nil
 end
 
@@ -198,12 +219,22 @@ function World:tick()
   for _ = 1, #dead do self:spawn() end   -- keep the population steady
   local enter, leave, n_enter, n_leave = self.aoi:update(self.enter, self.leave)
   self.enter, self.leave = enter, leave
+  -- What each player is sent this tick: the due pairs (all its visible pairs when uncapped).
+  local due, sent = aoi:due(self.due)
+  self.due = due
+  local uncapped = sent
+  if self.plain then
+    local _, _, e, l = self.plain:update(self.plain_enter, self.plain_leave)
+    self.plain_pairs = self.plain_pairs + e - l
+    uncapped = self.plain_pairs
+  end
   self.notices = notices
   local heard = 0
   for _, n in ipairs(notices) do heard = heard + #n.seers end
   return {
     tick = self.tick_no, entities = #layer, casts = #casters, hits = hits, deaths = #dead,
     enter = n_enter, leave = n_leave, strikes = strikes, notices = heard, ms = (os.clock() - clock) * 1000,
+    sent = sent, uncapped = uncapped,
   }
 end
 
@@ -234,7 +265,7 @@ function World:adopt(snapshot, hp, heading)
       self.traps[id] = true
     else
       self.hp[id], self.faction[id], self.heading[id] = hp[id], mask, heading[id]
-      if mask == PLAYER then self.aoi:watch(id, self.view) end
+      if mask == PLAYER then self:watch(id) end
       if id >= self.next_id then self.next_id = id + 1 end
     end
   end
@@ -244,6 +275,10 @@ function World:adopt(snapshot, hp, heading)
   -- first tick would strike every standing victim again and re-enter every target).
   self.contacts:update()
   self.aoi:update()
+  if self.plain then
+    local _, _, e, l = self.plain:update()
+    self.plain_pairs = self.plain_pairs + e - l
+  end
 end
 
 scene.World = World
