@@ -111,7 +111,7 @@ uint32_t pins_drop_watcher(Pins& p, int64_t w) noexcept {
 }
 
 size_t interest_lists_bytes(uint32_t watcher_cap, uint64_t pair_cap) noexcept {
-    return padded(watcher_cap * sizeof(int64_t)) + 2 * padded(watcher_cap * sizeof(uint32_t)) +
+    return padded(watcher_cap * sizeof(int64_t)) + 3 * padded(watcher_cap * sizeof(uint32_t)) +
            padded(size_t(pair_cap) * sizeof(InterestPair));
 }
 
@@ -121,6 +121,7 @@ InterestLists interest_lists_carve(void* block, uint32_t watcher_cap, uint64_t p
     l.watcher = carve<int64_t>(p, watcher_cap);
     l.off = carve<uint32_t>(p, watcher_cap);
     l.len = carve<uint32_t>(p, watcher_cap);
+    l.edge = carve<uint32_t>(p, watcher_cap);
     l.pair = carve<InterestPair>(p, size_t(pair_cap));
     l.n = 0, l.watcher_cap = watcher_cap;
     l.pairs = 0, l.pair_cap = pair_cap;
@@ -147,8 +148,8 @@ bool interest_sees(const InterestLists& l, int64_t w, int64_t t) noexcept {
 }
 
 size_t interest_scratch_bytes(uint32_t cap) noexcept {
-    return 3 * padded(size_t(cap) * sizeof(int64_t)) + padded(size_t(cap) * sizeof(float)) +
-           2 * padded(size_t(cap) * sizeof(uint32_t)) + padded(size_t(cap) * sizeof(InterestScratch::Sel));
+    return 3 * padded(size_t(cap) * sizeof(int64_t)) + 2 * padded(size_t(cap) * sizeof(float)) +
+           3 * padded(size_t(cap) * sizeof(uint32_t)) + padded(size_t(cap) * sizeof(uint64_t));
 }
 
 InterestScratch interest_scratch_carve(void* block, uint32_t cap) noexcept {
@@ -160,7 +161,9 @@ InterestScratch interest_scratch_carve(void* block, uint32_t cap) noexcept {
     s.count = carve<uint32_t>(p, cap);
     s.old_ids = carve<int64_t>(p, cap);
     s.packed = carve<uint64_t>(p, cap);
-    s.sel = carve<InterestScratch::Sel>(p, cap);
+    s.sel = carve<uint64_t>(p, cap);
+    s.rank = carve<uint32_t>(p, cap);
+    s.pair_d2 = carve<float>(p, cap);
     s.cap = cap;
     return s;
 }
@@ -174,7 +177,8 @@ uint32_t interest_period(const InterestOptions& o, float d2) noexcept {
     while (k > 0 && (k * b) * (k * b) > d) k -= 1;
     while (k < double(o.max_period) && ((k + 1) * b) * ((k + 1) * b) <= d) k += 1;
     const double p = 1.0 + k;
-    return p >= double(o.max_period) ? o.max_period : uint32_t(p);
+    const uint32_t cap = o.max_period < kMaxPeriod ? o.max_period : kMaxPeriod;
+    return p >= double(cap) ? cap : uint32_t(p);
 }
 
 namespace {
@@ -203,6 +207,7 @@ struct OldView {
     const InterestPair* pairs;  // non-null: a special list
     const int64_t* ids;
     uint32_t n;
+    uint32_t edge;              // the cap's boundary key then (ordered bits; 0: none)
     int64_t at(uint32_t i) const noexcept { return pairs ? pairs[i].target : ids[i]; }
     bool has(int64_t t) const noexcept {
         uint32_t lo = 0, hi = n;
@@ -215,16 +220,16 @@ struct OldView {
 };
 
 // Lists the due pairs of one watcher's new list (pairs, n): earliest deadline first.
-void schedule(const InterestOptions& o, InterestPair* pairs, uint32_t n, uint64_t tick, uint32_t* tmp,
+void schedule(const InterestOptions& o, InterestPair* pairs, const float* d2, uint32_t n, uint64_t tick, uint32_t* tmp,
               uint32_t* count) noexcept {
     uint32_t due = 0;
     for (uint32_t i = 0; i < n; ++i)
         if (pairs[i].deadline <= tick) tmp[due++] = i;
     if (o.budget && due > o.budget) {
-        std::nth_element(tmp, tmp + o.budget, tmp + due, [pairs](uint32_t a, uint32_t b) {
+        std::nth_element(tmp, tmp + o.budget, tmp + due, [pairs, d2](uint32_t a, uint32_t b) {
             const InterestPair &x = pairs[a], &y = pairs[b];
             if (x.deadline != y.deadline) return x.deadline < y.deadline;
-            if (x.d2 != y.d2) return x.d2 < y.d2;
+            if (d2[a] != d2[b]) return d2[a] < d2[b];
             return x.target < y.target;
         });
         due = o.budget;
@@ -234,10 +239,9 @@ void schedule(const InterestOptions& o, InterestPair* pairs, uint32_t n, uint64_
     uint32_t first = 0;
     for (uint32_t j = 0; j < due; ++j) {
         InterestPair& q = pairs[tmp[j]];
-        q.flags |= kPairDue;
-        if (q.flags & kPairListed) {
+        if (pair_listed(q)) {
             q.deadline = tick + q.period;
-            q.last = tick;
+            q.since = q.period | kPairDue;
         } else {
             tmp[first++] = tmp[j];
         }
@@ -257,7 +261,7 @@ void schedule(const InterestOptions& o, InterestPair* pairs, uint32_t n, uint64_
         std::fill(count, count + span, 0u);
         for (uint32_t i = 0; i < n; ++i) {
             const InterestPair& q = pairs[i];
-            if (q.period == p && (q.flags & kPairListed) && q.deadline > tick && q.deadline - tick <= span)
+            if (q.period == p && pair_listed(q) && q.deadline > tick && q.deadline - tick <= span)
                 ++count[uint32_t(q.deadline - tick - 1)];
         }
         for (; g < h; ++g) {
@@ -267,8 +271,7 @@ void schedule(const InterestOptions& o, InterestPair* pairs, uint32_t n, uint64_
             ++count[best];
             InterestPair& q = pairs[tmp[g]];
             q.deadline = tick + best + 1;
-            q.last = tick;
-            q.flags |= kPairListed;
+            q.since = (best + 1) | kPairDue;
         }
     }
 }
@@ -287,7 +290,7 @@ inline uint32_t ordered_bits(float f) noexcept {
 // candidate index): the ties at the boundary key, rare, are then settled by d2 and id. Leaves
 // the chosen indices first in s.order and returns their count.
 uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const InterestOptions& opt, int64_t w,
-                        const uint32_t* list, uint32_t m, const OldView& old) noexcept {
+                        const uint32_t* list, uint32_t m, const OldView& old, uint32_t* edge_io) noexcept {
     const Pins& pins = *in.pins;
     bool found;
     const uint32_t pin_lo = pins.n ? pins_find(pins, w, INT64_MIN, &found) : 0;
@@ -310,15 +313,35 @@ uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const Inter
         }
         s.packed[counted++] = uint64_t(ordered_bits(key)) << 32 | t;
     }
-    if (counted <= opt.max) {
-        for (uint32_t t = 0; t < counted; ++t) s.order[passed + t] = uint32_t(s.packed[t]);
+    const uint32_t n = opt.max;
+    if (counted <= n) {
+        uint64_t top = 0;
+        for (uint32_t t = 0; t < counted; ++t) {
+            s.order[passed + t] = uint32_t(s.packed[t]);
+            top = std::max(top, s.packed[t] >> 32);
+        }
+        *edge_io = uint32_t(top);
         return passed + counted;
     }
-    const uint32_t nth = opt.max - 1;
-    std::nth_element(s.packed, s.packed + nth, s.packed + counted);
-    const uint64_t edge = s.packed[nth] >> 32;
+    // The N smallest keys to the front. The last update's boundary key, where there is one, is
+    // the pivot: the boundary moves little from one update to the next, so one pass usually
+    // splits the keys at or near N, and only the remainder needs a selection.
+    const uint64_t pivot = *edge_io;
+    uint32_t below = 0;
+    if (pivot) {
+        uint32_t j = counted;
+        while (below < j) {
+            if (s.packed[below] >> 32 <= pivot) ++below;
+            else std::swap(s.packed[below], s.packed[--j]);
+        }
+    }
+    if (!pivot || below > n) std::nth_element(s.packed, s.packed + (n - 1), s.packed + (pivot ? below : counted));
+    else if (below < n) std::nth_element(s.packed + below, s.packed + (n - 1), s.packed + counted);
+    uint64_t edge = 0;
+    for (uint32_t t = 0; t < n; ++t) edge = std::max(edge, s.packed[t] >> 32);
+    *edge_io = uint32_t(edge);
     uint32_t out = passed, ties = 0;
-    for (uint32_t t = 0; t < nth; ++t) {
+    for (uint32_t t = 0; t < n; ++t) {
         if (s.packed[t] >> 32 < edge) s.order[out++] = uint32_t(s.packed[t]);
     }
     // Every candidate with the boundary key is a tie (they may lie on both sides of nth).
@@ -362,14 +385,18 @@ struct PeriodTable {
 
 InterestNeed interest_need(const Visible& v_before, const EventList& enter, const EventList& leave,
                            const Specials& sp, const InterestLists& before, uint32_t layer_n) noexcept {
-    auto old_len = [&](int64_t id) -> uint64_t {
-        const int64_t* at = std::lower_bound(v_before.watcher, v_before.watcher + v_before.n, id);
-        return at != v_before.watcher + v_before.n && *at == id ? v_before.len[at - v_before.watcher] : 0;
+    // The last lists' lengths of the watchers in ids[0 .. n) (ascending), by one merge.
+    auto old_len = [&](const int64_t* ids, uint32_t n) -> uint64_t {
+        uint64_t sum = 0;
+        uint32_t k = 0;
+        for (uint32_t i = 0; i < n; ++i) {
+            while (k < v_before.n && v_before.watcher[k] < ids[i]) ++k;
+            if (k < v_before.n && v_before.watcher[k] == ids[i]) sum += v_before.len[k];
+        }
+        return sum;
     };
-    uint64_t sum = 0;
+    const uint64_t sum = old_len(sp.id, sp.n) + old_len(before.watcher, before.n);
     uint32_t longest = 0;
-    for (uint32_t i = 0; i < sp.n; ++i) sum += old_len(sp.id[i]);
-    for (uint32_t i = 0; i < before.n; ++i) sum += old_len(before.watcher[i]);
     for (uint32_t k = 0; k < v_before.n; ++k) longest = std::max(longest, v_before.len[k]);
     InterestNeed need;
     need.watchers = sp.n;
@@ -394,10 +421,11 @@ void interest_update(const InterestInput& in, InterestScratch& s, InterestLists&
     while (i < sp.n || j < before.n) {
         const int64_t w = i < sp.n && (j >= before.n || sp.id[i] <= before.watcher[j]) ? sp.id[i] : before.watcher[j];
         const InterestOptions* opt = i < sp.n && sp.id[i] == w ? &sp.opt[i++] : nullptr;
-        OldView old{nullptr, nullptr, 0};
+        OldView old{nullptr, nullptr, 0, 0};
         if (j < before.n && before.watcher[j] == w) {
             old.pairs = before.pair + before.off[j];
             old.n = before.len[j];
+            old.edge = before.edge[j];
             ++j;
         }
         uint64_t e_lo, e_hi, l_lo, l_hi;
@@ -418,7 +446,8 @@ void interest_update(const InterestInput& in, InterestScratch& s, InterestLists&
             for (uint32_t t = 0; t < v.len[k]; ++t) {
                 const uint32_t q = list[t];
                 const float dx = in.xs[q] - wx, dy = in.ys[q] - wy;
-                s.id[m] = v.ids[v.rank_at[q]];
+                s.rank[m] = v.rank_at[q];
+                s.id[m] = v.ids[s.rank[m]];
                 s.d2[m] = dx * dx + dy * dy;
                 s.order[m] = m;
                 ++m;
@@ -444,10 +473,12 @@ void interest_update(const InterestInput& in, InterestScratch& s, InterestLists&
         }
         // The new view: indices into the candidates, in `order`, count `chosen`.
         uint32_t chosen = m;
-        if (opt && opt->max && m > opt->max) chosen = select_nearest(in, s, *opt, w, v.target + v.off[k], m, old);
+        uint32_t edge = old.edge;
+        if (opt && opt->max && m > opt->max) chosen = select_nearest(in, s, *opt, w, v.target + v.off[k], m, old, &edge);
         // By id, for the difference with the old view.
-        for (uint32_t t = 0; t < chosen; ++t) s.sel[t] = InterestScratch::Sel{s.id[s.order[t]], s.order[t]};
-        std::sort(s.sel, s.sel + chosen, [](const InterestScratch::Sel& x, const InterestScratch::Sel& y) { return x.id < y.id; });
+        // By rank (the ids' order) packed with the candidate: a sort of plain integers.
+        for (uint32_t t = 0; t < chosen; ++t) s.sel[t] = uint64_t(s.rank[s.order[t]]) << 32 | s.order[t];
+        std::sort(s.sel, s.sel + chosen);
         // Events: the difference of the old view and the new one, both ascending.
         InterestPair* out = nullptr;
         PeriodTable periods;
@@ -456,6 +487,7 @@ void interest_update(const InterestInput& in, InterestScratch& s, InterestLists&
             after.watcher[after.n] = w;
             after.off[after.n] = uint32_t(after.pairs);
             after.len[after.n] = chosen;
+            after.edge[after.n] = edge;
             out = after.pair + after.pairs;
             ++after.n;
             after.pairs += chosen;
@@ -463,13 +495,13 @@ void interest_update(const InterestInput& in, InterestScratch& s, InterestLists&
         uint32_t a = 0, b = 0;
         while (a < old.n || b < chosen) {
             const int64_t ta = a < old.n ? old.at(a) : INT64_MAX;
-            const int64_t tb = b < chosen ? s.sel[b].id : INT64_MAX;
+            const int64_t tb = b < chosen ? s.id[uint32_t(s.sel[b])] : INT64_MAX;
             if (a < old.n && (b >= chosen || ta < tb)) {
                 push_event(leave_out, w, ta);
                 ++a;
                 continue;
             }
-            const uint32_t c = s.sel[b].c;
+            const uint32_t c = uint32_t(s.sel[b]);
             const bool kept = a < old.n && ta == tb;
             if (!kept) push_event(enter_out, w, tb);
             if (out) {
@@ -477,21 +509,24 @@ void interest_update(const InterestInput& in, InterestScratch& s, InterestLists&
                 const uint32_t p = periods.of(s.d2[c]);
                 if (kept && old.pairs) {
                     q = old.pairs[a];
-                    q.flags &= uint8_t(~kPairDue);
-                    if (p != q.period && (q.flags & kPairListed)) q.deadline = std::min(q.deadline, q.last + p);
+                    q.since &= ~kPairDue;
+                    if (p != q.period && q.since) {
+                        const uint64_t last = pair_last(q);
+                        q.deadline = std::min(q.deadline, last + p);
+                        q.since = uint32_t(q.deadline - last);
+                    }
                 } else {
                     q.target = tb;
                     q.deadline = in.tick;
-                    q.last = 0;
-                    q.flags = 0;
+                    q.since = 0;
                 }
-                q.d2 = s.d2[c];
+                s.pair_d2[b] = s.d2[c];
                 q.period = p;
             }
             a += kept;
             ++b;
         }
-        if (out) schedule(*opt, out, chosen, in.tick, s.order, s.count);
+        if (out) schedule(*opt, out, s.pair_d2, chosen, in.tick, s.order, s.count);
     }
     copy_events(enter, e_at, enter.n, enter_out);
     copy_events(leave, l_at, leave.n, leave_out);

@@ -50,17 +50,18 @@ void pins_erase(Pins& p, uint32_t at) noexcept;
 // Removes every pin of watcher w; returns how many.
 uint32_t pins_drop_watcher(Pins& p, int64_t w) noexcept;
 
-// One visible pair of a special watcher, with its schedule.
+// One visible pair of a special watcher, with its schedule: 24 bytes, as every update reads
+// and writes every special watcher's pairs.
 struct InterestPair {
     int64_t target;
-    float d2;
     uint64_t deadline;  // the update it is due at (or after, with a budget)
-    uint64_t last;      // the update that last listed it
-    uint32_t period;
-    uint8_t flags;      // kListed, kDue
+    uint32_t period;    // at most kMaxPeriod
+    uint32_t since;     // deadline - the update that last listed it (0: never listed), | kPairDue
 };
-constexpr uint8_t kPairListed = 1;  // listed at least once
-constexpr uint8_t kPairDue = 2;     // listed by the last update
+constexpr uint32_t kPairDue = 0x80000000u;  // listed by the last update
+constexpr uint32_t kMaxPeriod = 1u << 30;   // longer periods count as this one
+inline bool pair_listed(const InterestPair& q) noexcept { return (q.since & ~kPairDue) != 0; }
+inline uint64_t pair_last(const InterestPair& q) noexcept { return q.deadline - (q.since & ~kPairDue); }
 
 // The special watchers' views after an update: watcher k's pairs are pair[off[k] .. + len[k]),
 // targets ascending.
@@ -68,6 +69,7 @@ struct InterestLists {
     int64_t* watcher;  // ascending
     uint32_t* off;
     uint32_t* len;
+    uint32_t* edge;    // a capped watcher's boundary key (interest.cpp), the next selection's pivot
     InterestPair* pair;
     uint32_t n, watcher_cap;
     uint64_t pairs, pair_cap;
@@ -83,16 +85,14 @@ bool interest_sees(const InterestLists& l, int64_t w, int64_t t) noexcept;
 
 // Per-update working memory, for one watcher's candidates at a time.
 struct InterestScratch {
-    struct Sel {
-        int64_t id;
-        uint32_t c;
-    };
     int64_t* id;
     float* d2;
     uint32_t* order;
     uint32_t* count;   // the schedule's counts by offset
     uint64_t* packed;  // the selection's keys
-    Sel* sel;          // the chosen, by id
+    uint64_t* sel;     // the chosen, by id: rank << 32 | candidate
+    uint32_t* rank;    // each candidate's id rank
+    float* pair_d2;    // d2 of each pair of the watcher's new list (the budget's order)
     int64_t* old_ids;  // a watcher's view at the last update, when it was not special then
     uint32_t cap;      // candidates (and old ids) it holds
 };

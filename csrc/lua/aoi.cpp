@@ -465,7 +465,7 @@ int l_due(lua_State* L) {
         if (j < il.n && il.watcher[j] == w) {
             const InterestPair* p = il.pair + il.off[j];
             for (uint32_t i = 0; i < il.len[j]; ++i) {
-                if (!(p[i].flags & kPairDue)) continue;
+                if (!(p[i].since & kPairDue)) continue;
                 results_int(&r, static_cast<lua_Integer>(w));
                 results_int(&r, static_cast<lua_Integer>(p[i].target));
             }
