@@ -111,8 +111,8 @@ uint32_t pins_drop_watcher(Pins& p, int64_t w) noexcept {
 }
 
 size_t interest_lists_bytes(uint32_t watcher_cap, uint64_t pair_cap) noexcept {
-    return padded(watcher_cap * sizeof(int64_t)) + 3 * padded(watcher_cap * sizeof(uint32_t)) +
-           padded(size_t(pair_cap) * sizeof(InterestPair));
+    return padded(watcher_cap * sizeof(int64_t)) + 4 * padded(watcher_cap * sizeof(uint32_t)) +
+           padded(size_t(pair_cap) * sizeof(InterestPair)) + padded(size_t(pair_cap) * sizeof(int64_t));
 }
 
 InterestLists interest_lists_carve(void* block, uint32_t watcher_cap, uint64_t pair_cap) noexcept {
@@ -122,7 +122,9 @@ InterestLists interest_lists_carve(void* block, uint32_t watcher_cap, uint64_t p
     l.off = carve<uint32_t>(p, watcher_cap);
     l.len = carve<uint32_t>(p, watcher_cap);
     l.edge = carve<uint32_t>(p, watcher_cap);
+    l.due_len = carve<uint32_t>(p, watcher_cap);
     l.pair = carve<InterestPair>(p, size_t(pair_cap));
+    l.due = carve<int64_t>(p, size_t(pair_cap));
     l.n = 0, l.watcher_cap = watcher_cap;
     l.pairs = 0, l.pair_cap = pair_cap;
     return l;
@@ -526,7 +528,17 @@ void interest_update(const InterestInput& in, InterestScratch& s, InterestLists&
             a += kept;
             ++b;
         }
-        if (out) schedule(*opt, out, s.pair_d2, chosen, in.tick, s.order, s.count);
+        if (out) {
+            schedule(*opt, out, s.pair_d2, chosen, in.tick, s.order, s.count);
+            // The due targets apart, in order: aoi:due then writes them without a search.
+            int64_t* due = after.due + (out - after.pair);
+            uint32_t n_due = 0;
+            for (uint32_t t = 0; t < chosen; ++t) {
+                due[n_due] = out[t].target;
+                n_due += out[t].since >> 31;
+            }
+            after.due_len[after.n - 1] = n_due;
+        }
     }
     copy_events(enter, e_at, enter.n, enter_out);
     copy_events(leave, l_at, leave.n, leave_out);

@@ -70,7 +70,9 @@ struct InterestLists {
     uint32_t* off;
     uint32_t* len;
     uint32_t* edge;    // a capped watcher's boundary key (interest.cpp), the next selection's pivot
+    uint32_t* due_len; // watcher k's due targets are due[off[k] .. + due_len[k]), ascending
     InterestPair* pair;
+    int64_t* due;
     uint32_t n, watcher_cap;
     uint64_t pairs, pair_cap;
 };

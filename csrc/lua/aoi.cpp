@@ -463,11 +463,10 @@ int l_due(lua_State* L) {
         const int64_t w = v.watcher[k];
         while (j < il.n && il.watcher[j] < w) ++j;
         if (j < il.n && il.watcher[j] == w) {
-            const InterestPair* p = il.pair + il.off[j];
-            for (uint32_t i = 0; i < il.len[j]; ++i) {
-                if (!(p[i].since & kPairDue)) continue;
+            const int64_t* due = il.due + il.off[j];
+            for (uint32_t i = 0; i < il.due_len[j]; ++i) {
                 results_int(&r, static_cast<lua_Integer>(w));
-                results_int(&r, static_cast<lua_Integer>(p[i].target));
+                results_int(&r, static_cast<lua_Integer>(due[i]));
             }
             continue;
         }
