@@ -3,7 +3,8 @@
 -- (band = 10) and an uncapped aoi are updated in turn each tick (the order alternating): the
 -- median update of each, their ratio and the events per tick. Then aoi:due on the capped aoi
 -- against table.move copying as many integers into a reused table (the floor of writing the
--- pairs). Every entity watches. Run from the repo root; `lua5.4 bench/bench_interest_lua.lua
+-- pairs). Every entity watches. Last, the uniform scene with a tenth of the entities moving
+-- (the incremental update, where a watcher that nothing near changed keeps its capped view). Run from the repo root; `lua5.4 bench/bench_interest_lua.lua
 -- 10` runs 10 ticks per scene.
 package.path = "lualib/?.lua;bench/?.lua;" .. package.path
 package.cpath = "./?.so;" .. package.cpath
@@ -19,7 +20,8 @@ local function median(t)
   return #s % 2 == 1 and s[(#s + 1) // 2] or (s[#s // 2] + s[#s // 2 + 1]) / 2
 end
 
-local function scene(name, n, side, view, options)
+local function scene(name, n, side, view, options, every)
+  every = every or 2  -- one entity in `every` moves a tick
   math.randomseed(n)
   local layer = soageo.layer(n)
   local xs, ys = {}, {}
@@ -39,7 +41,7 @@ local function scene(name, n, side, view, options)
   local out, copy = {}, {}
   local t_due, t_move = {}, {}
   for tick = 1, ticks do
-    for id = 1 + tick % 2, n, 2 do
+    for id = 1 + tick % every, n, every do
       local x = math.min(side, math.max(0, xs[id] + (math.random() * 4 - 2)))
       local y = math.min(side, math.max(0, ys[id] + (math.random() * 4 - 2)))
       xs[id], ys[id] = x, y
@@ -67,11 +69,11 @@ local function scene(name, n, side, view, options)
     t_move[tick] = clock() - t0
   end
   local mp, mc = median(t_plain), median(t_capped)
-  print(string.format("interest %-9s %6d in %4dx%-4d view %d, max %d band %g: uncapped %7.3f ms  capped %7.3f ms (%.2fx)  " ..
+  print(string.format("interest %-10s %6d in %4dx%-4d view %d, max %d band %g: uncapped %7.3f ms  capped %7.3f ms (%.2fx)  " ..
     "events/tick %d vs %d", name, n, side, side, view, options.max, options.band, mp * 1e3, mc * 1e3, mc / mp,
     ev_plain // ticks, ev_capped // ticks))
   local md, mm = median(t_due), median(t_move)
-  print(string.format("interest %-9s due: %d pairs/tick  due %7.3f ms  table.move of as many integers %7.3f ms (%.2fx)",
+  print(string.format("interest %-10s due: %d pairs/tick  due %7.3f ms  table.move of as many integers %7.3f ms (%.2fx)",
     name, due_pairs // ticks, md * 1e3, mm * 1e3, md / mm))
 end
 
@@ -79,3 +81,4 @@ print(string.format("interest management from Lua (%s, SIMD target %s), median o
   soageo.arch(), ticks))
 scene("uniform", 10000, 1400, 50, { max = 20, band = 10 })
 scene("crowded", 2000, 200, 50, { max = 30, band = 10 })
+scene("uniform/10", 10000, 1400, 50, { max = 20, band = 10 }, 10)

@@ -42,8 +42,12 @@ for _, arch in ipairs(soageo.archs()) do
     describe("when the " .. arch .. " target runs capped views with margin " .. margin, function()
       util.use_target(arch, setup, teardown)
 
-      it("returns the views, events, watchers_of and due pairs of the plain-Lua reference at every tick", function()
-        local g = rng.new(300 + margin)
+      -- Every entity moving (the full update), or a tenth (the incremental one, where a watcher
+      -- nothing changed for keeps its view as it was).
+      for _, few in ipairs({ false, true }) do
+      it("returns the views, events, watchers_of and due pairs of the plain-Lua reference at every tick" ..
+        (few and " (a tenth moving)" or ""), function()
+        local g = rng.new(300 + margin + (few and 7 or 0))
         local l = soageo.layer()
         local aoi = soageo.aoi(l, { margin = margin })
         local views, opts, pins, next_id = {}, {}, {}, 1
@@ -58,8 +62,15 @@ for _, arch in ipairs(soageo.archs()) do
         local vis, uncapped, capped, state = {}, {}, {}, {}
         local enter, leave, out, due_out = {}, {}, {}, {}
         for tick = 1, 30 do
-          if tick > 1 then next_id = util.churn(l, g, next_id, { step = 3, k = 2, span = 200 }) end
-          for _ = 1, 4 do
+          if tick > 1 and not few then next_id = util.churn(l, g, next_id, { step = 3, k = 2, span = 200 }) end
+          if tick > 1 and few then
+            for id, x, y in l:each() do
+              if g:int(1, 10) == 1 then l:move(id, x + g:uniform(-3, 3), y + g:uniform(-3, 3)) end
+            end
+            if g:int(1, 2) == 1 then l:remove(g:int(1, next_id)) end
+            if g:int(1, 2) == 1 then l:set(next_id, g:uniform(0, 200), g:uniform(0, 200), 0, 1 << g:int(0, 2)); next_id = next_id + 1 end
+          end
+          for _ = 1, few and 1 or 4 do
             local w = g:int(1, next_id)
             if views[w] and g:int(1, 3) == 1 then
               views[w], opts[w], pins[w] = nil, nil, nil
@@ -69,7 +80,7 @@ for _, arch in ipairs(soageo.archs()) do
               aoi:watch(w, views[w], nil, copy(opts[w]))
             end
           end
-          for _ = 1, 3 do
+          for _ = 1, few and 1 or 3 do
             local w, t = g:int(1, next_id), g:int(1, next_id)
             if views[w] then
               pins[w] = pins[w] or {}
@@ -107,7 +118,9 @@ for _, arch in ipairs(soageo.archs()) do
           due_out, n = aoi:due(due_out)
           assert.is_true(same_due(due_out, n, want_due), label)
         end
+        if few then assert.is_true(aoi:stats().incremental >= 20) end
       end)
+      end
 
       it("returns the nearest N, ties by the lower id, and always-seen and pinned targets beyond them", function()
         local l = soageo.layer()

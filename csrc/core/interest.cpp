@@ -20,13 +20,16 @@ size_t padded(size_t bytes) noexcept { return (bytes + 15) & ~size_t(15); }
 
 }  // namespace
 
-size_t specials_bytes(uint32_t cap) noexcept { return padded(cap * sizeof(int64_t)) + padded(cap * sizeof(InterestOptions)); }
+size_t specials_bytes(uint32_t cap) noexcept {
+    return padded(cap * sizeof(int64_t)) + padded(cap * sizeof(InterestOptions)) + padded(cap);
+}
 
 Specials specials_carve(void* block, uint32_t cap) noexcept {
     char* p = static_cast<char*>(block);
     Specials s;
     s.id = carve<int64_t>(p, cap);
     s.opt = carve<InterestOptions>(p, cap);
+    s.dirty = carve<uint8_t>(p, cap);
     s.n = 0, s.cap = cap;
     return s;
 }
@@ -35,6 +38,7 @@ void specials_copy(Specials& to, const Specials& from) noexcept {
     if (from.n) {
         std::memcpy(to.id, from.id, from.n * sizeof(int64_t));
         std::memcpy(to.opt, from.opt, from.n * sizeof(InterestOptions));
+        std::memcpy(to.dirty, from.dirty, from.n);
     }
     to.n = from.n;
 }
@@ -48,13 +52,15 @@ uint32_t specials_find(const Specials& s, int64_t id, bool* found) noexcept {
 void specials_insert(Specials& s, uint32_t at, int64_t id, const InterestOptions& o) noexcept {
     std::memmove(s.id + at + 1, s.id + at, (s.n - at) * sizeof(int64_t));
     std::memmove(s.opt + at + 1, s.opt + at, (s.n - at) * sizeof(InterestOptions));
-    s.id[at] = id, s.opt[at] = o;
+    std::memmove(s.dirty + at + 1, s.dirty + at, s.n - at);
+    s.id[at] = id, s.opt[at] = o, s.dirty[at] = 1;
     ++s.n;
 }
 
 void specials_erase(Specials& s, uint32_t at) noexcept {
     std::memmove(s.id + at, s.id + at + 1, (s.n - at - 1) * sizeof(int64_t));
     std::memmove(s.opt + at, s.opt + at + 1, (s.n - at - 1) * sizeof(InterestOptions));
+    std::memmove(s.dirty + at, s.dirty + at + 1, s.n - at - 1);
     --s.n;
 }
 
@@ -287,6 +293,20 @@ inline uint32_t ordered_bits(float f) noexcept {
     return b & 0x80000000u ? ~b : b | 0x80000000u;
 }
 
+// The cap's key of a counted candidate, as ordered bits: d2, or with a margin sqrt(d2), minus
+// the margin for a target the watcher saw at the last update.
+inline uint32_t cap_key(float d2, float margin, bool seen) noexcept {
+    float key = d2;
+    if (margin > 0) {
+        key = std::sqrt(key);
+        if (seen) key = key - margin;
+    }
+    return ordered_bits(key);
+}
+
+// A capped watcher's edge when it counted no more candidates than its cap (it sees them all).
+constexpr uint32_t kAllChosen = 0xffffffffu;
+
 // Picks a capped watcher's view among its m candidates (`list`: their positions): the always-seen
 // and pinned ones, then the opt.max smallest keys. A partial selection on packed keys (key bits,
 // candidate index): the ties at the boundary key, rare, are then settled by d2 and id. Leaves
@@ -308,27 +328,19 @@ uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const Inter
             s.order[passed++] = t;
             continue;
         }
-        float key = s.d2[t];
-        if (in.margin > 0) {
-            key = std::sqrt(key);
-            if (old.has(s.id[t])) key = key - in.margin;
-        }
-        s.packed[counted++] = uint64_t(ordered_bits(key)) << 32 | t;
+        const uint32_t key = cap_key(s.d2[t], in.margin, in.margin > 0 && old.has(s.id[t]));
+        s.packed[counted++] = uint64_t(key) << 32 | t;
     }
     const uint32_t n = opt.max;
     if (counted <= n) {
-        uint64_t top = 0;
-        for (uint32_t t = 0; t < counted; ++t) {
-            s.order[passed + t] = uint32_t(s.packed[t]);
-            top = std::max(top, s.packed[t] >> 32);
-        }
-        *edge_io = uint32_t(top);
+        for (uint32_t t = 0; t < counted; ++t) s.order[passed + t] = uint32_t(s.packed[t]);
+        *edge_io = kAllChosen;
         return passed + counted;
     }
     // The N smallest keys to the front. The last update's boundary key, where there is one, is
     // the pivot: the boundary moves little from one update to the next, so one pass usually
     // splits the keys at or near N, and only the remainder needs a selection.
-    const uint64_t pivot = *edge_io;
+    const uint64_t pivot = *edge_io == kAllChosen ? 0 : *edge_io;
     uint32_t below = 0;
     if (pivot) {
         uint32_t j = counted;
@@ -385,6 +397,92 @@ struct PeriodTable {
     }
 };
 
+// Lists the due pairs of the last watcher of `after` (its n pairs at out), and writes its due
+// targets apart, in order: aoi:due then writes them without a search.
+void finish_schedule(const InterestOptions& opt, uint64_t tick, InterestScratch& s, InterestLists& after,
+                     InterestPair* out, uint32_t n) noexcept {
+    schedule(opt, out, s.pair_d2, n, tick, s.order, s.count);
+    int64_t* due = after.due + (out - after.pair);
+    uint32_t n_due = 0;
+    for (uint32_t t = 0; t < n; ++t) {
+        due[n_due] = out[t].target;
+        n_due += out[t].since >> 31;
+    }
+    after.due_len[after.n - 1] = n_due;
+}
+
+// Keeps special watcher k's view as it was, when an incremental update (which marks what
+// changed) changed neither its options, its pins, its uncapped view (no events) nor its
+// position, and each target of it that moved stays on its side of the cap's edge E (the
+// boundary key of the last selection): a seen one below E, another above. Then every seen key
+// is <= E and every other >= E (a target that did not move only gains the margin's bonus if
+// seen, or loses it if not), with any tie at E between targets that have not moved since that
+// selection, settled then as now: the selection would come out the same. The moved targets'
+// periods follow their d2. Returns false (nothing written) when the view must be chosen anew.
+// A budget orders by d2, which the pairs do not keep: such a watcher is always recomputed.
+bool try_keep(const InterestInput& in, InterestScratch& s, const InterestOptions& opt, uint8_t dirty, int64_t w,
+              uint32_t k, bool no_events, const OldView& old, InterestLists& after) noexcept {
+    const Visible& v = *in.visible;
+    if (!in.changed || dirty || !no_events || opt.budget) return false;
+    const uint32_t self = v.pos[k], serial = in.serial, len = v.len[k];
+    if (self == kNoSlot ? len != 0 : in.changed[self] == serial) return false;
+    const uint32_t* list = v.target + v.off[k];
+    uint32_t movers = 0;
+    for (uint32_t t = 0; t < len; ++t) {
+        s.order[movers] = list[t];
+        movers += in.changed[list[t]] == serial;
+    }
+    if (movers && opt.max && opt.always) return false;  // a mask may have changed: counted or not
+    const bool check = opt.max && old.edge != kAllChosen;
+    const Pins& pins = *in.pins;
+    bool found;
+    const uint32_t pin_lo = check && pins.n ? pins_find(pins, w, INT64_MIN, &found) : 0;
+    const bool any_pin = check && pin_lo < pins.n && pins.pair[2 * size_t(pin_lo)] == w;
+    const float wx = movers ? in.xs[self] : 0.0f, wy = movers ? in.ys[self] : 0.0f;
+    for (uint32_t j = 0; j < movers; ++j) {
+        const uint32_t q = s.order[j];
+        const int64_t id = v.ids[v.rank_at[q]];
+        const float dx = in.xs[q] - wx, dy = in.ys[q] - wy;
+        const float d2 = dx * dx + dy * dy;
+        const InterestPair* at = std::lower_bound(old.pairs, old.pairs + old.n, id,
+                                                  [](const InterestPair& p, int64_t t) { return p.target < t; });
+        const bool seen = at != old.pairs + old.n && at->target == id;
+        s.d2[j] = d2;
+        s.rank[j] = seen ? uint32_t(at - old.pairs) : kNoSlot;
+        if (!check) continue;
+        if (any_pin) {
+            pins_find(pins, w, id, &found);
+            if (found) continue;  // seen beyond the cap, wherever it is
+        }
+        const uint32_t key = cap_key(d2, in.margin, seen);
+        if (seen ? !(key < old.edge) : !(key > old.edge)) return false;
+    }
+    InterestPair* out = after.pair + after.pairs;
+    std::memcpy(out, old.pairs, size_t(old.n) * sizeof(InterestPair));
+    for (uint32_t t = 0; t < old.n; ++t) out[t].since &= ~kPairDue;
+    PeriodTable periods;
+    periods.build(opt);
+    for (uint32_t j = 0; j < movers; ++j) {
+        if (s.rank[j] == kNoSlot) continue;
+        InterestPair& q = out[s.rank[j]];
+        const uint32_t p = periods.of(s.d2[j]);
+        if (p != q.period && q.since) {
+            const uint64_t last = pair_last(q);
+            q.deadline = std::min(q.deadline, last + p);
+            q.since = uint32_t(q.deadline - last);
+        }
+        q.period = p;
+    }
+    after.watcher[after.n] = w;
+    after.off[after.n] = uint32_t(after.pairs);
+    after.len[after.n] = old.n;
+    after.edge[after.n] = old.edge;
+    ++after.n;
+    after.pairs += old.n;
+    finish_schedule(opt, in.tick, s, after, out, old.n);
+    return true;
+}
+
 InterestNeed interest_need(const Visible& v_before, const EventList& enter, const EventList& leave,
                            const Specials& sp, const InterestLists& before, uint32_t layer_n) noexcept {
     // The last lists' lengths of the watchers in ids[0 .. n) (ascending), by one merge.
@@ -415,7 +513,6 @@ void interest_update(const InterestInput& in, InterestScratch& s, InterestLists&
     const Specials& sp = *in.specials;
     const InterestLists& before = *in.before;
     const EventList &enter = *in.enter, &leave = *in.leave;
-    const Pins& pins = *in.pins;
     after.n = 0, after.pairs = 0;
     enter_out.n = leave_out.n = 0;
     uint64_t e_at = 0, l_at = 0;  // next uncapped event not yet copied
@@ -438,6 +535,9 @@ void interest_update(const InterestInput& in, InterestScratch& s, InterestLists&
         e_at = e_hi, l_at = l_hi;
         while (k < v.n && v.watcher[k] < w) ++k;
         const bool watching = k < v.n && v.watcher[k] == w;
+        if (opt && watching && old.pairs &&
+            try_keep(in, s, *opt, sp.dirty[i - 1], w, k, e_lo == e_hi && l_lo == l_hi, old, after))
+            continue;
         // The candidates: the uncapped view, as ids with d2.
         uint32_t m = 0;
         if (watching && v.len[k]) {
@@ -475,7 +575,7 @@ void interest_update(const InterestInput& in, InterestScratch& s, InterestLists&
         }
         // The new view: indices into the candidates, in `order`, count `chosen`.
         uint32_t chosen = m;
-        uint32_t edge = old.edge;
+        uint32_t edge = opt && opt->max && m <= opt->max ? kAllChosen : old.edge;
         if (opt && opt->max && m > opt->max) chosen = select_nearest(in, s, *opt, w, v.target + v.off[k], m, old, &edge);
         // By id, for the difference with the old view.
         // By rank (the ids' order) packed with the candidate: a sort of plain integers.
@@ -528,17 +628,7 @@ void interest_update(const InterestInput& in, InterestScratch& s, InterestLists&
             a += kept;
             ++b;
         }
-        if (out) {
-            schedule(*opt, out, s.pair_d2, chosen, in.tick, s.order, s.count);
-            // The due targets apart, in order: aoi:due then writes them without a search.
-            int64_t* due = after.due + (out - after.pair);
-            uint32_t n_due = 0;
-            for (uint32_t t = 0; t < chosen; ++t) {
-                due[n_due] = out[t].target;
-                n_due += out[t].since >> 31;
-            }
-            after.due_len[after.n - 1] = n_due;
-        }
+        if (out) finish_schedule(*opt, in.tick, s, after, out, chosen);
     }
     copy_events(enter, e_at, enter.n, enter_out);
     copy_events(leave, l_at, leave.n, leave_out);

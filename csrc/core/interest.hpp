@@ -25,6 +25,7 @@ struct InterestOptions {
 struct Specials {
     int64_t* id;
     InterestOptions* opt;
+    uint8_t* dirty;  // options or pins changed since the last update
     uint32_t n, cap;
 };
 
@@ -114,6 +115,10 @@ struct InterestInput {
     const InterestLists* before;
     float margin;
     uint64_t tick;              // this update's number (the schedule's u), from 1
+    // After an incremental update: the AOI scratch's marks of what changed (changed[pos] ==
+    // serial); null after a full one.
+    const uint32_t* changed;
+    uint32_t serial;
 };
 
 // Bounds the caller sizes the outputs with before the AOI commits: the special watchers'

@@ -183,7 +183,7 @@ int l_watch(lua_State* L) {
         grow_watchers(L, a, epoch, a->watchers.cap * 2);  // raises if a finalizer moved `at`
     }
     // Every allocation is done: the options change with the watcher.
-    if (special && special_found) a->specials.opt[special_at] = opt;
+    if (special && special_found) a->specials.opt[special_at] = opt, a->specials.dirty[special_at] = 1;
     else if (special) specials_insert(a->specials, special_at, id, opt);
     else if (special_found) specials_erase(a->specials, special_at);
     if (found) {
@@ -243,12 +243,14 @@ void interest_reserve(lua_State* L, Aoi* a, uint32_t epoch, int before, uint32_t
 }
 
 // After the commit: the special watchers' views, schedules and events (interest.hpp).
-void interest_apply(Aoi* a) {
+void interest_apply(Aoi* a, bool incremental) {
     const int other = 1 - a->interest_current;
     InterestInput in{&a->visible[a->current], a->scratch.xs, a->scratch.ys, a->scratch.ms, &a->enter, &a->leave,
-                     &a->specials, &a->pins, &a->interest[a->interest_current], a->margin, ++a->tick};
+                     &a->specials, &a->pins, &a->interest[a->interest_current], a->margin, ++a->tick,
+                     incremental ? a->scratch.changed : nullptr, a->scratch.serial};
     interest_update(in, a->interest_scratch, a->interest[other], a->final_enter, a->final_leave);
     a->interest_current = other;
+    if (a->specials.n) std::memset(a->specials.dirty, 0, a->specials.n);
 }
 
 // aoi:update([enter [, leave]]) -> enter, leave, n_enter, n_leave
@@ -328,7 +330,7 @@ int l_update(lua_State* L) {
         // The special watchers' views are computed from the committed lists, so the commit
         // comes first here, and the events are written after it.
         a->current = aoi_commit(in, a->scratch, a->visible, a->current, progress);
-        interest_apply(a);
+        interest_apply(a, progress.incremental);
         const EventList fe = a->final_enter, fl = a->final_leave;
         events_write(&r, L, fe, fl, kFinalEnterBlock, kFinalLeaveBlock);
         event_unchanged(L, kAoi, &a->head, epoch);
@@ -484,6 +486,13 @@ int l_due(lua_State* L) {
     return 2;
 }
 
+// A pin of watcher w changed: its view is chosen anew at the next update.
+void touch_special(Aoi* a, int64_t w) {
+    bool found;
+    const uint32_t at = specials_find(a->specials, w, &found);
+    if (found) a->specials.dirty[at] = 1;
+}
+
 // aoi:pin(watcher, target): the watcher sees the target beyond its cap while it is in view.
 int l_pin(lua_State* L) {
     Aoi* a = check_aoi(L, 1);
@@ -501,6 +510,7 @@ int l_pin(lua_State* L) {
         lua_pop(L, 1);
     }
     pins_insert(a->pins, at, w, t);
+    touch_special(a, w);
     return 0;
 }
 
@@ -512,6 +522,7 @@ int l_unpin(lua_State* L) {
     const uint32_t at = pins_find(a->pins, w, t, &found);
     ++a->head.epoch;
     if (found) pins_erase(a->pins, at);
+    if (found) touch_special(a, w);
     lua_pushboolean(L, found);
     return 1;
 }
