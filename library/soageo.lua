@@ -558,9 +558,10 @@ function aoi:watchers_of(id, out) end
 function aoi:watchers() end
 
 ---How the updates have run so far: counters `full`, `incremental` (committed updates by path),
----`inversion_builds` and `inversion_follows` (how watchers_of's inverted lists were kept).
+---`inversion_builds` and `inversion_follows` (how watchers_of's inverted lists were kept),
+---`interest_chosen` and `interest_kept` (special watchers' views chosen anew or kept).
 ---@param t? table
----@return { full: integer, incremental: integer, inversion_builds: integer, inversion_follows: integer }
+---@return { full: integer, incremental: integer, inversion_builds: integer, inversion_follows: integer, interest_chosen: integer, interest_kept: integer }
 function aoi:stats(t) end
 
 ---Frees the aoi now; idempotent (also `__gc` and `__close`).

@@ -118,7 +118,11 @@ for _, arch in ipairs(soageo.archs()) do
           due_out, n = aoi:due(due_out)
           assert.is_true(same_due(due_out, n, want_due), label)
         end
-        if few then assert.is_true(aoi:stats().incremental >= 20) end
+        if few then
+          local st = aoi:stats()
+          assert.is_true(st.incremental >= 20)
+          assert.is_true(st.interest_kept > 100 and st.interest_chosen > 100)
+        end
       end)
       end
 

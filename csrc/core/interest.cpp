@@ -507,8 +507,9 @@ InterestNeed interest_need(const Visible& v_before, const EventList& enter, cons
     return need;
 }
 
-void interest_update(const InterestInput& in, InterestScratch& s, InterestLists& after, EventList& enter_out,
-                     EventList& leave_out) noexcept {
+uint32_t interest_update(const InterestInput& in, InterestScratch& s, InterestLists& after, EventList& enter_out,
+                         EventList& leave_out) noexcept {
+    uint32_t kept = 0;
     const Visible& v = *in.visible;
     const Specials& sp = *in.specials;
     const InterestLists& before = *in.before;
@@ -536,8 +537,10 @@ void interest_update(const InterestInput& in, InterestScratch& s, InterestLists&
         while (k < v.n && v.watcher[k] < w) ++k;
         const bool watching = k < v.n && v.watcher[k] == w;
         if (opt && watching && old.pairs &&
-            try_keep(in, s, *opt, sp.dirty[i - 1], w, k, e_lo == e_hi && l_lo == l_hi, old, after))
+            try_keep(in, s, *opt, sp.dirty[i - 1], w, k, e_lo == e_hi && l_lo == l_hi, old, after)) {
+            ++kept;
             continue;
+        }
         // The candidates: the uncapped view, as ids with d2.
         uint32_t m = 0;
         if (watching && v.len[k]) {
@@ -632,6 +635,7 @@ void interest_update(const InterestInput& in, InterestScratch& s, InterestLists&
     }
     copy_events(enter, e_at, enter.n, enter_out);
     copy_events(leave, l_at, leave.n, leave_out);
+    return kept;
 }
 
 }  // namespace soageo

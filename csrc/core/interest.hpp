@@ -137,8 +137,9 @@ InterestNeed interest_need(const Visible& v_before, const EventList& enter, cons
 // Rewrites the AOI's events for the special watchers (and those special at the last update)
 // into enter_out / leave_out, sorted like them, and writes their views and schedules to `after`.
 // The outputs have the room interest_need asked for.
-void interest_update(const InterestInput& in, InterestScratch& s, InterestLists& after, EventList& enter_out,
-                     EventList& leave_out) noexcept;
+// Returns how many special watchers kept their view as it was (the rest chose it anew).
+uint32_t interest_update(const InterestInput& in, InterestScratch& s, InterestLists& after, EventList& enter_out,
+                         EventList& leave_out) noexcept;
 
 // A pair's period: min(max_period, 1 + k), k the largest integer with (k * band)^2 <= d2.
 uint32_t interest_period(const InterestOptions& o, float d2) noexcept;

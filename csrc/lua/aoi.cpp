@@ -46,6 +46,7 @@ struct Aoi {
     InterestScratch interest_scratch;
     EventList final_enter, final_leave;  // the events once the special watchers' are rewritten
     uint64_t tick;
+    uint64_t interest_chosen, interest_kept;  // aoi:stats(): special watchers' views by path
 };
 static_assert(std::is_standard_layout<Aoi>::value && offsetof(Aoi, head) == 0, "event_object.hpp reaches the head");
 
@@ -248,7 +249,9 @@ void interest_apply(Aoi* a, bool incremental) {
     InterestInput in{&a->visible[a->current], a->scratch.xs, a->scratch.ys, a->scratch.ms, &a->enter, &a->leave,
                      &a->specials, &a->pins, &a->interest[a->interest_current], a->margin, ++a->tick,
                      incremental ? a->scratch.changed : nullptr, a->scratch.serial};
-    interest_update(in, a->interest_scratch, a->interest[other], a->final_enter, a->final_leave);
+    const uint32_t kept = interest_update(in, a->interest_scratch, a->interest[other], a->final_enter, a->final_leave);
+    a->interest_kept += kept;
+    a->interest_chosen += a->interest[other].n - kept;
     a->interest_current = other;
     if (a->specials.n) std::memset(a->specials.dirty, 0, a->specials.n);
 }
@@ -531,10 +534,11 @@ int l_unpin(lua_State* L) {
 int l_stats(lua_State* L) {
     const Aoi* a = check_aoi(L, 1);
     const AoiStats st = a->stats;
+    const uint64_t chosen = a->interest_chosen, kept = a->interest_kept;
     int t = opt_out(L, 2);
     if (t == 0) {
         lua_settop(L, 1);
-        lua_createtable(L, 0, 4);
+        lua_createtable(L, 0, 6);
         t = 2;
     }
     const Counter counters[] = {
@@ -542,6 +546,8 @@ int l_stats(lua_State* L) {
         {"incremental", st.incremental},
         {"inversion_builds", st.inversion_builds},
         {"inversion_follows", st.inversion_follows},
+        {"interest_chosen", chosen},
+        {"interest_kept", kept},
     };
     return event_stats(L, t, counters, sizeof counters / sizeof counters[0]);
 }
