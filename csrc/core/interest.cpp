@@ -2,6 +2,8 @@
 // the special watchers' candidates after the AOI's update.
 #include "interest.hpp"
 
+#include "invariant.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -201,11 +203,13 @@ void run_of(const EventList& e, uint64_t from, int64_t w, uint64_t* lo, uint64_t
 }
 
 void copy_events(const EventList& from, uint64_t lo, uint64_t hi, EventList& to) noexcept {
+    SOAGEO_ASSERT(to.n + (hi - lo) <= to.cap);
     if (hi > lo) std::memcpy(to.pair + 2 * to.n, from.pair + 2 * lo, 2 * (hi - lo) * sizeof(int64_t));
     to.n += hi - lo;
 }
 
 inline void push_event(EventList& e, int64_t w, int64_t t) noexcept {
+    SOAGEO_ASSERT(e.n < e.cap);
     e.pair[2 * e.n] = w, e.pair[2 * e.n + 1] = t;
     ++e.n;
 }
@@ -457,6 +461,7 @@ bool try_keep(const InterestInput& in, InterestScratch& s, const InterestOptions
         const uint32_t key = cap_key(d2, in.margin, seen);
         if (seen ? !(key < old.edge) : !(key > old.edge)) return false;
     }
+    SOAGEO_ASSERT(after.n < after.watcher_cap && after.pairs + old.n <= after.pair_cap);
     InterestPair* out = after.pair + after.pairs;
     std::memcpy(out, old.pairs, size_t(old.n) * sizeof(InterestPair));
     for (uint32_t t = 0; t < old.n; ++t) out[t].since &= ~kPairDue;
@@ -484,25 +489,36 @@ bool try_keep(const InterestInput& in, InterestScratch& s, const InterestOptions
 }
 
 InterestNeed interest_need(const Visible& v_before, const EventList& enter, const EventList& leave,
-                           const Specials& sp, const InterestLists& before, uint32_t layer_n) noexcept {
-    // The last lists' lengths of the watchers in ids[0 .. n) (ascending), by one merge.
-    auto old_len = [&](const int64_t* ids, uint32_t n) -> uint64_t {
-        uint64_t sum = 0;
-        uint32_t k = 0;
-        for (uint32_t i = 0; i < n; ++i) {
-            while (k < v_before.n && v_before.watcher[k] < ids[i]) ++k;
-            if (k < v_before.n && v_before.watcher[k] == ids[i]) sum += v_before.len[k];
-        }
-        return sum;
-    };
-    const uint64_t sum = old_len(sp.id, sp.n) + old_len(before.watcher, before.n);
+                           const Specials& sp, const Pins& pins, const InterestLists& before, uint32_t layer_n) noexcept {
+    // One merge over the watchers special now or at the last update (ids ascending), their last
+    // uncapped lists, their enters and their pins. A watcher's new view is at most its last
+    // uncapped list plus its enters, and at most its cap when nothing passes beyond it.
+    uint64_t pairs = 0, others = 0, old_sum = 0;
+    uint32_t i = 0, j = 0, k = 0, p = 0;
+    uint64_t e = 0;
+    while (i < sp.n || j < before.n) {
+        const int64_t w = i < sp.n && (j >= before.n || sp.id[i] <= before.watcher[j]) ? sp.id[i] : before.watcher[j];
+        const InterestOptions* opt = i < sp.n && sp.id[i] == w ? &sp.opt[i++] : nullptr;
+        if (j < before.n && before.watcher[j] == w) ++j;
+        while (k < v_before.n && v_before.watcher[k] < w) ++k;
+        const uint64_t old_len = k < v_before.n && v_before.watcher[k] == w ? v_before.len[k] : 0;
+        while (e < enter.n && enter.pair[2 * e] < w) ++e;
+        uint64_t enters = 0;
+        while (e < enter.n && enter.pair[2 * e] == w) ++e, ++enters;
+        while (p < pins.n && pins.pair[2 * size_t(p)] < w) ++p;
+        const bool pinned = p < pins.n && pins.pair[2 * size_t(p)] == w;
+        uint64_t bound = old_len + enters;
+        if (opt && opt->max && !opt->always && !pinned) bound = std::min<uint64_t>(bound, opt->max);
+        if (opt) pairs += bound, old_sum += old_len;
+        else others += bound;
+    }
     uint32_t longest = 0;
-    for (uint32_t k = 0; k < v_before.n; ++k) longest = std::max(longest, v_before.len[k]);
+    for (uint32_t q = 0; q < v_before.n; ++q) longest = std::max(longest, v_before.len[q]);
     InterestNeed need;
     need.watchers = sp.n;
-    need.pairs = sum + enter.n;
-    need.enter = enter.n + sum + enter.n;
-    need.leave = leave.n + before.pairs + sum;
+    need.pairs = pairs;
+    need.enter = enter.n + pairs + others;
+    need.leave = leave.n + before.pairs + old_sum;
     need.scratch = std::max(layer_n, longest) + 2;
     return need;
 }
@@ -556,6 +572,7 @@ uint32_t interest_update(const InterestInput& in, InterestScratch& s, InterestLi
                 s.d2[m] = dx * dx + dy * dy;
                 s.order[m] = m;
                 ++m;
+                SOAGEO_ASSERT(m <= s.cap);
             }
         }
         if (!old.pairs) {
@@ -588,6 +605,7 @@ uint32_t interest_update(const InterestInput& in, InterestScratch& s, InterestLi
         InterestPair* out = nullptr;
         PeriodTable periods;
         if (opt && watching) {
+            SOAGEO_ASSERT(after.n < after.watcher_cap && after.pairs + chosen <= after.pair_cap);
             periods.build(*opt);
             after.watcher[after.n] = w;
             after.off[after.n] = uint32_t(after.pairs);

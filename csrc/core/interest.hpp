@@ -132,7 +132,7 @@ struct InterestNeed {
 // `v_before` and the events are the uncommitted update's: the bound of each special watcher's
 // new list is its last list plus its enters.
 InterestNeed interest_need(const Visible& v_before, const EventList& enter, const EventList& leave,
-                           const Specials& sp, const InterestLists& before, uint32_t layer_n) noexcept;
+                           const Specials& sp, const Pins& pins, const InterestLists& before, uint32_t layer_n) noexcept;
 
 // Rewrites the AOI's events for the special watchers (and those special at the last update)
 // into enter_out / leave_out, sorted like them, and writes their views and schedules to `after`.

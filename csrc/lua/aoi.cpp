@@ -215,7 +215,7 @@ int l_unwatch(lua_State* L) {
 // Sizes every block interest_apply writes, before the update commits: an allocation that fails
 // (or whose finalizers used this aoi) raises with the aoi at its last update.
 void interest_reserve(lua_State* L, Aoi* a, uint32_t epoch, int before, uint32_t n) {
-    const InterestNeed need = interest_need(a->visible[before], a->enter, a->leave, a->specials,
+    const InterestNeed need = interest_need(a->visible[before], a->enter, a->leave, a->specials, a->pins,
                                             a->interest[a->interest_current], n);
     const int other = 1 - a->interest_current;
     InterestLists& l = a->interest[other];
