@@ -158,14 +158,13 @@ bool interest_sees(const InterestLists& l, int64_t w, int64_t t) noexcept {
 }
 
 size_t interest_scratch_bytes(uint32_t cap) noexcept {
-    return 3 * padded(size_t(cap) * sizeof(int64_t)) + 2 * padded(size_t(cap) * sizeof(float)) +
+    return 2 * padded(size_t(cap) * sizeof(int64_t)) + 2 * padded(size_t(cap) * sizeof(float)) +
            3 * padded(size_t(cap) * sizeof(uint32_t)) + padded(size_t(cap) * sizeof(uint64_t));
 }
 
 InterestScratch interest_scratch_carve(void* block, uint32_t cap) noexcept {
     char* p = static_cast<char*>(block);
     InterestScratch s;
-    s.id = carve<int64_t>(p, cap);
     s.d2 = carve<float>(p, cap);
     s.order = carve<uint32_t>(p, cap);
     s.count = carve<uint32_t>(p, cap);
@@ -323,16 +322,16 @@ uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const Inter
     const bool any_pin = pin_lo < pins.n && pins.pair[2 * size_t(pin_lo)] == w;
     uint32_t passed = 0, counted = 0;
     for (uint32_t t = 0; t < m; ++t) {
-        bool pass = (in.ms[list[t]] & opt.always) != 0;
+        bool pass = opt.always && (in.ms[list[t]] & opt.always) != 0;
         if (!pass && any_pin) {
-            pins_find(pins, w, s.id[t], &found);
+            pins_find(pins, w, in.visible->ids[s.rank[t]], &found);
             pass = found;
         }
         if (pass) {
             s.order[passed++] = t;
             continue;
         }
-        const uint32_t key = cap_key(s.d2[t], in.margin, in.margin > 0 && old.has(s.id[t]));
+        const uint32_t key = cap_key(s.d2[t], in.margin, in.margin > 0 && old.has(in.visible->ids[s.rank[t]]));
         s.packed[counted++] = uint64_t(key) << 32 | t;
     }
     const uint32_t n = opt.max;
@@ -347,11 +346,17 @@ uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const Inter
     const uint64_t pivot = *edge_io == kAllChosen ? 0 : *edge_io;
     uint32_t below = 0;
     if (pivot) {
-        uint32_t j = counted;
-        while (below < j) {
-            if (s.packed[below] >> 32 <= pivot) ++below;
-            else std::swap(s.packed[below], s.packed[--j]);
+        // Branch-free (a key is on either side about as often): into s.sel, free until the
+        // chosen are sorted, from both ends.
+        uint32_t hi = counted;
+        for (uint32_t t = 0; t < counted; ++t) {
+            const uint64_t x = s.packed[t];
+            const bool low = x >> 32 <= pivot;
+            s.sel[low ? below : hi - 1] = x;
+            below += low;
+            hi -= !low;
         }
+        std::memcpy(s.packed, s.sel, size_t(counted) * sizeof(uint64_t));
     }
     if (!pivot || below > n) std::nth_element(s.packed, s.packed + (n - 1), s.packed + (pivot ? below : counted));
     else if (below < n) std::nth_element(s.packed + below, s.packed + (n - 1), s.packed + counted);
@@ -364,13 +369,15 @@ uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const Inter
     }
     // Every candidate with the boundary key is a tie (they may lie on both sides of nth).
     for (uint32_t t = 0; t < counted; ++t) {
-        if (s.packed[t] >> 32 == edge) s.packed[ties++] = s.packed[t];
+        const uint64_t x = s.packed[t];
+        s.packed[ties] = x;
+        ties += x >> 32 == edge;
     }
     if (ties > 1) {
         std::sort(s.packed, s.packed + ties, [&s](uint64_t x, uint64_t y) {
             const uint32_t a = uint32_t(x), b = uint32_t(y);
             if (s.d2[a] != s.d2[b]) return s.d2[a] < s.d2[b];
-            return s.id[a] < s.id[b];
+            return s.rank[a] < s.rank[b];  // the ids' order
         });
     }
     const uint32_t want = passed + opt.max;
@@ -396,7 +403,7 @@ struct PeriodTable {
         if (!opt || !(opt->band > 0)) return 1;
         const double d = d2;
         uint32_t k = 0;
-        while (k < n && limit[k] <= d) ++k;
+        for (uint32_t i = 0; i < n; ++i) k += limit[i] <= d;  // branch-free: n is small
         return k < kMax ? 1 + k : interest_period(*opt, d2);
     }
 };
@@ -568,7 +575,6 @@ uint32_t interest_update(const InterestInput& in, InterestScratch& s, InterestLi
                 const uint32_t q = list[t];
                 const float dx = in.xs[q] - wx, dy = in.ys[q] - wy;
                 s.rank[m] = v.rank_at[q];
-                s.id[m] = v.ids[s.rank[m]];
                 s.d2[m] = dx * dx + dy * dy;
                 s.order[m] = m;
                 ++m;
@@ -579,7 +585,7 @@ uint32_t interest_update(const InterestInput& in, InterestScratch& s, InterestLi
             // Not special at the last update: its view then was the uncapped one, which is this
             // one without its enters and with its leaves.
             uint32_t n_old = 0;
-            for (uint32_t t = 0; t < m; ++t) s.old_ids[n_old++] = s.id[t];
+            for (uint32_t t = 0; t < m; ++t) s.old_ids[n_old++] = v.ids[s.rank[t]];
             std::sort(s.old_ids, s.old_ids + n_old);
             uint32_t keep = 0;
             uint64_t e = e_lo;
@@ -618,7 +624,7 @@ uint32_t interest_update(const InterestInput& in, InterestScratch& s, InterestLi
         uint32_t a = 0, b = 0;
         while (a < old.n || b < chosen) {
             const int64_t ta = a < old.n ? old.at(a) : INT64_MAX;
-            const int64_t tb = b < chosen ? s.id[uint32_t(s.sel[b])] : INT64_MAX;
+            const int64_t tb = b < chosen ? v.ids[s.sel[b] >> 32] : INT64_MAX;
             if (a < old.n && (b >= chosen || ta < tb)) {
                 push_event(leave_out, w, ta);
                 ++a;

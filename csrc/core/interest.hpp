@@ -88,7 +88,6 @@ bool interest_sees(const InterestLists& l, int64_t w, int64_t t) noexcept;
 
 // Per-update working memory, for one watcher's candidates at a time.
 struct InterestScratch {
-    int64_t* id;
     float* d2;
     uint32_t* order;
     uint32_t* count;   // the schedule's counts by offset

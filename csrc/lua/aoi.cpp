@@ -226,7 +226,7 @@ void interest_reserve(lua_State* L, Aoi* a, uint32_t epoch, int before, uint32_t
                                            interest_lists_bytes(wcap, pcap)), wcap, pcap);
         lua_pop(L, 1);
     }
-    if (!a->interest_scratch.id || a->interest_scratch.cap < need.scratch) {
+    if (!a->interest_scratch.d2 || a->interest_scratch.cap < need.scratch) {
         const uint32_t cap = need.scratch + need.scratch / 2;
         a->interest_scratch = interest_scratch_carve(
             new_block(L, a, epoch, kInterestScratchBlock, interest_scratch_bytes(cap)), cap);
