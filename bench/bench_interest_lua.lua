@@ -3,9 +3,10 @@
 -- (band = 10) and an uncapped aoi are updated in turn each tick (the order alternating): the
 -- median update of each, their ratio and the events per tick. Then aoi:due on the capped aoi
 -- against table.move copying as many integers into a reused table (the floor of writing the
--- pairs). Every entity watches. Last, the uniform scene with a tenth of the entities moving
--- (the incremental update, where a watcher that nothing near changed keeps its capped view). Run from the repo root; `lua5.4 bench/bench_interest_lua.lua
--- 10` runs 10 ticks per scene.
+-- pairs), the fastest of three calls of each per tick. Every entity watches. Last, the uniform
+-- scene with a tenth of the entities moving (the incremental update, where a watcher that
+-- nothing near changed keeps its capped view). Run from the repo root;
+-- `lua5.4 bench/bench_interest_lua.lua 10` runs 10 ticks per scene.
 package.path = "lualib/?.lua;bench/?.lua;" .. package.path
 package.cpath = "./?.so;" .. package.cpath
 
@@ -60,13 +61,19 @@ local function scene(name, n, side, view, options, every)
       ev_capped = ev_capped + e + l
     end
     if tick % 2 == 0 then run_plain(); run_capped() else run_capped(); run_plain() end
-    local t0 = clock()
-    local _, k = capped:due(out)
-    t_due[tick] = clock() - t0
+    -- due and its floor in turn, three times each: the fastest of each (a busy machine
+    -- disturbs one call more than an update).
+    local k
+    t_due[tick], t_move[tick] = math.huge, math.huge
+    for _ = 1, 3 do
+      local t0 = clock()
+      _, k = capped:due(out)
+      t_due[tick] = math.min(t_due[tick], clock() - t0)
+      t0 = clock()
+      table.move(out, 1, 2 * k, 1, copy)
+      t_move[tick] = math.min(t_move[tick], clock() - t0)
+    end
     due_pairs = due_pairs + k
-    t0 = clock()
-    table.move(out, 1, 2 * k, 1, copy)
-    t_move[tick] = clock() - t0
   end
   local mp, mc = median(t_plain), median(t_capped)
   print(string.format("interest %-10s %6d in %4dx%-4d view %d, max %d band %g: uncapped %7.3f ms  capped %7.3f ms (%.2fx)  " ..
@@ -82,3 +89,4 @@ print(string.format("interest management from Lua (%s, SIMD target %s), median o
 scene("uniform", 10000, 1400, 50, { max = 20, band = 10 })
 scene("crowded", 2000, 200, 50, { max = 30, band = 10 })
 scene("uniform/10", 10000, 1400, 50, { max = 20, band = 10 }, 10)
+print("targets (issue 36): capped <= 1.3x uncapped (uniform), <= 1.5x (crowded); due <= 1.5x table.move")
