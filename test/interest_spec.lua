@@ -263,6 +263,29 @@ for _, arch in ipairs(soageo.archs()) do
       end
     end)
 
+    it("returns the reference's due pairs with periods past the lookup table (band 1, max_period 100)", function()
+      local g = rng.new(79)
+      local opts = { [1] = { band = 1, max_period = 100 } }
+      local l, aoi = still_world(g, 150, opts[1])
+      local state, out = {}, {}
+      local longest = 0
+      for u = 1, 60 do
+        if u % 7 == 0 then l:move(2 + u % 10, g:uniform(-50, 50), g:uniform(-50, 50)) end
+        aoi:update()
+        local list, m = aoi:visible(1)
+        local view = {}
+        for i = 1, m do
+          view[list[i]] = true
+          longest = math.max(longest, iref.period(opts[1], iref.d2(l, 1, list[i])))
+        end
+        local want = iref.schedule(l, { [1] = view }, opts, state, u)
+        local n
+        out, n = aoi:due(out)
+        assert.is_true(same_due(out, n, want), "update " .. u)
+      end
+      assert.is_true(longest > 40)
+    end)
+
     it("returns every visible pair as due for a watcher without options", function()
       local l = util.layer_of({ { 0, 0 }, { 1, 0 }, { 2, 0 }, { 50, 0 } })
       local aoi = soageo.aoi(l)
