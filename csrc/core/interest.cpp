@@ -287,8 +287,6 @@ void schedule(const InterestOptions& o, InterestPair* pairs, const float* d2, ui
     }
 }
 
-}  // namespace
-
 // The order of float32 keys as unsigned integers (negative ones included).
 inline uint32_t ordered_bits(float f) noexcept {
     uint32_t b;
@@ -494,6 +492,8 @@ bool try_keep(const InterestInput& in, InterestScratch& s, const InterestOptions
     finish_schedule(opt, in.tick, s, after, out, old.n);
     return true;
 }
+
+}  // namespace
 
 InterestNeed interest_need(const Visible& v_before, const EventList& enter, const EventList& leave,
                            const Specials& sp, const Pins& pins, const InterestLists& before, uint32_t layer_n) noexcept {
