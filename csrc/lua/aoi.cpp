@@ -17,7 +17,7 @@ namespace {
 // User values of an aoi object.
 enum : int {
     kLayerOf = kEventLayer, kWatchersBlock, kVisibleA, kVisibleB, kScratchBlock, kEnterBlock, kLeaveBlock, kObserversBlock,
-    // Interest management (aoi_interest below): blocks made on first use.
+    // Interest management (interest_reserve, pin): blocks made on first use.
     kSpecialsBlock, kPinsBlock, kInterestA, kInterestB, kInterestScratchBlock, kFinalEnterBlock, kFinalLeaveBlock,
     kAoiValues = kFinalLeaveBlock
 };
@@ -196,18 +196,20 @@ int l_watch(lua_State* L) {
     return 0;
 }
 
-// aoi:unwatch(id) -> true if it was a watcher; its pairs leave at the next update.
+// aoi:unwatch(id) -> true if it was a watcher; its pairs leave at the next update, its options
+// and pins go now.
 int l_unwatch(lua_State* L) {
     Aoi* a = check_aoi(L, 1);
+    const int64_t id = check_id(L, 2);
     bool found;
-    uint32_t at = watchers_find(a->watchers, check_id(L, 2), &found);
+    uint32_t at = watchers_find(a->watchers, id, &found);
     ++a->head.epoch;
     a->watchers_touched = true;
     if (found) watchers_erase(a->watchers, at);
     bool special;
-    const uint32_t special_at = specials_find(a->specials, check_id(L, 2), &special);
+    const uint32_t special_at = specials_find(a->specials, id, &special);
     if (special) specials_erase(a->specials, special_at);
-    pins_drop_watcher(a->pins, check_id(L, 2));
+    pins_drop_watcher(a->pins, id);
     lua_pushboolean(L, found);
     return 1;
 }
