@@ -328,3 +328,89 @@ describe("when watch is given bad options", function()
     assert.are.equal(0, select(2, aoi:due()))
   end)
 end)
+
+-- Finalizers run by the allocations of watch, pin and update (interest_reserve's blocks among
+-- them) that use the aoi: the call raises, the aoi stays consistent, as for the plain aoi.
+describe("when finalizers watch, pin, update or close a capped aoi inside its own calls", function()
+  it("raises a clear error, never crashes, and the capped aoi still sees exactly its circles", function()
+    local l = soageo.layer()
+    for i = 1, 400 do l:set(i, (i * 37) % 120, (i * 91) % 120) end
+    local opt = { max = 1000, band = 3, budget = 50 }  -- a cap that never binds: the brute force holds
+    local cur, action, fired = nil, nil, {}
+    local mt = { __gc = function()
+      if cur and action then
+        local inside = debug.getinfo(2, "f").func
+        if inside ~= cur.watch and inside ~= cur.update and inside ~= cur.pin then return end
+        local act = action
+        action = nil
+        fired[act] = (fired[act] or 0) + 1
+        act(cur)
+      end
+    end }
+    local extra = 0
+    local actions = {
+      function(a) a:unwatch(1) end,
+      function(a) extra = extra + 1; a:watch(5000 + extra, 3, nil, { max = 2 }) end,
+      function(a) a:pin(2, 3) end,
+      function(a) pcall(a.update, a) end,
+      function(a) a:close() end,
+    }
+    local function least()
+      local best
+      for _, act in ipairs(actions) do
+        if not best or (fired[act] or 0) < (fired[best] or 0) then best = act end
+      end
+      return best, fired[best] or 0
+    end
+    local function brute(id)
+      local x, y = l:get(id)
+      local out = {}
+      for t = 1, 400 do
+        local tx, ty = l:get(t)
+        local dx, dy = tx - x, ty - y
+        if t ~= id and dx * dx + dy * dy < 100 then out[#out + 1] = t end
+      end
+      return out
+    end
+    collectgarbage("incremental", 0, 100, 8)
+    collectgarbage()
+    local g = rng.new(12)
+    local round = 0
+    while select(2, least()) < 5 and round < 4000 do
+      round = round + 1
+      for _ = 1, 200 do setmetatable({}, mt) end
+      for _ = 1, g:int(0, 400) do local _ = {} end
+      local aoi = soageo.aoi(l)
+      for i = 1, 16 do aoi:watch(i, 10, nil, opt) end
+      cur, action = aoi, least()
+      local ok1, e1 = pcall(aoi.watch, aoi, 1000, 10, nil, opt)  -- grows the options' block
+      local ok2, e2 = pcall(aoi.pin, aoi, 1, 2)
+      local closed = tostring(aoi):find("closed", 1, true)
+      local ok3, e3 = pcall(aoi.update, aoi)                    -- grows the interest blocks
+      cur, action = nil, nil
+      if not ok1 then assert.matches("changed by a finalizer during this call", e1) end
+      if not ok2 then assert.matches("changed by a finalizer during this call", e2) end
+      if not ok3 then assert.matches(closed and "aoi is closed" or "changed by a finalizer during this call", e3) end
+      if not tostring(aoi):find("closed", 1, true) then
+        for i = 1, 16 do aoi:watch(i, 10, nil, opt) end
+        aoi:update()
+        local views = {}
+        for i = 1, 16 do
+          local seen = aoi:visible(i)
+          assert.are.same(brute(i), seen)
+          views[i] = {}
+          for _, t in ipairs(seen) do views[i][t] = true end
+        end
+        local due, n = aoi:due()
+        for k = 1, n do  -- the due pairs of watchers 1..16 are pairs they see
+          local w, t = due[2 * k - 1], due[2 * k]
+          if w <= 16 then assert.is_true(views[w][t]) end
+        end
+      end
+    end
+    collectgarbage("incremental", 200, 100, 13)
+    for i, act in ipairs(actions) do
+      assert.is_true((fired[act] or 0) >= 5, ("action %d ran %d times inside a call"):format(i, fired[act] or 0))
+    end
+  end)
+end)
