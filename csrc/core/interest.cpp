@@ -322,14 +322,15 @@ uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const Inter
     for (uint32_t t = 0; t < m; ++t) {
         bool pass = opt.always && (in.ms[list[t]] & opt.always) != 0;
         if (!pass && any_pin) {
-            pins_find(pins, w, in.visible->ids[s.rank[t]], &found);
+            pins_find(pins, w, in.visible->ids[in.visible->rank_at[list[t]]], &found);
             pass = found;
         }
         if (pass) {
             s.order[passed++] = t;
             continue;
         }
-        const uint32_t key = cap_key(s.d2[t], in.margin, in.margin > 0 && old.has(in.visible->ids[s.rank[t]]));
+        const uint32_t key =
+            cap_key(s.d2[t], in.margin, in.margin > 0 && old.has(in.visible->ids[in.visible->rank_at[list[t]]]));
         s.packed[counted++] = uint64_t(key) << 32 | t;
     }
     const uint32_t n = opt.max;
@@ -372,10 +373,11 @@ uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const Inter
         ties += x >> 32 == edge;
     }
     if (ties > 1) {
-        std::sort(s.packed, s.packed + ties, [&s](uint64_t x, uint64_t y) {
+        const uint32_t* rank_at = in.visible->rank_at;
+        std::sort(s.packed, s.packed + ties, [&s, rank_at, list](uint64_t x, uint64_t y) {
             const uint32_t a = uint32_t(x), b = uint32_t(y);
             if (s.d2[a] != s.d2[b]) return s.d2[a] < s.d2[b];
-            return s.rank[a] < s.rank[b];  // the ids' order
+            return rank_at[list[a]] < rank_at[list[b]];  // the ids' order
         });
     }
     const uint32_t want = passed + opt.max;
@@ -574,7 +576,6 @@ uint32_t interest_update(const InterestInput& in, InterestScratch& s, InterestLi
             for (uint32_t t = 0; t < v.len[k]; ++t) {
                 const uint32_t q = list[t];
                 const float dx = in.xs[q] - wx, dy = in.ys[q] - wy;
-                s.rank[m] = v.rank_at[q];
                 s.d2[m] = dx * dx + dy * dy;
                 s.order[m] = m;
                 ++m;
@@ -585,7 +586,8 @@ uint32_t interest_update(const InterestInput& in, InterestScratch& s, InterestLi
             // Not special at the last update: its view then was the uncapped one, which is this
             // one without its enters and with its leaves.
             uint32_t n_old = 0;
-            for (uint32_t t = 0; t < m; ++t) s.old_ids[n_old++] = v.ids[s.rank[t]];
+            const uint32_t* list = v.target + v.off[k];
+            for (uint32_t t = 0; t < m; ++t) s.old_ids[n_old++] = v.ids[v.rank_at[list[t]]];
             std::sort(s.old_ids, s.old_ids + n_old);
             uint32_t keep = 0;
             uint64_t e = e_lo;
@@ -605,7 +607,9 @@ uint32_t interest_update(const InterestInput& in, InterestScratch& s, InterestLi
         if (opt && opt->max && m > opt->max) chosen = select_nearest(in, s, *opt, w, v.target + v.off[k], m, old, &edge);
         // By id, for the difference with the old view.
         // By rank (the ids' order) packed with the candidate: a sort of plain integers.
-        for (uint32_t t = 0; t < chosen; ++t) s.sel[t] = uint64_t(s.rank[s.order[t]]) << 32 | s.order[t];
+        // (Ranks are read for the chosen only: most candidates of a capped watcher are not.)
+        const uint32_t* list = chosen ? v.target + v.off[k] : nullptr;
+        for (uint32_t t = 0; t < chosen; ++t) s.sel[t] = uint64_t(v.rank_at[list[s.order[t]]]) << 32 | s.order[t];
         std::sort(s.sel, s.sel + chosen);
         // Events: the difference of the old view and the new one, both ascending.
         InterestPair* out = nullptr;
