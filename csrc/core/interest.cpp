@@ -366,8 +366,11 @@ uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const Inter
     for (uint32_t t = 0; t < n; ++t) {
         if (s.packed[t] >> 32 < edge) s.order[out++] = uint32_t(s.packed[t]);
     }
-    // Every candidate with the boundary key is a tie (they may lie on both sides of nth).
-    for (uint32_t t = 0; t < counted; ++t) {
+    // Every candidate with the boundary key is a tie (they may lie on both sides of nth). After
+    // a partition around the pivot that kept n or more below it, those above it (beyond
+    // `below`) are above the edge too: no tie there.
+    const uint32_t scan = pivot && below >= n ? below : counted;
+    for (uint32_t t = 0; t < scan; ++t) {
         const uint64_t x = s.packed[t];
         s.packed[ties] = x;
         ties += x >> 32 == edge;
