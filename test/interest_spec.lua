@@ -286,6 +286,38 @@ for _, arch in ipairs(soageo.archs()) do
       assert.is_true(longest > 40)
     end)
 
+    it("returns periods of 1 + k at the band's exact boundaries ((k * band)^2 == d2 counts)", function()
+      local l = soageo.layer()
+      l:set(1, 0, 0)
+      l:set(2, 3, 0)             -- d2 9 = (1 * 3)^2: period 2
+      l:set(3, 2.9999, 0)        -- just inside the band: period 1
+      l:set(4, 0, 6)             -- d2 36 = (2 * 3)^2: period 3
+      l:set(5, 0, -5.9999)       -- period 2
+      local aoi = soageo.aoi(l)
+      local opts = { [1] = { band = 3 } }
+      aoi:watch(1, 100, nil, opts[1])
+      local want_period = { [2] = 2, [3] = 1, [4] = 3, [5] = 2 }
+      for t, p in pairs(want_period) do assert.are.equal(p, iref.period(opts[1], iref.d2(l, 1, t))) end
+      local state, out, last, listings = {}, {}, {}, {}
+      for u = 1, 12 do
+        aoi:update()
+        local n
+        out, n = aoi:due(out)
+        local want = iref.schedule(l, { [1] = { [2] = true, [3] = true, [4] = true, [5] = true } }, opts, state, u)
+        assert.is_true(same_due(out, n, want), "update " .. u)
+        for i = 1, n do
+          local t = out[2 * i]
+          if last[t] then assert.is_true(u - last[t] <= want_period[t]) end
+          last[t] = u
+          listings[t] = (listings[t] or 0) + 1
+        end
+        assert.are.equal(u, last[3])   -- period 1: every update
+      end
+      -- Both at once when new; then the two of period 2 take turns (offsets 1 and 2), the one of
+      -- period 3 comes at offset 1 and every third update after.
+      assert.are.same({ [2] = 7, [3] = 12, [4] = 5, [5] = 6 }, listings)
+    end)
+
     it("returns every visible pair as due for a watcher without options", function()
       local l = util.layer_of({ { 0, 0 }, { 1, 0 }, { 2, 0 }, { 50, 0 } })
       local aoi = soageo.aoi(l)
