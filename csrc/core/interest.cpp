@@ -119,7 +119,7 @@ uint32_t pins_drop_watcher(Pins& p, int64_t w) noexcept {
 }
 
 size_t interest_lists_bytes(uint32_t watcher_cap, uint64_t pair_cap) noexcept {
-    return padded(watcher_cap * sizeof(int64_t)) + 4 * padded(watcher_cap * sizeof(uint32_t)) +
+    return padded(watcher_cap * sizeof(int64_t)) + 5 * padded(watcher_cap * sizeof(uint32_t)) +
            padded(size_t(pair_cap) * sizeof(InterestPair)) + padded(size_t(pair_cap) * sizeof(int64_t));
 }
 
@@ -130,6 +130,7 @@ InterestLists interest_lists_carve(void* block, uint32_t watcher_cap, uint64_t p
     l.off = carve<uint32_t>(p, watcher_cap);
     l.len = carve<uint32_t>(p, watcher_cap);
     l.edge = carve<uint32_t>(p, watcher_cap);
+    l.pivot = carve<uint32_t>(p, watcher_cap);
     l.due_len = carve<uint32_t>(p, watcher_cap);
     l.pair = carve<InterestPair>(p, size_t(pair_cap));
     l.due = carve<int64_t>(p, size_t(pair_cap));
@@ -153,7 +154,8 @@ bool interest_sees(const InterestLists& l, int64_t w, int64_t t) noexcept {
     uint32_t n;
     const InterestPair* p = interest_find(l, w, &n);
     if (!p) return !std::binary_search(l.watcher, l.watcher + l.n, w);
-    const InterestPair* at = std::lower_bound(p, p + n, t, [](const InterestPair& q, int64_t id) { return q.target < id; });
+    const InterestPair* at =
+        std::lower_bound(p, p + n, t, [](const InterestPair& q, int64_t id) { return q.target < id; });
     return at != p + n && at->target == t;
 }
 
@@ -219,6 +221,7 @@ struct OldView {
     const int64_t* ids;
     uint32_t n;
     uint32_t edge;              // the cap's boundary key then (ordered bits; 0: none)
+    uint32_t pivot;             // the selection's next pivot (0: none)
     int64_t at(uint32_t i) const noexcept { return pairs ? pairs[i].target : ids[i]; }
     bool has(int64_t t) const noexcept {
         uint32_t lo = 0, hi = n;
@@ -313,7 +316,8 @@ constexpr uint32_t kAllChosen = 0xffffffffu;
 // candidate index): the ties at the boundary key, rare, are then settled by d2 and id. Leaves
 // the chosen indices first in s.order and returns their count.
 uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const InterestOptions& opt, int64_t w,
-                        const uint32_t* list, uint32_t m, const OldView& old, uint32_t* edge_io) noexcept {
+                        const uint32_t* list, uint32_t m, const OldView& old, uint32_t* edge_out,
+                        uint32_t* pivot_io) noexcept {
     const Pins& pins = *in.pins;
     bool found;
     const uint32_t pin_lo = pins.n ? pins_find(pins, w, INT64_MIN, &found) : 0;
@@ -336,13 +340,13 @@ uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const Inter
     const uint32_t n = opt.max;
     if (counted <= n) {
         for (uint32_t t = 0; t < counted; ++t) s.order[passed + t] = uint32_t(s.packed[t]);
-        *edge_io = kAllChosen;
+        *edge_out = kAllChosen;
         return passed + counted;
     }
     // The N smallest keys to the front. The last update's boundary key, where there is one, is
     // the pivot: the boundary moves little from one update to the next, so one pass usually
     // splits the keys at or near N, and only the remainder needs a selection.
-    const uint64_t pivot = *edge_io == kAllChosen ? 0 : *edge_io;
+    const uint64_t pivot = *pivot_io;
     uint32_t below = 0;
     if (pivot) {
         // Branch-free (a key is on either side about as often): into s.sel, free until the
@@ -361,7 +365,16 @@ uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const Inter
     else if (below < n) std::nth_element(s.packed + below, s.packed + (n - 1), s.packed + counted);
     uint64_t edge = 0;
     for (uint32_t t = 0; t < n; ++t) edge = std::max(edge, s.packed[t] >> 32);
-    *edge_io = uint32_t(edge);
+    *edge_out = uint32_t(edge);
+    // The next pivot: the (n + 2)th smallest key, a little above the edge, so that the next
+    // partition most often keeps n or more below it (the selection then runs over those only).
+    uint64_t min1 = ~uint64_t(0), min2 = ~uint64_t(0);
+    for (uint32_t t = n; t < counted; ++t) {
+        const uint64_t key = s.packed[t] >> 32;
+        min2 = std::min(min2, std::max(min1, key));
+        min1 = std::min(min1, key);
+    }
+    *pivot_io = uint32_t(counted >= n + 2 ? min2 : min1);
     uint32_t out = passed, ties = 0;
     for (uint32_t t = 0; t < n; ++t) {
         if (s.packed[t] >> 32 < edge) s.order[out++] = uint32_t(s.packed[t]);
@@ -492,6 +505,7 @@ bool try_keep(const InterestInput& in, InterestScratch& s, const InterestOptions
     after.off[after.n] = uint32_t(after.pairs);
     after.len[after.n] = old.n;
     after.edge[after.n] = old.edge;
+    after.pivot[after.n] = old.pivot;
     ++after.n;
     after.pairs += old.n;
     finish_schedule(opt, in.tick, s, after, out, old.n);
@@ -501,7 +515,8 @@ bool try_keep(const InterestInput& in, InterestScratch& s, const InterestOptions
 }  // namespace
 
 InterestNeed interest_need(const Visible& v_before, const EventList& enter, const EventList& leave,
-                           const Specials& sp, const Pins& pins, const InterestLists& before, uint32_t layer_n) noexcept {
+                           const Specials& sp, const Pins& pins, const InterestLists& before,
+                           uint32_t layer_n) noexcept {
     // One merge over the watchers special now or at the last update (ids ascending), their last
     // uncapped lists, their enters and their pins. A watcher's new view is at most its last
     // uncapped list plus its enters, and at most its cap when nothing passes beyond it.
@@ -549,11 +564,12 @@ uint32_t interest_update(const InterestInput& in, InterestScratch& s, InterestLi
     while (i < sp.n || j < before.n) {
         const int64_t w = i < sp.n && (j >= before.n || sp.id[i] <= before.watcher[j]) ? sp.id[i] : before.watcher[j];
         const InterestOptions* opt = i < sp.n && sp.id[i] == w ? &sp.opt[i++] : nullptr;
-        OldView old{nullptr, nullptr, 0, 0};
+        OldView old{nullptr, nullptr, 0, 0, 0};
         if (j < before.n && before.watcher[j] == w) {
             old.pairs = before.pair + before.off[j];
             old.n = before.len[j];
             old.edge = before.edge[j];
+            old.pivot = before.pivot[j];
             ++j;
         }
         uint64_t e_lo, e_hi, l_lo, l_hi;
@@ -606,8 +622,9 @@ uint32_t interest_update(const InterestInput& in, InterestScratch& s, InterestLi
         }
         // The new view: indices into the candidates, in `order`, count `chosen`.
         uint32_t chosen = m;
-        uint32_t edge = opt && opt->max && m <= opt->max ? kAllChosen : old.edge;
-        if (opt && opt->max && m > opt->max) chosen = select_nearest(in, s, *opt, w, v.target + v.off[k], m, old, &edge);
+        uint32_t edge = opt && opt->max && m <= opt->max ? kAllChosen : old.edge, pivot = old.pivot;
+        if (opt && opt->max && m > opt->max)
+            chosen = select_nearest(in, s, *opt, w, v.target + v.off[k], m, old, &edge, &pivot);
         // By id, for the difference with the old view.
         // By rank (the ids' order) packed with the candidate: a sort of plain integers.
         // (Ranks are read for the chosen only: most candidates of a capped watcher are not.)
@@ -624,6 +641,7 @@ uint32_t interest_update(const InterestInput& in, InterestScratch& s, InterestLi
             after.off[after.n] = uint32_t(after.pairs);
             after.len[after.n] = chosen;
             after.edge[after.n] = edge;
+            after.pivot[after.n] = pivot;
             out = after.pair + after.pairs;
             ++after.n;
             after.pairs += chosen;

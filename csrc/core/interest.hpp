@@ -70,7 +70,8 @@ struct InterestLists {
     int64_t* watcher;  // ascending
     uint32_t* off;
     uint32_t* len;
-    uint32_t* edge;    // a capped watcher's boundary key (interest.cpp), the next selection's pivot
+    uint32_t* edge;    // a capped watcher's boundary key (interest.cpp)
+    uint32_t* pivot;   // and its next selection's pivot
     uint32_t* due_len; // watcher k's due targets are due[off[k] .. + due_len[k]), ascending
     InterestPair* pair;
     int64_t* due;
@@ -131,7 +132,8 @@ struct InterestNeed {
 // `v_before` and the events are the uncommitted update's: the bound of each special watcher's
 // new list is its last list plus its enters.
 InterestNeed interest_need(const Visible& v_before, const EventList& enter, const EventList& leave,
-                           const Specials& sp, const Pins& pins, const InterestLists& before, uint32_t layer_n) noexcept;
+                           const Specials& sp, const Pins& pins, const InterestLists& before,
+                           uint32_t layer_n) noexcept;
 
 // Rewrites the AOI's events for the special watchers (and those special at the last update)
 // into enter_out / leave_out, sorted like them, and writes their views and schedules to `after`.

@@ -151,7 +151,8 @@ bool check_interest_options(lua_State* L, int arg, InterestOptions* o) {
             if (!(b > 0) || !std::isfinite(b)) luaL_argerror(L, arg, "band must be finite and > 0");
             o->band = b;
         } else {
-            luaL_argerror(L, arg, key ? lua_pushfstring(L, "unknown option '%s'", key) : "option names must be strings");
+            luaL_argerror(L, arg,
+                          key ? lua_pushfstring(L, "unknown option '%s'", key) : "option names must be strings");
         }
         lua_pop(L, 1);
     }
