@@ -217,6 +217,7 @@ bench-run: $(MODULE) $(BUILD)/bench_kernels $(BUILD)/bench_shapes $(BUILD)/bench
 	$(BUILD)/bench_pairs
 	$(LUA) bench/bench_pairs_lua.lua
 	$(LUA) bench/bench_moves_lua.lua
+	$(LUA) bench/bench_interest_lua.lua
 	$(BUILD)/bench_snapshot
 	$(BUILD)/bench_index
 	$(LUA) bench/bench_index_lua.lua

@@ -543,11 +543,37 @@ function past_view:tick() end
 ---@class soageo.aoi
 local aoi = {}
 
----Adds a watcher (an entity id of the layer) or changes its view radius and filter.
+---Interest options of a watcher (`aoi:watch`): a cap on its view, and a schedule of due pairs.
+---@class soageo.interest_options
+---@field max? integer sees at most this many targets (the nearest), beyond the always-seen and pinned ones
+---@field always? integer layer-mask bits of targets seen beyond the cap (default 0)
+---@field band? number a pair's period grows by 1 every `band` of distance (default: period 1)
+---@field max_period? integer the longest period, in updates (default 8)
+---@field budget? integer at most this many due pairs listed an update
+
+---Adds a watcher (an entity id of the layer) or changes its view radius, filter and options.
 ---@param id integer
 ---@param view_radius number >= 0
 ---@param mask? integer sees only targets whose layer mask shares a bit (default: every bit)
-function aoi:watch(id, view_radius, mask) end
+---@param options? soageo.interest_options caps and schedule (none: every target in view, every pair due)
+function aoi:watch(id, view_radius, mask, options) end
+
+---Keeps `target` in watcher's capped view while it is in view, beyond the cap.
+---@param watcher integer
+---@param target integer
+function aoi:pin(watcher, target) end
+
+---Ends a pin.
+---@param watcher integer
+---@param target integer
+---@return boolean was_pinned
+function aoi:unpin(watcher, target) end
+
+---The (watcher, target) pairs due a state update at the last update, flat, sorted by watcher, then target.
+---@param out? soageo.out
+---@return soageo.out out
+---@return integer n pairs
+function aoi:due(out) end
 
 ---Removes a watcher.
 ---@param id integer
@@ -582,9 +608,10 @@ function aoi:watchers_of(id, out) end
 function aoi:watchers() end
 
 ---How the updates have run so far: counters `full`, `incremental` (committed updates by path),
----`inversion_builds` and `inversion_follows` (how watchers_of's inverted lists were kept).
+---`inversion_builds` and `inversion_follows` (how watchers_of's inverted lists were kept),
+---`interest_chosen` and `interest_kept` (special watchers' views chosen anew or kept).
 ---@param t? table
----@return { full: integer, incremental: integer, inversion_builds: integer, inversion_follows: integer }
+---@return { full: integer, incremental: integer, inversion_builds: integer, inversion_follows: integer, interest_chosen: integer, interest_kept: integer }
 function aoi:stats(t) end
 
 ---Frees the aoi now; idempotent (also `__gc` and `__close`).

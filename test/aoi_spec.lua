@@ -226,7 +226,8 @@ for _, arch in ipairs(soageo.archs()) do
         enter, leave, truth, seers = checked_update(aoi, l, enter, leave, vis, views, margin, truth, nil, "first")
         out = util.check_lists(assert, aoi, "watchers_of", seers, n, out)
         local was = aoi:stats()
-        assert.are.same({ full = 1, incremental = 0, inversion_builds = 1, inversion_follows = 0 }, was)
+        assert.are.same({ full = 1, incremental = 0, inversion_builds = 1, inversion_follows = 0,
+          interest_chosen = 0, interest_kept = 0 }, was)
         for tick = 1, 10 do
           local all = tick <= 5
           local moved = 0

@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "../core/aoi.hpp"
+#include "../core/interest.hpp"
 #include "binding.hpp"
 #include "event_object.hpp"
 
@@ -16,7 +17,9 @@ namespace {
 // User values of an aoi object.
 enum : int {
     kLayerOf = kEventLayer, kWatchersBlock, kVisibleA, kVisibleB, kScratchBlock, kEnterBlock, kLeaveBlock, kObserversBlock,
-    kAoiValues = kObserversBlock
+    // Interest management (interest_reserve, pin): blocks made on first use.
+    kSpecialsBlock, kPinsBlock, kInterestA, kInterestB, kInterestScratchBlock, kFinalEnterBlock, kFinalLeaveBlock,
+    kAoiValues = kFinalLeaveBlock
 };
 
 struct Aoi {
@@ -34,6 +37,16 @@ struct Aoi {
     uint32_t observers_idle; // updates since the last watchers_of call
     bool watchers_touched;   // watch or unwatch called since the last committed update
     AoiStats stats;          // aoi:stats()
+    // Interest management: watchers with options, pins, and the special watchers' views and
+    // schedules (interest[interest_current]: as of the last update, tick `tick`).
+    Specials specials;
+    Pins pins;
+    InterestLists interest[2];
+    int interest_current;
+    InterestScratch interest_scratch;
+    EventList final_enter, final_leave;  // the events once the special watchers' are rewritten
+    uint64_t tick;
+    uint64_t interest_chosen, interest_kept;  // aoi:stats(): special watchers' views by path
 };
 static_assert(std::is_standard_layout<Aoi>::value && offsetof(Aoi, head) == 0, "event_object.hpp reaches the head");
 
@@ -98,43 +111,144 @@ int l_new(lua_State* L) {
     return 1;
 }
 
-// aoi:watch(id, view_radius [, mask]): starts or updates a watcher.
+// An integer option in [1, 0xffffffff] (a whole float counts, as in luaL_checkinteger).
+uint32_t option_count(lua_State* L, int arg, const char* message) {
+    int isnum = 0;
+    const lua_Integer v = lua_type(L, -1) == LUA_TNUMBER ? lua_tointegerx(L, -1, &isnum) : 0;
+    if (!isnum || v < 1 || v > lua_Integer(0xffffffff)) luaL_argerror(L, arg, message);
+    return static_cast<uint32_t>(v);
+}
+
+// watch's options (a table at `arg`, or nil) into *o. Returns whether they make the watcher
+// special: a cap, a band or a budget (`always` and `max_period` alone change nothing).
+bool check_interest_options(lua_State* L, int arg, InterestOptions* o) {
+    *o = InterestOptions{0, 0, 8, 0, 0.0};
+    if (lua_isnoneornil(L, arg)) return false;
+    luaL_checktype(L, arg, LUA_TTABLE);
+    lua_pushnil(L);
+    while (lua_next(L, arg)) {
+        const char* key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : nullptr;
+        if (key && std::strcmp(key, "max") == 0) {
+            o->max = option_count(L, arg, "max must be an integer >= 1");
+        } else if (key && std::strcmp(key, "budget") == 0) {
+            o->budget = option_count(L, arg, "budget must be an integer >= 1");
+        } else if (key && std::strcmp(key, "max_period") == 0) {
+            o->max_period = option_count(L, arg, "max_period must be an integer >= 1");
+        } else if (key && std::strcmp(key, "always") == 0) {
+            if (!to_mask(L, -1, &o->always)) luaL_argerror(L, arg, "always must be an integer in [0, 0xffffffff]");
+        } else if (key && std::strcmp(key, "band") == 0) {
+            const lua_Number b = lua_type(L, -1) == LUA_TNUMBER ? lua_tonumber(L, -1) : -1.0;
+            if (!(b > 0) || !std::isfinite(b)) luaL_argerror(L, arg, "band must be finite and > 0");
+            o->band = b;
+        } else {
+            luaL_argerror(L, arg,
+                          key ? lua_pushfstring(L, "unknown option '%s'", key) : "option names must be strings");
+        }
+        lua_pop(L, 1);
+    }
+    return o->max || o->band > 0 || o->budget;
+}
+
+// aoi:watch(id, view_radius [, mask [, options]]): starts or updates a watcher.
 int l_watch(lua_State* L) {
     Aoi* a = check_aoi(L, 1);
     int64_t id = check_id(L, 2);
     float view = check_radius(L, 3, "view_radius");
     uint32_t mask = lua_isnoneornil(L, 4) ? 0xffffffffu : check_mask(L, 4);
-    bool found;
-    uint32_t at = watchers_find(a->watchers, id, &found);
+    InterestOptions opt;
+    const bool special = check_interest_options(L, 5, &opt);
+    bool found, special_found;
+    const uint32_t at = watchers_find(a->watchers, id, &found);
+    const uint32_t special_at = specials_find(a->specials, id, &special_found);
+    const bool grow_specials = special && !special_found && a->specials.n == a->specials.cap;
+    const bool grow = !found && a->watchers.n == a->watchers.cap;
+    if (grow && a->watchers.cap >= kMaxEntities) return luaL_error(L, "too many watchers");
+    Held h;
+    hold_aoi(&h, L, a);
+    if (grow_specials) {
+        const uint32_t cap = a->specials.cap ? a->specials.cap * 2 : 16;
+        Specials sp = specials_carve(event_block(L, &h, kSpecialsBlock, specials_bytes(cap)), cap);
+        specials_copy(sp, a->specials);
+        a->specials = sp;
+        lua_pop(L, 1);
+    }
+    if (grow) grow_watchers(L, &h, a, a->watchers.cap * 2);
+    // Every allocation is done: the options change with the watcher.
     a->watchers_touched = true;
+    if (special && special_found) a->specials.opt[special_at] = opt, a->specials.dirty[special_at] = 1;
+    else if (special) specials_insert(a->specials, special_at, id, opt);
+    else if (special_found) specials_erase(a->specials, special_at);
     if (found) {
         a->watchers.view[at] = view;
         a->watchers.mask[at] = mask;
-        return 0;
-    }
-    if (a->watchers.n < a->watchers.cap) {
+    } else {
         watchers_insert(a->watchers, at, id, view, mask);
-        return 0;
     }
-    if (a->watchers.cap >= kMaxEntities) return luaL_error(L, "too many watchers");
-    Held h;
-    hold_aoi(&h, L, a);
-    grow_watchers(L, &h, a, a->watchers.cap * 2);
-    watchers_insert(a->watchers, at, id, view, mask);
     held_end(&h);
     return 0;
 }
 
-// aoi:unwatch(id) -> true if it was a watcher; its pairs leave at the next update.
+// aoi:unwatch(id) -> true if it was a watcher; its pairs leave at the next update, its options
+// and pins go now.
 int l_unwatch(lua_State* L) {
     Aoi* a = check_aoi(L, 1);
+    const int64_t id = check_id(L, 2);
     bool found;
-    uint32_t at = watchers_find(a->watchers, check_id(L, 2), &found);
+    uint32_t at = watchers_find(a->watchers, id, &found);
     a->watchers_touched = true;
     if (found) watchers_erase(a->watchers, at);
+    bool special;
+    const uint32_t special_at = specials_find(a->specials, id, &special);
+    if (special) specials_erase(a->specials, special_at);
+    pins_drop_watcher(a->pins, id);
     lua_pushboolean(L, found);
     return 1;
 }
+
+// Sizes every block interest_apply writes, before the update commits: an allocation that fails
+// raises with the aoi at its last update.
+void interest_reserve(lua_State* L, Held* h, Aoi* a, int before, uint32_t n) {
+    const InterestNeed need = interest_need(a->visible[before], a->enter, a->leave, a->specials, a->pins,
+                                            a->interest[a->interest_current], n);
+    const int other = 1 - a->interest_current;
+    InterestLists& l = a->interest[other];
+    if (!l.watcher || l.watcher_cap < need.watchers || l.pair_cap < need.pairs) {
+        const uint32_t wcap = need.watchers + need.watchers / 2 + 16;
+        const uint64_t pcap = need.pairs + need.pairs / 2 + 64;
+        l = interest_lists_carve(event_block(L, h, other == 0 ? kInterestA : kInterestB, interest_lists_bytes(wcap, pcap)),
+                                 wcap, pcap);
+        lua_pop(L, 1);
+    }
+    if (!a->interest_scratch.d2 || a->interest_scratch.cap < need.scratch) {
+        const uint32_t cap = need.scratch + need.scratch / 2;
+        a->interest_scratch =
+            interest_scratch_carve(event_block(L, h, kInterestScratchBlock, interest_scratch_bytes(cap)), cap);
+        lua_pop(L, 1);
+    }
+    const int uv[2] = {kFinalEnterBlock, kFinalLeaveBlock};
+    EventList* e[2] = {&a->final_enter, &a->final_leave};
+    const uint64_t want[2] = {need.enter, need.leave};
+    for (int i = 0; i < 2; ++i) {
+        if (e[i]->pair && e[i]->cap >= want[i]) continue;
+        const uint64_t cap = want[i] + want[i] / 2 + kEventsFloor;
+        *e[i] = events_carve(event_block(L, h, uv[i], events_bytes(cap)), cap);
+        lua_pop(L, 1);
+    }
+}
+
+// After the commit: the special watchers' views, schedules and events (interest.hpp).
+void interest_apply(Aoi* a, bool incremental) {
+    const int other = 1 - a->interest_current;
+    InterestInput in{&a->visible[a->current], a->scratch.xs, a->scratch.ys, a->scratch.ms, &a->enter, &a->leave,
+                     &a->specials, &a->pins, &a->interest[a->interest_current], a->margin, ++a->tick,
+                     incremental ? a->scratch.changed : nullptr, a->scratch.serial};
+    const uint32_t kept = interest_update(in, a->interest_scratch, a->interest[other], a->final_enter, a->final_leave);
+    a->interest_kept += kept;
+    a->interest_chosen += a->interest[other].n - kept;
+    a->interest_current = other;
+    if (a->specials.n) std::memset(a->specials.dirty, 0, a->specials.n);
+}
+
 
 // aoi:update([enter [, leave]]) -> enter, leave, n_enter, n_leave
 int l_update(lua_State* L) {
@@ -193,11 +307,19 @@ int l_update(lua_State* L) {
     }
     // The events go into the tables before the update is committed: growing a table may run
     // out of memory, and the aoi must then still be at the last update, whose events the
-    // caller has (else this update's would be lost).
-    const EventList enter = a->enter, leave = a->leave;
+    // caller has (else this update's would be lost). Special watchers' views are computed from
+    // the committed lists, so with them the commit comes first and the events after it.
+    const bool interest = a->specials.n || a->interest[a->interest_current].n;
+    if (interest) interest_reserve(L, &h, a, before, n);
     Results r;
-    events_write(&r, L, enter, leave);
-    a->current = aoi_commit(in, a->scratch, a->visible, a->current, progress);
+    if (!interest) {
+        events_write(&r, L, a->enter, a->leave);
+        a->current = aoi_commit(in, a->scratch, a->visible, a->current, progress);
+    } else {
+        a->current = aoi_commit(in, a->scratch, a->visible, a->current, progress);
+        interest_apply(a, progress.incremental);
+        events_write(&r, L, a->final_enter, a->final_leave);
+    }
     a->watchers_touched = false;
     ++a->generation;
     if (follow && (progress.incremental || progress.keys)) {
@@ -218,9 +340,9 @@ int l_update(lua_State* L) {
             ++a->stats.inversion_follows;
         }
     }
-    a->enter_recent = decayed_peak(a->enter_recent, enter.n);
-    a->leave_recent = decayed_peak(a->leave_recent, leave.n);
-    const int results = events_close(&r, enter.n, leave.n);
+    a->enter_recent = decayed_peak(a->enter_recent, a->enter.n);
+    a->leave_recent = decayed_peak(a->leave_recent, a->leave.n);
+    const int results = events_close(&r, interest ? a->final_enter.n : a->enter.n, interest ? a->final_leave.n : a->leave.n);
     held_end(&h);
     return results;
 }
@@ -239,8 +361,13 @@ int l_visible(lua_State* L) {
     Results r;
     results_open(L, &r);
     results_table(&r, out);
+    uint32_t n_special;
     const Visible v = a->visible[a->current];
     uint32_t lo = 0, hi = v.n;
+    if (const InterestPair* p = interest_find(a->interest[a->interest_current], id, &n_special)) {
+        for (uint32_t i = 0; i < n_special; ++i) results_int(&r, static_cast<lua_Integer>(p[i].target));
+        lo = hi = v.n;  // a special watcher's own list is its view
+    }
     while (lo < hi) {
         uint32_t mid = (lo + hi) / 2;
         if (v.watcher[mid] < id) lo = mid + 1; else hi = mid;
@@ -291,23 +418,118 @@ int l_watchers_of(lua_State* L) {
     const Observers& o = a->observers;
     Results r;
     event_list_open(&r, L);
+    // The inversion is of the uncapped lists: a special watcher's own list has the last say.
+    const InterestLists il = a->interest[a->interest_current];
     if (seen) {
-        for (uint32_t i = o.off[rank]; i < o.off[rank] + o.len[rank]; ++i)
-            results_int(&r, static_cast<lua_Integer>(v.watcher[o.who[i]]));
+        for (uint32_t i = o.off[rank]; i < o.off[rank] + o.len[rank]; ++i) {
+            const int64_t w = v.watcher[o.who[i]];
+            if (il.n && !interest_sees(il, w, id)) continue;
+            results_int(&r, static_cast<lua_Integer>(w));
+        }
     }
     const int results = event_list_close(&r);
     held_end(&h);
     return results;
 }
 
+// aoi:due([out]) -> out, n: the flat (watcher, target) pairs due a state update at the last
+// update, sorted by watcher, then target; n pairs. A watcher without options has every visible
+// pair due.
+int l_due(lua_State* L) {
+    Aoi* a = check_aoi(L, 1);
+    int out = opt_out(L, 2);
+    Held h;
+    hold_aoi(&h, L, a);
+    if (out == 0) {
+        held_table(&h, 0);
+        out = lua_gettop(L);
+    }
+    Results r;
+    results_open(L, &r);
+    results_table(&r, out);
+    const Visible v = a->visible[a->current];
+    const InterestLists il = a->interest[a->interest_current];
+    uint32_t j = 0;
+    for (uint32_t k = 0; k < v.n; ++k) {
+        const int64_t w = v.watcher[k];
+        while (j < il.n && il.watcher[j] < w) ++j;
+        if (j < il.n && il.watcher[j] == w) {
+            const int64_t* due = il.due + il.off[j];
+            for (uint32_t i = 0; i < il.due_len[j]; ++i) {
+                results_int(&r, static_cast<lua_Integer>(w));
+                results_int(&r, static_cast<lua_Integer>(due[i]));
+            }
+            continue;
+        }
+        const uint32_t* rank_at = v.rank_at;
+        std::sort(v.target + v.off[k], v.target + v.off[k] + v.len[k],
+                  [rank_at](uint32_t x, uint32_t y) { return rank_at[x] < rank_at[y]; });
+        for (uint32_t i = v.off[k]; i < v.off[k] + v.len[k]; ++i) {
+            results_int(&r, static_cast<lua_Integer>(w));
+            results_int(&r, static_cast<lua_Integer>(v.ids[v.rank_at[v.target[i]]]));
+        }
+    }
+    const lua_Integer pairs = r.n[0] / 2;
+    results_close(&r);
+    lua_pushinteger(L, pairs);
+    held_end(&h);
+    return 2;
+}
+
+// A pin of watcher w changed: its view is chosen anew at the next update.
+void touch_special(Aoi* a, int64_t w) {
+    bool found;
+    const uint32_t at = specials_find(a->specials, w, &found);
+    if (found) a->specials.dirty[at] = 1;
+}
+
+// aoi:pin(watcher, target): the watcher sees the target beyond its cap while it is in view.
+int l_pin(lua_State* L) {
+    Aoi* a = check_aoi(L, 1);
+    const int64_t w = check_id(L, 2), t = check_id(L, 3);
+    bool found;
+    const uint32_t at = pins_find(a->pins, w, t, &found);
+    if (found) return 0;
+    if (a->pins.n == a->pins.cap) {
+        if (a->pins.cap >= kMaxEntities) return luaL_error(L, "too many pins");
+        const uint32_t cap = a->pins.cap ? a->pins.cap * 2 : 16;
+        Held h;
+        hold_aoi(&h, L, a);
+        Pins p = pins_carve(event_block(L, &h, kPinsBlock, pins_bytes(cap)), cap);
+        pins_copy(p, a->pins);
+        a->pins = p;
+        lua_pop(L, 1);
+        pins_insert(a->pins, at, w, t);
+        touch_special(a, w);
+        held_end(&h);
+        return 0;
+    }
+    pins_insert(a->pins, at, w, t);
+    touch_special(a, w);
+    return 0;
+}
+
+// aoi:unpin(watcher, target) -> true if it was pinned.
+int l_unpin(lua_State* L) {
+    Aoi* a = check_aoi(L, 1);
+    const int64_t w = check_id(L, 2), t = check_id(L, 3);
+    bool found;
+    const uint32_t at = pins_find(a->pins, w, t, &found);
+    if (found) pins_erase(a->pins, at);
+    if (found) touch_special(a, w);
+    lua_pushboolean(L, found);
+    return 1;
+}
+
 // aoi:stats([t]) -> t: how the updates ran so far (counters; see AoiStats).
 int l_stats(lua_State* L) {
     const Aoi* a = check_aoi(L, 1);
     const AoiStats st = a->stats;
+    const uint64_t chosen = a->interest_chosen, kept = a->interest_kept;
     int t = opt_out(L, 2);
     if (t == 0) {
         lua_settop(L, 1);
-        lua_createtable(L, 0, 4);
+        lua_createtable(L, 0, 6);
         t = 2;
     }
     const Counter counters[] = {
@@ -315,6 +537,8 @@ int l_stats(lua_State* L) {
         {"incremental", st.incremental},
         {"inversion_builds", st.inversion_builds},
         {"inversion_follows", st.inversion_follows},
+        {"interest_chosen", chosen},
+        {"interest_kept", kept},
     };
     return event_stats(L, t, counters, sizeof counters / sizeof counters[0]);
 }
@@ -335,6 +559,9 @@ const luaL_Reg methods[] = {
     {"visible", l_visible},
     {"watchers_of", l_watchers_of},
     {"watchers", l_watchers},
+    {"due", l_due},
+    {"pin", l_pin},
+    {"unpin", l_unpin},
     {"stats", l_stats},
     {"close", l_close},
     {nullptr, nullptr},

@@ -3,7 +3,9 @@
 -- hit notifications to whoever sees the caster (aoi:watchers_of), traps that strike what
 -- steps on them (contact events), and walls: a cone only hits what its caster can see
 -- (walls:visible) and an arrow stops at the first wall (walls:cast); a player's arrow is judged
--- against the tick its client showed (lag compensation: layer:history, layer:commit, layer:past).
+-- against the tick its client showed (lag compensation: layer:history, layer:commit, layer:past). With opts.interest, players
+-- watch with caps and a band (interest management): each tick a player is sent only the pairs
+-- aoi:due lists, counted against what an uncapped view would send (every visible pair every tick).
 -- examples/scene_sim.lua drives it on plain Lua; examples/skynet/ wraps it in a service.
 local soageo = require "soageo"
 
@@ -29,9 +31,14 @@ scene.skills = {
   { name = "arrow", damage = 50 },      -- cast_segment: the first target on a line
 }
 
+-- What a state update of one entity costs on the wire in the counts below: id, x, y, hp,
+-- heading, as 8-byte values.
+scene.ENTITY_BYTES = 40
+
 -- opts: entities, size (side of the square world), view (AOI radius), margin, seed, traps,
 -- walls (how many wall segments, 20-80 long), lag (how many ticks behind the server a player's
--- client shows the world; default 2)
+-- client shows the world; default 2), interest (watch options for players, e.g.
+-- { max = 8, always = scene.PLAYER, band = 20 })
 function scene.new(opts)
   opts = opts or {}
   local w = setmetatable({
@@ -52,12 +59,18 @@ function scene.new(opts)
     notices = {},                -- this tick's hit notifications: { caster, target, seers = {ids} }
     seers = {},
     lag = opts.lag or 2,
+    interest = opts.interest,    -- players' watch options (nil: uncapped, every pair sent)
+    due = {},                    -- this tick's due pairs, reused
+    plain_enter = {}, plain_leave = {},
   }, World)
   -- The ticks a player's arrow may be judged against (commit at the end of every tick).
   w.layer:history(math.max(1, w.lag + 1))
   w.rng = opts.rng or scene.rng(w.seed)
   w.aoi = soageo.aoi(w.layer, { margin = w.margin })
   w.contacts = soageo.contacts(w.layer)
+  -- With interest options, an uncapped aoi beside the capped one counts what would be sent
+  -- without them (its visible pairs, kept from its events).
+  if w.interest then w.plain, w.plain_pairs = soageo.aoi(w.layer, { margin = w.margin }), 0 end
   for _ = 1, opts.entities or 5000 do w:spawn() end
   for i = 1, opts.traps or 20 do  -- static boxes of half-size 6 on the same layer
     w.layer:set(-i, w.rng(0, w.size), w.rng(0, w.size), 6, TRAP)
@@ -94,13 +107,21 @@ function World:spawn(faction, x, y)
   x, y = x or rnd(0, self.size), y or rnd(0, self.size)
   self.layer:set(id, x, y, faction == PLAYER and 1 or rnd(1, 4), faction)
   self.hp[id], self.faction[id], self.heading[id] = 100, faction, rnd(0, 2 * pi)
-  if faction == PLAYER then self.aoi:watch(id, self.view) end
+  if faction == PLAYER then self:watch(id) end
   return id
+end
+
+function World:watch(id)
+  self.aoi:watch(id, self.view, nil, self.interest)
+  if self.plain then self.plain:watch(id, self.view) end
 end
 
 function World:kill(id)
   self.layer:remove(id)
-  if self.faction[id] == PLAYER then self.aoi:unwatch(id) end
+  if self.faction[id] == PLAYER then
+    self.aoi:unwatch(id)
+    if self.plain then self.plain:unwatch(id) end
+  end
   self.hp[id], self.faction[id], self.heading[id] = nil, nil, nil
 end
 
@@ -226,6 +247,15 @@ function World:tick()
   for _ = 1, #dead do self:spawn() end   -- keep the population steady
   local enter, leave, n_enter, n_leave = self.aoi:update(self.enter, self.leave)
   self.enter, self.leave = enter, leave
+  -- What each player is sent this tick: the due pairs (all its visible pairs when uncapped).
+  local due, sent = aoi:due(self.due)
+  self.due = due
+  local uncapped = sent
+  if self.plain then
+    local _, _, e, l = self.plain:update(self.plain_enter, self.plain_leave)
+    self.plain_pairs = self.plain_pairs + e - l
+    uncapped = self.plain_pairs
+  end
   self.notices = notices
   layer:commit()
   local heard = 0
@@ -233,6 +263,7 @@ function World:tick()
   return {
     tick = self.tick_no, entities = #layer, casts = #casters, hits = hits, deaths = #dead,
     enter = n_enter, leave = n_leave, strikes = strikes, notices = heard, ms = (os.clock() - clock) * 1000,
+    sent = sent, uncapped = uncapped,
   }
 end
 
@@ -263,7 +294,7 @@ function World:adopt(snapshot, hp, heading)
       self.traps[id] = true
     else
       self.hp[id], self.faction[id], self.heading[id] = hp[id], mask, heading[id]
-      if mask == PLAYER then self.aoi:watch(id, self.view) end
+      if mask == PLAYER then self:watch(id) end
       if id >= self.next_id then self.next_id = id + 1 end
     end
   end
@@ -273,6 +304,10 @@ function World:adopt(snapshot, hp, heading)
   -- first tick would strike every standing victim again and re-enter every target).
   self.contacts:update()
   self.aoi:update()
+  if self.plain then
+    local _, _, e, l = self.plain:update()
+    self.plain_pairs = self.plain_pairs + e - l
+  end
 end
 
 scene.World = World

@@ -1,0 +1,690 @@
+// Interest management (interest.hpp): capped views and the schedule of due pairs, a pass over
+// the special watchers' candidates after the AOI's update.
+#include "interest.hpp"
+
+#include "invariant.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace soageo {
+namespace {
+
+template <class T>
+T* carve(char*& p, size_t n) noexcept {
+    T* r = reinterpret_cast<T*>(p);
+    p += (n * sizeof(T) + 15) & ~size_t(15);
+    return r;
+}
+
+size_t padded(size_t bytes) noexcept { return (bytes + 15) & ~size_t(15); }
+
+}  // namespace
+
+size_t specials_bytes(uint32_t cap) noexcept {
+    return padded(cap * sizeof(int64_t)) + padded(cap * sizeof(InterestOptions)) + padded(cap);
+}
+
+Specials specials_carve(void* block, uint32_t cap) noexcept {
+    char* p = static_cast<char*>(block);
+    Specials s;
+    s.id = carve<int64_t>(p, cap);
+    s.opt = carve<InterestOptions>(p, cap);
+    s.dirty = carve<uint8_t>(p, cap);
+    s.n = 0, s.cap = cap;
+    return s;
+}
+
+void specials_copy(Specials& to, const Specials& from) noexcept {
+    if (from.n) {
+        std::memcpy(to.id, from.id, from.n * sizeof(int64_t));
+        std::memcpy(to.opt, from.opt, from.n * sizeof(InterestOptions));
+        std::memcpy(to.dirty, from.dirty, from.n);
+    }
+    to.n = from.n;
+}
+
+uint32_t specials_find(const Specials& s, int64_t id, bool* found) noexcept {
+    const int64_t* at = std::lower_bound(s.id, s.id + s.n, id);
+    *found = at != s.id + s.n && *at == id;
+    return uint32_t(at - s.id);
+}
+
+void specials_insert(Specials& s, uint32_t at, int64_t id, const InterestOptions& o) noexcept {
+    std::memmove(s.id + at + 1, s.id + at, (s.n - at) * sizeof(int64_t));
+    std::memmove(s.opt + at + 1, s.opt + at, (s.n - at) * sizeof(InterestOptions));
+    std::memmove(s.dirty + at + 1, s.dirty + at, s.n - at);
+    s.id[at] = id, s.opt[at] = o, s.dirty[at] = 1;
+    ++s.n;
+}
+
+void specials_erase(Specials& s, uint32_t at) noexcept {
+    std::memmove(s.id + at, s.id + at + 1, (s.n - at - 1) * sizeof(int64_t));
+    std::memmove(s.opt + at, s.opt + at + 1, (s.n - at - 1) * sizeof(InterestOptions));
+    std::memmove(s.dirty + at, s.dirty + at + 1, s.n - at - 1);
+    --s.n;
+}
+
+size_t pins_bytes(uint32_t cap) noexcept { return padded(2 * size_t(cap) * sizeof(int64_t)); }
+
+Pins pins_carve(void* block, uint32_t cap) noexcept {
+    char* p = static_cast<char*>(block);
+    Pins r;
+    r.pair = carve<int64_t>(p, 2 * size_t(cap));
+    r.n = 0, r.cap = cap;
+    return r;
+}
+
+void pins_copy(Pins& to, const Pins& from) noexcept {
+    if (from.n) std::memcpy(to.pair, from.pair, 2 * size_t(from.n) * sizeof(int64_t));
+    to.n = from.n;
+}
+
+namespace {
+bool pin_less(const int64_t* p, int64_t w, int64_t t) noexcept { return p[0] < w || (p[0] == w && p[1] < t); }
+}  // namespace
+
+uint32_t pins_find(const Pins& p, int64_t w, int64_t t, bool* found) noexcept {
+    uint32_t lo = 0, hi = p.n;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (pin_less(p.pair + 2 * size_t(mid), w, t)) lo = mid + 1; else hi = mid;
+    }
+    *found = lo < p.n && p.pair[2 * size_t(lo)] == w && p.pair[2 * size_t(lo) + 1] == t;
+    return lo;
+}
+
+void pins_insert(Pins& p, uint32_t at, int64_t w, int64_t t) noexcept {
+    std::memmove(p.pair + 2 * size_t(at) + 2, p.pair + 2 * size_t(at), 2 * size_t(p.n - at) * sizeof(int64_t));
+    p.pair[2 * size_t(at)] = w, p.pair[2 * size_t(at) + 1] = t;
+    ++p.n;
+}
+
+void pins_erase(Pins& p, uint32_t at) noexcept {
+    std::memmove(p.pair + 2 * size_t(at), p.pair + 2 * size_t(at) + 2, 2 * size_t(p.n - at - 1) * sizeof(int64_t));
+    --p.n;
+}
+
+uint32_t pins_drop_watcher(Pins& p, int64_t w) noexcept {
+    bool found;
+    const uint32_t lo = pins_find(p, w, INT64_MIN, &found);
+    uint32_t hi = lo;
+    while (hi < p.n && p.pair[2 * size_t(hi)] == w) ++hi;
+    if (hi > lo) {
+        std::memmove(p.pair + 2 * size_t(lo), p.pair + 2 * size_t(hi), 2 * size_t(p.n - hi) * sizeof(int64_t));
+        p.n -= hi - lo;
+    }
+    return hi - lo;
+}
+
+size_t interest_lists_bytes(uint32_t watcher_cap, uint64_t pair_cap) noexcept {
+    return padded(watcher_cap * sizeof(int64_t)) + 5 * padded(watcher_cap * sizeof(uint32_t)) +
+           padded(size_t(pair_cap) * sizeof(InterestPair)) + padded(size_t(pair_cap) * sizeof(int64_t));
+}
+
+InterestLists interest_lists_carve(void* block, uint32_t watcher_cap, uint64_t pair_cap) noexcept {
+    char* p = static_cast<char*>(block);
+    InterestLists l;
+    l.watcher = carve<int64_t>(p, watcher_cap);
+    l.off = carve<uint32_t>(p, watcher_cap);
+    l.len = carve<uint32_t>(p, watcher_cap);
+    l.edge = carve<uint32_t>(p, watcher_cap);
+    l.pivot = carve<uint32_t>(p, watcher_cap);
+    l.due_len = carve<uint32_t>(p, watcher_cap);
+    l.pair = carve<InterestPair>(p, size_t(pair_cap));
+    l.due = carve<int64_t>(p, size_t(pair_cap));
+    l.n = 0, l.watcher_cap = watcher_cap;
+    l.pairs = 0, l.pair_cap = pair_cap;
+    return l;
+}
+
+const InterestPair* interest_find(const InterestLists& l, int64_t id, uint32_t* n) noexcept {
+    const int64_t* at = std::lower_bound(l.watcher, l.watcher + l.n, id);
+    if (at == l.watcher + l.n || *at != id) {
+        *n = 0;
+        return nullptr;
+    }
+    const uint32_t k = uint32_t(at - l.watcher);
+    *n = l.len[k];
+    return l.pair + l.off[k];
+}
+
+bool interest_sees(const InterestLists& l, int64_t w, int64_t t) noexcept {
+    uint32_t n;
+    const InterestPair* p = interest_find(l, w, &n);
+    if (!p) return !std::binary_search(l.watcher, l.watcher + l.n, w);
+    const InterestPair* at =
+        std::lower_bound(p, p + n, t, [](const InterestPair& q, int64_t id) { return q.target < id; });
+    return at != p + n && at->target == t;
+}
+
+size_t interest_scratch_bytes(uint32_t cap) noexcept {
+    return 2 * padded(size_t(cap) * sizeof(int64_t)) + 2 * padded(size_t(cap) * sizeof(float)) +
+           3 * padded(size_t(cap) * sizeof(uint32_t)) + padded(size_t(cap) * sizeof(uint64_t));
+}
+
+InterestScratch interest_scratch_carve(void* block, uint32_t cap) noexcept {
+    char* p = static_cast<char*>(block);
+    InterestScratch s;
+    s.d2 = carve<float>(p, cap);
+    s.order = carve<uint32_t>(p, cap);
+    s.count = carve<uint32_t>(p, cap);
+    s.old_ids = carve<int64_t>(p, cap);
+    s.packed = carve<uint64_t>(p, cap);
+    s.sel = carve<uint64_t>(p, cap);
+    s.rank = carve<uint32_t>(p, cap);
+    s.pair_d2 = carve<float>(p, cap);
+    s.cap = cap;
+    return s;
+}
+
+uint32_t interest_period(const InterestOptions& o, float d2) noexcept {
+    if (!(o.band > 0)) return 1;
+    const double b = o.band, d = d2;
+    // The largest k with (k * b)^2 <= d2, in double: from the square root, then corrected.
+    double k = std::floor(std::sqrt(d) / b);
+    if (k >= double(o.max_period)) k = double(o.max_period);  // p is capped anyway
+    while (k > 0 && (k * b) * (k * b) > d) k -= 1;
+    while (k < double(o.max_period) && ((k + 1) * b) * ((k + 1) * b) <= d) k += 1;
+    const double p = 1.0 + k;
+    const uint32_t cap = o.max_period < kMaxPeriod ? o.max_period : kMaxPeriod;
+    return p >= double(cap) ? cap : uint32_t(p);
+}
+
+namespace {
+
+// The events of one watcher, in the order of the uncapped ones: [lo, hi) of a list sorted by watcher.
+void run_of(const EventList& e, uint64_t from, int64_t w, uint64_t* lo, uint64_t* hi) noexcept {
+    uint64_t i = from;
+    while (i < e.n && e.pair[2 * i] < w) ++i;
+    *lo = i;
+    while (i < e.n && e.pair[2 * i] == w) ++i;
+    *hi = i;
+}
+
+void copy_events(const EventList& from, uint64_t lo, uint64_t hi, EventList& to) noexcept {
+    SOAGEO_ASSERT(to.n + (hi - lo) <= to.cap);
+    if (hi > lo) std::memcpy(to.pair + 2 * to.n, from.pair + 2 * lo, 2 * (hi - lo) * sizeof(int64_t));
+    to.n += hi - lo;
+}
+
+inline void push_event(EventList& e, int64_t w, int64_t t) noexcept {
+    SOAGEO_ASSERT(e.n < e.cap);
+    e.pair[2 * e.n] = w, e.pair[2 * e.n + 1] = t;
+    ++e.n;
+}
+
+// What one affected watcher saw at the last update: its special list, or ids.
+struct OldView {
+    const InterestPair* pairs;  // non-null: a special list
+    const int64_t* ids;
+    uint32_t n;
+    uint32_t edge;              // the cap's boundary key then (ordered bits; 0: none)
+    uint32_t pivot;             // the selection's next pivot (0: none)
+    int64_t at(uint32_t i) const noexcept { return pairs ? pairs[i].target : ids[i]; }
+    bool has(int64_t t) const noexcept {
+        uint32_t lo = 0, hi = n;
+        while (lo < hi) {
+            uint32_t mid = (lo + hi) / 2;
+            if (at(mid) < t) lo = mid + 1; else hi = mid;
+        }
+        return lo < n && at(lo) == t;
+    }
+};
+
+// Lists the due pairs of one watcher's new list (pairs, n): earliest deadline first.
+void schedule(const InterestOptions& o, InterestPair* pairs, const float* d2, uint32_t n, uint64_t tick, uint32_t* tmp,
+              uint32_t* count) noexcept {
+    uint32_t due = 0;
+    for (uint32_t i = 0; i < n; ++i)
+        if (pairs[i].deadline <= tick) tmp[due++] = i;
+    if (o.budget && due > o.budget) {
+        std::nth_element(tmp, tmp + o.budget, tmp + due, [pairs, d2](uint32_t a, uint32_t b) {
+            const InterestPair &x = pairs[a], &y = pairs[b];
+            if (x.deadline != y.deadline) return x.deadline < y.deadline;
+            if (d2[a] != d2[b]) return d2[a] < d2[b];
+            return x.target < y.target;
+        });
+        due = o.budget;
+    }
+    // Pairs listed before first: their next deadlines are fixed, and the first listings spread
+    // around them.
+    uint32_t first = 0;
+    for (uint32_t j = 0; j < due; ++j) {
+        InterestPair& q = pairs[tmp[j]];
+        if (pair_listed(q)) {
+            q.deadline = tick + q.period;
+            q.since = q.period | kPairDue;
+        } else {
+            tmp[first++] = tmp[j];
+        }
+    }
+    if (!first) return;
+    std::sort(tmp, tmp + first, [pairs](uint32_t a, uint32_t b) {
+        return pairs[a].period != pairs[b].period ? pairs[a].period < pairs[b].period : a < b;
+    });
+    for (uint32_t g = 0; g < first;) {
+        const uint32_t p = pairs[tmp[g]].period;
+        uint32_t h = g;
+        while (h < first && pairs[tmp[h]].period == p) ++h;
+        uint32_t c = 0;
+        for (uint32_t i = 0; i < n; ++i) c += pairs[i].period == p;
+        // Among c pairs, some offset in [1, c + 1] has none: the fewest lies within it.
+        const uint32_t span = p < c + 1 ? p : c + 1;
+        std::fill(count, count + span, 0u);
+        for (uint32_t i = 0; i < n; ++i) {
+            const InterestPair& q = pairs[i];
+            if (q.period == p && pair_listed(q) && q.deadline > tick && q.deadline - tick <= span)
+                ++count[uint32_t(q.deadline - tick - 1)];
+        }
+        for (; g < h; ++g) {
+            uint32_t best = 0;
+            for (uint32_t s = 1; s < span; ++s)
+                if (count[s] < count[best]) best = s;
+            ++count[best];
+            InterestPair& q = pairs[tmp[g]];
+            q.deadline = tick + best + 1;
+            q.since = (best + 1) | kPairDue;
+        }
+    }
+}
+
+// The order of float32 keys as unsigned integers (negative ones included).
+inline uint32_t ordered_bits(float f) noexcept {
+    uint32_t b;
+    std::memcpy(&b, &f, sizeof b);
+    return b & 0x80000000u ? ~b : b | 0x80000000u;
+}
+
+// The cap's key of a counted candidate, as ordered bits: d2, or with a margin sqrt(d2), minus
+// the margin for a target the watcher saw at the last update.
+inline uint32_t cap_key(float d2, float margin, bool seen) noexcept {
+    float key = d2;
+    if (margin > 0) {
+        key = std::sqrt(key);
+        if (seen) key = key - margin;
+    }
+    return ordered_bits(key);
+}
+
+// A capped watcher's edge when it counted no more candidates than its cap (it sees them all).
+constexpr uint32_t kAllChosen = 0xffffffffu;
+
+// Picks a capped watcher's view among its m candidates (`list`: their positions): the always-seen
+// and pinned ones, then the opt.max smallest keys. A partial selection on packed keys (key bits,
+// candidate index): the ties at the boundary key, rare, are then settled by d2 and id. Leaves
+// the chosen indices first in s.order and returns their count.
+uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const InterestOptions& opt, int64_t w,
+                        const uint32_t* list, uint32_t m, const OldView& old, uint32_t* edge_out,
+                        uint32_t* pivot_io) noexcept {
+    const Pins& pins = *in.pins;
+    bool found;
+    const uint32_t pin_lo = pins.n ? pins_find(pins, w, INT64_MIN, &found) : 0;
+    const bool any_pin = pin_lo < pins.n && pins.pair[2 * size_t(pin_lo)] == w;
+    uint32_t passed = 0, counted = 0;
+    for (uint32_t t = 0; t < m; ++t) {
+        bool pass = opt.always && (in.ms[list[t]] & opt.always) != 0;
+        if (!pass && any_pin) {
+            pins_find(pins, w, in.visible->ids[in.visible->rank_at[list[t]]], &found);
+            pass = found;
+        }
+        if (pass) {
+            s.order[passed++] = t;
+            continue;
+        }
+        const uint32_t key =
+            cap_key(s.d2[t], in.margin, in.margin > 0 && old.has(in.visible->ids[in.visible->rank_at[list[t]]]));
+        s.packed[counted++] = uint64_t(key) << 32 | t;
+    }
+    const uint32_t n = opt.max;
+    if (counted <= n) {
+        for (uint32_t t = 0; t < counted; ++t) s.order[passed + t] = uint32_t(s.packed[t]);
+        *edge_out = kAllChosen;
+        return passed + counted;
+    }
+    // The N smallest keys to the front. The last update's boundary key, where there is one, is
+    // the pivot: the boundary moves little from one update to the next, so one pass usually
+    // splits the keys at or near N, and only the remainder needs a selection.
+    const uint64_t pivot = *pivot_io;
+    uint32_t below = 0;
+    if (pivot) {
+        // Branch-free (a key is on either side about as often): into s.sel, free until the
+        // chosen are sorted, from both ends.
+        uint32_t hi = counted;
+        for (uint32_t t = 0; t < counted; ++t) {
+            const uint64_t x = s.packed[t];
+            const bool low = x >> 32 <= pivot;
+            s.sel[low ? below : hi - 1] = x;
+            below += low;
+            hi -= !low;
+        }
+        std::memcpy(s.packed, s.sel, size_t(counted) * sizeof(uint64_t));
+    }
+    if (!pivot || below > n) std::nth_element(s.packed, s.packed + (n - 1), s.packed + (pivot ? below : counted));
+    else if (below < n) std::nth_element(s.packed + below, s.packed + (n - 1), s.packed + counted);
+    uint64_t edge = 0;
+    for (uint32_t t = 0; t < n; ++t) edge = std::max(edge, s.packed[t] >> 32);
+    *edge_out = uint32_t(edge);
+    // The next pivot: the (n + 2)th smallest key, a little above the edge, so that the next
+    // partition most often keeps n or more below it (the selection then runs over those only).
+    uint64_t min1 = ~uint64_t(0), min2 = ~uint64_t(0);
+    for (uint32_t t = n; t < counted; ++t) {
+        const uint64_t key = s.packed[t] >> 32;
+        min2 = std::min(min2, std::max(min1, key));
+        min1 = std::min(min1, key);
+    }
+    *pivot_io = uint32_t(counted >= n + 2 ? min2 : min1);
+    uint32_t out = passed, ties = 0;
+    for (uint32_t t = 0; t < n; ++t) {
+        if (s.packed[t] >> 32 < edge) s.order[out++] = uint32_t(s.packed[t]);
+    }
+    // Every candidate with the boundary key is a tie (they may lie on both sides of nth). After
+    // a partition around the pivot that kept n or more below it, those above it (beyond
+    // `below`) are above the edge too: no tie there.
+    const uint32_t scan = pivot && below >= n ? below : counted;
+    for (uint32_t t = 0; t < scan; ++t) {
+        const uint64_t x = s.packed[t];
+        s.packed[ties] = x;
+        ties += x >> 32 == edge;
+    }
+    if (ties > 1) {
+        const uint32_t* rank_at = in.visible->rank_at;
+        std::sort(s.packed, s.packed + ties, [&s, rank_at, list](uint64_t x, uint64_t y) {
+            const uint32_t a = uint32_t(x), b = uint32_t(y);
+            if (s.d2[a] != s.d2[b]) return s.d2[a] < s.d2[b];
+            return rank_at[list[a]] < rank_at[list[b]];  // the ids' order
+        });
+    }
+    const uint32_t want = passed + opt.max;
+    for (uint32_t t = 0; out < want; ++t) s.order[out++] = uint32_t(s.packed[t]);
+    return out;
+}
+
+// The periods of one watcher's pairs: p = 1 + the thresholds (k * band)^2 <= d2, read from a
+// table of the first ones (a watcher's max_period is usually small), computed beyond it.
+struct PeriodTable {
+    static constexpr uint32_t kMax = 32;
+    double limit[kMax];
+    uint32_t n = 0;
+    const InterestOptions* opt = nullptr;
+    void build(const InterestOptions& o) noexcept {
+        opt = &o;
+        n = 0;
+        if (!(o.band > 0)) return;
+        const uint32_t want = o.max_period - 1 < kMax ? o.max_period - 1 : kMax;
+        for (uint32_t k = 1; k <= want; ++k) limit[n++] = (double(k) * o.band) * (double(k) * o.band);
+    }
+    uint32_t of(float d2) const noexcept {
+        if (!opt || !(opt->band > 0)) return 1;
+        const double d = d2;
+        uint32_t k = 0;
+        for (uint32_t i = 0; i < n; ++i) k += limit[i] <= d;  // branch-free: n is small
+        return k < kMax ? 1 + k : interest_period(*opt, d2);
+    }
+};
+
+// Lists the due pairs of the last watcher of `after` (its n pairs at out), and writes its due
+// targets apart, in order: aoi:due then writes them without a search.
+void finish_schedule(const InterestOptions& opt, uint64_t tick, InterestScratch& s, InterestLists& after,
+                     InterestPair* out, uint32_t n) noexcept {
+    schedule(opt, out, s.pair_d2, n, tick, s.order, s.count);
+    int64_t* due = after.due + (out - after.pair);
+    uint32_t n_due = 0;
+    for (uint32_t t = 0; t < n; ++t) {
+        due[n_due] = out[t].target;
+        n_due += out[t].since >> 31;
+    }
+    after.due_len[after.n - 1] = n_due;
+}
+
+// Keeps special watcher k's view as it was, when an incremental update (which marks what
+// changed) changed neither its options, its pins, its uncapped view (no events) nor its
+// position, and each target of it that moved stays on its side of the cap's edge E (the
+// boundary key of the last selection): a seen one below E, another above. Then every seen key
+// is <= E and every other >= E (a target that did not move only gains the margin's bonus if
+// seen, or loses it if not), with any tie at E between targets that have not moved since that
+// selection, settled then as now: the selection would come out the same. The moved targets'
+// periods follow their d2. Returns false (nothing written) when the view must be chosen anew.
+// A budget orders by d2, which the pairs do not keep: such a watcher is always recomputed.
+bool try_keep(const InterestInput& in, InterestScratch& s, const InterestOptions& opt, uint8_t dirty, int64_t w,
+              uint32_t k, bool no_events, const OldView& old, InterestLists& after) noexcept {
+    const Visible& v = *in.visible;
+    if (!in.changed || dirty || !no_events || opt.budget) return false;
+    const uint32_t self = v.pos[k], serial = in.serial, len = v.len[k];
+    if (self == kNoSlot ? len != 0 : in.changed[self] == serial) return false;
+    const uint32_t* list = v.target + v.off[k];
+    uint32_t movers = 0;
+    for (uint32_t t = 0; t < len; ++t) {
+        s.order[movers] = list[t];
+        movers += in.changed[list[t]] == serial;
+    }
+    if (movers && opt.max && opt.always) return false;  // a mask may have changed: counted or not
+    const bool check = opt.max && old.edge != kAllChosen;
+    const Pins& pins = *in.pins;
+    bool found;
+    const uint32_t pin_lo = check && pins.n ? pins_find(pins, w, INT64_MIN, &found) : 0;
+    const bool any_pin = check && pin_lo < pins.n && pins.pair[2 * size_t(pin_lo)] == w;
+    const float wx = movers ? in.xs[self] : 0.0f, wy = movers ? in.ys[self] : 0.0f;
+    for (uint32_t j = 0; j < movers; ++j) {
+        const uint32_t q = s.order[j];
+        const int64_t id = v.ids[v.rank_at[q]];
+        const float dx = in.xs[q] - wx, dy = in.ys[q] - wy;
+        const float d2 = dx * dx + dy * dy;
+        const InterestPair* at = std::lower_bound(old.pairs, old.pairs + old.n, id,
+                                                  [](const InterestPair& p, int64_t t) { return p.target < t; });
+        const bool seen = at != old.pairs + old.n && at->target == id;
+        s.d2[j] = d2;
+        s.rank[j] = seen ? uint32_t(at - old.pairs) : kNoSlot;
+        if (!check) continue;
+        if (any_pin) {
+            pins_find(pins, w, id, &found);
+            if (found) continue;  // seen beyond the cap, wherever it is
+        }
+        const uint32_t key = cap_key(d2, in.margin, seen);
+        if (seen ? !(key < old.edge) : !(key > old.edge)) return false;
+    }
+    SOAGEO_ASSERT(after.n < after.watcher_cap && after.pairs + old.n <= after.pair_cap);
+    InterestPair* out = after.pair + after.pairs;
+    std::memcpy(out, old.pairs, size_t(old.n) * sizeof(InterestPair));
+    for (uint32_t t = 0; t < old.n; ++t) out[t].since &= ~kPairDue;
+    PeriodTable periods;
+    periods.build(opt);
+    for (uint32_t j = 0; j < movers; ++j) {
+        if (s.rank[j] == kNoSlot) continue;
+        InterestPair& q = out[s.rank[j]];
+        const uint32_t p = periods.of(s.d2[j]);
+        if (p != q.period && q.since) {
+            const uint64_t last = pair_last(q);
+            q.deadline = std::min(q.deadline, last + p);
+            q.since = uint32_t(q.deadline - last);
+        }
+        q.period = p;
+    }
+    after.watcher[after.n] = w;
+    after.off[after.n] = uint32_t(after.pairs);
+    after.len[after.n] = old.n;
+    after.edge[after.n] = old.edge;
+    after.pivot[after.n] = old.pivot;
+    ++after.n;
+    after.pairs += old.n;
+    finish_schedule(opt, in.tick, s, after, out, old.n);
+    return true;
+}
+
+}  // namespace
+
+InterestNeed interest_need(const Visible& v_before, const EventList& enter, const EventList& leave,
+                           const Specials& sp, const Pins& pins, const InterestLists& before,
+                           uint32_t layer_n) noexcept {
+    // One merge over the watchers special now or at the last update (ids ascending), their last
+    // uncapped lists, their enters and their pins. A watcher's new view is at most its last
+    // uncapped list plus its enters, and at most its cap when nothing passes beyond it.
+    uint64_t pairs = 0, others = 0, old_sum = 0;
+    uint32_t i = 0, j = 0, k = 0, p = 0;
+    uint64_t e = 0;
+    while (i < sp.n || j < before.n) {
+        const int64_t w = i < sp.n && (j >= before.n || sp.id[i] <= before.watcher[j]) ? sp.id[i] : before.watcher[j];
+        const InterestOptions* opt = i < sp.n && sp.id[i] == w ? &sp.opt[i++] : nullptr;
+        if (j < before.n && before.watcher[j] == w) ++j;
+        while (k < v_before.n && v_before.watcher[k] < w) ++k;
+        const uint64_t old_len = k < v_before.n && v_before.watcher[k] == w ? v_before.len[k] : 0;
+        while (e < enter.n && enter.pair[2 * e] < w) ++e;
+        uint64_t enters = 0;
+        while (e < enter.n && enter.pair[2 * e] == w) ++e, ++enters;
+        while (p < pins.n && pins.pair[2 * size_t(p)] < w) ++p;
+        const bool pinned = p < pins.n && pins.pair[2 * size_t(p)] == w;
+        uint64_t bound = old_len + enters;
+        if (opt && opt->max && !opt->always && !pinned) bound = std::min<uint64_t>(bound, opt->max);
+        if (opt) pairs += bound, old_sum += old_len;
+        else others += bound;
+    }
+    uint32_t longest = 0;
+    for (uint32_t q = 0; q < v_before.n; ++q) longest = std::max(longest, v_before.len[q]);
+    InterestNeed need;
+    need.watchers = sp.n;
+    need.pairs = pairs;
+    need.enter = enter.n + pairs + others;
+    need.leave = leave.n + before.pairs + old_sum;
+    need.scratch = std::max(layer_n, longest) + 2;
+    return need;
+}
+
+uint32_t interest_update(const InterestInput& in, InterestScratch& s, InterestLists& after, EventList& enter_out,
+                         EventList& leave_out) noexcept {
+    uint32_t kept = 0;
+    const Visible& v = *in.visible;
+    const Specials& sp = *in.specials;
+    const InterestLists& before = *in.before;
+    const EventList &enter = *in.enter, &leave = *in.leave;
+    after.n = 0, after.pairs = 0;
+    enter_out.n = leave_out.n = 0;
+    uint64_t e_at = 0, l_at = 0;  // next uncapped event not yet copied
+    uint32_t i = 0, j = 0, k = 0;  // specials, before, visible watchers
+    while (i < sp.n || j < before.n) {
+        const int64_t w = i < sp.n && (j >= before.n || sp.id[i] <= before.watcher[j]) ? sp.id[i] : before.watcher[j];
+        const InterestOptions* opt = i < sp.n && sp.id[i] == w ? &sp.opt[i++] : nullptr;
+        OldView old{nullptr, nullptr, 0, 0, 0};
+        if (j < before.n && before.watcher[j] == w) {
+            old.pairs = before.pair + before.off[j];
+            old.n = before.len[j];
+            old.edge = before.edge[j];
+            old.pivot = before.pivot[j];
+            ++j;
+        }
+        uint64_t e_lo, e_hi, l_lo, l_hi;
+        run_of(enter, e_at, w, &e_lo, &e_hi);
+        run_of(leave, l_at, w, &l_lo, &l_hi);
+        copy_events(enter, e_at, e_lo, enter_out);
+        copy_events(leave, l_at, l_lo, leave_out);
+        e_at = e_hi, l_at = l_hi;
+        while (k < v.n && v.watcher[k] < w) ++k;
+        const bool watching = k < v.n && v.watcher[k] == w;
+        if (opt && watching && old.pairs &&
+            try_keep(in, s, *opt, sp.dirty[i - 1], w, k, e_lo == e_hi && l_lo == l_hi, old, after)) {
+            ++kept;
+            continue;
+        }
+        // The candidates: the uncapped view, as ids with d2.
+        uint32_t m = 0;
+        if (watching && v.len[k]) {
+            // Where the AOI had the watcher (a watcher without an entity sees nothing).
+            const uint32_t self = v.pos[k];
+            const float wx = self == kNoSlot ? 0.0f : in.xs[self], wy = self == kNoSlot ? 0.0f : in.ys[self];
+            const uint32_t* list = v.target + v.off[k];
+            for (uint32_t t = 0; t < v.len[k]; ++t) {
+                const uint32_t q = list[t];
+                const float dx = in.xs[q] - wx, dy = in.ys[q] - wy;
+                s.d2[m] = dx * dx + dy * dy;
+                s.order[m] = m;
+                ++m;
+                SOAGEO_ASSERT(m <= s.cap);
+            }
+        }
+        if (!old.pairs) {
+            // Not special at the last update: its view then was the uncapped one, which is this
+            // one without its enters and with its leaves.
+            uint32_t n_old = 0;
+            const uint32_t* list = v.target + v.off[k];
+            for (uint32_t t = 0; t < m; ++t) s.old_ids[n_old++] = v.ids[v.rank_at[list[t]]];
+            std::sort(s.old_ids, s.old_ids + n_old);
+            uint32_t keep = 0;
+            uint64_t e = e_lo;
+            for (uint32_t t = 0; t < n_old; ++t) {
+                while (e < e_hi && enter.pair[2 * e + 1] < s.old_ids[t]) ++e;
+                if (e < e_hi && enter.pair[2 * e + 1] == s.old_ids[t]) continue;
+                s.old_ids[keep++] = s.old_ids[t];
+            }
+            for (uint64_t l = l_lo; l < l_hi; ++l) s.old_ids[keep++] = leave.pair[2 * l + 1];
+            std::inplace_merge(s.old_ids, s.old_ids + (keep - (l_hi - l_lo)), s.old_ids + keep);
+            old.ids = s.old_ids;
+            old.n = keep;
+        }
+        // The new view: indices into the candidates, in `order`, count `chosen`.
+        uint32_t chosen = m;
+        uint32_t edge = opt && opt->max && m <= opt->max ? kAllChosen : old.edge, pivot = old.pivot;
+        if (opt && opt->max && m > opt->max)
+            chosen = select_nearest(in, s, *opt, w, v.target + v.off[k], m, old, &edge, &pivot);
+        // By id, for the difference with the old view.
+        // By rank (the ids' order) packed with the candidate: a sort of plain integers.
+        // (Ranks are read for the chosen only: most candidates of a capped watcher are not.)
+        const uint32_t* list = chosen ? v.target + v.off[k] : nullptr;
+        for (uint32_t t = 0; t < chosen; ++t) s.sel[t] = uint64_t(v.rank_at[list[s.order[t]]]) << 32 | s.order[t];
+        std::sort(s.sel, s.sel + chosen);
+        // Events: the difference of the old view and the new one, both ascending.
+        InterestPair* out = nullptr;
+        PeriodTable periods;
+        if (opt && watching) {
+            SOAGEO_ASSERT(after.n < after.watcher_cap && after.pairs + chosen <= after.pair_cap);
+            periods.build(*opt);
+            after.watcher[after.n] = w;
+            after.off[after.n] = uint32_t(after.pairs);
+            after.len[after.n] = chosen;
+            after.edge[after.n] = edge;
+            after.pivot[after.n] = pivot;
+            out = after.pair + after.pairs;
+            ++after.n;
+            after.pairs += chosen;
+        }
+        uint32_t a = 0, b = 0;
+        while (a < old.n || b < chosen) {
+            const int64_t ta = a < old.n ? old.at(a) : INT64_MAX;
+            const int64_t tb = b < chosen ? v.ids[s.sel[b] >> 32] : INT64_MAX;
+            if (a < old.n && (b >= chosen || ta < tb)) {
+                push_event(leave_out, w, ta);
+                ++a;
+                continue;
+            }
+            const uint32_t c = uint32_t(s.sel[b]);
+            const bool kept = a < old.n && ta == tb;
+            if (!kept) push_event(enter_out, w, tb);
+            if (out) {
+                InterestPair& q = out[b];
+                const uint32_t p = periods.of(s.d2[c]);
+                if (kept && old.pairs) {
+                    q = old.pairs[a];
+                    q.since &= ~kPairDue;
+                    if (p != q.period && q.since) {
+                        const uint64_t last = pair_last(q);
+                        q.deadline = std::min(q.deadline, last + p);
+                        q.since = uint32_t(q.deadline - last);
+                    }
+                } else {
+                    q.target = tb;
+                    q.deadline = in.tick;
+                    q.since = 0;
+                }
+                s.pair_d2[b] = s.d2[c];
+                q.period = p;
+            }
+            a += kept;
+            ++b;
+        }
+        if (out) finish_schedule(*opt, in.tick, s, after, out, chosen);
+    }
+    copy_events(enter, e_at, enter.n, enter_out);
+    copy_events(leave, l_at, leave.n, leave_out);
+    return kept;
+}
+
+}  // namespace soageo

@@ -1,0 +1,148 @@
+// Interest management on top of the AOI: views capped to the nearest targets (with targets that
+// are always seen and pinned ones), and a schedule of which visible pairs are due an update.
+// The AOI computes every watcher's uncapped view; the watchers given options ("special"
+// watchers) then go through interest_update, a pass over their candidates only: an aoi
+// without them pays nothing for it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "aoi.hpp"
+#include "store.hpp"
+
+namespace soageo {
+
+struct InterestOptions {
+    uint32_t max;         // 0: uncapped
+    uint32_t always;      // layer-mask bits seen beyond the cap
+    uint32_t max_period;  // >= 1
+    uint32_t budget;      // 0: none
+    double band;          // 0: no band (every pair has period 1)
+};
+
+// Watchers with options, ids ascending.
+struct Specials {
+    int64_t* id;
+    InterestOptions* opt;
+    uint8_t* dirty;  // options or pins changed since the last update
+    uint32_t n, cap;
+};
+
+size_t specials_bytes(uint32_t cap) noexcept;
+Specials specials_carve(void* block, uint32_t cap) noexcept;
+void specials_copy(Specials& to, const Specials& from) noexcept;
+uint32_t specials_find(const Specials& s, int64_t id, bool* found) noexcept;
+void specials_insert(Specials& s, uint32_t at, int64_t id, const InterestOptions& o) noexcept;  // needs n < cap
+void specials_erase(Specials& s, uint32_t at) noexcept;
+
+// Pinned (watcher, target) pairs, ascending.
+struct Pins {
+    int64_t* pair;  // 2 per pin
+    uint32_t n, cap;
+};
+
+size_t pins_bytes(uint32_t cap) noexcept;
+Pins pins_carve(void* block, uint32_t cap) noexcept;
+void pins_copy(Pins& to, const Pins& from) noexcept;
+uint32_t pins_find(const Pins& p, int64_t w, int64_t t, bool* found) noexcept;
+void pins_insert(Pins& p, uint32_t at, int64_t w, int64_t t) noexcept;  // needs n < cap
+void pins_erase(Pins& p, uint32_t at) noexcept;
+// Removes every pin of watcher w; returns how many.
+uint32_t pins_drop_watcher(Pins& p, int64_t w) noexcept;
+
+// One visible pair of a special watcher, with its schedule: 24 bytes, as every update reads
+// and writes every special watcher's pairs.
+struct InterestPair {
+    int64_t target;
+    uint64_t deadline;  // the update it is due at (or after, with a budget)
+    uint32_t period;    // at most kMaxPeriod
+    uint32_t since;     // deadline - the update that last listed it (0: never listed), | kPairDue
+};
+constexpr uint32_t kPairDue = 0x80000000u;  // listed by the last update
+constexpr uint32_t kMaxPeriod = 1u << 30;   // longer periods count as this one
+inline bool pair_listed(const InterestPair& q) noexcept { return (q.since & ~kPairDue) != 0; }
+inline uint64_t pair_last(const InterestPair& q) noexcept { return q.deadline - (q.since & ~kPairDue); }
+
+// The special watchers' views after an update: watcher k's pairs are pair[off[k] .. + len[k]),
+// targets ascending.
+struct InterestLists {
+    int64_t* watcher;  // ascending
+    uint32_t* off;
+    uint32_t* len;
+    uint32_t* edge;    // a capped watcher's boundary key (interest.cpp)
+    uint32_t* pivot;   // and its next selection's pivot
+    uint32_t* due_len; // watcher k's due targets are due[off[k] .. + due_len[k]), ascending
+    InterestPair* pair;
+    int64_t* due;
+    uint32_t n, watcher_cap;
+    uint64_t pairs, pair_cap;
+};
+
+size_t interest_lists_bytes(uint32_t watcher_cap, uint64_t pair_cap) noexcept;
+InterestLists interest_lists_carve(void* block, uint32_t watcher_cap, uint64_t pair_cap) noexcept;
+// The pairs of watcher `id` (null when it has none), *n their count.
+const InterestPair* interest_find(const InterestLists& l, int64_t id, uint32_t* n) noexcept;
+
+// Whether special watcher w's list (if it has one) holds target t; true when w has none.
+bool interest_sees(const InterestLists& l, int64_t w, int64_t t) noexcept;
+
+// Per-update working memory, for one watcher's candidates at a time.
+struct InterestScratch {
+    float* d2;
+    uint32_t* order;
+    uint32_t* count;   // the schedule's counts by offset
+    uint64_t* packed;  // the selection's keys
+    uint64_t* sel;     // the chosen, by id: rank << 32 | candidate
+    uint32_t* rank;    // each candidate's id rank
+    float* pair_d2;    // d2 of each pair of the watcher's new list (the budget's order)
+    int64_t* old_ids;  // a watcher's view at the last update, when it was not special then
+    uint32_t cap;      // candidates (and old ids) it holds
+};
+
+size_t interest_scratch_bytes(uint32_t cap) noexcept;
+InterestScratch interest_scratch_carve(void* block, uint32_t cap) noexcept;
+
+struct InterestInput {
+    const Visible* visible;     // committed: this update's uncapped lists
+    const float* xs;            // the AOI scratch's positions and masks by list position
+    const float* ys;
+    const uint32_t* ms;
+    const EventList* enter;     // the AOI's events of this update (uncapped)
+    const EventList* leave;
+    const Specials* specials;
+    const Pins* pins;
+    const InterestLists* before;
+    float margin;
+    uint64_t tick;              // this update's number (the schedule's u), from 1
+    // After an incremental update: the AOI scratch's marks of what changed (changed[pos] ==
+    // serial); null after a full one.
+    const uint32_t* changed;
+    uint32_t serial;
+};
+
+// Bounds the caller sizes the outputs with before the AOI commits: the special watchers'
+// pairs after the update (at most their uncapped lists) and the events it may write.
+struct InterestNeed {
+    uint32_t watchers;
+    uint64_t pairs;
+    uint64_t enter, leave;
+    uint32_t scratch;
+};
+// `v_before` and the events are the uncommitted update's: the bound of each special watcher's
+// new list is its last list plus its enters.
+InterestNeed interest_need(const Visible& v_before, const EventList& enter, const EventList& leave,
+                           const Specials& sp, const Pins& pins, const InterestLists& before,
+                           uint32_t layer_n) noexcept;
+
+// Rewrites the AOI's events for the special watchers (and those special at the last update)
+// into enter_out / leave_out, sorted like them, and writes their views and schedules to `after`.
+// The outputs have the room interest_need asked for.
+// Returns how many special watchers kept their view as it was (the rest chose it anew).
+uint32_t interest_update(const InterestInput& in, InterestScratch& s, InterestLists& after, EventList& enter_out,
+                         EventList& leave_out) noexcept;
+
+// A pair's period: min(max_period, 1 + k), k the largest integer with (k * band)^2 <= d2.
+uint32_t interest_period(const InterestOptions& o, float d2) noexcept;
+
+}  // namespace soageo

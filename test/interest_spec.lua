@@ -1,0 +1,425 @@
+local soageo = require "soageo"
+local rng = require "rng"
+local util = require "spec_util"
+local ref = require "pairs_reference"
+local iref = require "interest_reference"
+
+local replay, same_sets, sorted_flat = util.replay, util.same_pair_sets, util.sorted_pairs
+
+-- Random options for a watcher: none, a cap (with always-seen bits), a band, a budget, or mixes.
+local function random_options(g)
+  local kind = g:int(1, 7)
+  if kind == 1 then return nil end
+  if kind == 2 then return { max = g:int(1, 8) } end
+  if kind == 3 then return { max = g:int(1, 6), always = 2 } end
+  if kind == 4 then return { max = g:int(1, 8), band = g:uniform(2, 10) } end
+  if kind == 5 then return { band = g:uniform(2, 10), max_period = g:int(1, 6) } end
+  if kind == 6 then return { band = g:uniform(2, 10), budget = g:int(1, 4) } end
+  return { max = g:int(2, 8), budget = g:int(1, 3), always = 4 }
+end
+
+local function copy(opt)
+  if not opt then return nil end
+  local t = {}
+  for k, v in pairs(opt) do t[k] = v end
+  return t
+end
+
+local function count(set)
+  local n = 0
+  for _ in pairs(set or {}) do n = n + 1 end
+  return n
+end
+
+-- Whether the flat due list (n pairs) is exactly the set `want`, sorted like the events.
+local function same_due(list, n, want)
+  if not sorted_flat(list, n) then return false end
+  return same_sets(util.pair_set(list, n), want)
+end
+
+for _, arch in ipairs(soageo.archs()) do
+  for _, margin in ipairs({ 0, 4 }) do
+    describe("when the " .. arch .. " target runs capped views with margin " .. margin, function()
+      util.use_target(arch, setup, teardown)
+
+      -- Every entity moving (the full update), or a tenth (the incremental one, where a watcher
+      -- nothing changed for keeps its view as it was).
+      for _, few in ipairs({ false, true }) do
+      it("returns the views, events, watchers_of and due pairs of the plain-Lua reference at every tick" ..
+        (few and " (a tenth moving)" or ""), function()
+        local g = rng.new(300 + margin + (few and 7 or 0))
+        local l = soageo.layer()
+        local aoi = soageo.aoi(l, { margin = margin })
+        local views, opts, pins, next_id = {}, {}, {}, 1
+        for _ = 1, 200 do
+          l:set(next_id, g:uniform(0, 200), g:uniform(0, 200), 0, 1 << g:int(0, 2))
+          if g:int(1, 3) == 1 then
+            views[next_id], opts[next_id] = g:uniform(10, 40), random_options(g)
+            aoi:watch(next_id, views[next_id], nil, copy(opts[next_id]))
+          end
+          next_id = next_id + 1
+        end
+        local vis, uncapped, capped, state = {}, {}, {}, {}
+        local enter, leave, out, due_out = {}, {}, {}, {}
+        for tick = 1, 30 do
+          if tick > 1 and not few then next_id = util.churn(l, g, next_id, { step = 3, k = 2, span = 200 }) end
+          if tick > 1 and few then
+            for id, x, y in l:each() do
+              if g:int(1, 10) == 1 then l:move(id, x + g:uniform(-3, 3), y + g:uniform(-3, 3)) end
+            end
+            if g:int(1, 2) == 1 then l:remove(g:int(1, next_id)) end
+            if g:int(1, 2) == 1 then l:set(next_id, g:uniform(0, 200), g:uniform(0, 200), 0, 1 << g:int(0, 2)); next_id = next_id + 1 end
+          end
+          for _ = 1, few and 1 or 4 do
+            local w = g:int(1, next_id)
+            if views[w] and g:int(1, 3) == 1 then
+              views[w], opts[w], pins[w] = nil, nil, nil
+              aoi:unwatch(w)
+            elseif l:has(w) then
+              views[w], opts[w] = g:uniform(10, 40), random_options(g)
+              aoi:watch(w, views[w], nil, copy(opts[w]))
+            end
+          end
+          for _ = 1, few and 1 or 3 do
+            local w, t = g:int(1, next_id), g:int(1, next_id)
+            if views[w] then
+              pins[w] = pins[w] or {}
+              if pins[w][t] then pins[w][t] = nil; assert.is_true(aoi:unpin(w, t))
+              else pins[w][t] = true; aoi:pin(w, t) end
+            end
+          end
+          local ne, nl
+          enter, leave, ne, nl = aoi:update(enter, leave)
+          local label = "tick " .. tick
+          assert.is_true(sorted_flat(enter, ne) and sorted_flat(leave, nl), label)
+          replay(vis, enter, ne, leave, nl)
+          uncapped = ref.visible(l, views, margin, uncapped)
+          capped = iref.capped(l, uncapped, opts, pins, margin, capped)
+          assert.is_true(same_sets(vis, capped), label)
+          local seers = {}
+          for w in pairs(views) do
+            local n
+            out, n = aoi:visible(w, out)
+            assert.are.equal(count(capped[w]), n, label)
+            for i = 1, n do assert.is_true(capped[w][out[i]], label) end
+            for i = 2, n do assert.is_true(out[i - 1] < out[i], label) end
+            for t in pairs(capped[w] or {}) do seers[t] = seers[t] or {}; table.insert(seers[t], w) end
+          end
+          for t = 1, next_id do
+            local want = seers[t] or {}
+            table.sort(want)
+            local n
+            out, n = aoi:watchers_of(t, out)
+            assert.are.equal(#want, n, label)
+            for i = 1, n do assert.are.equal(want[i], out[i], label) end
+          end
+          local want_due = iref.schedule(l, capped, opts, state, tick)
+          local n
+          due_out, n = aoi:due(due_out)
+          assert.is_true(same_due(due_out, n, want_due), label)
+        end
+        if few then
+          local st = aoi:stats()
+          assert.is_true(st.incremental >= 20)
+          assert.is_true(st.interest_kept > 100 and st.interest_chosen > 100)
+        end
+      end)
+      end
+
+      it("returns the nearest N, ties by the lower id, and always-seen and pinned targets beyond them", function()
+        local l = soageo.layer()
+        l:set(1, 0, 0)
+        for i = 2, 9 do l:set(i, i, 0) end       -- 2..9 at distance 2..9
+        l:set(10, 3, 0); l:set(11, 0, 3)         -- two more at distance 3: ids 3, 10, 11 tie
+        l:set(12, 1, 0, 0, 2)                    -- the nearest, with layer mask 2
+        local aoi = soageo.aoi(l, { margin = margin })
+        aoi:watch(1, 100, nil, { max = 3, always = 2 })
+        aoi:pin(1, 9)
+        aoi:update()
+        local list, n = aoi:visible(1)
+        assert.are.same({ 2, 3, 9, 10, 12 }, util.sorted(list, n))
+        aoi:unpin(1, 9)
+        local enter, leave, ne, nl = aoi:update()
+        assert.are.equal(0, ne)
+        assert.are.equal(1, nl)
+        assert.are.same({ 1, 9 }, { leave[1], leave[2] })
+        aoi:watch(1, 100)                        -- the cap goes: everything in view enters
+        enter, leave, ne, nl = aoi:update()
+        assert.are.equal(7, ne)                  -- 11 in view, 4 seen already
+        assert.are.equal(0, nl)
+      end)
+    end)
+  end
+
+  describe("when the " .. arch .. " target ranks a crowd with a margin", function()
+    util.use_target(arch, setup, teardown)
+
+    it("returns views that keep their targets until another is nearer by more than the margin", function()
+      local l = soageo.layer()
+      l:set(1, 0, 0)
+      l:set(2, 10, 0)
+      l:set(3, 11, 0)
+      local aoi = soageo.aoi(l, { margin = 2 })
+      aoi:watch(1, 100, nil, { max = 1 })
+      aoi:update()
+      assert.are.same({ 2 }, (aoi:visible(1)))
+      l:move(3, 9, 0)                            -- nearer by 1: within the margin, 2 stays
+      local _, _, ne, nl = aoi:update()
+      assert.are.equal(0, ne + nl)
+      l:move(3, 7.5, 0)                          -- nearer by 2.5: 3 takes the place
+      local enter, leave
+      enter, leave, ne, nl = aoi:update()
+      assert.are.same({ 1, 3 }, { enter[1], enter[2] })
+      assert.are.same({ 1, 2 }, { leave[1], leave[2] })
+      l:move(2, 6.5, 0)                          -- nearer by 1 than 3, which now has the bonus
+      _, _, ne, nl = aoi:update()
+      assert.are.equal(0, ne + nl)
+    end)
+  end)
+
+  describe("when the " .. arch .. " target schedules due pairs", function()
+    util.use_target(arch, setup, teardown)
+
+    -- A still layer: watcher 1 at the centre of a crowd, band b. Returns the layer and aoi.
+    local function still_world(g, n, opt)
+      local l = soageo.layer()
+      l:set(1, 0, 0)
+      for id = 2, n do l:set(id, g:uniform(-50, 50), g:uniform(-50, 50)) end
+      local aoi = soageo.aoi(l)
+      aoi:watch(1, 80, nil, opt)
+      return l, aoi
+    end
+
+    it("returns near pairs every update, new pairs at once, gaps of at most p and even updates", function()
+      local g = rng.new(77)
+      local opt = { band = 9, max_period = 6 }
+      local l, aoi = still_world(g, 300, opt)
+      local last, out = {}, {}
+      local per_update = {}
+      for u = 1, 40 do
+        if u == 20 then l:set(1000, 1, 1) end   -- a new pair, nearer than the band
+        if u == 25 then l:set(1001, 40, 40) end -- a new far pair
+        aoi:update()
+        local n
+        out, n = aoi:due(out)
+        local listed = {}
+        for i = 1, n do
+          assert.are.equal(1, out[2 * i - 1])
+          listed[out[2 * i]] = true
+        end
+        local list, m = aoi:visible(1)
+        local by_period = {}
+        for i = 1, m do
+          local t = list[i]
+          local p = iref.period(opt, iref.d2(l, 1, t))
+          if p == 1 then assert.is_true(listed[t], "near pair " .. t) end
+          if not last[t] then assert.is_true(listed[t], "new pair " .. t) end
+          if listed[t] then
+            if last[t] then assert.is_true(u - last[t] <= p, "gap of " .. t) end
+            last[t] = u
+          end
+          local b = by_period[p] or { k = 0, listed = 0 }
+          b.k = b.k + 1
+          b.listed = b.listed + (listed[t] and 1 or 0)
+          by_period[p] = b
+        end
+        per_update[u] = by_period
+      end
+      -- Evenness on the still layer: between the first listings and the new pairs.
+      local checked = 0
+      for u = 2, 19 do
+        for p, b in pairs(per_update[u]) do
+          assert.is_true(b.listed == b.k // p or b.listed == -(-b.k // p), "period " .. p .. " at " .. u)
+          checked = checked + 1
+        end
+      end
+      assert.is_true(checked >= 18 * 3)
+    end)
+
+    it("returns at most budget pairs a watcher an update, each waiting at most p + ceil(v / B) - 1", function()
+      local g = rng.new(78)
+      local opt = { band = 12, max_period = 4, budget = 7 }
+      local l, aoi = still_world(g, 120, opt)
+      local last, out = {}, {}
+      for u = 1, 40 do
+        aoi:update()
+        local n
+        out, n = aoi:due(out)
+        assert.is_true(n <= opt.budget)
+        local list, v = aoi:visible(1)
+        local listed = {}
+        for i = 1, n do listed[out[2 * i]] = true end
+        for i = 1, v do
+          local t = list[i]
+          local p = iref.period(opt, iref.d2(l, 1, t))
+          local bound = p + -(-v // opt.budget) - 1
+          if listed[t] then
+            assert.is_true(u - (last[t] or 0) <= bound, "gap of " .. t)
+            last[t] = u
+          else
+            assert.is_true(u - (last[t] or 0) < bound, "wait of " .. t)
+          end
+        end
+      end
+    end)
+
+    it("returns the reference's due pairs with periods past the lookup table (band 1, max_period 100)", function()
+      local g = rng.new(79)
+      local opts = { [1] = { band = 1, max_period = 100 } }
+      local l, aoi = still_world(g, 150, opts[1])
+      local state, out = {}, {}
+      local longest = 0
+      for u = 1, 60 do
+        if u % 7 == 0 then l:move(2 + u % 10, g:uniform(-50, 50), g:uniform(-50, 50)) end
+        aoi:update()
+        local list, m = aoi:visible(1)
+        local view = {}
+        for i = 1, m do
+          view[list[i]] = true
+          longest = math.max(longest, iref.period(opts[1], iref.d2(l, 1, list[i])))
+        end
+        local want = iref.schedule(l, { [1] = view }, opts, state, u)
+        local n
+        out, n = aoi:due(out)
+        assert.is_true(same_due(out, n, want), "update " .. u)
+      end
+      assert.is_true(longest > 40)
+    end)
+
+    it("returns periods of 1 + k at the band's exact boundaries ((k * band)^2 == d2 counts)", function()
+      local l = soageo.layer()
+      l:set(1, 0, 0)
+      l:set(2, 3, 0)             -- d2 9 = (1 * 3)^2: period 2
+      l:set(3, 2.9999, 0)        -- just inside the band: period 1
+      l:set(4, 0, 6)             -- d2 36 = (2 * 3)^2: period 3
+      l:set(5, 0, -5.9999)       -- period 2
+      local aoi = soageo.aoi(l)
+      local opts = { [1] = { band = 3 } }
+      aoi:watch(1, 100, nil, opts[1])
+      local want_period = { [2] = 2, [3] = 1, [4] = 3, [5] = 2 }
+      for t, p in pairs(want_period) do assert.are.equal(p, iref.period(opts[1], iref.d2(l, 1, t))) end
+      local state, out, last, listings = {}, {}, {}, {}
+      for u = 1, 12 do
+        aoi:update()
+        local n
+        out, n = aoi:due(out)
+        local want = iref.schedule(l, { [1] = { [2] = true, [3] = true, [4] = true, [5] = true } }, opts, state, u)
+        assert.is_true(same_due(out, n, want), "update " .. u)
+        for i = 1, n do
+          local t = out[2 * i]
+          if last[t] then assert.is_true(u - last[t] <= want_period[t]) end
+          last[t] = u
+          listings[t] = (listings[t] or 0) + 1
+        end
+        assert.are.equal(u, last[3])   -- period 1: every update
+      end
+      -- Both at once when new; then the two of period 2 take turns (offsets 1 and 2), the one of
+      -- period 3 comes at offset 1 and every third update after.
+      assert.are.same({ [2] = 7, [3] = 12, [4] = 5, [5] = 6 }, listings)
+    end)
+
+    it("returns every visible pair as due for a watcher without options", function()
+      local l = util.layer_of({ { 0, 0 }, { 1, 0 }, { 2, 0 }, { 50, 0 } })
+      local aoi = soageo.aoi(l)
+      aoi:watch(2, 10)
+      aoi:watch(1, 10, nil, { max = 1 })
+      aoi:update()
+      local due, n = aoi:due()
+      assert.are.same({ 1, 2, 2, 1, 2, 3 }, due)
+      assert.are.equal(3, n)
+      aoi:update()
+      due, n = aoi:due(due)
+      assert.are.equal(3, n)
+    end)
+  end)
+end
+
+describe("when watch is given bad options", function()
+  it("raises a clear error and changes nothing", function()
+    local l = util.layer_of({ { 0, 0 }, { 1, 0 } })
+    local aoi = soageo.aoi(l)
+    local watch = util.method("watch")
+    local cases = {
+      { { max = 0 }, "max must be an integer >= 1" },
+      { { max = 1.5 }, "max must be an integer >= 1" },
+      { { budget = -1 }, "budget must be an integer >= 1" },
+      { { band = 0 }, "band must be finite and > 0" },
+      { { band = 1 / 0 }, "band must be finite and > 0" },
+      { { max_period = 0 }, "max_period must be an integer >= 1" },
+      { { always = -1 }, "always must be an integer in [0, 0xffffffff]" },
+      { { max = 3, colour = 1 }, "unknown option 'colour'" },
+    }
+    for _, c in ipairs(cases) do
+      local ok, err = pcall(watch, aoi, 1, 10, nil, c[1])
+      assert.is_false(ok)
+      local want = "bad argument #4 to 'watch' (" .. c[2] .. ")"
+      assert.are.equal(want, err:sub(-#want))
+      assert.are.equal(0, aoi:watchers())
+    end
+    aoi:update()
+    assert.are.equal(0, select(2, aoi:due()))
+  end)
+end)
+
+-- Finalizers run by the allocations of watch, pin and update (interest_reserve's blocks among
+-- them) that use the aoi: the aoi is held by the call, so they are refused as busy (close waits
+-- for the call's end), and the call answers as if they had not run.
+describe("when finalizers watch, pin, update or close a capped aoi inside its own calls", function()
+  it("refuses them as busy, closes after the call, and the capped aoi still sees exactly its circles", function()
+    local l = soageo.layer()
+    for i = 1, 400 do l:set(i, (i * 37) % 120, (i * 91) % 120) end
+    local opt = { max = 1000, band = 3, budget = 50 }  -- a cap that never binds: the brute force holds
+    local function brute(id)
+      local x, y = l:get(id)
+      local out = {}
+      for t = 1, 400 do
+        local tx, ty = l:get(t)
+        local dx, dy = tx - x, ty - y
+        if t ~= id and dx * dx + dy * dy < 100 then out[#out + 1] = t end
+      end
+      return out
+    end
+    local actions = {
+      unwatch = function(a) a:unwatch(1) end,
+      watch = function(a) a:watch(5000, 3, nil, { max = 2 }) end,
+      pin = function(a) a:pin(2, 3) end,
+      update = function(a) a:update() end,
+      close = function(a) a:close() end,
+    }
+    local calls = {  -- each makes a block of the aoi's (checked by util.during: the finalizer ran inside)
+      { "watch grows the options' block", function(a) a:watch(1000, 10, nil, opt) end },
+      { "pin makes the pins' block", function(a) a:pin(1, 2) end },
+      { "update makes the interest blocks", function(a) a:update() end },
+    }
+    for _, c in ipairs(calls) do
+      for name, act in pairs(actions) do
+        local aoi = soageo.aoi(l)
+        for i = 1, 16 do aoi:watch(i, 10, nil, opt) end
+        local err
+        local ok, e = util.during(function() c[2](aoi) end, function()
+          local fine, why = pcall(act, aoi)
+          if not fine then err = why end
+        end)
+        assert.is_true(ok, c[1] .. ", " .. name .. ": " .. tostring(e))
+        if name == "close" then
+          assert.is_nil(err)
+          assert.is_truthy(tostring(aoi):find("closed", 1, true), c[1])
+        else
+          assert.matches("aoi is busy: called from a finalizer during a call", err)
+          aoi:update()
+          for i = 1, 16 do assert.are.same(brute(i), (aoi:visible(i))) end
+          local views = {}
+          for i = 1, 16 do
+            views[i] = {}
+            for _, t in ipairs(aoi:visible(i)) do views[i][t] = true end
+          end
+          local due, n = aoi:due()
+          for k = 1, n do  -- the due pairs of watchers 1..16 are pairs they see
+            local w, t = due[2 * k - 1], due[2 * k]
+            if w <= 16 then assert.is_true(views[w][t]) end
+          end
+        end
+      end
+    end
+  end)
+end)
