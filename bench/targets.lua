@@ -76,4 +76,29 @@ build/bench_shapes | as printed | every skill-shape kernel at its own speed-up o
   kernels | =verdicts target >= [%d.]+x (%a+)
 bench/bench_shapes_lua.lua | as printed | every skill shape from Lua at least 100x a plain Lua loop (`target >= 100x` lines)
   from Lua | =verdicts target >= [%d.]+x (%a+)
+bench/bench_walls_lua.lua | >= 25x | `walls:blocked` at 100,000 segments at least 25x a plain-Lua segment grid
+  100,000 segments | %f[%d]100000%s+[%d.]+%s+[%d.]+%s+{N}x
+bench/bench_walls_lua.lua | <= 1.5x | `walls:blocked` at 100,000 segments within 1.5x of the same at 1,000 (its cost follows the ray)
+  100,000 / 1,000 | walls:blocked at 100,000 segments / at 1,000: {N}x
+bench/bench_walls_lua.lua | >= 8x | `tiles:blocked` on 1024 x 1024 tiles at least 8x a plain-Lua DDA walk
+  1024 x 1024 | tiles 1024 x 1024 [^\n]-: {N}x
+bench/bench_walls_lua.lua | <= 0.6x | `walls:visible` of the ~50 ids of an `in_circle` at most 0.6x one `walls:blocked` per id
+  ~50 ids | walls:visible of [^\n]-: {N}x
+bench/bench_walls_lua.lua | <= 30 ms | building 100,000 walls within 30 ms
+  100,000 segments | soageo.walls of 100,000 segments: {N} ms
+bench/bench_history_lua.lua | <= 1.1x | `layer:move` with history on at most 1.1x without
+  1,000,000 | with history%(16%): {N}x
+bench/bench_history_lua.lua | <= 0.3x | `commit` after a tenth moved at most 0.3x the time of those moves
+  1,000,000 | commit after a tenth moved: [%d.]+ ms, {N}x
+bench/bench_history_lua.lua | <= 2x | `commit` after all moved at most 2x a copy of the x and y columns
+  1,000,000 | commit after all moved: [%d.]+ ms; a copy[^\n]-; {N}x
+bench/bench_history_lua.lua | <= 3x | a small query on a view 10 ticks back at most 3x the same on the present layer
+  100,000 | view 10 ticks back [%d.]+ us: {N}x
+bench/bench_interest_lua.lua | <= 1.3x | a capped AOI update at most 1.3x the uncapped one (uniform)
+  10,000 uniform | interest uniform     10000 [^\n]-%({N}x%)
+bench/bench_interest_lua.lua | <= 1.5x | a capped AOI update at most 1.5x the uncapped one (crowded)
+  2,000 crowded | interest crowded      2000 [^\n]-%({N}x%)
+bench/bench_interest_lua.lua | <= 1.5x | `aoi:due` at most 1.5x `table.move` copying as many integers
+  10,000 uniform | interest uniform    due:[^\n]-%({N}x%)
+  2,000 crowded | interest crowded    due:[^\n]-%({N}x%)
 ]]
