@@ -142,3 +142,34 @@ describe("a rejected call on walls or tiles", function()
     end)
   end
 end)
+
+-- History: a rejected history, commit or past call leaves the kept ticks as they were (what
+-- history() says, and each kept tick's answers).
+describe("a rejected call on a layer's history", function()
+  it("leaves the ticks it keeps, and what they answer, unchanged", function()
+    local l = soageo.layer()
+    for i = 1, 30 do l:set(i, i, -i, i % 3) end
+    assert.has_error(function() l:commit() end)  -- history off
+    assert.has_error(function() l:past(1) end)
+    l:history(4)
+    l:commit()
+    l:move(1, 100, 100)
+    l:commit()
+    local function state()
+      local _, oldest, newest = l:history()
+      local out = { oldest, newest }
+      for t = oldest, newest do out[#out + 1] = l:past(t):dump() end
+      return out
+    end
+    local before = state()
+    for _, bad in ipairs({
+      function() l:history(65) end, function() l:history(-1) end, function() l:history(1.5) end,
+      function() l:history("x") end, function() l:past(0) end, function() l:past(3) end,
+      function() l:past(1, 0 / 0) end, function() l:past(1, 2) end, function() l:past(2, 0.5) end,
+      function() l:past(1.5) end, function() l:past(1):move(1, 0, 0) end, function() l:past(1):set(99, 0, 0) end,
+    }) do
+      assert.has_error(bad)
+      assert.are.same(before, state())
+    end
+  end)
+end)
