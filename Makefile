@@ -223,11 +223,12 @@ bench-run: $(MODULE) $(BUILD)/bench_kernels $(BUILD)/bench_shapes $(BUILD)/bench
 	$(LUA) bench/bench_index_lua.lua
 	$(LUA) bench/bench_history_lua.lua
 	$(BUILD)/bench_layout
+	@if [ -n "$(BOX2D)" ]; then $(MAKE) --no-print-directory bench-box2d; fi
 	$(LUA) bench/bench_walls_lua.lua
 
 # Walls against Box2D v3 (bench/bench_box2d.cpp), natively: make bench-box2d BOX2D=<a Box2D v3
 # source directory> (e.g. a checkout of github.com/erincatto/box2d at v3.1.1). Box2D is built
-# with CMake in $(BUILD)/box2d, outside the sources; not part of `make bench`.
+# with CMake in $(BUILD)/box2d, outside the sources; `make bench BOX2D=<dir>` runs it too.
 bench-box2d: $(CORE_OBJ)
 	@test -f "$(BOX2D)/include/box2d/box2d.h" || { echo "make bench-box2d: BOX2D=$(BOX2D) is not a Box2D v3 source directory" >&2; exit 2; }
 	cmake -S "$(BOX2D)" -B $(BUILD)/box2d -DCMAKE_BUILD_TYPE=Release -DBOX2D_SAMPLES=OFF -DBOX2D_UNIT_TESTS=OFF \

@@ -5,8 +5,8 @@
 // timed round after an untimed one. Both find the
 // closest contact; the hits are compared (count, and the parameter within 1e-4). Built by
 // `make bench-box2d BOX2D=<a Box2D v3 source directory>` against a Box2D compiled there
-// (Release, SIMD as its CMake defaults), never part of `make bench`: no Box2D code is in
-// this repository.
+// (Release, SIMD as its CMake defaults); `make bench BOX2D=<dir>` runs it too. No Box2D code is
+// in this repository.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
