@@ -117,8 +117,8 @@ local function column_min(text, prefix, col)
       for v in rest:gmatch("[%d.]+") do
         k = k + 1
         if k == col then
-          v = tonumber(v)
-          if v and (not best or v < best) then best = v end
+          local x = tonumber(v)
+          if x and (not best or x < best) then best = x end
           break
         end
       end

@@ -1,6 +1,6 @@
 -- A minimal stand-in for busted, for interpreters busted cannot run on (busted's C helpers are
 -- built for the packaged Lua 5.4; Lua 5.5 is not packaged). Supports what our specs use:
--- describe/it/setup/teardown and the assert forms below. Usage, from the repository root:
+-- describe/it/setup/teardown/before_each/after_each and the assert forms below. Usage, from the repository root:
 --   LUA=/path/to/lua5.5 make test-lua LUA_INCDIR=/path/to/its/headers
 -- or directly: lua test/mini_busted.lua test/layer_spec.lua test/sector_spec.lua ...
 package.path = "lualib/?.lua;test/?.lua;bench/?.lua;" .. package.path
@@ -48,21 +48,35 @@ assert_.has_errors = assert_.has_error
 setmetatable(assert_, { __call = function(_, v, m) if not v then error(m or "assertion failed", 2) end return v end })
 
 local function run_block(name, body)
-  local block = { name = name, setups = {}, teardowns = {}, tests = {} }
+  local block = { name = name, setups = {}, teardowns = {}, tests = {}, before_each = {}, after_each = {} }
   stack[#stack + 1] = block
   body()
   stack[#stack] = nil
   return block
 end
 
-local function execute(block, prefix)
+-- befores/afters: the before_each and after_each functions of the enclosing blocks, outer first
+-- (after_each inner first), run around every test of this block and of the blocks inside it.
+local function execute(block, prefix, befores, afters)
   local title = prefix .. block.name .. " "
+  local b, a = {}, {}
+  for _, f in ipairs(befores or {}) do b[#b + 1] = f end
+  for _, f in ipairs(block.before_each) do b[#b + 1] = f end
+  for _, f in ipairs(block.after_each) do a[#a + 1] = f end
+  for _, f in ipairs(afters or {}) do a[#a + 1] = f end
   for _, f in ipairs(block.setups) do f() end
   for _, t in ipairs(block.tests) do
     if t.block then
-      execute(t.block, title)
+      execute(t.block, title, b, a)
     else
-      local ok, err = pcall(t.fn)
+      local ok, err = pcall(function()
+        for _, f in ipairs(b) do f() end
+        t.fn()
+      end)
+      for _, f in ipairs(a) do
+        local fine, why = pcall(f)
+        if ok and not fine then ok, err = false, why end
+      end
       if ok then passed = passed + 1 else
         failed = failed + 1
         print("FAIL " .. title .. t.name .. "\n  " .. tostring(err))
@@ -80,6 +94,8 @@ end
 _G.it = function(name, fn) local b = stack[#stack]; b.tests[#b.tests + 1] = { name = name, fn = fn } end
 _G.setup = function(fn) local b = stack[#stack]; b.setups[#b.setups + 1] = fn end
 _G.teardown = function(fn) local b = stack[#stack]; b.teardowns[#b.teardowns + 1] = fn end
+_G.before_each = function(fn) local b = stack[#stack]; b.before_each[#b.before_each + 1] = fn end
+_G.after_each = function(fn) local b = stack[#stack]; b.after_each[#b.after_each + 1] = fn end
 _G.assert = assert_
 
 for _, file in ipairs(arg) do dofile(file) end
