@@ -45,6 +45,7 @@ assert_.are_not = {
   same = function(a, b) check(not same(a, b), "tables are the same") end,
 }
 assert_.has_errors = assert_.has_error
+assert_.truthy, assert_.falsy = assert_.is_truthy, assert_.is_falsy
 setmetatable(assert_, { __call = function(_, v, m) if not v then error(m or "assertion failed", 2) end return v end })
 
 local function run_block(name, body)
