@@ -211,6 +211,33 @@ describe("when tile edges are no float32 value", function()
   end)
 end)
 
+describe("when a ray misses a blocked cell by one float32 step", function()
+  -- 3 x 3 unit cells from (0, 0), only the middle one (number 5) blocked. The misses are far
+  -- closer than the walk's padding: only an exact decision tells them from contacts.
+  local tiles = soageo.tiles(3, 3, 1, "000" .. "010" .. "000")
+  local below1, above2, below2 = next_float(1, -1), next_float(2, 1), next_float(2, -1)
+
+  it("returns free just outside its edges and corners, blocked on them", function()
+    local misses = {
+      { 0, below1, 3, below1 }, { below1, 0, below1, 3 },  -- along the low edges
+      { 0, above2, 3, above2 }, { above2, 3, above2, 0 },  -- along the high edges
+      { 0, below2, below2, 0 }, { below2, 0, 0, below2 },  -- past the corner (1, 1)
+      { 0.5, below1, below1, 0.5 },
+      { 1, 0, 1, below1 }, { 0, 1, below1, 1 },            -- ending just short
+    }
+    for _, q in ipairs(misses) do
+      assert.is_false(tiles:blocked(q[1], q[2], q[3], q[4]))
+      assert.is_nil(tiles:cast(q[1], q[2], q[3], q[4]))
+    end
+    assert.are.same({ false, false }, (tiles:blocked_many({ 0, below1, 3, below1, 0, below2, below2, 0 })))
+    local hits = { { 0, 1, 3, 1 }, { 1, 0, 1, 3 }, { 0, 2, 2, 0 }, { 1, 0, 1, 1 }, { 0, 3, 3, 0 } }
+    for _, q in ipairs(hits) do
+      assert.is_true(tiles:blocked(q[1], q[2], q[3], q[4]))
+      assert.are.equal(5, select(2, tiles:cast(q[1], q[2], q[3], q[4])))
+    end
+  end)
+end)
+
 describe("when tiles meet the rules' corner cases", function()
   -- 4 x 4 unit cells from (0, 0); only cell (2, 2), number 11, is blocked.
   local tiles = soageo.tiles(4, 4, 1, "0000" .. "0000" .. "0010" .. "0000")
