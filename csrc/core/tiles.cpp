@@ -123,15 +123,46 @@ bool tile_meets(const TileMap& m, uint32_t col, uint32_t row, const Seg& q, bool
 
 namespace {
 
+// The rows [*lo - 1, *hi] (as reals: rows r with r + 1 >= *lo and r <= *hi) whose closed
+// cells in column c the segment certainly meets: the part of it inside the column shrunk by
+// the walk's pad, its v range shrunk by the pad again. The pad is far more than the rounding
+// of u, v and t (the walk's own argument, read the other way), so no exact test is needed.
+inline void certain_rows(const RowFrame& f, uint32_t c, double* lo, double* hi) noexcept {
+    const double near_edge = double(c) + f.pad, far_edge = double(c) + 1 - f.pad;
+    *lo = HUGE_VAL;  // none
+    *hi = -HUGE_VAL;
+    double t1 = 0, t2 = 1;
+    if (f.du == 0) {
+        if (!(f.ua >= near_edge && f.ua <= far_edge)) return;
+    } else {
+        t1 = (near_edge - f.ua) * f.idu;
+        t2 = (far_edge - f.ua) * f.idu;
+        if (t1 > t2) std::swap(t1, t2);
+        t1 = dmax(t1, 0);
+        t2 = dmin(t2, 1);
+        if (!(t1 <= t2)) return;
+    }
+    const double v1 = f.va + f.dv * t1, v2 = f.va + f.dv * t2;
+    *lo = dmin(v1, v2) + f.pad;
+    *hi = dmax(v1, v2) - f.pad;
+}
+
 // Whether a blocked cell the segment crosses meets it (as `meets` says, `open` or not). Per
 // column, the rows of the span are read a block of 8 at a time from the bit words: a run of
 // free cells costs one word, not a test per cell. Order does not matter: any contact answers.
-bool any_blocked(const TileMap& m, const Ray& q, bool open) noexcept {
+// A closed query takes the first blocked cell in the column's certain rows without a test,
+// which is how most blocked rays end; the tests' ray is prepared only when one is needed.
+bool any_blocked(const TileMap& m, const Seg& q, bool open) noexcept {
     bool hit = false;
     const uint64_t words_per_row = (m.cols + 7) / 8;
-    walk_columns(m.frame, q.q.ax, q.q.ay, q.q.bx, q.q.by, nullptr, [&](uint32_t c, uint32_t r0, uint32_t r1, double) {
+    RowFrame f;
+    Ray ray;
+    bool have_ray = false;
+    walk_columns(m.frame, q.ax, q.ay, q.bx, q.by, &f, [&](uint32_t c, uint32_t r0, uint32_t r1, double) {
         const uint64_t* column = m.bits + (c >> 3);
         const uint32_t shift = c & 7;
+        bool have_certain = false;
+        double certain_lo = 0, certain_hi = 0;
         for (uint32_t br = r0 >> 3; br <= r1 >> 3; ++br) {
             // The column's 8 bits of this block (bit 8k is row 8 br + k), within [r0, r1].
             uint64_t bits = (column[br * words_per_row] >> shift) & 0x0101010101010101ull;
@@ -140,7 +171,21 @@ bool any_blocked(const TileMap& m, const Ray& q, bool open) noexcept {
             while (bits) {
                 const uint32_t row = br * 8 + uint32_t(__builtin_ctzll(bits)) / 8;
                 bits &= bits - 1;
-                if (meets(m, c, row, q, open)) {
+                if (!open) {
+                    if (!have_certain) {
+                        certain_rows(f, c, &certain_lo, &certain_hi);
+                        have_certain = true;
+                    }
+                    if (double(row) + 1 >= certain_lo && double(row) <= certain_hi) {
+                        hit = true;
+                        return false;
+                    }
+                }
+                if (!have_ray) {
+                    ray = ray_of(q);
+                    have_ray = true;
+                }
+                if (meets(m, c, row, ray, open)) {
                     hit = true;
                     return false;
                 }
@@ -154,12 +199,12 @@ bool any_blocked(const TileMap& m, const Ray& q, bool open) noexcept {
 }  // namespace
 
 bool tiles_blocked(const TileMap& m, float ax, float ay, float bx, float by) noexcept {
-    return any_blocked(m, ray_of(Seg{ax, ay, bx, by}), false);
+    return any_blocked(m, Seg{ax, ay, bx, by}, false);
 }
 
 bool tiles_visible(const TileMap& m, float vx, float vy, float px, float py) noexcept {
     if (vx == px && vy == py) return true;
-    return !any_blocked(m, ray_of(Seg{vx, vy, px, py}), true);
+    return !any_blocked(m, Seg{vx, vy, px, py}, true);
 }
 
 bool tiles_cast(const TileMap& m, float ax, float ay, float bx, float by, double* t, uint32_t* cell) noexcept {
