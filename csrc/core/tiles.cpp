@@ -147,48 +147,50 @@ inline void certain_rows(const RowFrame& f, uint32_t c, double* lo, double* hi) 
     *hi = dmax(v1, v2) - f.pad;
 }
 
+// Whether a blocked cell among `bits` (the rows of block row br in column c, bit 8k for row
+// 8 br + k) meets the segment, as `meets` says. A closed query takes a cell in the column's
+// certain rows without a test, which is how most blocked rays end; the tests' ray is prepared
+// only when one runs. Out of line: the walk's loop stays small, and this runs about once a ray.
+__attribute__((noinline)) bool block_meets(const TileMap& m, const Seg& q, const RowFrame& f, uint32_t c, uint32_t br,
+                                           uint64_t bits, bool open) noexcept {
+    double certain_lo = HUGE_VAL, certain_hi = -HUGE_VAL;
+    if (!open) certain_rows(f, c, &certain_lo, &certain_hi);
+    bool have_ray = false;
+    Ray ray;
+    while (bits) {
+        const uint32_t row = br * 8 + uint32_t(__builtin_ctzll(bits)) / 8;
+        bits &= bits - 1;
+        if (double(row) + 1 >= certain_lo && double(row) <= certain_hi) return true;
+        if (!have_ray) {
+            ray = ray_of(q);
+            have_ray = true;
+        }
+        if (meets(m, c, row, ray, open)) return true;
+    }
+    return false;
+}
+
 // Whether a blocked cell the segment crosses meets it (as `meets` says, `open` or not). Per
 // column, the rows of the span are read a block of 8 at a time from the bit words: a run of
 // free cells costs one word, not a test per cell. Order does not matter: any contact answers.
-// A closed query takes the first blocked cell in the column's certain rows without a test,
-// which is how most blocked rays end; the tests' ray is prepared only when one is needed.
 bool any_blocked(const TileMap& m, const Seg& q, bool open) noexcept {
     bool hit = false;
     const uint64_t words_per_row = (m.cols + 7) / 8;
     RowFrame f;
-    Ray ray;
-    bool have_ray = false;
-    walk_columns(m.frame, q.ax, q.ay, q.bx, q.by, &f, [&](uint32_t c, uint32_t r0, uint32_t r1, double) {
-        const uint64_t* column = m.bits + (c >> 3);
+    const uint64_t* const words = m.bits;
+    walk_columns(m.frame, q.ax, q.ay, q.bx, q.by, &f, [&, words, words_per_row](uint32_t c, uint32_t r0, uint32_t r1, double) {
+        const uint64_t* column = words + (c >> 3);
         const uint32_t shift = c & 7;
-        bool have_certain = false;
-        double certain_lo = 0, certain_hi = 0;
-        for (uint32_t br = r0 >> 3; br <= r1 >> 3; ++br) {
-            // The column's 8 bits of this block (bit 8k is row 8 br + k), within [r0, r1].
+        // The span's rows as bit masks: within block row br, bit 8k is row 8 br + k. Shifts,
+        // not branches, bound the first and last block: r0 and r1 fall anywhere in theirs.
+        const uint64_t first = ~uint64_t(0) << (8 * (r0 & 7)), last = ~uint64_t(0) >> (8 * (7 - (r1 & 7)));
+        const uint32_t b0 = r0 >> 3, b1 = r1 >> 3;
+        for (uint32_t br = b0; br <= b1; ++br) {
             uint64_t bits = (column[br * words_per_row] >> shift) & 0x0101010101010101ull;
-            const uint32_t lo = br * 8 < r0 ? r0 - br * 8 : 0, hi = br * 8 + 7 > r1 ? r1 - br * 8 : 7;
-            bits &= (~uint64_t(0) << (8 * lo)) & (~uint64_t(0) >> (8 * (7 - hi)));
-            while (bits) {
-                const uint32_t row = br * 8 + uint32_t(__builtin_ctzll(bits)) / 8;
-                bits &= bits - 1;
-                if (!open) {
-                    if (!have_certain) {
-                        certain_rows(f, c, &certain_lo, &certain_hi);
-                        have_certain = true;
-                    }
-                    if (double(row) + 1 >= certain_lo && double(row) <= certain_hi) {
-                        hit = true;
-                        return false;
-                    }
-                }
-                if (!have_ray) {
-                    ray = ray_of(q);
-                    have_ray = true;
-                }
-                if (meets(m, c, row, ray, open)) {
-                    hit = true;
-                    return false;
-                }
+            bits &= (br == b0 ? first : ~uint64_t(0)) & (br == b1 ? last : ~uint64_t(0));
+            if (bits && block_meets(m, q, f, c, br, bits, open)) {
+                hit = true;
+                return false;
             }
         }
         return true;
