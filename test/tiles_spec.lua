@@ -236,6 +236,15 @@ describe("when a ray misses a blocked cell by one float32 step", function()
       assert.are.equal(5, select(2, tiles:cast(q[1], q[2], q[3], q[4])))
     end
   end)
+
+  it("returns the contact beyond a cell it passes by a float32 step", function()
+    -- Cell 6 (col 1, row 1) is passed just below, cell 4 (col 3, row 0) is hit after it.
+    local two = soageo.tiles(4, 2, 1, "0001" .. "0100")
+    assert.is_true(two:blocked(0, below1, 4, below1))
+    assert.are.equal(4, select(2, two:cast(0, below1, 4, below1)))
+    assert.are.same({ true, false }, (two:blocked_many({ 0, below1, 4, below1, 0, below1, 2.5, below1 })))
+    assert.is_false(two:blocked(0, below1, 2.5, below1))
+  end)
 end)
 
 describe("when tiles meet the rules' corner cases", function()
