@@ -200,9 +200,9 @@ bool any_blocked(const TileMap& m, const Seg& q, bool open) noexcept {
 
 // any_blocked for a closed query, its common case kept lean: the walk stops at the first
 // column block with a blocked cell in the span, with nothing to save around a call, and that
-// block is decided after it. Most blocked rays end there, on a certain row. A block that
-// holds no contact (the ray passes within the pad of its cells) hands the ray to the full
-// walk, which decides it afresh.
+// block is looked at after it: most blocked rays end there, on a certain row. A block with no
+// certain row (the ray passes within the pad of its cells, or only touches them) hands the
+// ray to the full walk, which decides it afresh.
 bool closed_blocked(const TileMap& m, const Seg& q) noexcept {
     const uint64_t words_per_row = (m.cols + 7) / 8;
     const uint64_t* const words = m.bits;
@@ -227,7 +227,13 @@ bool closed_blocked(const TileMap& m, const Seg& q) noexcept {
         return true;
     });
     if (!hit_bits) return false;
-    return block_meets(m, q, f, hit_c, hit_br, hit_bits, false) || any_blocked(m, q, false);
+    double certain_lo, certain_hi;
+    certain_rows(f, hit_c, &certain_lo, &certain_hi);
+    for (uint64_t bits = hit_bits; bits; bits &= bits - 1) {
+        const double row = double(hit_br * 8 + uint32_t(__builtin_ctzll(bits)) / 8);
+        if (row + 1 >= certain_lo && row <= certain_hi) return true;
+    }
+    return any_blocked(m, q, false);
 }
 
 }  // namespace
