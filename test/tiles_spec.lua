@@ -67,6 +67,84 @@ for _, arch in ipairs(soageo.archs()) do
       end
     end)
 
+    -- The cells are stored in 8 x 8 bit blocks: a map of several blocks each way, whose side
+    -- is no multiple of 8, with rays that cross block boundaries, run along them and through
+    -- their corners (the small maps above fit in one block).
+    it("returns the reference's answers on a map of several 8 x 8 blocks", function()
+      local g = rng.new(3313)
+      local cols, rows = 21, 17
+      for _ = 1, 3 do
+        local map = { cols = cols, rows = rows, cell = 3, x0 = -5, y0 = 7, blocked = {} }
+        local bytes = {}
+        for k = 0, cols * rows - 1 do
+          local b = g:int(1, 100) <= 12
+          map.blocked[k] = b or nil
+          bytes[k + 1] = b and "1" or "0"
+        end
+        local tiles = module_map(map, table.concat(bytes))
+        local function edge_x(c) return map.x0 + c * map.cell end
+        local function edge_y(r) return map.y0 + r * map.cell end
+        local function block_x() return edge_x(8 * g:int(0, 3)) end  -- 0, 8, 16, 24: block edges
+        local function block_y() return edge_y(8 * g:int(0, 2)) end
+        local function anywhere() return g:int(-12, edge_x(cols) + 6), g:int(0, edge_y(rows) + 6) end
+        local function corner() return edge_x(g:int(-1, cols + 1)), edge_y(g:int(-1, rows + 1)) end
+        local function query()
+          local kind = g:int(1, 8)
+          if kind == 1 then local ax, ay = corner(); local bx, by = corner(); return { ax, ay, bx, by } end
+          if kind == 2 then  -- a diagonal through cell corners, often across a block corner
+            local ax, ay = block_x(), block_y()
+            local k, s = g:int(1, 12), g:int(0, 1) * 2 - 1
+            return { ax - 3 * k, ay - 3 * k * s, ax + 3 * k, ay + 3 * k * s }
+          end
+          if kind == 3 then local ax, ay = anywhere(); local y = block_y(); return { ax, y, g:int(-12, 70), y } end
+          if kind == 4 then local x = block_x(); local _, ay = anywhere(); local _, by = anywhere(); return { x, ay, x, by } end
+          if kind == 5 then  -- along a row or column edge
+            if g:int(0, 1) == 0 then local y = edge_y(g:int(0, rows)); return { g:int(-12, 70), y, g:int(-12, 70), y } end
+            local x = edge_x(g:int(0, cols)); return { x, g:int(0, 65), x, g:int(0, 65) }
+          end
+          if kind == 6 then  -- long, across the map through several blocks
+            return { g:int(-12, 0), g:int(0, 12), g:int(50, 70), g:int(50, 65) }
+          end
+          if kind == 7 then local ax, ay = anywhere(); return { ax, ay, ax, ay } end
+          local ax, ay = anywhere(); local bx, by = anywhere(); return { ax, ay, bx, by }
+        end
+        for _ = 1, 150 do
+          local q = query()
+          local rt, rk = ref.tiles_cast(map, q)
+          assert.are.equal(rt ~= nil, tiles:blocked(scaled(q)))
+          local t, k = tiles:cast(scaled(q))
+          if rt then
+            assert.are.equal(rk, k)
+            assert.is_true(math.abs(t - ref.value(rt)) <= 1e-9)
+          else
+            assert.is_nil(t)
+          end
+        end
+        -- visible: targets on cell corners (block corners among them) and anywhere.
+        local l = soageo.layer()
+        local pts, ids = {}, {}
+        for id = 1, 40 do
+          local x, y
+          if id % 4 == 0 then x, y = block_x(), block_y()
+          elseif id % 4 == 1 then x, y = corner()
+          else x, y = anywhere() end
+          pts[id] = { x, y }
+          l:set(id, x * Q, y * Q)
+          ids[id] = id
+        end
+        for _ = 1, 8 do
+          local v = pts[g:int(1, 40)]
+          local want = {}
+          for id = 1, 40 do
+            if ref.tiles_visible(map, { v[1], v[2], pts[id][1], pts[id][2] }) then want[#want + 1] = id end
+          end
+          local out, m = tiles:visible(v[1] * Q, v[2] * Q, l, ids)
+          assert.are.same(want, out)
+          assert.are.equal(#want, m)
+        end
+      end
+    end)
+
     it("returns the ids the reference sees, and follows set (doors)", function()
       local g = rng.new(3312)
       for _ = 1, 15 do
@@ -130,6 +208,42 @@ describe("when tile edges are no float32 value", function()
     local t, k = tiles:cast(x0, 0.05, 1.1, 0.05)
     assert.are.equal(4, k)
     assert.is_true(math.abs(t - (edge - x0) / (f32(1.1) - x0)) < 1e-12)
+  end)
+end)
+
+describe("when a ray misses a blocked cell by one float32 step", function()
+  -- 3 x 3 unit cells from (0, 0), only the middle one (number 5) blocked. The misses are far
+  -- closer than the walk's padding: only an exact decision tells them from contacts.
+  local tiles = soageo.tiles(3, 3, 1, "000" .. "010" .. "000")
+  local below1, above2, below2 = next_float(1, -1), next_float(2, 1), next_float(2, -1)
+
+  it("returns free just outside its edges and corners, blocked on them", function()
+    local misses = {
+      { 0, below1, 3, below1 }, { below1, 0, below1, 3 },  -- along the low edges
+      { 0, above2, 3, above2 }, { above2, 3, above2, 0 },  -- along the high edges
+      { 0, below2, below2, 0 }, { below2, 0, 0, below2 },  -- past the corner (1, 1)
+      { 0.5, below1, below1, 0.5 },
+      { 1, 0, 1, below1 }, { 0, 1, below1, 1 },            -- ending just short
+    }
+    for _, q in ipairs(misses) do
+      assert.is_false(tiles:blocked(q[1], q[2], q[3], q[4]))
+      assert.is_nil(tiles:cast(q[1], q[2], q[3], q[4]))
+    end
+    assert.are.same({ false, false }, (tiles:blocked_many({ 0, below1, 3, below1, 0, below2, below2, 0 })))
+    local hits = { { 0, 1, 3, 1 }, { 1, 0, 1, 3 }, { 0, 2, 2, 0 }, { 1, 0, 1, 1 }, { 0, 3, 3, 0 } }
+    for _, q in ipairs(hits) do
+      assert.is_true(tiles:blocked(q[1], q[2], q[3], q[4]))
+      assert.are.equal(5, select(2, tiles:cast(q[1], q[2], q[3], q[4])))
+    end
+  end)
+
+  it("returns the contact beyond a cell it passes by a float32 step", function()
+    -- Cell 6 (col 1, row 1) is passed just below, cell 4 (col 3, row 0) is hit after it.
+    local two = soageo.tiles(4, 2, 1, "0001" .. "0100")
+    assert.is_true(two:blocked(0, below1, 4, below1))
+    assert.are.equal(4, select(2, two:cast(0, below1, 4, below1)))
+    assert.are.same({ true, false }, (two:blocked_many({ 0, below1, 4, below1, 0, below1, 2.5, below1 })))
+    assert.is_false(two:blocked(0, below1, 2.5, below1))
   end)
 end)
 

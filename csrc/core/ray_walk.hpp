@@ -35,6 +35,7 @@ inline double dmax(double a, double b) { return a > b ? a : b; }
 struct RowFrame {
     double va, idv, pad;
     bool up;  // rows in ascending order along the segment
+    double ua, du, idu, dv;  // the segment in cell units, for a visitor's own tests
 };
 
 template <class Span>
@@ -48,7 +49,7 @@ void walk_columns(const GridFrame& g, double ax, double ay, double bx, double by
     const double mag = std::fabs(ua) + std::fabs(ub) + std::fabs(va) + std::fabs(vb) +
                        (std::fabs(ax) + std::fabs(bx) + std::fabs(ay) + std::fabs(by) + std::fabs(g.ox) + std::fabs(g.oy)) * g.inv;
     const double pad = 1e-7 + 1e-12 * mag;
-    if (rows_of) *rows_of = RowFrame{va, idv, pad, dv >= 0};
+    if (rows_of) *rows_of = RowFrame{va, idv, pad, dv >= 0, ua, du, idu, dv};
     const double cols = g.cols, rows = g.rows;
     const double ulo = dmin(ua, ub) - pad, uhi = dmax(ua, ub) + pad;
     const double vlo0 = dmin(va, vb) - pad, vhi0 = dmax(va, vb) + pad;

@@ -123,27 +123,74 @@ bool tile_meets(const TileMap& m, uint32_t col, uint32_t row, const Seg& q, bool
 
 namespace {
 
+// The rows [*lo - 1, *hi] (as reals: rows r with r + 1 >= *lo and r <= *hi) whose closed
+// cells in column c the segment certainly meets: the part of it inside the column shrunk by
+// the walk's pad, its v range shrunk by the pad again. The pad is far more than the rounding
+// of u, v and t (the walk's own argument, read the other way), so no exact test is needed.
+inline void certain_rows(const RowFrame& f, uint32_t c, double* lo, double* hi) noexcept {
+    const double near_edge = double(c) + f.pad, far_edge = double(c) + 1 - f.pad;
+    *lo = HUGE_VAL;  // none
+    *hi = -HUGE_VAL;
+    double t1 = 0, t2 = 1;
+    if (f.du == 0) {
+        if (!(f.ua >= near_edge && f.ua <= far_edge)) return;
+    } else {
+        t1 = (near_edge - f.ua) * f.idu;
+        t2 = (far_edge - f.ua) * f.idu;
+        if (t1 > t2) std::swap(t1, t2);
+        t1 = dmax(t1, 0);
+        t2 = dmin(t2, 1);
+        if (!(t1 <= t2)) return;
+    }
+    const double v1 = f.va + f.dv * t1, v2 = f.va + f.dv * t2;
+    *lo = dmin(v1, v2) + f.pad;
+    *hi = dmax(v1, v2) - f.pad;
+}
+
+// Whether a blocked cell among `bits` (the rows of block row br in column c, bit 8k for row
+// 8 br + k) meets the segment, as `meets` says. A closed query takes a cell in the column's
+// certain rows without a test, which is how most blocked rays end; the tests' ray is prepared
+// only when one runs. Out of line: the walk's loop stays small, and this runs about once a ray.
+__attribute__((noinline)) bool block_meets(const TileMap& m, const Seg& q, const RowFrame& f, uint32_t c, uint32_t br,
+                                           uint64_t bits, bool open) noexcept {
+    double certain_lo = HUGE_VAL, certain_hi = -HUGE_VAL;
+    if (!open) certain_rows(f, c, &certain_lo, &certain_hi);
+    bool have_ray = false;
+    Ray ray;
+    while (bits) {
+        const uint32_t row = br * 8 + uint32_t(__builtin_ctzll(bits)) / 8;
+        bits &= bits - 1;
+        if (double(row) + 1 >= certain_lo && double(row) <= certain_hi) return true;
+        if (!have_ray) {
+            ray = ray_of(q);
+            have_ray = true;
+        }
+        if (meets(m, c, row, ray, open)) return true;
+    }
+    return false;
+}
+
 // Whether a blocked cell the segment crosses meets it (as `meets` says, `open` or not). Per
 // column, the rows of the span are read a block of 8 at a time from the bit words: a run of
 // free cells costs one word, not a test per cell. Order does not matter: any contact answers.
-bool any_blocked(const TileMap& m, const Ray& q, bool open) noexcept {
+bool any_blocked(const TileMap& m, const Seg& q, bool open) noexcept {
     bool hit = false;
     const uint64_t words_per_row = (m.cols + 7) / 8;
-    walk_columns(m.frame, q.q.ax, q.q.ay, q.q.bx, q.q.by, nullptr, [&](uint32_t c, uint32_t r0, uint32_t r1, double) {
-        const uint64_t* column = m.bits + (c >> 3);
+    RowFrame f;
+    const uint64_t* const words = m.bits;
+    walk_columns(m.frame, q.ax, q.ay, q.bx, q.by, &f, [&, words, words_per_row](uint32_t c, uint32_t r0, uint32_t r1, double) {
+        const uint64_t* column = words + (c >> 3);
         const uint32_t shift = c & 7;
-        for (uint32_t br = r0 >> 3; br <= r1 >> 3; ++br) {
-            // The column's 8 bits of this block (bit 8k is row 8 br + k), within [r0, r1].
+        // The span's rows as bit masks: within block row br, bit 8k is row 8 br + k. Shifts,
+        // not branches, bound the first and last block: r0 and r1 fall anywhere in theirs.
+        const uint64_t first = ~uint64_t(0) << (8 * (r0 & 7)), last = ~uint64_t(0) >> (8 * (7 - (r1 & 7)));
+        const uint32_t b0 = r0 >> 3, b1 = r1 >> 3;
+        for (uint32_t br = b0; br <= b1; ++br) {
             uint64_t bits = (column[br * words_per_row] >> shift) & 0x0101010101010101ull;
-            const uint32_t lo = br * 8 < r0 ? r0 - br * 8 : 0, hi = br * 8 + 7 > r1 ? r1 - br * 8 : 7;
-            bits &= (~uint64_t(0) << (8 * lo)) & (~uint64_t(0) >> (8 * (7 - hi)));
-            while (bits) {
-                const uint32_t row = br * 8 + uint32_t(__builtin_ctzll(bits)) / 8;
-                bits &= bits - 1;
-                if (meets(m, c, row, q, open)) {
-                    hit = true;
-                    return false;
-                }
+            bits &= (br == b0 ? first : ~uint64_t(0)) & (br == b1 ? last : ~uint64_t(0));
+            if (bits && block_meets(m, q, f, c, br, bits, open)) {
+                hit = true;
+                return false;
             }
         }
         return true;
@@ -151,15 +198,53 @@ bool any_blocked(const TileMap& m, const Ray& q, bool open) noexcept {
     return hit;
 }
 
+// any_blocked for a closed query, its common case kept lean: the walk stops at the first
+// column block with a blocked cell in the span, with nothing to save around a call, and that
+// block is looked at after it: most blocked rays end there, on a certain row. A block with no
+// certain row (the ray passes within the pad of its cells, or only touches them) hands the
+// ray to the full walk, which decides it afresh.
+bool closed_blocked(const TileMap& m, const Seg& q) noexcept {
+    const uint64_t words_per_row = (m.cols + 7) / 8;
+    const uint64_t* const words = m.bits;
+    RowFrame f;
+    uint32_t hit_c = 0, hit_br = 0;
+    uint64_t hit_bits = 0;
+    walk_columns(m.frame, q.ax, q.ay, q.bx, q.by, &f, [&, words, words_per_row](uint32_t c, uint32_t r0, uint32_t r1, double) {
+        const uint64_t* column = words + (c >> 3);
+        const uint32_t shift = c & 7;
+        const uint64_t first = ~uint64_t(0) << (8 * (r0 & 7)), last = ~uint64_t(0) >> (8 * (7 - (r1 & 7)));
+        const uint32_t b0 = r0 >> 3, b1 = r1 >> 3;
+        for (uint32_t br = b0; br <= b1; ++br) {
+            uint64_t bits = (column[br * words_per_row] >> shift) & 0x0101010101010101ull;
+            bits &= (br == b0 ? first : ~uint64_t(0)) & (br == b1 ? last : ~uint64_t(0));
+            if (bits) {
+                hit_c = c;
+                hit_br = br;
+                hit_bits = bits;
+                return false;
+            }
+        }
+        return true;
+    });
+    if (!hit_bits) return false;
+    double certain_lo, certain_hi;
+    certain_rows(f, hit_c, &certain_lo, &certain_hi);
+    for (uint64_t bits = hit_bits; bits; bits &= bits - 1) {
+        const double row = double(hit_br * 8 + uint32_t(__builtin_ctzll(bits)) / 8);
+        if (row + 1 >= certain_lo && row <= certain_hi) return true;
+    }
+    return any_blocked(m, q, false);
+}
+
 }  // namespace
 
 bool tiles_blocked(const TileMap& m, float ax, float ay, float bx, float by) noexcept {
-    return any_blocked(m, ray_of(Seg{ax, ay, bx, by}), false);
+    return closed_blocked(m, Seg{ax, ay, bx, by});
 }
 
 bool tiles_visible(const TileMap& m, float vx, float vy, float px, float py) noexcept {
     if (vx == px && vy == py) return true;
-    return !any_blocked(m, ray_of(Seg{vx, vy, px, py}), true);
+    return !any_blocked(m, Seg{vx, vy, px, py}, true);
 }
 
 bool tiles_cast(const TileMap& m, float ax, float ay, float bx, float by, double* t, uint32_t* cell) noexcept {
