@@ -117,10 +117,11 @@ $(LUA_BUILD)/lua/%.o: csrc/lua/%.cpp $(HEADERS) $(LUA_STAMP)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CFLAGS) $(SOAGEO_FLAGS) -I$(LUA_INCDIR) -c $< -o $@
 
-# No -llua: the module resolves Lua's symbols from the process that loads it.
+# No -llua: the module resolves Lua's symbols from the process that loads it. -ldl: dladdr and
+# dlopen pin the module on its first share (csrc/core/shared.cpp); glibc before 2.34 needs it.
 $(MODULE): $(CORE_OBJ) $(LUA_OBJ)
 	@mkdir -p $(dir $@)
-	$(CXX) $(LIBFLAG) $(CFLAGS) -o $@ $^
+	$(CXX) $(LIBFLAG) $(CFLAGS) -o $@ $^ -ldl
 
 # The core's invariants (SOAGEO_ASSERT, csrc/core/invariant.hpp) are checked in the core test,
 # asan and fuzz builds and compiled out of the module: the core test links its own checked
@@ -137,7 +138,7 @@ $(BUILD)/checked/core/%.o: csrc/core/%.cpp $(HEADERS)
 # C++ tests of the core: no Lua involved.
 CORE_TEST_SRC := $(wildcard test/core/*.cpp)
 $(BUILD)/core_test: $(CORE_TEST_SRC) $(CHECKED_OBJ) $(wildcard test/core/*.hpp)
-	$(CXX) $(CFLAGS) -DSOAGEO_CHECKS $(SOAGEO_FLAGS) $(HAVE_FLAGS) -Icsrc -o $@ $(CORE_TEST_SRC) $(CHECKED_OBJ)
+	$(CXX) $(CFLAGS) -DSOAGEO_CHECKS $(SOAGEO_FLAGS) $(HAVE_FLAGS) -Icsrc -o $@ $(CORE_TEST_SRC) $(CHECKED_OBJ) -ldl -pthread
 
 # The core tests alone, e.g. after a change to csrc/core/ (make test runs them too).
 core-test: $(BUILD)/core_test
@@ -146,7 +147,7 @@ core-test: $(BUILD)/core_test
 # Test hosts embedding Lua 5.4 (linked here only: the module itself never links liblua).
 LUA_LIBS ?= $(shell pkg-config --libs lua5.4 2>/dev/null || echo -llua5.4)
 $(BUILD)/%_host: test/hosts/%_host.cpp test/hosts/host.hpp $(CORE_OBJ) $(LUA_OBJ)
-	$(CXX) $(CFLAGS) $(SOAGEO_FLAGS) -I$(LUA_INCDIR) -o $@ $< $(CORE_OBJ) $(LUA_OBJ) $(LUA_LIBS) -pthread
+	$(CXX) $(CFLAGS) $(SOAGEO_FLAGS) -I$(LUA_INCDIR) -o $@ $< $(CORE_OBJ) $(LUA_OBJ) $(LUA_LIBS) -ldl -pthread
 
 deps:
 	@sh .ci/deps.sh
@@ -251,7 +252,7 @@ $(BUILD)/bench/stream_%.o: bench/stream_probe.cpp $(HEADERS)
 	$(CXX) $(CFLAGS) $(SOAGEO_FLAGS) $(TARGET_FLAGS_$*) -DSOAGEO_TARGET=$* $(WIDE_$*) -Icsrc -c $< -o $@
 
 $(BUILD)/bench_%: bench/bench_%.cpp bench/bench.hpp $(CORE_OBJ) $(STREAM_OBJ)
-	$(CXX) $(CFLAGS) $(SOAGEO_FLAGS) $(HAVE_FLAGS) -Icsrc -o $@ $< $(CORE_OBJ) $(STREAM_OBJ)
+	$(CXX) $(CFLAGS) $(SOAGEO_FLAGS) $(HAVE_FLAGS) -Icsrc -o $@ $< $(CORE_OBJ) $(STREAM_OBJ) -ldl -pthread
 
 # Where soageo/core.so for LUA_INCDIR is (lualib/ and examples/ beside it once built): what
 # examples/skynet's configs take as SOAGEO: SOAGEO=$(make -s module-dir LUA_INCDIR=$SKYNET/3rd/lua)
@@ -306,7 +307,7 @@ FUZZ_TARGETS := kernels load api merge
 FUZZ_CFLAGS  := -O1 -g -fPIC -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -DSOAGEO_CHECKS
 $(BUILD)/fuzz_%: fuzz/%_fuzz.cpp $(wildcard fuzz/*.hpp) $(CORE_OBJ) $(LUA_OBJ)
 	$(CXX) $(CFLAGS) $(SOAGEO_FLAGS) $(HAVE_FLAGS) -fsanitize=fuzzer -Icsrc -I$(LUA_INCDIR) -o $@ $< \
-	    $(CORE_OBJ) $(LUA_OBJ) $(LUA_LIBS)
+	    $(CORE_OBJ) $(LUA_OBJ) $(LUA_LIBS) -ldl -pthread
 
 fuzz:
 	@sh .ci/deps.sh extra

@@ -16,6 +16,11 @@ local soageo = {
   walls = core.walls,        -- soageo.walls(coords) -> walls: static segments {x0, y0, x1, y1, ...}
   tiles = core.tiles,        -- soageo.tiles(cols, rows, cell, blocked [, x0, y0]) -> tiles
   pairs_between = core.pairs_between,  -- (layer_a, layer_b [, out]) -> out, n: overlapping (id in a, id in b)
+  share = core.share,        -- soageo.share(layer | walls | tiles, name) -> version: a frozen copy for the process
+  attach = core.attach,      -- soageo.attach(name) -> read-only view | nil, message
+  version = core.version,    -- soageo.version(name) -> newest version | nil
+  unshare = core.unshare,    -- soageo.unshare(name) -> boolean
+  shared = core.shared,      -- soageo.shared() -> {{name, kind, version, bytes, holders}, ...}
 }
 
 -- soageo.outline(ring [, out]) -> out: the edges of the closed ring {x1, y1, ..., xn, yn} as

@@ -126,7 +126,7 @@ namespace {
 // memory (the ten entity columns are zeroed).
 Grid lay_grid(Carver& k, uint32_t cap) noexcept {
     const uint32_t room = cap + kGridSpare;
-    size_t c = size_t(padded(room)) + kMaxWidth;
+    size_t c = grid_column_len(room);
     Grid g;
     std::memset(&g, 0, sizeof g);
     g.x = k.take_zeroed<float>(c);
@@ -157,6 +157,30 @@ Grid lay_grid(Carver& k, uint32_t cap) noexcept {
 size_t grid_bytes(uint32_t cap) noexcept { return layout_bytes(lay_grid, cap); }
 
 Grid grid_carve(void* block, uint32_t cap) noexcept { return layout_carve(block, lay_grid, cap); }
+
+namespace {
+
+struct GridScratch {
+    uint32_t *hits, *bitmap;
+};
+
+// The same sizes as lay_grid's hits and bitmap.
+GridScratch lay_grid_scratch(Carver& k, uint32_t room) noexcept {
+    GridScratch s;
+    s.hits = k.take<uint32_t>(size_t(room) + kHitSlack);
+    s.bitmap = k.take<uint32_t>((size_t(room) + 31) / 32 + 1);
+    return s;
+}
+
+}  // namespace
+
+size_t grid_scratch_bytes(uint32_t room) noexcept { return layout_bytes(lay_grid_scratch, room); }
+
+void grid_scratch_carve(void* block, Grid& g) noexcept {
+    const GridScratch s = layout_carve(block, lay_grid_scratch, g.room);
+    g.hits = s.hits;
+    g.bitmap = s.bitmap;
+}
 
 namespace {
 

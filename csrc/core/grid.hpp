@@ -65,6 +65,12 @@ constexpr uint32_t kHitSlack = (kMaxRuns + 2) * kMaxWidth;
 
 size_t grid_bytes(uint32_t cap) noexcept;
 Grid grid_carve(void* block, uint32_t cap) noexcept;  // empty, not built
+// Entries of each cell-order array (x, y, r, mask, slot) of a grid of `room` positions.
+inline size_t grid_column_len(uint32_t room) noexcept { return size_t(padded(room)) + kMaxWidth; }
+// A query's scratch (hits and bitmap) apart from the grid's block: a shared index (shared.hpp)
+// is read by many views at once, each with scratch of its own.
+size_t grid_scratch_bytes(uint32_t room) noexcept;
+void grid_scratch_carve(void* block, Grid& g) noexcept;  // sets g.hits and g.bitmap for g.room
 
 // Brings the grid up to date with the store (s.n <= g.cap). `moves_only`: the caller knows that
 // only positions changed since the last build (same entities in the same slots, same radii and

@@ -16,6 +16,7 @@
 #include "../core/kernels.hpp"
 #include "../core/rebuild_policy.hpp"
 #include "../core/shape_run.hpp"
+#include "../core/shared.hpp"
 #include "../core/store.hpp"
 #include "check.hpp"
 #include "hold.hpp"
@@ -67,6 +68,9 @@ struct Layer {
     IndexMode mode;
     bool closed;
     uint64_t past_tick;  // a committed tick's frame (history.cpp): its tick; a layer: 0
+    // A view of a shared layer (share.cpp): the version it holds a reference to, released by
+    // close_layer. Its columns, id map and index are the version's; scratch is its own.
+    SharedVersion* shared;
 };
 constexpr int kColumnsValue = 1;
 constexpr int kMapValue = 2;
@@ -196,6 +200,29 @@ void open_class(lua_State* L, const Tables& t, const char* name, const luaL_Reg*
                 const luaL_Reg* module_functions);
 // After every other open_*: past views answer the queries the layer's methods table holds then.
 void open_history(lua_State* L, const Tables& t);
+// Last: soageo.share, attach, version, unshare, shared and the shared layer view class.
+void open_share(lua_State* L, const Tables& t);
+
+// A view class's methods from the layer's (view_methods.cpp): into the table at `methods`, each
+// reading method of the layer's methods table as `wrap` makes it (wrap replaces the function on
+// top of the stack by what the view calls; `name` is the method's), and every writer (the
+// layer's, then `more_writers`, null-terminated) as `read_only`. Past views and shared views
+// are built by it, so their answers come from the layer's own binding functions.
+using ViewWrap = void (*)(lua_State* L, const Tables& t, const char* name);
+void view_methods(lua_State* L, const Tables& t, int methods, ViewWrap wrap, lua_CFunction read_only,
+                  const char* const* more_writers);
+
+// Raises "<noun> is read-only: shared as '<name>'" for argument `arg`.
+[[noreturn]] void shared_read_only(lua_State* L, int arg, const char* noun, const SharedVersion* v);
+// What share.cpp needs of walls and tiles (walls.cpp, tiles.cpp). *_at: the object at `idx` when
+// it is one (raising when it is closed), null otherwise; *view set when it is a shared view.
+const Walls* walls_at(lua_State* L, int idx, bool* view);
+const TileMap* tiles_at(lua_State* L, int idx, bool* view);
+// Pushes a view of `kind` (walls or tiles) closed, then gives it `v` (and its reference).
+void push_walls_view(lua_State* L);
+void give_walls_view(lua_State* L, int idx, SharedVersion* v);
+void push_tiles_view(lua_State* L);
+void give_tiles_view(lua_State* L, int idx, SharedVersion* v);
 
 }  // namespace lua
 }  // namespace soageo

@@ -436,37 +436,23 @@ const luaL_Reg layer_methods[] = {
     {nullptr, nullptr},
 };
 
-// What a view answers: the layer's methods that only read it (names starting with these or
-// listed), and the methods that would change it, which raise.
-const char* const kQueryPrefixes[] = {"in_", "touch_", "cast_"};
-const char* const kReaders[] = {"get", "has", "nearest", "pairs", "pair_count", "dump", "index_mode", "reindex", "stats"};
-const char* const kWriters[] = {"set", "move", "remove", "clear", "set_many", "move_many", "merge", "remove_many", "history", "commit", "past"};
-
-bool reads(const char* name) {
-    for (const char* p : kQueryPrefixes)
-        if (std::strncmp(name, p, std::strlen(p)) == 0) return true;
-    for (const char* r : kReaders)
-        if (std::strcmp(name, r) == 0) return true;
-    return false;
-}
-
 // The readers that look ids up (the others need only the hit scratch).
 const char* const kMapReaders[] = {"get", "has", "dump"};
-
-// Pushes a closure of `forward` around the function on top of the stack (replacing it).
-void push_forward(lua_State* L, const Tables& t, bool map) {
-    lua_CFunction fn = lua_tocfunction(L, -1);
-    lua_pop(L, 1);
-    lua_pushvalue(L, t.context);
-    lua_pushcfunction(L, fn);
-    lua_pushboolean(L, map);
-    lua_pushcclosure(L, forward, 3);
-}
 
 bool looks_up(const char* name) {
     for (const char* r : kMapReaders)
         if (std::strcmp(name, r) == 0) return true;
     return false;
+}
+
+// view_methods' wrap: a closure of `forward` around the function on top (replacing it).
+void push_forward(lua_State* L, const Tables& t, const char* name) {
+    lua_CFunction fn = lua_tocfunction(L, -1);
+    lua_pop(L, 1);
+    lua_pushvalue(L, t.context);
+    lua_pushcfunction(L, fn);
+    lua_pushboolean(L, name && looks_up(name));
+    lua_pushcclosure(L, forward, 3);
 }
 
 }  // namespace
@@ -478,20 +464,7 @@ void open_history(lua_State* L, const Tables& t) {
     const int meta = lua_gettop(L);
     lua_newtable(L);
     const int methods = lua_gettop(L);
-    lua_pushnil(L);
-    while (lua_next(L, t.methods) != 0) {
-        const char* name = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : nullptr;
-        if (name && lua_tocfunction(L, -1) && reads(name)) {
-            push_forward(L, t, looks_up(name));
-            lua_setfield(L, methods, name);
-        } else {
-            lua_pop(L, 1);
-        }
-    }
-    for (const char* w : kWriters) {
-        lua_pushcfunction(L, read_only);
-        lua_setfield(L, methods, w);
-    }
+    view_methods(L, t, methods, push_forward, read_only, nullptr);
     // each: the view's own step over its frame (view_next).
     lua_pushvalue(L, t.context);
     lua_pushvalue(L, t.context);
@@ -503,7 +476,7 @@ void open_history(lua_State* L, const Tables& t) {
     lua_setfield(L, methods, "tick");
     lua_setfield(L, meta, "__index");
     lua_getfield(L, t.metatable, "__len");
-    push_forward(L, t, false);
+    push_forward(L, t, nullptr);
     lua_setfield(L, meta, "__len");
     lua_pushcfunction(L, l_view_tostring);
     lua_setfield(L, meta, "__tostring");

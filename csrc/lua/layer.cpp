@@ -451,6 +451,8 @@ int layer_step(lua_State* L, lua_Integer members) {
 void close_layer(lua_State* L, int idx) {
     auto* layer = static_cast<Layer*>(lua_touserdata(L, idx));
     if (layer->closed) return;
+    if (layer->shared) shared_release(layer->shared);
+    layer->shared = nullptr;
     std::memset(&layer->s, 0, sizeof layer->s);
     std::memset(&layer->grid, 0, sizeof layer->grid);
     layer->closed = true;

@@ -95,6 +95,7 @@ SOAGEO_EXPORT int luaopen_soageo_core(lua_State* L) {
     open_walls(L, t);
     open_tiles(L, t);
     open_history(L, t);
+    open_share(L, t);
 
     lua_pushvalue(L, methods);
     lua_setfield(L, metatable, "__index");

@@ -12,12 +12,14 @@ namespace lua {
 namespace {
 
 constexpr const char* kTilesClass = "soageo.tiles";
+constexpr const char* kSharedTilesClass = "soageo.shared_tiles";
 constexpr int kCellsValue = 1, kTileScratchValue = 2, kTileValues = 2;
 
 struct TilesObj {
     uintptr_t tag;  // object_tag(this): the check's fast test, as the layer's
     TileMap m;
     bool closed;
+    SharedVersion* shared;  // a view (soageo.attach): the version whose data it reads
 };
 
 TilesObj* check_tiles(lua_State* L, int idx) {
@@ -83,6 +85,8 @@ int l_set(lua_State* L) {
     return 0;
 }
 
+int l_read_only(lua_State* L) { shared_read_only(L, 1, "tiles", check_tiles(L, 1)->shared); }
+
 int l_blocked(lua_State* L) {
     return blocked_one(L, check_tiles, [](const TilesObj* o, float x0, float y0, float x1, float y1) {
         return tiles_blocked(o->m, x0, y0, x1, y1);
@@ -119,6 +123,38 @@ int l_tostring(lua_State* L) {
     return 1;
 }
 
+// A view's close(), __close and __gc: drops its reference, then closes as the class does.
+// No call holds a tiles object across an allocation: each checks it again after one.
+int l_view_close(lua_State* L) {
+    auto* o = static_cast<TilesObj*>(luaL_checkudata(L, 1, kSharedTilesClass));
+    if (o->closed) return 0;
+    if (o->shared) shared_release(o->shared);
+    std::memset(o, 0, sizeof *o);
+    o->tag = object_tag(o, kTilesClass);  // still the class's: a query on it says it is closed
+    o->closed = true;
+    for (int v = 1; v <= kTileValues; ++v) {
+        lua_pushnil(L);
+        lua_setiuservalue(L, 1, v);
+    }
+    return 0;
+}
+
+// (self) -> version
+int l_view_version(lua_State* L) {
+    lua_pushinteger(L, static_cast<lua_Integer>(check_tiles(L, 1)->shared->version));
+    return 1;
+}
+
+int l_view_tostring(lua_State* L) {
+    auto* o = static_cast<TilesObj*>(luaL_checkudata(L, 1, kSharedTilesClass));
+    if (o->closed)
+        lua_pushfstring(L, "soageo.shared_tiles (closed): %p", static_cast<void*>(o));
+    else
+        lua_pushfstring(L, "soageo.shared_tiles ('%s' version %I): %p", o->shared->name,
+                        static_cast<lua_Integer>(o->shared->version), static_cast<void*>(o));
+    return 1;
+}
+
 const luaL_Reg methods[] = {
     {"set", l_set},
     {"blocked", l_blocked},
@@ -128,6 +164,26 @@ const luaL_Reg methods[] = {
     {"close", l_close},
     {nullptr, nullptr},
 };
+
+const luaL_Reg view_method_list[] = {
+    {"set", l_read_only},
+    {"blocked", l_blocked},
+    {"cast", l_cast},
+    {"blocked_many", l_blocked_many},
+    {"visible", l_visible},
+    {"close", l_view_close},
+    {"version", l_view_version},
+    {nullptr, nullptr},
+};
+
+const luaL_Reg view_metamethods[] = {
+    {"__gc", l_view_close},
+    {"__close", l_view_close},
+    {"__tostring", l_view_tostring},
+    {nullptr, nullptr},
+};
+
+const luaL_Reg no_functions[] = {{nullptr, nullptr}};
 
 const luaL_Reg metamethods[] = {
     {"__gc", l_close},
@@ -143,7 +199,33 @@ const luaL_Reg module_functions[] = {
 
 }  // namespace
 
-void open_tiles(lua_State* L, const Tables& t) { open_class(L, t, kTilesClass, methods, metamethods, module_functions); }
+void open_tiles(lua_State* L, const Tables& t) {
+    open_class(L, t, kTilesClass, methods, metamethods, module_functions);
+    open_class(L, t, kSharedTilesClass, view_method_list, view_metamethods, no_functions);
+}
+
+const TileMap* tiles_at(lua_State* L, int idx, bool* view) {
+    auto* o = static_cast<TilesObj*>(lua_touserdata(L, idx));
+    if (!o || lua_rawlen(L, idx) != sizeof(TilesObj) || o->tag != object_tag(o, kTilesClass)) return nullptr;
+    luaL_argcheck(L, !o->closed, idx, "tiles is closed");
+    *view = o->shared != nullptr;
+    return &o->m;
+}
+
+void push_tiles_view(lua_State* L) {
+    auto* o = static_cast<TilesObj*>(lua_newuserdatauv(L, sizeof(TilesObj), kTileValues));
+    std::memset(o, 0, sizeof *o);
+    o->tag = object_tag(o, kTilesClass);  // the class's tag: every query's check takes it as one
+    o->closed = true;
+    luaL_setmetatable(L, kSharedTilesClass);
+}
+
+void give_tiles_view(lua_State* L, int idx, SharedVersion* v) {
+    auto* o = static_cast<TilesObj*>(lua_touserdata(L, idx));
+    o->m = v->tiles;
+    o->shared = v;
+    o->closed = false;
+}
 
 }  // namespace lua
 }  // namespace soageo

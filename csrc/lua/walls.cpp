@@ -11,12 +11,14 @@ namespace lua {
 namespace {
 
 constexpr const char* kWallsClass = "soageo.walls";
+constexpr const char* kSharedWallsClass = "soageo.shared_walls";
 constexpr int kSegValue = 1, kWallIndexValue = 2, kWallScratchValue = 3, kWallValues = 3;
 
 struct WallsObj {
     uintptr_t tag;  // object_tag(this): the check's fast test, as the layer's
     Walls w;
     bool closed;
+    SharedVersion* shared;  // a view (soageo.attach): the version whose data it reads
 };
 
 WallsObj* check_walls(lua_State* L, int idx) {
@@ -116,6 +118,38 @@ int l_tostring(lua_State* L) {
     return 1;
 }
 
+// A view's close(), __close and __gc: drops its reference, then closes as the class does.
+// No call holds a walls object across an allocation: each checks it again after one.
+int l_view_close(lua_State* L) {
+    auto* o = static_cast<WallsObj*>(luaL_checkudata(L, 1, kSharedWallsClass));
+    if (o->closed) return 0;
+    if (o->shared) shared_release(o->shared);
+    std::memset(o, 0, sizeof *o);
+    o->tag = object_tag(o, kWallsClass);  // still the class's: a query on it says it is closed
+    o->closed = true;
+    for (int v = 1; v <= kWallValues; ++v) {
+        lua_pushnil(L);
+        lua_setiuservalue(L, 1, v);
+    }
+    return 0;
+}
+
+// (self) -> version
+int l_view_version(lua_State* L) {
+    lua_pushinteger(L, static_cast<lua_Integer>(check_walls(L, 1)->shared->version));
+    return 1;
+}
+
+int l_view_tostring(lua_State* L) {
+    auto* o = static_cast<WallsObj*>(luaL_checkudata(L, 1, kSharedWallsClass));
+    if (o->closed)
+        lua_pushfstring(L, "soageo.shared_walls (closed): %p", static_cast<void*>(o));
+    else
+        lua_pushfstring(L, "soageo.shared_walls ('%s' version %I): %p", o->shared->name,
+                        static_cast<lua_Integer>(o->shared->version), static_cast<void*>(o));
+    return 1;
+}
+
 const luaL_Reg methods[] = {
     {"get", l_get},
     {"blocked", l_blocked},
@@ -125,6 +159,27 @@ const luaL_Reg methods[] = {
     {"close", l_close},
     {nullptr, nullptr},
 };
+
+const luaL_Reg view_method_list[] = {
+    {"get", l_get},
+    {"blocked", l_blocked},
+    {"cast", l_cast},
+    {"blocked_many", l_blocked_many},
+    {"visible", l_visible},
+    {"close", l_view_close},
+    {"version", l_view_version},
+    {nullptr, nullptr},
+};
+
+const luaL_Reg view_metamethods[] = {
+    {"__len", l_len},
+    {"__gc", l_view_close},
+    {"__close", l_view_close},
+    {"__tostring", l_view_tostring},
+    {nullptr, nullptr},
+};
+
+const luaL_Reg no_functions[] = {{nullptr, nullptr}};
 
 const luaL_Reg metamethods[] = {
     {"__len", l_len},
@@ -153,7 +208,33 @@ void open_class(lua_State* L, const Tables& t, const char* name, const luaL_Reg*
     add_functions(L, t, t.module, module_functions);
 }
 
-void open_walls(lua_State* L, const Tables& t) { open_class(L, t, kWallsClass, methods, metamethods, module_functions); }
+void open_walls(lua_State* L, const Tables& t) {
+    open_class(L, t, kWallsClass, methods, metamethods, module_functions);
+    open_class(L, t, kSharedWallsClass, view_method_list, view_metamethods, no_functions);
+}
+
+const Walls* walls_at(lua_State* L, int idx, bool* view) {
+    auto* o = static_cast<WallsObj*>(lua_touserdata(L, idx));
+    if (!o || lua_rawlen(L, idx) != sizeof(WallsObj) || o->tag != object_tag(o, kWallsClass)) return nullptr;
+    luaL_argcheck(L, !o->closed, idx, "walls is closed");
+    *view = o->shared != nullptr;
+    return &o->w;
+}
+
+void push_walls_view(lua_State* L) {
+    auto* o = static_cast<WallsObj*>(lua_newuserdatauv(L, sizeof(WallsObj), kWallValues));
+    std::memset(o, 0, sizeof *o);
+    o->tag = object_tag(o, kWallsClass);  // the class's tag: every query's check takes it as one
+    o->closed = true;
+    luaL_setmetatable(L, kSharedWallsClass);
+}
+
+void give_walls_view(lua_State* L, int idx, SharedVersion* v) {
+    auto* o = static_cast<WallsObj*>(lua_touserdata(L, idx));
+    o->w = v->walls;
+    o->shared = v;
+    o->closed = false;
+}
 
 }  // namespace lua
 }  // namespace soageo

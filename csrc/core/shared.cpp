@@ -1,0 +1,309 @@
+#include "shared.hpp"
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <new>
+#include <string>
+
+#include "carve.hpp"
+
+namespace soageo {
+
+const char* shared_kind_name(SharedKind k) noexcept {
+    switch (k) {
+        case SharedKind::layer: return "layer";
+        case SharedKind::walls: return "walls";
+        case SharedKind::tiles: return "tiles";
+    }
+    return "?";
+}
+
+namespace {
+
+// A header with nothing published yet; null when out of memory.
+SharedVersion* new_version(SharedKind kind, const char* name, size_t len) noexcept {
+    auto* v = static_cast<SharedVersion*>(std::calloc(1, sizeof(SharedVersion)));
+    if (!v) return nullptr;
+    new (&v->refs) std::atomic<uint64_t>(1);
+    v->kind = kind;
+    v->name_len = len;
+    std::memcpy(v->name, name, len);
+    v->name[len] = '\0';
+    v->bytes = sizeof(SharedVersion);
+    return v;
+}
+
+void free_version(SharedVersion* v) noexcept {
+    std::free(v->block);
+    v->refs.~atomic();
+    std::free(v);
+}
+
+// The frozen layer's arrays, in one block.
+struct LayerArrays {
+    float *x, *y, *r;
+    uint32_t* mask;
+    int64_t* id;
+    IdMap::Bucket* buckets;
+    float *gx, *gy, *gr;
+    uint32_t *gmask, *gslot, *gstart;
+};
+
+LayerArrays lay_layer(Carver& k, uint32_t cap, uint32_t map_cap, size_t glen, size_t starts) noexcept {
+    LayerArrays a;
+    a.x = k.take_zeroed<float>(cap);
+    a.y = k.take_zeroed<float>(cap);
+    a.r = k.take_zeroed<float>(cap);
+    a.mask = k.take_zeroed<uint32_t>(cap);
+    a.id = k.take_zeroed<int64_t>(cap);
+    a.buckets = k.take<IdMap::Bucket>(map_cap);
+    a.gx = k.take<float>(glen);
+    a.gy = k.take<float>(glen);
+    a.gr = k.take<float>(glen);
+    a.gmask = k.take<uint32_t>(glen);
+    a.gslot = k.take<uint32_t>(glen);
+    a.gstart = k.take<uint32_t>(starts);
+    return a;
+}
+
+}  // namespace
+
+SharedVersion* shared_freeze_layer(const Store& s, const char* name, size_t len) noexcept {
+    const uint32_t n = s.n, cap = padded(n ? n : 1);
+    // The index is built in a block of its own (with its build arrays), then only what queries
+    // read is kept: about half the grid's block.
+    void* gblock = std::malloc(grid_bytes(cap));
+    if (!gblock) return nullptr;
+    Grid g = grid_carve(gblock, cap);
+    const size_t glen = grid_column_len(g.room), starts = size_t(g.buckets) + 4;
+    // The id map is copied as it is: the frozen columns keep every entity's slot.
+    const uint32_t map_cap = s.map.cap;
+    const size_t bytes = layout_bytes(lay_layer, cap, map_cap, glen, starts);
+    SharedVersion* v = new_version(SharedKind::layer, name, len);
+    void* block = v ? std::malloc(bytes) : nullptr;
+    if (!block) {
+        std::free(gblock);
+        if (v) free_version(v);
+        return nullptr;
+    }
+    v->block = block;
+    v->bytes += bytes;
+    const LayerArrays a = layout_carve(block, lay_layer, cap, map_cap, glen, starts);
+    Store f;
+    std::memset(&f, 0, sizeof f);
+    f.col = Columns{a.x, a.y, a.r, a.mask, a.id, nullptr, nullptr, cap};
+    columns_copy(f.col, s.col, n);
+    std::memcpy(static_cast<void*>(a.buckets), s.map.buckets, sizeof(IdMap::Bucket) * map_cap);
+    f.map = IdMap{a.buckets, map_cap};
+    f.n = n;
+    grid_build(g, f, false);
+    std::memcpy(a.gx, g.x, glen * sizeof(float));
+    std::memcpy(a.gy, g.y, glen * sizeof(float));
+    std::memcpy(a.gr, g.r, glen * sizeof(float));
+    std::memcpy(a.gmask, g.mask, glen * sizeof(uint32_t));
+    std::memcpy(a.gslot, g.slot, glen * sizeof(uint32_t));
+    std::memcpy(a.gstart, g.start, starts * sizeof(uint32_t));
+    std::free(gblock);
+    g.x = a.gx;
+    g.y = a.gy;
+    g.r = a.gr;
+    g.mask = a.gmask;
+    g.slot = a.gslot;
+    g.start = a.gstart;
+    g.x2 = g.y2 = g.r2 = nullptr;
+    g.mask2 = g.slot2 = nullptr;
+    g.xy = nullptr;
+    g.key = g.hits = g.bitmap = nullptr;
+    v->layer = SharedLayer{f.col, f.map, n, g};
+    return v;
+}
+
+SharedVersion* shared_freeze_walls(const Walls& w, const char* name, size_t len) noexcept {
+    const uint64_t cells = uint64_t(w.frame.cols) * w.frame.rows;
+    const uint64_t refs = w.start[cells];
+    const size_t bytes = size_t(w.n) * sizeof(Seg) + size_t(cells + 1) * sizeof(uint32_t) +
+                         size_t(refs) * (sizeof(Seg) + sizeof(uint32_t)) + sizeof(uint32_t);
+    SharedVersion* v = new_version(SharedKind::walls, name, len);
+    void* block = v ? std::malloc(bytes) : nullptr;
+    if (!block) {
+        if (v) free_version(v);
+        return nullptr;
+    }
+    v->block = block;
+    v->bytes += bytes;
+    // Segments first (16-byte records), then the 4-byte arrays: every array stays aligned.
+    auto* seg = static_cast<Seg*>(block);
+    auto* start = reinterpret_cast<uint32_t*>(seg + w.n);
+    auto* cell_seg = reinterpret_cast<Seg*>(start + cells + 1);
+    auto* cell_wall = reinterpret_cast<uint32_t*>(cell_seg + refs);
+    if (w.n) std::memcpy(seg, w.seg, size_t(w.n) * sizeof(Seg));
+    std::memcpy(start, w.start, size_t(cells + 1) * sizeof(uint32_t));
+    if (refs) {
+        std::memcpy(cell_seg, w.cell_seg, size_t(refs) * sizeof(Seg));
+        std::memcpy(cell_wall, w.cell_wall, size_t(refs) * sizeof(uint32_t));
+    }
+    v->walls = Walls{seg, w.n, w.frame, start, cell_seg, cell_wall};
+    return v;
+}
+
+SharedVersion* shared_freeze_tiles(const TileMap& m, const char* name, size_t len) noexcept {
+    const uint64_t words = tile_words(m.cols, m.rows);
+    const size_t bytes = size_t(words ? words : 1) * sizeof(uint64_t);
+    SharedVersion* v = new_version(SharedKind::tiles, name, len);
+    void* block = v ? std::malloc(bytes) : nullptr;
+    if (!block) {
+        if (v) free_version(v);
+        return nullptr;
+    }
+    v->block = block;
+    v->bytes += bytes;
+    if (words) std::memcpy(block, m.bits, size_t(words) * sizeof(uint64_t));
+    v->tiles = m;
+    v->tiles.bits = static_cast<uint64_t*>(block);
+    return v;
+}
+
+void shared_retain(SharedVersion* v) noexcept { v->refs.fetch_add(1, std::memory_order_relaxed); }
+
+void shared_release(SharedVersion* v) noexcept {
+    // acq_rel: the thread that frees sees every other holder's reads finished.
+    if (v->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) free_version(v);
+}
+
+namespace {
+
+struct Entry {
+    SharedKind kind;
+    uint64_t last;          // the last version number given (never reused)
+    SharedVersion* newest;  // null after unshare
+};
+
+struct Registry {
+    std::mutex lock;
+    std::map<std::string, Entry> names;
+    bool pinned = false;
+};
+
+// Made on first use and never destroyed: a thread may still release a version while the
+// process exits, and static destructors would run under it.
+Registry* registry() noexcept {
+    static Registry* r = new (std::nothrow) Registry();
+    return r;
+}
+
+}  // namespace
+
+ShareStatus shared_publish(SharedVersion* v, SharedKind* had) noexcept {
+    Registry* r = registry();
+    if (!r) return ShareStatus::memory;
+    SharedVersion* old = nullptr;
+    {
+        std::lock_guard<std::mutex> g(r->lock);
+        try {
+            auto it = r->names.find(std::string(v->name, v->name_len));
+            if (it == r->names.end()) it = r->names.emplace(std::string(v->name, v->name_len), Entry{v->kind, 0, nullptr}).first;
+            Entry& e = it->second;
+            if (e.kind != v->kind) {
+                *had = e.kind;
+                return ShareStatus::kind;
+            }
+            old = e.newest;
+            v->version = ++e.last;
+            e.newest = v;
+        } catch (...) {
+            return ShareStatus::memory;
+        }
+    }
+    if (old) shared_release(old);
+    return ShareStatus::ok;
+}
+
+SharedVersion* shared_attach(const char* name, size_t len) noexcept {
+    Registry* r = registry();
+    if (!r) return nullptr;
+    std::lock_guard<std::mutex> g(r->lock);
+    try {
+        auto it = r->names.find(std::string(name, len));
+        if (it == r->names.end() || !it->second.newest) return nullptr;
+        shared_retain(it->second.newest);
+        return it->second.newest;
+    } catch (...) {
+        return nullptr;
+    }
+}
+
+uint64_t shared_version(const char* name, size_t len, SharedKind* kind) noexcept {
+    if (kind) *kind = SharedKind(0);
+    Registry* r = registry();
+    if (!r) return 0;
+    std::lock_guard<std::mutex> g(r->lock);
+    try {
+        auto it = r->names.find(std::string(name, len));
+        if (it == r->names.end()) return 0;
+        if (kind) *kind = it->second.kind;
+        return it->second.newest ? it->second.newest->version : 0;
+    } catch (...) {
+        return 0;
+    }
+}
+
+bool shared_unshare(const char* name, size_t len) noexcept {
+    Registry* r = registry();
+    if (!r) return false;
+    SharedVersion* old = nullptr;
+    {
+        std::lock_guard<std::mutex> g(r->lock);
+        try {
+            auto it = r->names.find(std::string(name, len));
+            if (it == r->names.end()) return false;
+            old = it->second.newest;
+            it->second.newest = nullptr;
+        } catch (...) {
+            return false;
+        }
+    }
+    if (old) shared_release(old);
+    return old != nullptr;
+}
+
+size_t shared_list(SharedInfo* out, size_t max) noexcept {
+    Registry* r = registry();
+    if (!r) return 0;
+    std::lock_guard<std::mutex> g(r->lock);
+    size_t count = 0;
+    for (const auto& kv : r->names) {
+        const SharedVersion* v = kv.second.newest;
+        if (!v) continue;
+        if (count < max) {
+            SharedInfo& i = out[count];
+            i.name_len = v->name_len;
+            std::memcpy(i.name, v->name, v->name_len + 1);
+            i.kind = v->kind;
+            i.version = v->version;
+            i.bytes = v->bytes;
+            i.holders = v->refs.load(std::memory_order_relaxed) - 1;
+        }
+        ++count;
+    }
+    return count;
+}
+
+bool shared_pin(const void* addr) noexcept {
+    Registry* r = registry();
+    if (!r) return false;
+    std::lock_guard<std::mutex> g(r->lock);
+    if (r->pinned) return true;
+    Dl_info info;
+    if (!dladdr(addr, &info) || !info.dli_fname) return false;
+    // NOLOAD: the module is loaded already (it is running this); NODELETE: no dlclose unloads it.
+    void* h = dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+    if (!h) h = dlopen(info.dli_fname, RTLD_NOW | RTLD_NODELETE);
+    r->pinned = h != nullptr;
+    return r->pinned;
+}
+
+}  // namespace soageo
