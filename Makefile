@@ -223,6 +223,7 @@ bench-run: $(MODULE) $(BUILD)/bench_kernels $(BUILD)/bench_shapes $(BUILD)/bench
 	$(BUILD)/bench_index
 	$(LUA) bench/bench_index_lua.lua
 	$(LUA) bench/bench_history_lua.lua
+	$(LUA) bench/bench_share_lua.lua
 	$(BUILD)/bench_layout
 	@if [ -n "$(BOX2D)" ]; then $(MAKE) --no-print-directory bench-box2d; fi
 	$(LUA) bench/bench_walls_lua.lua

@@ -101,4 +101,10 @@ bench/bench_interest_lua.lua | <= 1.5x | a capped AOI update at most 1.5x the un
 bench/bench_interest_lua.lua | <= 1.5x | `aoi:due` at most 1.5x `table.move` copying as many integers
   10,000 uniform | interest uniform    due:[^\n]-%({N}x%)
   2,000 crowded | interest crowded    due:[^\n]-%({N}x%)
+bench/bench_share_lua.lua | <= 1.2x | a small query on a shared view at most 1.2x the same on the private layer
+  1,000,000 | touch_box 40 x 40 at 1000000 entities [^\n]-: {N}x
+bench/bench_share_lua.lua | <= 1x | `soageo.share` of a layer at most one `layer:dump` plus one index build
+  1,000,000, index built | soageo.share, index built: [%d.]+ ms: {N}x
+bench/bench_share_lua.lua | <= 5 us | `soageo.attach` (with `view:close`) under 5 us
+  attach + close | soageo.attach %+ view:close: {N} us
 ]]

@@ -100,6 +100,34 @@ for _, arch in ipairs(soageo.archs()) do
       assert.is_true(st.indexed > 0)
       view:close()
     end)
+
+    it("returns the same answers when the layer's own index is copied, built afresh or refreshed loose", function()
+      local r = rng.new(43)
+      local layer = random_layer(r, 300)
+      layer:reindex()
+      soageo.share(layer, "share_spec.fresh." .. arch)
+      -- A few small moves, an add and a remove: the index catches up without a build (loose).
+      for id = 1, 300, 13 do
+        local x, y = layer:get(id)
+        if x then layer:move(id, x + 0.5, y - 0.5) end
+      end
+      layer:set(5000, 10, 10, 1, 1)
+      layer:remove(4)
+      layer:index_mode("index")
+      layer:touch_box(0, 0, 50, 50)
+      layer:index_mode("auto")
+      assert.is_true(layer:stats().refreshes > 0)
+      soageo.share(layer, "share_spec.loose." .. arch)
+      local fresh, loose = soageo.attach("share_spec.fresh." .. arch), soageo.attach("share_spec.loose." .. arch)
+      assert_same(loose, layer, r, arch .. " loose")
+      assert_same(fresh, soageo.load(fresh:dump()), r, arch .. " copied")
+      assert.are.equal(0, loose:stats().builds)
+      fresh:index_mode("index")
+      loose:index_mode("index")
+      assert.are_not.same({ fresh:touch_box(0, 0, 400, 400) }, { loose:touch_box(0, 0, 400, 400) })
+      fresh:close()
+      loose:close()
+    end)
   end)
 end
 

@@ -156,6 +156,17 @@ Grid lay_grid(Carver& k, uint32_t cap) noexcept {
 
 size_t grid_bytes(uint32_t cap) noexcept { return layout_bytes(lay_grid, cap); }
 
+Grid grid_sized(uint32_t cap) noexcept {
+    Grid g;
+    std::memset(&g, 0, sizeof g);
+    g.cap = cap;
+    g.room = cap + kGridSpare;
+    g.buckets = buckets_for(cap);
+    g.cell = 1.0f;
+    g.inv_cell = 1.0;
+    return g;
+}
+
 Grid grid_carve(void* block, uint32_t cap) noexcept { return layout_carve(block, lay_grid, cap); }
 
 namespace {

@@ -43,7 +43,7 @@ void free_version(SharedVersion* v) noexcept {
     std::free(v);
 }
 
-// The frozen layer's arrays, in one block.
+// The frozen layer's arrays, in one block (calloc'd: zeroed).
 struct LayerArrays {
     float *x, *y, *r;
     uint32_t* mask;
@@ -55,11 +55,11 @@ struct LayerArrays {
 
 LayerArrays lay_layer(Carver& k, uint32_t cap, uint32_t map_cap, size_t glen, size_t starts) noexcept {
     LayerArrays a;
-    a.x = k.take_zeroed<float>(cap);
-    a.y = k.take_zeroed<float>(cap);
-    a.r = k.take_zeroed<float>(cap);
-    a.mask = k.take_zeroed<uint32_t>(cap);
-    a.id = k.take_zeroed<int64_t>(cap);
+    a.x = k.take<float>(cap);
+    a.y = k.take<float>(cap);
+    a.r = k.take<float>(cap);
+    a.mask = k.take<uint32_t>(cap);
+    a.id = k.take<int64_t>(cap);
     a.buckets = k.take<IdMap::Bucket>(map_cap);
     a.gx = k.take<float>(glen);
     a.gy = k.take<float>(glen);
@@ -72,21 +72,19 @@ LayerArrays lay_layer(Carver& k, uint32_t cap, uint32_t map_cap, size_t glen, si
 
 }  // namespace
 
-SharedVersion* shared_freeze_layer(const Store& s, const char* name, size_t len) noexcept {
-    const uint32_t n = s.n, cap = padded(n ? n : 1);
-    // The index is built in a block of its own (with its build arrays), then only what queries
-    // read is kept: about half the grid's block.
-    void* gblock = std::malloc(grid_bytes(cap));
-    if (!gblock) return nullptr;
-    Grid g = grid_carve(gblock, cap);
+SharedVersion* shared_freeze_layer(const Store& s, const Grid* fresh, const char* name, size_t len) noexcept {
+    const uint32_t n = s.n, cap = s.col.cap;
+    Grid g = grid_sized(cap);
     const size_t glen = grid_column_len(g.room), starts = size_t(g.buckets) + 4;
     // The id map is copied as it is: the frozen columns keep every entity's slot.
     const uint32_t map_cap = s.map.cap;
     const size_t bytes = layout_bytes(lay_layer, cap, map_cap, glen, starts);
     SharedVersion* v = new_version(SharedKind::layer, name, len);
-    void* block = v ? std::malloc(bytes) : nullptr;
-    if (!block) {
-        std::free(gblock);
+    // calloc: fresh pages come zeroed, so the padding lanes kernels read cost no pass of their own.
+    void* block = v ? std::calloc(1, bytes) : nullptr;
+    auto* key = block && !fresh ? static_cast<uint32_t*>(std::malloc(glen * sizeof(uint32_t))) : nullptr;
+    if (!block || (!fresh && !key)) {
+        std::free(block);
         if (v) free_version(v);
         return nullptr;
     }
@@ -100,19 +98,24 @@ SharedVersion* shared_freeze_layer(const Store& s, const char* name, size_t len)
     std::memcpy(static_cast<void*>(a.buckets), s.map.buckets, sizeof(IdMap::Bucket) * map_cap);
     f.map = IdMap{a.buckets, map_cap};
     f.n = n;
-    grid_build(g, f, false);
-    std::memcpy(a.gx, g.x, glen * sizeof(float));
-    std::memcpy(a.gy, g.y, glen * sizeof(float));
-    std::memcpy(a.gr, g.r, glen * sizeof(float));
-    std::memcpy(a.gmask, g.mask, glen * sizeof(uint32_t));
-    std::memcpy(a.gslot, g.slot, glen * sizeof(uint32_t));
-    std::memcpy(a.gstart, g.start, starts * sizeof(uint32_t));
-    std::free(gblock);
-    g.x = a.gx;
-    g.y = a.gy;
-    g.r = a.gr;
-    g.mask = a.gmask;
-    g.slot = a.gslot;
+    if (fresh) {
+        // The layer's own index, as its queries see it (loose or not): the same plans.
+        g = *fresh;
+        std::memcpy(a.gx, fresh->x, glen * sizeof(float));
+        std::memcpy(a.gy, fresh->y, glen * sizeof(float));
+        std::memcpy(a.gr, fresh->r, glen * sizeof(float));
+        std::memcpy(a.gmask, fresh->mask, glen * sizeof(uint32_t));
+        std::memcpy(a.gslot, fresh->slot, glen * sizeof(uint32_t));
+        std::memcpy(a.gstart, fresh->start, starts * sizeof(uint32_t));
+        g.x = a.gx, g.y = a.gy, g.r = a.gr, g.mask = a.gmask, g.slot = a.gslot;
+    } else {
+        // Built straight into the frozen arrays: a full build writes the other half and swaps.
+        g.x2 = a.gx, g.y2 = a.gy, g.r2 = a.gr, g.mask2 = a.gmask, g.slot2 = a.gslot;
+        g.key = key;
+        g.start = a.gstart;
+        grid_build(g, f, false);
+        std::free(key);
+    }
     g.start = a.gstart;
     g.x2 = g.y2 = g.r2 = nullptr;
     g.mask2 = g.slot2 = nullptr;

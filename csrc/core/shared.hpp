@@ -51,7 +51,9 @@ struct SharedVersion {
 
 // Frozen copies (one reference, the caller's; version 0 until published); null when out of
 // memory. `name` is copied (len <= kMaxSharedName).
-SharedVersion* shared_freeze_layer(const Store& s, const char* name, size_t len) noexcept;
+// A layer's copy keeps its capacity and slots; `fresh`, the layer's index when it is up to date,
+// is copied (as the layer's queries use it), else one is built.
+SharedVersion* shared_freeze_layer(const Store& s, const Grid* fresh, const char* name, size_t len) noexcept;
 SharedVersion* shared_freeze_walls(const Walls& w, const char* name, size_t len) noexcept;
 SharedVersion* shared_freeze_tiles(const TileMap& m, const char* name, size_t len) noexcept;
 

@@ -51,7 +51,8 @@ int l_share(lua_State* L) {
     // Only malloc below until the version is published or dropped: no finalizer runs meanwhile.
     if (luaL_testudata(L, 1, kLayerClass)) {
         kind = SharedKind::layer;
-        v = shared_freeze_layer(check_layer(L, 1)->s, name, len);
+        const Layer* layer = check_layer(L, 1);
+        v = shared_freeze_layer(layer->s, index_fresh(layer) ? &layer->grid : nullptr, name, len);
     } else if (const Walls* w = walls_at(L, 1, &view)) {
         kind = SharedKind::walls;
         v = shared_freeze_walls(*w, name, len);
