@@ -75,6 +75,33 @@ function soageo.outline(ring, out) end
 ---@return integer n number of pairs
 function soageo.pairs_between(layer_a, layer_b, out) end
 
+---Publishes a frozen copy of a layer, walls or tiles (with a built index) under `name` for
+---every Lua state of the process; sharing again publishes the next version (1, 2, ...).
+---@param object soageo.layer|soageo.walls|soageo.tiles not a view
+---@param name string 1 to 255 bytes; a name keeps the kind it was first shared as
+---@return integer version
+function soageo.share(object, name) end
+
+---A read-only view of the newest version under `name`, or nil and a message when none is.
+---@param name string
+---@return soageo.shared_layer|soageo.shared_walls|soageo.shared_tiles|nil view
+---@return string? message
+function soageo.attach(name) end
+
+---The newest version published under `name` (cheap, for polling), or nil.
+---@param name string
+---@return integer|nil version
+function soageo.version(name) end
+
+---Drops the registry's hold on `name`'s newest version (views keep theirs); false when none.
+---@param name string
+---@return boolean
+function soageo.unshare(name) end
+
+---Every name with a version published: {name, kind, version, bytes, holders}, in name order.
+---@return {name: string, kind: string, version: integer, bytes: integer, holders: integer}[]
+function soageo.shared() end
+
 ---A dense struct-of-arrays store of entities: integer id, x, y, radius, 32 mask bits.
 ---`#layer` is the entity count; `<close>` and the garbage collector call `close`.
 ---@class soageo.layer
@@ -538,6 +565,16 @@ local past_view = {}
 ---@return number alpha
 function past_view:tick() end
 
+---A view of a shared layer (soageo.attach): it answers every query a layer answers, from the
+---process's frozen copy; its mutating methods (and `reindex`) raise "layer is read-only:
+---shared as 'name'". close() it when done: it keeps its version alive until then.
+---@class soageo.shared_layer : soageo.layer
+local shared_layer = {}
+
+---The version this view holds.
+---@return integer
+function shared_layer:version() end
+
 ---Area of interest: watchers with a view radius, enter/leave events per update.
 ---`<close>` and the garbage collector call `close`.
 ---@class soageo.aoi
@@ -697,6 +734,14 @@ function walls:get(i) end
 ---Frees it now; idempotent (also `__gc` and `__close`).
 function walls:close() end
 
+---A view of shared walls (soageo.attach): every walls query, from the process's frozen copy.
+---@class soageo.shared_walls : soageo.walls
+local shared_walls = {}
+
+---The version this view holds.
+---@return integer
+function shared_walls:version() end
+
 ---A tile map of closed square cells (soageo.tiles).
 ---@class soageo.tiles
 local tiles = {}
@@ -744,5 +789,14 @@ function tiles:set(col, row, blocked) end
 
 ---Frees it now; idempotent (also `__gc` and `__close`).
 function tiles:close() end
+
+---A view of shared tiles (soageo.attach): every tiles query; `set` raises "tiles is
+---read-only: shared as 'name'".
+---@class soageo.shared_tiles : soageo.tiles
+local shared_tiles = {}
+
+---The version this view holds.
+---@return integer
+function shared_tiles:version() end
 
 return soageo
