@@ -213,6 +213,17 @@ describe("when a layer is shared", function()
     assert.has_error(function() soageo.attach(nil) end, "bad argument #1 to 'attach' (string expected, got nil)")
     assert.has_error(function() soageo.version({}) end, "bad argument #1 to 'version' (string expected, got table)")
     assert.has_error(function() soageo.unshare(1) end, "bad argument #1 to 'unshare' (string expected, got number)")
+    -- A view's own methods called on the object it came from.
+    assert.has_error(function() v.version(layer) end)
+    assert.has_error(function() v.set(layer, 1, 0, 0) end)
+    local w, t = soageo.walls({ 0, 0, 1, 1 }), soageo.tiles(1, 1, 1, "0")
+    soageo.share(w, "share_spec.args_walls")
+    soageo.share(t, "share_spec.args_tiles")
+    local wv, tv = soageo.attach("share_spec.args_walls"), soageo.attach("share_spec.args_tiles")
+    assert.has_error(function() wv.version(w) end)
+    assert.has_error(function() tv.version(t) end)
+    assert.has_error(function() tv.set(t, 0, 0, true) end)
+    assert.is_true(wv:blocked(0, 1, 1, 0))
     layer:close()
     assert.has_error(function() soageo.share(layer, "share_spec.args") end, "bad argument #1 to 'share' (layer is closed)")
     -- A name keeps its kind, even after unshare.
@@ -253,6 +264,35 @@ describe("when a layer is shared", function()
     assert.are.equal(0, entry().holders)
     soageo.unshare("share_spec.holders")
     assert.is_nil(entry())
+  end)
+end)
+
+describe("when a finalizer closes a view during a call on it", function()
+  it("returns the call's answers and releases the version when the call ends", function()
+    local layer = random_layer(rng.new(11), 300)
+    soageo.share(layer, "share_spec.finalizer")
+    local v = soageo.attach("share_spec.finalizer")
+    local function holders()
+      for _, e in ipairs(soageo.shared()) do if e.name == "share_spec.finalizer" then return e.holders end end
+    end
+    v:touch_box(0, 0, 1, 1)  -- its hit buffers made: the call's first allocation is its result table
+    local want, wn = layer:touch_box(0, 0, 200, 200)
+    local got, gn
+    local ok = util.during(function()
+      local o, n = v:touch_box(0, 0, 200, 200)
+      got, gn = o, n
+    end, function() v:close() end)
+    assert.is_true(ok)
+    assert.are.same(want, got)
+    assert.are.equal(wn, gn)
+    assert.has_error(function() return #v end, "bad argument #1 to 'len' (layer is closed)")
+    assert.are.equal(0, holders())
+    -- Closed by the first allocation of its first query (its hit buffers): the query raises.
+    local w = soageo.attach("share_spec.finalizer")
+    local fine, err = util.during(function() return w:touch_box(0, 0, 200, 200) end, function() w:close() end)
+    assert.is_false(fine)
+    assert.matches("layer is closed", err)
+    assert.are.equal(0, holders())
   end)
 end)
 

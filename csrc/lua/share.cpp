@@ -204,15 +204,17 @@ void wrap(lua_State* L, const Tables& t, const char* name) {
     lua_pushcclosure(L, call, 2);
 }
 
-int read_only(lua_State* L) {
-    const Layer* view = check_layer(L, 1);
-    shared_read_only(L, 1, "layer", view->shared);
+// A view at 1: check_layer's checks, and no other layer (a view's method called on one).
+const Layer* check_view(lua_State* L) {
+    luaL_checkudata(L, 1, kViewClass);
+    return check_layer(L, 1);
 }
+
+int read_only(lua_State* L) { shared_read_only(L, 1, "layer", check_view(L)->shared); }
 
 // (self) -> version
 int l_view_version(lua_State* L) {
-    const Layer* view = check_layer(L, 1);
-    lua_pushinteger(L, static_cast<lua_Integer>(view->shared->version));
+    lua_pushinteger(L, static_cast<lua_Integer>(check_view(L)->shared->version));
     return 1;
 }
 

@@ -85,7 +85,13 @@ int l_set(lua_State* L) {
     return 0;
 }
 
-int l_read_only(lua_State* L) { shared_read_only(L, 1, "tiles", check_tiles(L, 1)->shared); }
+// A view at 1 (not the class's own object, whose methods these are not), open.
+TilesObj* check_tiles_view(lua_State* L) {
+    luaL_checkudata(L, 1, kSharedTilesClass);
+    return check_tiles(L, 1);
+}
+
+int l_read_only(lua_State* L) { shared_read_only(L, 1, "tiles", check_tiles_view(L)->shared); }
 
 int l_blocked(lua_State* L) {
     return blocked_one(L, check_tiles, [](const TilesObj* o, float x0, float y0, float x1, float y1) {
@@ -141,7 +147,7 @@ int l_view_close(lua_State* L) {
 
 // (self) -> version
 int l_view_version(lua_State* L) {
-    lua_pushinteger(L, static_cast<lua_Integer>(check_tiles(L, 1)->shared->version));
+    lua_pushinteger(L, static_cast<lua_Integer>(check_tiles_view(L)->shared->version));
     return 1;
 }
 

@@ -118,6 +118,12 @@ int l_tostring(lua_State* L) {
     return 1;
 }
 
+// A view at 1 (not the class's own object, whose methods these are not), open.
+WallsObj* check_walls_view(lua_State* L) {
+    luaL_checkudata(L, 1, kSharedWallsClass);
+    return check_walls(L, 1);
+}
+
 // A view's close(), __close and __gc: drops its reference, then closes as the class does.
 // No call holds a walls object across an allocation: each checks it again after one.
 int l_view_close(lua_State* L) {
@@ -136,7 +142,7 @@ int l_view_close(lua_State* L) {
 
 // (self) -> version
 int l_view_version(lua_State* L) {
-    lua_pushinteger(L, static_cast<lua_Integer>(check_walls(L, 1)->shared->version));
+    lua_pushinteger(L, static_cast<lua_Integer>(check_walls_view(L)->shared->version));
     return 1;
 }
 
