@@ -38,7 +38,8 @@ scene.ENTITY_BYTES = 40
 -- opts: entities, size (side of the square world), view (AOI radius), margin, seed, traps,
 -- walls (how many wall segments, 20-80 long), lag (how many ticks behind the server a player's
 -- client shows the world; default 2), interest (watch options for players, e.g.
--- { max = 8, always = scene.PLAYER, band = 20 })
+-- { max = 8, always = scene.PLAYER, band = 20 }), walls_object (walls to use instead of the
+-- ones drawn here, e.g. a shared view: examples/skynet/map.lua)
 function scene.new(opts)
   opts = opts or {}
   local w = setmetatable({
@@ -83,7 +84,8 @@ function scene.new(opts)
     coords[#coords + 1], coords[#coords + 2] = x + len * cos(a), y + len * sin(a)
   end
   w.wall_coords = coords
-  w.walls = soageo.walls(coords)
+  -- opts.walls_object: walls given by the caller (a view of walls a map service shared).
+  w.walls = opts.walls_object or soageo.walls(coords)
   return w
 end
 

@@ -7,7 +7,10 @@ local soageo = require "soageo"
 local world
 local command = {}
 
+-- opts.shared_walls: the name the map service shared the walls under; the scene queries a view
+-- of that one copy rather than walls of its own.
 function command.init(opts)
+  if opts.shared_walls then opts.walls_object = assert(soageo.attach(opts.shared_walls)) end
   world = scene.new(opts)
   return #world.layer
 end

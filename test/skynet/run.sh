@@ -10,7 +10,7 @@
 # other/soageo/core.so built for OTHER_LUA_INCDIR), ROOT (the checkout), OTHER_LUA_INCDIR.
 # SOAGEO_STRESS_SECONDS (default 10) and SOAGEO_STRESS_SERVICES (default 8) size the stress.
 : "${SKYNET:?}" "${STAGE:?}" "${ROOT:?}"
-CASES=${SOAGEO_SKYNET_CASES:-"example version install stress memlimit badarg cluster world specs"}
+CASES=${SOAGEO_SKYNET_CASES:-"example version install stress memlimit badarg share cluster world specs"}
 LUA=$SKYNET/3rd/lua/lua
 LOGS=$STAGE/logs
 mkdir -p "$LOGS"
@@ -102,6 +102,10 @@ case_stress() {
 case_memlimit() { run_case memlimit memlimit_main 120 "limit=16"; }
 
 case_badarg() { run_case badarg badarg_main 120 "ticks=40"; }
+# soageo.share across services of one process (test/skynet/share_main.lua): 1,000,000 entities
+# and 100,000 walls shared by a service that then exits, 7 attachers checking its answers, the
+# memory they add, a second version.
+case_share() { run_case share share_main 300 "n=${SOAGEO_SHARE_ENTITIES:-1000000} walls=100000 attachers=7"; }
 
 # Two nodes through skynet's cluster (examples/skynet/cluster/run.sh starts and stops both).
 case_cluster() {
