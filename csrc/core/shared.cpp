@@ -8,6 +8,7 @@
 #include <mutex>
 #include <new>
 #include <string>
+#include <string_view>
 
 #include "carve.hpp"
 
@@ -187,7 +188,7 @@ struct Entry {
 
 struct Registry {
     std::mutex lock;
-    std::map<std::string, Entry> names;
+    std::map<std::string, Entry, std::less<>> names;  // std::less<>: looked up by string_view, no copy
     bool pinned = false;
 };
 
@@ -207,7 +208,7 @@ ShareStatus shared_publish(SharedVersion* v, SharedKind* had) noexcept {
     {
         std::lock_guard<std::mutex> g(r->lock);
         try {
-            auto it = r->names.find(std::string(v->name, v->name_len));
+            auto it = r->names.find(std::string_view(v->name, v->name_len));
             if (it == r->names.end()) it = r->names.emplace(std::string(v->name, v->name_len), Entry{v->kind, 0, nullptr}).first;
             Entry& e = it->second;
             if (e.kind != v->kind) {
@@ -230,7 +231,7 @@ SharedVersion* shared_attach(const char* name, size_t len) noexcept {
     if (!r) return nullptr;
     std::lock_guard<std::mutex> g(r->lock);
     try {
-        auto it = r->names.find(std::string(name, len));
+        auto it = r->names.find(std::string_view(name, len));
         if (it == r->names.end() || !it->second.newest) return nullptr;
         shared_retain(it->second.newest);
         return it->second.newest;
@@ -245,7 +246,7 @@ uint64_t shared_version(const char* name, size_t len, SharedKind* kind) noexcept
     if (!r) return 0;
     std::lock_guard<std::mutex> g(r->lock);
     try {
-        auto it = r->names.find(std::string(name, len));
+        auto it = r->names.find(std::string_view(name, len));
         if (it == r->names.end()) return 0;
         if (kind) *kind = it->second.kind;
         return it->second.newest ? it->second.newest->version : 0;
@@ -261,7 +262,7 @@ bool shared_unshare(const char* name, size_t len) noexcept {
     {
         std::lock_guard<std::mutex> g(r->lock);
         try {
-            auto it = r->names.find(std::string(name, len));
+            auto it = r->names.find(std::string_view(name, len));
             if (it == r->names.end()) return false;
             old = it->second.newest;
             it->second.newest = nullptr;
