@@ -120,7 +120,8 @@ uint32_t pins_drop_watcher(Pins& p, int64_t w) noexcept {
 
 size_t interest_lists_bytes(uint32_t watcher_cap, uint64_t pair_cap) noexcept {
     return padded(watcher_cap * sizeof(int64_t)) + 5 * padded(watcher_cap * sizeof(uint32_t)) +
-           padded(size_t(pair_cap) * sizeof(InterestPair)) + padded(size_t(pair_cap) * sizeof(int64_t));
+           padded(size_t(pair_cap) * sizeof(InterestPair)) + padded(size_t(pair_cap) * sizeof(uint32_t)) +
+           padded(size_t(pair_cap) * sizeof(int64_t));
 }
 
 InterestLists interest_lists_carve(void* block, uint32_t watcher_cap, uint64_t pair_cap) noexcept {
@@ -133,6 +134,7 @@ InterestLists interest_lists_carve(void* block, uint32_t watcher_cap, uint64_t p
     l.pivot = carve<uint32_t>(p, watcher_cap);
     l.due_len = carve<uint32_t>(p, watcher_cap);
     l.pair = carve<InterestPair>(p, size_t(pair_cap));
+    l.rank = carve<uint32_t>(p, size_t(pair_cap));
     l.due = carve<int64_t>(p, size_t(pair_cap));
     l.n = 0, l.watcher_cap = watcher_cap;
     l.pairs = 0, l.pair_cap = pair_cap;
@@ -161,7 +163,7 @@ bool interest_sees(const InterestLists& l, int64_t w, int64_t t) noexcept {
 
 size_t interest_scratch_bytes(uint32_t cap) noexcept {
     return 2 * padded(size_t(cap) * sizeof(int64_t)) + 2 * padded(size_t(cap) * sizeof(float)) +
-           3 * padded(size_t(cap) * sizeof(uint32_t)) + padded(size_t(cap) * sizeof(uint64_t));
+           6 * padded(size_t(cap) * sizeof(uint32_t)) + padded(size_t(cap) * sizeof(uint64_t));
 }
 
 InterestScratch interest_scratch_carve(void* block, uint32_t cap) noexcept {
@@ -175,6 +177,11 @@ InterestScratch interest_scratch_carve(void* block, uint32_t cap) noexcept {
     s.sel = carve<uint64_t>(p, cap);
     s.rank = carve<uint32_t>(p, cap);
     s.pair_d2 = carve<float>(p, cap);
+    s.mark = carve<uint32_t>(p, cap);
+    s.cand = carve<uint32_t>(p, cap);
+    s.old_rank = carve<uint32_t>(p, cap);
+    std::memset(s.mark, 0, size_t(cap) * sizeof(uint32_t));
+    s.stamp = 0;
     s.cap = cap;
     return s;
 }
@@ -218,6 +225,7 @@ inline void push_event(EventList& e, int64_t w, int64_t t) noexcept {
 // What one affected watcher saw at the last update: its special list, or ids.
 struct OldView {
     const InterestPair* pairs;  // non-null: a special list
+    const uint32_t* ranks;      // its pairs' rank hints (InterestLists::rank)
     const int64_t* ids;
     uint32_t n;
     uint32_t edge;              // the cap's boundary key then (ordered bits; 0: none)
@@ -315,8 +323,10 @@ constexpr uint32_t kAllChosen = 0xffffffffu;
 // and pinned ones, then the opt.max smallest keys. A partial selection on packed keys (key bits,
 // candidate index): the ties at the boundary key, rare, are then settled by d2 and id. Leaves
 // the chosen indices first in s.order and returns their count.
+// With a margin, whether a candidate was seen comes from the marks (`seen`: mark value of the
+// last view's targets; 0: none, search `old`).
 uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const InterestOptions& opt, int64_t w,
-                        const uint32_t* list, uint32_t m, const OldView& old, uint32_t* edge_out,
+                        const uint32_t* list, uint32_t m, const OldView& old, uint32_t seen, uint32_t* edge_out,
                         uint32_t* pivot_io) noexcept {
     const Pins& pins = *in.pins;
     bool found;
@@ -333,8 +343,12 @@ uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const Inter
             s.order[passed++] = t;
             continue;
         }
-        const uint32_t key =
-            cap_key(s.d2[t], in.margin, in.margin > 0 && old.has(in.visible->ids[in.visible->rank_at[list[t]]]));
+        bool was = false;
+        if (in.margin > 0) {
+            const uint32_t r = in.visible->rank_at[list[t]];
+            was = seen ? s.mark[r] == seen : old.has(in.visible->ids[r]);
+        }
+        const uint32_t key = cap_key(s.d2[t], in.margin, was);
         s.packed[counted++] = uint64_t(key) << 32 | t;
     }
     const uint32_t n = opt.max;
@@ -424,6 +438,32 @@ struct PeriodTable {
     }
 };
 
+// Starts watcher w's list of n pairs in `after`; returns where they go.
+InterestPair* open_list(InterestLists& after, int64_t w, uint32_t n, uint32_t edge, uint32_t pivot) noexcept {
+    SOAGEO_ASSERT(after.n < after.watcher_cap && after.pairs + n <= after.pair_cap);
+    after.watcher[after.n] = w;
+    after.off[after.n] = uint32_t(after.pairs);
+    after.len[after.n] = n;
+    after.edge[after.n] = edge;
+    after.pivot[after.n] = pivot;
+    InterestPair* out = after.pair + after.pairs;
+    ++after.n;
+    after.pairs += n;
+    return out;
+}
+
+// A pair kept from the last view, now of period p: a change of period brings its deadline to
+// at most its last listing + p.
+inline void keep_pair(InterestPair& q, uint32_t p) noexcept {
+    q.since &= ~kPairDue;
+    if (p != q.period && q.since) {
+        const uint64_t last = pair_last(q);
+        q.deadline = std::min(q.deadline, last + p);
+        q.since = uint32_t(q.deadline - last);
+    }
+    q.period = p;
+}
+
 // Lists the due pairs of the last watcher of `after` (its n pairs at out), and writes its due
 // targets apart, in order: aoi:due then writes them without a search.
 void finish_schedule(const InterestOptions& opt, uint64_t tick, InterestScratch& s, InterestLists& after,
@@ -484,30 +524,14 @@ bool try_keep(const InterestInput& in, InterestScratch& s, const InterestOptions
         const uint32_t key = cap_key(d2, in.margin, seen);
         if (seen ? !(key < old.edge) : !(key > old.edge)) return false;
     }
-    SOAGEO_ASSERT(after.n < after.watcher_cap && after.pairs + old.n <= after.pair_cap);
-    InterestPair* out = after.pair + after.pairs;
+    InterestPair* out = open_list(after, w, old.n, old.edge, old.pivot);
     std::memcpy(out, old.pairs, size_t(old.n) * sizeof(InterestPair));
+    std::memcpy(after.rank + (out - after.pair), old.ranks, size_t(old.n) * sizeof(uint32_t));
     for (uint32_t t = 0; t < old.n; ++t) out[t].since &= ~kPairDue;
     PeriodTable periods;
     periods.build(opt);
-    for (uint32_t j = 0; j < movers; ++j) {
-        if (s.rank[j] == kNoSlot) continue;
-        InterestPair& q = out[s.rank[j]];
-        const uint32_t p = periods.of(s.d2[j]);
-        if (p != q.period && q.since) {
-            const uint64_t last = pair_last(q);
-            q.deadline = std::min(q.deadline, last + p);
-            q.since = uint32_t(q.deadline - last);
-        }
-        q.period = p;
-    }
-    after.watcher[after.n] = w;
-    after.off[after.n] = uint32_t(after.pairs);
-    after.len[after.n] = old.n;
-    after.edge[after.n] = old.edge;
-    after.pivot[after.n] = old.pivot;
-    ++after.n;
-    after.pairs += old.n;
+    for (uint32_t j = 0; j < movers; ++j)
+        if (s.rank[j] != kNoSlot) keep_pair(out[s.rank[j]], periods.of(s.d2[j]));
     finish_schedule(opt, in.tick, s, after, out, old.n);
     return true;
 }
@@ -550,137 +574,257 @@ InterestNeed interest_need(const Visible& v_before, const EventList& enter, cons
     return need;
 }
 
+namespace {
+
+// One watcher of interest_update: special now (opt) or at the last update (old.pairs), with its
+// index k in the visible lists when it watches, and its uncapped events [lo, hi).
+struct Turn {
+    int64_t w;
+    const InterestOptions* opt;  // null: special no more
+    uint8_t dirty;
+    bool watching;
+    uint32_t k;
+    OldView old;
+    uint64_t e_lo, e_hi, l_lo, l_hi;
+};
+
+// The candidates of the watcher: its uncapped view, with their d2 (s.d2, by list index) from
+// where the AOI had the watcher (one without an entity sees nothing), s.order the identity.
+uint32_t candidates(const InterestInput& in, InterestScratch& s, const Turn& t) noexcept {
+    const Visible& v = *in.visible;
+    if (!t.watching || !v.len[t.k]) return 0;
+    const uint32_t self = v.pos[t.k], m = v.len[t.k];
+    const float wx = self == kNoSlot ? 0.0f : in.xs[self], wy = self == kNoSlot ? 0.0f : in.ys[self];
+    const uint32_t* list = v.target + v.off[t.k];
+    SOAGEO_ASSERT(m <= s.cap);
+    for (uint32_t i = 0; i < m; ++i) {
+        const uint32_t q = list[i];
+        const float dx = in.xs[q] - wx, dy = in.ys[q] - wy;
+        s.d2[i] = dx * dx + dy * dy;
+        s.order[i] = i;
+    }
+    return m;
+}
+
+// A watcher not special at the last update saw its uncapped view then: this one without its
+// enters and with its leaves. Into s.old_ids, ascending; returns the count.
+uint32_t last_uncapped_view(const InterestInput& in, InterestScratch& s, const Turn& t, uint32_t m) noexcept {
+    const Visible& v = *in.visible;
+    const EventList &enter = *in.enter, &leave = *in.leave;
+    uint32_t n_old = 0;
+    const uint32_t* list = v.target + v.off[t.k];
+    for (uint32_t i = 0; i < m; ++i) s.old_ids[n_old++] = v.ids[v.rank_at[list[i]]];
+    std::sort(s.old_ids, s.old_ids + n_old);
+    uint32_t keep = 0;
+    uint64_t e = t.e_lo;
+    for (uint32_t i = 0; i < n_old; ++i) {
+        while (e < t.e_hi && enter.pair[2 * e + 1] < s.old_ids[i]) ++e;
+        if (e < t.e_hi && enter.pair[2 * e + 1] == s.old_ids[i]) continue;
+        s.old_ids[keep++] = s.old_ids[i];
+    }
+    for (uint64_t l = t.l_lo; l < t.l_hi; ++l) s.old_ids[keep++] = leave.pair[2 * l + 1];
+    std::inplace_merge(s.old_ids, s.old_ids + (keep - (t.l_hi - t.l_lo)), s.old_ids + keep);
+    return keep;
+}
+
+// The general path: a watcher special now but not at the last update, special no more, or not
+// watching. Its chosen are sorted by id rank and diffed with its last view.
+void choose_sorted(const InterestInput& in, InterestScratch& s, Turn& t, uint32_t m, InterestLists& after,
+                   EventList& enter_out, EventList& leave_out) noexcept {
+    const Visible& v = *in.visible;
+    const InterestOptions* opt = t.opt;
+    OldView& old = t.old;
+    if (!old.pairs) {
+        old.n = last_uncapped_view(in, s, t, m);
+        old.ids = s.old_ids;
+    }
+    // The new view: indices into the candidates, in `order`, count `chosen`.
+    uint32_t chosen = m;
+    uint32_t edge = opt && opt->max && m <= opt->max ? kAllChosen : old.edge, pivot = old.pivot;
+    if (opt && opt->max && m > opt->max)
+        chosen = select_nearest(in, s, *opt, t.w, v.target + v.off[t.k], m, old, 0, &edge, &pivot);
+    // By rank (the ids' order) packed with the candidate: a sort of plain integers. (Ranks are
+    // read for the chosen only: most candidates of a capped watcher are not.)
+    const uint32_t* list = chosen ? v.target + v.off[t.k] : nullptr;
+    for (uint32_t i = 0; i < chosen; ++i) s.sel[i] = uint64_t(v.rank_at[list[s.order[i]]]) << 32 | s.order[i];
+    std::sort(s.sel, s.sel + chosen);
+    // Events: the difference of the old view and the new one, both ascending.
+    InterestPair* out = nullptr;
+    uint32_t* out_rank = nullptr;
+    PeriodTable periods;
+    if (opt && t.watching) {
+        periods.build(*opt);
+        out = open_list(after, t.w, chosen, edge, pivot);
+        out_rank = after.rank + (out - after.pair);
+    }
+    uint32_t a = 0, b = 0;
+    while (a < old.n || b < chosen) {
+        const int64_t ta = a < old.n ? old.at(a) : INT64_MAX;
+        const int64_t tb = b < chosen ? v.ids[s.sel[b] >> 32] : INT64_MAX;
+        if (a < old.n && (b >= chosen || ta < tb)) {
+            push_event(leave_out, t.w, ta);
+            ++a;
+            continue;
+        }
+        const uint32_t c = uint32_t(s.sel[b]);
+        const bool kept = a < old.n && ta == tb;
+        if (!kept) push_event(enter_out, t.w, tb);
+        if (out) {
+            InterestPair& q = out[b];
+            const uint32_t p = periods.of(s.d2[c]);
+            if (kept && old.pairs) {
+                q = old.pairs[a];
+                keep_pair(q, p);
+            } else {
+                q.target = tb;
+                q.deadline = in.tick;
+                q.since = 0;
+                q.period = p;
+            }
+            out_rank[b] = uint32_t(s.sel[b] >> 32);
+            s.pair_d2[b] = s.d2[c];
+        }
+        a += kept;
+        ++b;
+    }
+    if (out) finish_schedule(*opt, in.tick, s, after, out, chosen);
+}
+
+// A fresh pair of marks for one watcher (`seen`, then seen + 1); the marks are cleared when the
+// stamps wrap.
+uint32_t next_stamp(InterestScratch& s) noexcept {
+    if (s.stamp >= 0xfffffff0u) {
+        std::memset(s.mark, 0, size_t(s.cap) * sizeof(uint32_t));
+        s.stamp = 0;
+    }
+    s.stamp += 2;
+    return s.stamp;
+}
+
+// Marks the ranks of the last view's targets with `seen` and keeps each one's rank in
+// s.old_rank (kNoSlot: its entity is gone). A pair's stored rank is a hint, checked against the
+// ids: adds and removes renumber them.
+void mark_last_view(const InterestInput& in, InterestScratch& s, const OldView& old, uint32_t seen) noexcept {
+    const Visible& v = *in.visible;
+    for (uint32_t a = 0; a < old.n; ++a) {
+        const int64_t id = old.pairs[a].target;
+        uint32_t r = old.ranks[a];
+        if (r >= v.id_count || v.ids[r] != id) {
+            const int64_t* at = std::lower_bound(v.ids, v.ids + v.id_count, id);
+            r = at != v.ids + v.id_count && *at == id ? uint32_t(at - v.ids) : kNoSlot;
+        }
+        s.old_rank[a] = r;
+        if (r != kNoSlot) s.mark[r] = seen;
+    }
+}
+
+// The path of a watcher special now and at the last update: no sort of the chosen. The last
+// view's targets are marked, the chosen marked again, so that the last view (ascending) splits
+// in order into the kept and the leaves, and only the chosen not marked before (the enters,
+// few) are sorted, then merged in.
+void choose_marked(const InterestInput& in, InterestScratch& s, const Turn& t, uint32_t m, InterestLists& after,
+                   EventList& enter_out, EventList& leave_out) noexcept {
+    const Visible& v = *in.visible;
+    const InterestOptions& opt = *t.opt;
+    const OldView& old = t.old;
+    const uint32_t seen = next_stamp(s), again = seen + 1;
+    mark_last_view(in, s, old, seen);
+    const uint32_t* list = v.target + v.off[t.k];
+    uint32_t chosen = m, edge = opt.max && m <= opt.max ? kAllChosen : old.edge, pivot = old.pivot;
+    if (opt.max && m > opt.max) chosen = select_nearest(in, s, opt, t.w, list, m, old, seen, &edge, &pivot);
+    uint32_t entering = 0;
+    for (uint32_t i = 0; i < chosen; ++i) {
+        const uint32_t c = s.order[i], r = v.rank_at[list[c]];
+        const uint32_t was = s.mark[r];
+        s.mark[r] = again;
+        s.cand[r] = c;
+        s.sel[entering] = uint64_t(r) << 32 | c;  // branch-free: enters are few
+        entering += was != seen;
+    }
+    std::sort(s.sel, s.sel + entering);
+    InterestPair* out = open_list(after, t.w, chosen, edge, pivot);
+    uint32_t* out_rank = after.rank + (out - after.pair);
+    PeriodTable periods;
+    periods.build(opt);
+    uint32_t a = 0, e = 0, b = 0;
+    while (a < old.n || e < entering) {
+        const int64_t ta = a < old.n ? old.pairs[a].target : INT64_MAX;
+        const int64_t te = e < entering ? v.ids[s.sel[e] >> 32] : INT64_MAX;
+        if (ta < te) {
+            const uint32_t r = s.old_rank[a++];
+            if (r == kNoSlot || s.mark[r] != again) {
+                push_event(leave_out, t.w, ta);
+                continue;
+            }
+            const float d2 = s.d2[s.cand[r]];
+            out[b] = old.pairs[a - 1];
+            keep_pair(out[b], periods.of(d2));
+            out_rank[b] = r;
+            s.pair_d2[b++] = d2;
+            continue;
+        }
+        const uint32_t c = uint32_t(s.sel[e]);
+        push_event(enter_out, t.w, te);
+        out[b] = InterestPair{te, in.tick, periods.of(s.d2[c]), 0};
+        out_rank[b] = uint32_t(s.sel[e++] >> 32);
+        s.pair_d2[b++] = s.d2[c];
+    }
+    SOAGEO_ASSERT(b == chosen);
+    finish_schedule(opt, in.tick, s, after, out, chosen);
+}
+
+// The next watcher special now or at the last update (ids ascending in both), with its old view.
+Turn next_turn(const InterestInput& in, uint32_t& i, uint32_t& j) noexcept {
+    const Specials& sp = *in.specials;
+    const InterestLists& before = *in.before;
+    Turn t;
+    t.w = i < sp.n && (j >= before.n || sp.id[i] <= before.watcher[j]) ? sp.id[i] : before.watcher[j];
+    const bool now = i < sp.n && sp.id[i] == t.w;
+    t.opt = now ? &sp.opt[i] : nullptr;
+    t.dirty = now ? sp.dirty[i] : 0;
+    i += now;
+    t.old = OldView{nullptr, nullptr, nullptr, 0, 0, 0};
+    if (j < before.n && before.watcher[j] == t.w) {
+        t.old.pairs = before.pair + before.off[j];
+        t.old.ranks = before.rank + before.off[j];
+        t.old.n = before.len[j];
+        t.old.edge = before.edge[j];
+        t.old.pivot = before.pivot[j];
+        ++j;
+    }
+    return t;
+}
+
+}  // namespace
+
 uint32_t interest_update(const InterestInput& in, InterestScratch& s, InterestLists& after, EventList& enter_out,
                          EventList& leave_out) noexcept {
     uint32_t kept = 0;
     const Visible& v = *in.visible;
-    const Specials& sp = *in.specials;
-    const InterestLists& before = *in.before;
     const EventList &enter = *in.enter, &leave = *in.leave;
     after.n = 0, after.pairs = 0;
     enter_out.n = leave_out.n = 0;
     uint64_t e_at = 0, l_at = 0;  // next uncapped event not yet copied
     uint32_t i = 0, j = 0, k = 0;  // specials, before, visible watchers
-    while (i < sp.n || j < before.n) {
-        const int64_t w = i < sp.n && (j >= before.n || sp.id[i] <= before.watcher[j]) ? sp.id[i] : before.watcher[j];
-        const InterestOptions* opt = i < sp.n && sp.id[i] == w ? &sp.opt[i++] : nullptr;
-        OldView old{nullptr, nullptr, 0, 0, 0};
-        if (j < before.n && before.watcher[j] == w) {
-            old.pairs = before.pair + before.off[j];
-            old.n = before.len[j];
-            old.edge = before.edge[j];
-            old.pivot = before.pivot[j];
-            ++j;
-        }
-        uint64_t e_lo, e_hi, l_lo, l_hi;
-        run_of(enter, e_at, w, &e_lo, &e_hi);
-        run_of(leave, l_at, w, &l_lo, &l_hi);
-        copy_events(enter, e_at, e_lo, enter_out);
-        copy_events(leave, l_at, l_lo, leave_out);
-        e_at = e_hi, l_at = l_hi;
-        while (k < v.n && v.watcher[k] < w) ++k;
-        const bool watching = k < v.n && v.watcher[k] == w;
-        if (opt && watching && old.pairs &&
-            try_keep(in, s, *opt, sp.dirty[i - 1], w, k, e_lo == e_hi && l_lo == l_hi, old, after)) {
+    while (i < in.specials->n || j < in.before->n) {
+        Turn t = next_turn(in, i, j);
+        // The other watchers' events before this one's stay as the AOI wrote them.
+        run_of(enter, e_at, t.w, &t.e_lo, &t.e_hi);
+        run_of(leave, l_at, t.w, &t.l_lo, &t.l_hi);
+        copy_events(enter, e_at, t.e_lo, enter_out);
+        copy_events(leave, l_at, t.l_lo, leave_out);
+        e_at = t.e_hi, l_at = t.l_hi;
+        while (k < v.n && v.watcher[k] < t.w) ++k;
+        t.k = k;
+        t.watching = k < v.n && v.watcher[k] == t.w;
+        const bool both = t.opt && t.watching && t.old.pairs;  // special now and then
+        if (both && try_keep(in, s, *t.opt, t.dirty, t.w, k, t.e_lo == t.e_hi && t.l_lo == t.l_hi, t.old, after)) {
             ++kept;
             continue;
         }
-        // The candidates: the uncapped view, as ids with d2.
-        uint32_t m = 0;
-        if (watching && v.len[k]) {
-            // Where the AOI had the watcher (a watcher without an entity sees nothing).
-            const uint32_t self = v.pos[k];
-            const float wx = self == kNoSlot ? 0.0f : in.xs[self], wy = self == kNoSlot ? 0.0f : in.ys[self];
-            const uint32_t* list = v.target + v.off[k];
-            for (uint32_t t = 0; t < v.len[k]; ++t) {
-                const uint32_t q = list[t];
-                const float dx = in.xs[q] - wx, dy = in.ys[q] - wy;
-                s.d2[m] = dx * dx + dy * dy;
-                s.order[m] = m;
-                ++m;
-                SOAGEO_ASSERT(m <= s.cap);
-            }
-        }
-        if (!old.pairs) {
-            // Not special at the last update: its view then was the uncapped one, which is this
-            // one without its enters and with its leaves.
-            uint32_t n_old = 0;
-            const uint32_t* list = v.target + v.off[k];
-            for (uint32_t t = 0; t < m; ++t) s.old_ids[n_old++] = v.ids[v.rank_at[list[t]]];
-            std::sort(s.old_ids, s.old_ids + n_old);
-            uint32_t keep = 0;
-            uint64_t e = e_lo;
-            for (uint32_t t = 0; t < n_old; ++t) {
-                while (e < e_hi && enter.pair[2 * e + 1] < s.old_ids[t]) ++e;
-                if (e < e_hi && enter.pair[2 * e + 1] == s.old_ids[t]) continue;
-                s.old_ids[keep++] = s.old_ids[t];
-            }
-            for (uint64_t l = l_lo; l < l_hi; ++l) s.old_ids[keep++] = leave.pair[2 * l + 1];
-            std::inplace_merge(s.old_ids, s.old_ids + (keep - (l_hi - l_lo)), s.old_ids + keep);
-            old.ids = s.old_ids;
-            old.n = keep;
-        }
-        // The new view: indices into the candidates, in `order`, count `chosen`.
-        uint32_t chosen = m;
-        uint32_t edge = opt && opt->max && m <= opt->max ? kAllChosen : old.edge, pivot = old.pivot;
-        if (opt && opt->max && m > opt->max)
-            chosen = select_nearest(in, s, *opt, w, v.target + v.off[k], m, old, &edge, &pivot);
-        // By id, for the difference with the old view.
-        // By rank (the ids' order) packed with the candidate: a sort of plain integers.
-        // (Ranks are read for the chosen only: most candidates of a capped watcher are not.)
-        const uint32_t* list = chosen ? v.target + v.off[k] : nullptr;
-        for (uint32_t t = 0; t < chosen; ++t) s.sel[t] = uint64_t(v.rank_at[list[s.order[t]]]) << 32 | s.order[t];
-        std::sort(s.sel, s.sel + chosen);
-        // Events: the difference of the old view and the new one, both ascending.
-        InterestPair* out = nullptr;
-        PeriodTable periods;
-        if (opt && watching) {
-            SOAGEO_ASSERT(after.n < after.watcher_cap && after.pairs + chosen <= after.pair_cap);
-            periods.build(*opt);
-            after.watcher[after.n] = w;
-            after.off[after.n] = uint32_t(after.pairs);
-            after.len[after.n] = chosen;
-            after.edge[after.n] = edge;
-            after.pivot[after.n] = pivot;
-            out = after.pair + after.pairs;
-            ++after.n;
-            after.pairs += chosen;
-        }
-        uint32_t a = 0, b = 0;
-        while (a < old.n || b < chosen) {
-            const int64_t ta = a < old.n ? old.at(a) : INT64_MAX;
-            const int64_t tb = b < chosen ? v.ids[s.sel[b] >> 32] : INT64_MAX;
-            if (a < old.n && (b >= chosen || ta < tb)) {
-                push_event(leave_out, w, ta);
-                ++a;
-                continue;
-            }
-            const uint32_t c = uint32_t(s.sel[b]);
-            const bool kept = a < old.n && ta == tb;
-            if (!kept) push_event(enter_out, w, tb);
-            if (out) {
-                InterestPair& q = out[b];
-                const uint32_t p = periods.of(s.d2[c]);
-                if (kept && old.pairs) {
-                    q = old.pairs[a];
-                    q.since &= ~kPairDue;
-                    if (p != q.period && q.since) {
-                        const uint64_t last = pair_last(q);
-                        q.deadline = std::min(q.deadline, last + p);
-                        q.since = uint32_t(q.deadline - last);
-                    }
-                } else {
-                    q.target = tb;
-                    q.deadline = in.tick;
-                    q.since = 0;
-                }
-                s.pair_d2[b] = s.d2[c];
-                q.period = p;
-            }
-            a += kept;
-            ++b;
-        }
-        if (out) finish_schedule(*opt, in.tick, s, after, out, chosen);
+        const uint32_t m = candidates(in, s, t);
+        if (both) choose_marked(in, s, t, m, after, enter_out, leave_out);
+        else choose_sorted(in, s, t, m, after, enter_out, leave_out);
     }
     copy_events(enter, e_at, enter.n, enter_out);
     copy_events(leave, l_at, leave.n, leave_out);
