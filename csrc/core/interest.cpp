@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 namespace soageo {
 namespace {
@@ -241,6 +242,22 @@ struct OldView {
     }
 };
 
+// The rank of target `id` now, from the rank kept with its pair (a hint, checked unless the
+// ids are those of the last update); kNoSlot when its entity is gone.
+inline uint32_t rank_now(const InterestInput& in, uint32_t hint, int64_t id) noexcept {
+    const Visible& v = *in.visible;
+    if (in.same_ids) {
+        SOAGEO_ASSERT(hint < v.id_count && v.ids[hint] == id);
+        return hint;
+    }
+    if (hint < v.id_count && v.ids[hint] == id) return hint;
+    const int64_t* at = std::lower_bound(v.ids, v.ids + v.id_count, id);
+    return at != v.ids + v.id_count && *at == id ? uint32_t(at - v.ids) : kNoSlot;
+}
+
+void first_listings(InterestPair* pairs, uint32_t n, uint64_t tick, uint32_t* tmp, uint32_t first,
+                    uint32_t* count) noexcept;
+
 // Lists the due pairs of one watcher's new list (pairs, n): earliest deadline first.
 void schedule(const InterestOptions& o, InterestPair* pairs, const float* d2, uint32_t n, uint64_t tick, uint32_t* tmp,
               uint32_t* count) noexcept {
@@ -268,7 +285,13 @@ void schedule(const InterestOptions& o, InterestPair* pairs, const float* d2, ui
             tmp[first++] = tmp[j];
         }
     }
-    if (!first) return;
+    if (first) first_listings(pairs, n, tick, tmp, first, count);
+}
+
+// Gives each pair due its first listing (tmp: `first` indices, ascending) the offset s in [1, p]
+// at which the fewest pairs of its period p are due next: its next deadline is tick + s.
+void first_listings(InterestPair* pairs, uint32_t n, uint64_t tick, uint32_t* tmp, uint32_t first,
+                    uint32_t* count) noexcept {
     std::sort(tmp, tmp + first, [pairs](uint32_t a, uint32_t b) {
         return pairs[a].period != pairs[b].period ? pairs[a].period < pairs[b].period : a < b;
     });
@@ -319,20 +342,32 @@ inline uint32_t cap_key(float d2, float margin, bool seen) noexcept {
 // A capped watcher's edge when it counted no more candidates than its cap (it sees them all).
 constexpr uint32_t kAllChosen = 0xffffffffu;
 
-// Picks a capped watcher's view among its m candidates (`list`: their positions): the always-seen
-// and pinned ones, then the opt.max smallest keys. A partial selection on packed keys (key bits,
-// candidate index): the ties at the boundary key, rare, are then settled by d2 and id. Leaves
-// the chosen indices first in s.order and returns their count.
-// With a margin, whether a candidate was seen comes from the marks (`seen`: mark value of the
-// last view's targets; 0: none, search `old`).
-uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const InterestOptions& opt, int64_t w,
-                        const uint32_t* list, uint32_t m, const OldView& old, uint32_t seen, uint32_t* edge_out,
-                        uint32_t* pivot_io) noexcept {
+// Packs the keys of a capped watcher's m candidates (`list`: their positions) as (key << 32 |
+// candidate) into s.packed, and those with a key at or below `pivot` (0: none) into s.sel too:
+// the always-seen and pinned ones pass instead, first in s.order (*passed). With a margin,
+// whether a candidate was seen comes from the marks (`seen`: the last view's mark; 0: none,
+// search `old`). Returns how many were packed; *below of them went to s.sel as well.
+uint32_t pack_keys(const InterestInput& in, InterestScratch& s, const InterestOptions& opt, int64_t w,
+                   const uint32_t* list, uint32_t m, const OldView& old, uint32_t seen, uint32_t pivot,
+                   uint32_t* passed_out, uint32_t* below_out) noexcept {
     const Pins& pins = *in.pins;
     bool found;
     const uint32_t pin_lo = pins.n ? pins_find(pins, w, INT64_MIN, &found) : 0;
     const bool any_pin = pin_lo < pins.n && pins.pair[2 * size_t(pin_lo)] == w;
-    uint32_t passed = 0, counted = 0;
+    const uint64_t limit = pivot ? uint64_t(pivot) << 32 | 0xffffffffu : 0;  // no key is 0
+    uint32_t passed = 0, counted = 0, below = 0;
+    if (!opt.always && !any_pin && !(in.margin > 0)) {
+        // The usual case: every candidate counts, keyed by its d2. Branch-free: a key is on
+        // either side of the pivot about as often.
+        for (uint32_t t = 0; t < m; ++t) {
+            const uint64_t x = uint64_t(ordered_bits(s.d2[t])) << 32 | t;
+            s.packed[t] = x;
+            s.sel[below] = x;
+            below += x <= limit;
+        }
+        *passed_out = 0, *below_out = below;
+        return m;
+    }
     for (uint32_t t = 0; t < m; ++t) {
         bool pass = opt.always && (in.ms[list[t]] & opt.always) != 0;
         if (!pass && any_pin) {
@@ -348,58 +383,76 @@ uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const Inter
             const uint32_t r = in.visible->rank_at[list[t]];
             was = seen ? s.mark[r] == seen : old.has(in.visible->ids[r]);
         }
-        const uint32_t key = cap_key(s.d2[t], in.margin, was);
-        s.packed[counted++] = uint64_t(key) << 32 | t;
+        const uint64_t x = uint64_t(cap_key(s.d2[t], in.margin, was)) << 32 | t;
+        s.packed[counted++] = x;
+        s.sel[below] = x;
+        below += x <= limit;
     }
+    *passed_out = passed, *below_out = below;
+    return counted;
+}
+
+// Picks a capped watcher's view among its m candidates: the always-seen and pinned ones, then
+// the opt.max smallest keys. A partial selection on packed keys (pack_keys): the ties at the
+// boundary key, rare, are then settled by d2 and id. The last update's pivot, a little above its
+// boundary key, splits the keys first: the boundary moves little from one update to the next,
+// so most often n or more keys are below it, a few more than n, and only those are selected
+// from. Leaves the chosen indices first in s.order and returns their count.
+uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const InterestOptions& opt, int64_t w,
+                        const uint32_t* list, uint32_t m, const OldView& old, uint32_t seen, uint32_t* edge_out,
+                        uint32_t* pivot_io) noexcept {
+    const uint32_t pivot = *pivot_io;
+    uint32_t passed, below;
+    const uint32_t counted = pack_keys(in, s, opt, w, list, m, old, seen, pivot, &passed, &below);
     const uint32_t n = opt.max;
     if (counted <= n) {
         for (uint32_t t = 0; t < counted; ++t) s.order[passed + t] = uint32_t(s.packed[t]);
         *edge_out = kAllChosen;
         return passed + counted;
     }
-    // The N smallest keys to the front. The last update's boundary key, where there is one, is
-    // the pivot: the boundary moves little from one update to the next, so one pass usually
-    // splits the keys at or near N, and only the remainder needs a selection.
-    const uint64_t pivot = *pivot_io;
-    uint32_t below = 0;
-    if (pivot) {
-        // Branch-free (a key is on either side about as often): into s.sel, free until the
-        // chosen are sorted, from both ends.
-        uint32_t hi = counted;
-        for (uint32_t t = 0; t < counted; ++t) {
-            const uint64_t x = s.packed[t];
-            const bool low = x >> 32 <= pivot;
-            s.sel[low ? below : hi - 1] = x;
-            below += low;
-            hi -= !low;
+    const bool split = pivot && below >= n;
+    uint64_t* keys = split ? s.sel : s.packed;
+    uint32_t len = split ? below : counted;
+    if (split && len - n <= 4) {
+        // A few too many: the largest go to the end, one pass each (cheaper than nth_element's
+        // partitions on so few).
+        for (uint32_t end = len; end > n; --end) {
+            uint32_t top = 0;
+            for (uint32_t t = 1; t < end; ++t) top = keys[t] > keys[top] ? t : top;
+            std::swap(keys[top], keys[end - 1]);
         }
-        std::memcpy(s.packed, s.sel, size_t(counted) * sizeof(uint64_t));
+    } else {
+        std::nth_element(keys, keys + (n - 1), keys + len);
     }
-    if (!pivot || below > n) std::nth_element(s.packed, s.packed + (n - 1), s.packed + (pivot ? below : counted));
-    else if (below < n) std::nth_element(s.packed + below, s.packed + (n - 1), s.packed + counted);
     uint64_t edge = 0;
-    for (uint32_t t = 0; t < n; ++t) edge = std::max(edge, s.packed[t] >> 32);
+    for (uint32_t t = 0; t < n; ++t) edge = std::max(edge, keys[t] >> 32);
     *edge_out = uint32_t(edge);
     // The next pivot: the (n + 2)th smallest key, a little above the edge, so that the next
-    // partition most often keeps n or more below it (the selection then runs over those only).
+    // split most often keeps n or more below it. Past the split's keys, the others are larger.
     uint64_t min1 = ~uint64_t(0), min2 = ~uint64_t(0);
-    for (uint32_t t = n; t < counted; ++t) {
-        const uint64_t key = s.packed[t] >> 32;
+    for (uint32_t t = n; t < len; ++t) {
+        const uint64_t key = keys[t] >> 32;
         min2 = std::min(min2, std::max(min1, key));
         min1 = std::min(min1, key);
+    }
+    if (split && len < n + 2) {
+        for (uint32_t t = 0; t < counted; ++t) {
+            const uint64_t key = s.packed[t] >> 32;
+            if (key <= pivot) continue;
+            min2 = std::min(min2, std::max(min1, key));
+            min1 = std::min(min1, key);
+        }
     }
     *pivot_io = uint32_t(counted >= n + 2 ? min2 : min1);
     uint32_t out = passed, ties = 0;
     for (uint32_t t = 0; t < n; ++t) {
-        if (s.packed[t] >> 32 < edge) s.order[out++] = uint32_t(s.packed[t]);
+        if (keys[t] >> 32 < edge) s.order[out++] = uint32_t(keys[t]);
     }
-    // Every candidate with the boundary key is a tie (they may lie on both sides of nth). After
-    // a partition around the pivot that kept n or more below it, those above it (beyond
-    // `below`) are above the edge too: no tie there.
-    const uint32_t scan = pivot && below >= n ? below : counted;
-    for (uint32_t t = 0; t < scan; ++t) {
-        const uint64_t x = s.packed[t];
-        s.packed[ties] = x;
+    // Every candidate with the boundary key is a tie (they may lie on both sides of nth); none
+    // is past the split's keys (all above the pivot, which is at or above the edge).
+    for (uint32_t t = 0; t < len; ++t) {
+        const uint64_t x = keys[t];
+        s.packed[ties] = x;  // keys is s.packed itself or s.sel: in place, or apart
         ties += x >> 32 == edge;
     }
     if (ties > 1) {
@@ -416,24 +469,38 @@ uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const Inter
 }
 
 // The periods of one watcher's pairs: p = 1 + the thresholds (k * band)^2 <= d2, read from a
-// table of the first ones (a watcher's max_period is usually small), computed beyond it.
+// table of the first ones (a watcher's max_period is usually small), computed beyond it. d2 is a
+// float32: (k * band)^2 <= d2 in double holds exactly when the smallest float32 at or above the
+// threshold is <= d2, so the table holds those and compares floats, a fixed 8 (or 32) at a time
+// (padded with NaN, which no d2 reaches): a loop the compiler turns into a few wide compares.
 struct PeriodTable {
     static constexpr uint32_t kMax = 32;
-    double limit[kMax];
+    float limit[kMax];
     uint32_t n = 0;
+    bool banded = false;
     const InterestOptions* opt = nullptr;
+    static float at_least(double x) noexcept {
+        float f = float(x);
+        if (double(f) < x) f = std::nextafter(f, HUGE_VALF);
+        return f;
+    }
     void build(const InterestOptions& o) noexcept {
         opt = &o;
         n = 0;
-        if (!(o.band > 0)) return;
+        banded = o.band > 0;
+        if (!banded) return;
         const uint32_t want = o.max_period - 1 < kMax ? o.max_period - 1 : kMax;
-        for (uint32_t k = 1; k <= want; ++k) limit[n++] = (double(k) * o.band) * (double(k) * o.band);
+        for (uint32_t k = 1; k <= want; ++k) limit[n++] = at_least((double(k) * o.band) * (double(k) * o.band));
+        for (uint32_t k = n; k < kMax; ++k) limit[k] = std::numeric_limits<float>::quiet_NaN();
     }
     uint32_t of(float d2) const noexcept {
-        if (!opt || !(opt->band > 0)) return 1;
-        const double d = d2;
+        if (!banded) return 1;
         uint32_t k = 0;
-        for (uint32_t i = 0; i < n; ++i) k += limit[i] <= d;  // branch-free: n is small
+        if (n <= 8) {
+            for (uint32_t i = 0; i < 8; ++i) k += limit[i] <= d2;
+            return 1 + k;
+        }
+        for (uint32_t i = 0; i < kMax; ++i) k += limit[i] <= d2;
         return k < kMax ? 1 + k : interest_period(*opt, d2);
     }
 };
@@ -464,11 +531,9 @@ inline void keep_pair(InterestPair& q, uint32_t p) noexcept {
     q.period = p;
 }
 
-// Lists the due pairs of the last watcher of `after` (its n pairs at out), and writes its due
-// targets apart, in order: aoi:due then writes them without a search.
-void finish_schedule(const InterestOptions& opt, uint64_t tick, InterestScratch& s, InterestLists& after,
-                     InterestPair* out, uint32_t n) noexcept {
-    schedule(opt, out, s.pair_d2, n, tick, s.order, s.count);
+// Writes the due targets of the last watcher of `after` (its n pairs at out) apart, in order:
+// aoi:due then writes them without a search.
+void write_due(InterestLists& after, const InterestPair* out, uint32_t n) noexcept {
     int64_t* due = after.due + (out - after.pair);
     uint32_t n_due = 0;
     for (uint32_t t = 0; t < n; ++t) {
@@ -476,6 +541,13 @@ void finish_schedule(const InterestOptions& opt, uint64_t tick, InterestScratch&
         n_due += out[t].since >> 31;
     }
     after.due_len[after.n - 1] = n_due;
+}
+
+// Lists the due pairs of the last watcher of `after` (its n pairs at out).
+void finish_schedule(const InterestOptions& opt, uint64_t tick, InterestScratch& s, InterestLists& after,
+                     InterestPair* out, uint32_t n) noexcept {
+    schedule(opt, out, s.pair_d2, n, tick, s.order, s.count);
+    write_due(after, out, n);
 }
 
 // Keeps special watcher k's view as it was, when an incremental update (which marks what
@@ -526,7 +598,9 @@ bool try_keep(const InterestInput& in, InterestScratch& s, const InterestOptions
     }
     InterestPair* out = open_list(after, w, old.n, old.edge, old.pivot);
     std::memcpy(out, old.pairs, size_t(old.n) * sizeof(InterestPair));
-    std::memcpy(after.rank + (out - after.pair), old.ranks, size_t(old.n) * sizeof(uint32_t));
+    uint32_t* out_rank = after.rank + (out - after.pair);
+    if (in.same_ids) std::memcpy(out_rank, old.ranks, size_t(old.n) * sizeof(uint32_t));
+    else for (uint32_t t = 0; t < old.n; ++t) out_rank[t] = rank_now(in, old.ranks[t], old.pairs[t].target);
     for (uint32_t t = 0; t < old.n; ++t) out[t].since &= ~kPairDue;
     PeriodTable periods;
     periods.build(opt);
@@ -702,17 +776,10 @@ uint32_t next_stamp(InterestScratch& s) noexcept {
 }
 
 // Marks the ranks of the last view's targets with `seen` and keeps each one's rank in
-// s.old_rank (kNoSlot: its entity is gone). A pair's stored rank is a hint, checked against the
-// ids: adds and removes renumber them.
+// s.old_rank (kNoSlot: its entity is gone).
 void mark_last_view(const InterestInput& in, InterestScratch& s, const OldView& old, uint32_t seen) noexcept {
-    const Visible& v = *in.visible;
     for (uint32_t a = 0; a < old.n; ++a) {
-        const int64_t id = old.pairs[a].target;
-        uint32_t r = old.ranks[a];
-        if (r >= v.id_count || v.ids[r] != id) {
-            const int64_t* at = std::lower_bound(v.ids, v.ids + v.id_count, id);
-            r = at != v.ids + v.id_count && *at == id ? uint32_t(at - v.ids) : kNoSlot;
-        }
+        const uint32_t r = rank_now(in, old.ranks[a], old.pairs[a].target);
         s.old_rank[a] = r;
         if (r != kNoSlot) s.mark[r] = seen;
     }
@@ -746,7 +813,12 @@ void choose_marked(const InterestInput& in, InterestScratch& s, const Turn& t, u
     uint32_t* out_rank = after.rank + (out - after.pair);
     PeriodTable periods;
     periods.build(opt);
-    uint32_t a = 0, e = 0, b = 0;
+    // Without a budget every due pair is listed: the schedule is followed in the same pass, and
+    // the pairs due their first listing (s.order, free now) are placed after it.
+    const bool budget = opt.budget != 0;
+    const uint64_t tick = in.tick;
+    uint32_t* const firsts = s.order;
+    uint32_t a = 0, e = 0, b = 0, n_first = 0;
     while (a < old.n || e < entering) {
         const int64_t ta = a < old.n ? old.pairs[a].target : INT64_MAX;
         const int64_t te = e < entering ? v.ids[s.sel[e] >> 32] : INT64_MAX;
@@ -757,20 +829,33 @@ void choose_marked(const InterestInput& in, InterestScratch& s, const Turn& t, u
                 continue;
             }
             const float d2 = s.d2[s.cand[r]];
-            out[b] = old.pairs[a - 1];
-            keep_pair(out[b], periods.of(d2));
+            InterestPair& q = out[b];
+            q = old.pairs[a - 1];
+            keep_pair(q, periods.of(d2));
             out_rank[b] = r;
-            s.pair_d2[b++] = d2;
+            s.pair_d2[b] = d2;
+            // Branch-free: about half the pairs are due.
+            const bool due = !budget && q.deadline <= tick, listed = pair_listed(q);
+            q.deadline = due && listed ? tick + q.period : q.deadline;
+            q.since = due && listed ? q.period | kPairDue : q.since;
+            firsts[n_first] = b++;
+            n_first += due && !listed;
             continue;
         }
         const uint32_t c = uint32_t(s.sel[e]);
         push_event(enter_out, t.w, te);
-        out[b] = InterestPair{te, in.tick, periods.of(s.d2[c]), 0};
+        out[b] = InterestPair{te, tick, periods.of(s.d2[c]), 0};
         out_rank[b] = uint32_t(s.sel[e++] >> 32);
-        s.pair_d2[b++] = s.d2[c];
+        s.pair_d2[b] = s.d2[c];
+        firsts[n_first++] = b++;
     }
     SOAGEO_ASSERT(b == chosen);
-    finish_schedule(opt, in.tick, s, after, out, chosen);
+    if (budget) {
+        finish_schedule(opt, tick, s, after, out, chosen);
+        return;
+    }
+    if (n_first) first_listings(out, chosen, tick, firsts, n_first, s.count);
+    write_due(after, out, chosen);
 }
 
 // The next watcher special now or at the last update (ids ascending in both), with its old view.

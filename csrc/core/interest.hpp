@@ -127,6 +127,8 @@ struct InterestInput {
     // serial); null after a full one.
     const uint32_t* changed;
     uint32_t serial;
+    // The layer has the ids it had at the last update: the ranks kept with the pairs still hold.
+    bool same_ids;
 };
 
 // Bounds the caller sizes the outputs with before the AOI commits: the special watchers'
