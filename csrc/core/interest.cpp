@@ -417,8 +417,13 @@ uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const Inter
         // A few too many: the largest go to the end, one pass each (cheaper than nth_element's
         // partitions on so few).
         for (uint32_t end = len; end > n; --end) {
+            uint64_t best = keys[0];
             uint32_t top = 0;
-            for (uint32_t t = 1; t < end; ++t) top = keys[t] > keys[top] ? t : top;
+            for (uint32_t t = 1; t < end; ++t) {
+                const bool above = keys[t] > best;  // the largest in a register: no load chain
+                best = above ? keys[t] : best;
+                top = above ? t : top;
+            }
             std::swap(keys[top], keys[end - 1]);
         }
     } else {
@@ -663,7 +668,7 @@ struct Turn {
 };
 
 // The candidates of the watcher: its uncapped view, with their d2 (s.d2, by list index) from
-// where the AOI had the watcher (one without an entity sees nothing), s.order the identity.
+// where the AOI had the watcher (one without an entity sees nothing).
 uint32_t candidates(const InterestInput& in, InterestScratch& s, const Turn& t) noexcept {
     const Visible& v = *in.visible;
     if (!t.watching || !v.len[t.k]) return 0;
@@ -675,7 +680,6 @@ uint32_t candidates(const InterestInput& in, InterestScratch& s, const Turn& t) 
         const uint32_t q = list[i];
         const float dx = in.xs[q] - wx, dy = in.ys[q] - wy;
         s.d2[i] = dx * dx + dy * dy;
-        s.order[i] = i;
     }
     return m;
 }
@@ -717,6 +721,8 @@ void choose_sorted(const InterestInput& in, InterestScratch& s, Turn& t, uint32_
     uint32_t edge = opt && opt->max && m <= opt->max ? kAllChosen : old.edge, pivot = old.pivot;
     if (opt && opt->max && m > opt->max)
         chosen = select_nearest(in, s, *opt, t.w, v.target + v.off[t.k], m, old, 0, &edge, &pivot);
+    else
+        for (uint32_t i = 0; i < m; ++i) s.order[i] = i;
     // By rank (the ids' order) packed with the candidate: a sort of plain integers. (Ranks are
     // read for the chosen only: most candidates of a capped watcher are not.)
     const uint32_t* list = chosen ? v.target + v.off[t.k] : nullptr;
@@ -799,6 +805,7 @@ void choose_marked(const InterestInput& in, InterestScratch& s, const Turn& t, u
     const uint32_t* list = v.target + v.off[t.k];
     uint32_t chosen = m, edge = opt.max && m <= opt.max ? kAllChosen : old.edge, pivot = old.pivot;
     if (opt.max && m > opt.max) chosen = select_nearest(in, s, opt, t.w, list, m, old, seen, &edge, &pivot);
+    else for (uint32_t i = 0; i < m; ++i) s.order[i] = i;
     uint32_t entering = 0;
     for (uint32_t i = 0; i < chosen; ++i) {
         const uint32_t c = s.order[i], r = v.rank_at[list[c]];
