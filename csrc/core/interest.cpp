@@ -564,10 +564,46 @@ void finish_schedule(const InterestOptions& opt, uint64_t tick, InterestScratch&
 // selection, settled then as now: the selection would come out the same. The moved targets'
 // periods follow their d2. Returns false (nothing written) when the view must be chosen anew.
 // A budget orders by d2, which the pairs do not keep: such a watcher is always recomputed.
-bool try_keep(const InterestInput& in, InterestScratch& s, const InterestOptions& opt, uint8_t dirty, int64_t w,
-              uint32_t k, bool no_events, const OldView& old, InterestLists& after) noexcept {
+// A fresh pair of marks for one watcher (`seen`, then seen + 1); the marks are cleared when the
+// stamps wrap.
+uint32_t next_stamp(InterestScratch& s) noexcept {
+    if (s.stamp >= 0xfffffff0u) {
+        std::memset(s.mark, 0, size_t(s.cap) * sizeof(uint32_t));
+        s.stamp = 0;
+    }
+    s.stamp += 2;
+    return s.stamp;
+}
+
+// Marks the ranks of the last view's targets with `seen`, keeps each one's rank in s.old_rank
+// (kNoSlot: its entity is gone) and the index of its pair in s.cand.
+void mark_last_view(const InterestInput& in, InterestScratch& s, const OldView& old, uint32_t seen) noexcept {
+    for (uint32_t a = 0; a < old.n; ++a) {
+        const uint32_t r = rank_now(in, old.ranks[a], old.pairs[a].target);
+        s.old_rank[a] = r;
+        if (r == kNoSlot) continue;
+        s.mark[r] = seen;
+        s.cand[r] = a;
+    }
+}
+
+// Without a budget every due pair is listed: a listed pair due now is listed again, p updates
+// on; one never listed goes to `firsts` (first_listings places it). Branch-free: about half the
+// pairs are due.
+inline void follow_schedule(InterestPair& q, uint64_t tick, uint32_t b, uint32_t* firsts, uint32_t& n_first) noexcept {
+    const bool due = q.deadline <= tick, listed = pair_listed(q);
+    q.deadline = due && listed ? tick + q.period : q.deadline;
+    q.since = due && listed ? q.period | kPairDue : q.since;
+    firsts[n_first] = b;
+    n_first += due && !listed;
+}
+
+// Whether special watcher k's view may stay as it was (try_keep): its movers (s.order) stay on
+// their side of the edge. Leaves each mover's d2 in s.d2 and the index of its pair in s.rank
+// (kNoSlot: not seen); *movers_out their count.
+bool movers_stay(const InterestInput& in, InterestScratch& s, const InterestOptions& opt, int64_t w, uint32_t k,
+                 const OldView& old, uint32_t* movers_out) noexcept {
     const Visible& v = *in.visible;
-    if (!in.changed || dirty || !no_events || opt.budget) return false;
     const uint32_t self = v.pos[k], serial = in.serial, len = v.len[k];
     if (self == kNoSlot ? len != 0 : in.changed[self] == serial) return false;
     const uint32_t* list = v.target + v.off[k];
@@ -576,42 +612,66 @@ bool try_keep(const InterestInput& in, InterestScratch& s, const InterestOptions
         s.order[movers] = list[t];
         movers += in.changed[list[t]] == serial;
     }
-    if (movers && opt.max && opt.always) return false;  // a mask may have changed: counted or not
+    *movers_out = movers;
+    if (!movers) return true;
+    if (opt.max && opt.always) return false;  // a mask may have changed: counted or not
     const bool check = opt.max && old.edge != kAllChosen;
     const Pins& pins = *in.pins;
     bool found;
     const uint32_t pin_lo = check && pins.n ? pins_find(pins, w, INT64_MIN, &found) : 0;
     const bool any_pin = check && pin_lo < pins.n && pins.pair[2 * size_t(pin_lo)] == w;
-    const float wx = movers ? in.xs[self] : 0.0f, wy = movers ? in.ys[self] : 0.0f;
+    const float wx = in.xs[self], wy = in.ys[self];
+    const uint32_t seen_mark = next_stamp(s);
+    mark_last_view(in, s, old, seen_mark);
     for (uint32_t j = 0; j < movers; ++j) {
-        const uint32_t q = s.order[j];
-        const int64_t id = v.ids[v.rank_at[q]];
+        const uint32_t q = s.order[j], r = v.rank_at[q];
         const float dx = in.xs[q] - wx, dy = in.ys[q] - wy;
         const float d2 = dx * dx + dy * dy;
-        const InterestPair* at = std::lower_bound(old.pairs, old.pairs + old.n, id,
-                                                  [](const InterestPair& p, int64_t t) { return p.target < t; });
-        const bool seen = at != old.pairs + old.n && at->target == id;
+        const bool seen = s.mark[r] == seen_mark;
         s.d2[j] = d2;
-        s.rank[j] = seen ? uint32_t(at - old.pairs) : kNoSlot;
+        s.rank[j] = seen ? s.cand[r] : kNoSlot;
         if (!check) continue;
         if (any_pin) {
-            pins_find(pins, w, id, &found);
+            pins_find(pins, w, v.ids[r], &found);
             if (found) continue;  // seen beyond the cap, wherever it is
         }
         const uint32_t key = cap_key(d2, in.margin, seen);
         if (seen ? !(key < old.edge) : !(key > old.edge)) return false;
     }
+    return true;
+}
+
+// Keeps special watcher k's view as it was, when an incremental update (which marks what
+// changed) changed neither its options, its pins, its uncapped view (no events) nor its
+// position, and each target of it that moved stays on its side of the cap's edge E (the
+// boundary key of the last selection): a seen one below E, another above. Then every seen key
+// is <= E and every other >= E (a target that did not move only gains the margin's bonus if
+// seen, or loses it if not), with any tie at E between targets that have not moved since that
+// selection, settled then as now: the selection would come out the same. The moved targets'
+// periods follow their d2. Returns false (nothing written) when the view must be chosen anew.
+// A budget orders by d2, which the pairs do not keep: such a watcher is always recomputed.
+bool try_keep(const InterestInput& in, InterestScratch& s, const InterestOptions& opt, uint8_t dirty, int64_t w,
+              uint32_t k, bool no_events, const OldView& old, InterestLists& after) noexcept {
+    if (!in.changed || dirty || !no_events || opt.budget) return false;
+    uint32_t movers;
+    if (!movers_stay(in, s, opt, w, k, old, &movers)) return false;
     InterestPair* out = open_list(after, w, old.n, old.edge, old.pivot);
     std::memcpy(out, old.pairs, size_t(old.n) * sizeof(InterestPair));
     uint32_t* out_rank = after.rank + (out - after.pair);
     if (in.same_ids) std::memcpy(out_rank, old.ranks, size_t(old.n) * sizeof(uint32_t));
     else for (uint32_t t = 0; t < old.n; ++t) out_rank[t] = rank_now(in, old.ranks[t], old.pairs[t].target);
-    for (uint32_t t = 0; t < old.n; ++t) out[t].since &= ~kPairDue;
     PeriodTable periods;
     periods.build(opt);
     for (uint32_t j = 0; j < movers; ++j)
         if (s.rank[j] != kNoSlot) keep_pair(out[s.rank[j]], periods.of(s.d2[j]));
-    finish_schedule(opt, in.tick, s, after, out, old.n);
+    uint32_t* const firsts = s.order;  // free: the movers are done
+    uint32_t n_first = 0;
+    for (uint32_t t = 0; t < old.n; ++t) {
+        out[t].since &= ~kPairDue;
+        follow_schedule(out[t], in.tick, t, firsts, n_first);
+    }
+    if (n_first) first_listings(out, old.n, in.tick, firsts, n_first, s.count);
+    write_due(after, out, old.n);
     return true;
 }
 
@@ -770,27 +830,6 @@ void choose_sorted(const InterestInput& in, InterestScratch& s, Turn& t, uint32_
     if (out) finish_schedule(*opt, in.tick, s, after, out, chosen);
 }
 
-// A fresh pair of marks for one watcher (`seen`, then seen + 1); the marks are cleared when the
-// stamps wrap.
-uint32_t next_stamp(InterestScratch& s) noexcept {
-    if (s.stamp >= 0xfffffff0u) {
-        std::memset(s.mark, 0, size_t(s.cap) * sizeof(uint32_t));
-        s.stamp = 0;
-    }
-    s.stamp += 2;
-    return s.stamp;
-}
-
-// Marks the ranks of the last view's targets with `seen` and keeps each one's rank in
-// s.old_rank (kNoSlot: its entity is gone).
-void mark_last_view(const InterestInput& in, InterestScratch& s, const OldView& old, uint32_t seen) noexcept {
-    for (uint32_t a = 0; a < old.n; ++a) {
-        const uint32_t r = rank_now(in, old.ranks[a], old.pairs[a].target);
-        s.old_rank[a] = r;
-        if (r != kNoSlot) s.mark[r] = seen;
-    }
-}
-
 // The path of a watcher special now and at the last update: no sort of the chosen. The last
 // view's targets are marked, the chosen marked again, so that the last view (ascending) splits
 // in order into the kept and the leaves, and only the chosen not marked before (the enters,
@@ -841,12 +880,8 @@ void choose_marked(const InterestInput& in, InterestScratch& s, const Turn& t, u
             keep_pair(q, periods.of(d2));
             out_rank[b] = r;
             s.pair_d2[b] = d2;
-            // Branch-free: about half the pairs are due.
-            const bool due = !budget && q.deadline <= tick, listed = pair_listed(q);
-            q.deadline = due && listed ? tick + q.period : q.deadline;
-            q.since = due && listed ? q.period | kPairDue : q.since;
-            firsts[n_first] = b++;
-            n_first += due && !listed;
+            if (!budget) follow_schedule(q, tick, b, firsts, n_first);
+            ++b;
             continue;
         }
         const uint32_t c = uint32_t(s.sel[e]);
