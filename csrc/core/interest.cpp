@@ -392,6 +392,19 @@ uint32_t pack_keys(const InterestInput& in, InterestScratch& s, const InterestOp
     return counted;
 }
 
+// How far past the cap the next selection's pivot lies, in keys: the boundary of a crowd moves
+// by a few places from one update to the next (bench/bench_interest_lua.lua).
+constexpr uint32_t kPivotSlack = 2;
+
+// Keeps the kPivotSlack smallest keys met, ascending, in `low`: branch-free.
+inline void keep_smallest(uint64_t (&low)[kPivotSlack], uint64_t key) noexcept {
+    for (uint32_t i = 0; i < kPivotSlack; ++i) {
+        const uint64_t lo = std::min(low[i], key);
+        key = std::max(low[i], key);
+        low[i] = lo;
+    }
+}
+
 // Picks a capped watcher's view among its m candidates: the always-seen and pinned ones, then
 // the opt.max smallest keys. A partial selection on packed keys (pack_keys): the ties at the
 // boundary key, rare, are then settled by d2 and id. The last update's pivot, a little above its
@@ -432,23 +445,18 @@ uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const Inter
     uint64_t edge = 0;
     for (uint32_t t = 0; t < n; ++t) edge = std::max(edge, keys[t] >> 32);
     *edge_out = uint32_t(edge);
-    // The next pivot: the (n + 2)th smallest key, a little above the edge, so that the next
-    // split most often keeps n or more below it. Past the split's keys, the others are larger.
-    uint64_t min1 = ~uint64_t(0), min2 = ~uint64_t(0);
-    for (uint32_t t = n; t < len; ++t) {
-        const uint64_t key = keys[t] >> 32;
-        min2 = std::min(min2, std::max(min1, key));
-        min1 = std::min(min1, key);
-    }
-    if (split && len < n + 2) {
+    // The next pivot: the (n + kPivotSlack)th smallest key, a little above the edge, so that the
+    // next split most often keeps n or more below it. Past the split's keys, the others are larger.
+    uint64_t low[kPivotSlack];
+    std::fill(low, low + kPivotSlack, ~uint64_t(0));
+    for (uint32_t t = n; t < len; ++t) keep_smallest(low, keys[t] >> 32);
+    if (split && len < n + kPivotSlack) {
         for (uint32_t t = 0; t < counted; ++t) {
             const uint64_t key = s.packed[t] >> 32;
-            if (key <= pivot) continue;
-            min2 = std::min(min2, std::max(min1, key));
-            min1 = std::min(min1, key);
+            keep_smallest(low, key > pivot ? key : ~uint64_t(0));
         }
     }
-    *pivot_io = uint32_t(counted >= n + 2 ? min2 : min1);
+    *pivot_io = uint32_t(low[std::min(counted - n, kPivotSlack) - 1]);
     uint32_t out = passed, ties = 0;
     for (uint32_t t = 0; t < n; ++t) {
         if (keys[t] >> 32 < edge) s.order[out++] = uint32_t(keys[t]);
