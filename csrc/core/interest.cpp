@@ -596,14 +596,15 @@ void mark_last_view(const InterestInput& in, InterestScratch& s, const OldView& 
 }
 
 // Without a budget every due pair is listed: a listed pair due now is listed again, p updates
-// on; one never listed goes to `firsts` (first_listings places it). Branch-free: about half the
-// pairs are due.
-inline void follow_schedule(InterestPair& q, uint64_t tick, uint32_t b, uint32_t* firsts, uint32_t& n_first) noexcept {
+// on; one never listed goes to `firsts` (first_listings places it). Returns whether it is due,
+// listed either way. Branch-free: about half the pairs are due.
+inline bool follow_schedule(InterestPair& q, uint64_t tick, uint32_t b, uint32_t* firsts, uint32_t& n_first) noexcept {
     const bool due = q.deadline <= tick, listed = pair_listed(q);
     q.deadline = due && listed ? tick + q.period : q.deadline;
     q.since = due && listed ? q.period | kPairDue : q.since;
     firsts[n_first] = b;
     n_first += due && !listed;
+    return due;
 }
 
 // Whether special watcher k's view may stay as it was (try_keep): its movers (s.order) stay on
@@ -673,13 +674,15 @@ bool try_keep(const InterestInput& in, InterestScratch& s, const InterestOptions
     for (uint32_t j = 0; j < movers; ++j)
         if (s.rank[j] != kNoSlot) keep_pair(out[s.rank[j]], periods.of(s.d2[j]));
     uint32_t* const firsts = s.order;  // free: the movers are done
-    uint32_t n_first = 0;
+    int64_t* const due = after.due + (out - after.pair);
+    uint32_t n_first = 0, n_due = 0;
     for (uint32_t t = 0; t < old.n; ++t) {
         out[t].since &= ~kPairDue;
-        follow_schedule(out[t], in.tick, t, firsts, n_first);
+        due[n_due] = out[t].target;
+        n_due += follow_schedule(out[t], in.tick, t, firsts, n_first);
     }
     if (n_first) first_listings(out, old.n, in.tick, firsts, n_first, s.count);
-    write_due(after, out, old.n);
+    after.due_len[after.n - 1] = n_due;
     return true;
 }
 
@@ -872,7 +875,8 @@ void choose_marked(const InterestInput& in, InterestScratch& s, const Turn& t, u
     const bool budget = opt.budget != 0;
     const uint64_t tick = in.tick;
     uint32_t* const firsts = s.order;
-    uint32_t a = 0, e = 0, b = 0, n_first = 0;
+    int64_t* const due = after.due + (out - after.pair);
+    uint32_t a = 0, e = 0, b = 0, n_first = 0, n_due = 0;
     while (a < old.n || e < entering) {
         const int64_t ta = a < old.n ? old.pairs[a].target : INT64_MAX;
         const int64_t te = e < entering ? v.ids[s.sel[e] >> 32] : INT64_MAX;
@@ -888,7 +892,8 @@ void choose_marked(const InterestInput& in, InterestScratch& s, const Turn& t, u
             keep_pair(q, periods.of(d2));
             out_rank[b] = r;
             s.pair_d2[b] = d2;
-            if (!budget) follow_schedule(q, tick, b, firsts, n_first);
+            due[n_due] = q.target;
+            if (!budget) n_due += follow_schedule(q, tick, b, firsts, n_first);
             ++b;
             continue;
         }
@@ -897,6 +902,7 @@ void choose_marked(const InterestInput& in, InterestScratch& s, const Turn& t, u
         out[b] = InterestPair{te, tick, periods.of(s.d2[c]), 0};
         out_rank[b] = uint32_t(s.sel[e++] >> 32);
         s.pair_d2[b] = s.d2[c];
+        due[n_due++] = te;  // a new pair is due at once
         firsts[n_first++] = b++;
     }
     SOAGEO_ASSERT(b == chosen);
@@ -905,7 +911,7 @@ void choose_marked(const InterestInput& in, InterestScratch& s, const Turn& t, u
         return;
     }
     if (n_first) first_listings(out, chosen, tick, firsts, n_first, s.count);
-    write_due(after, out, chosen);
+    after.due_len[after.n - 1] = n_due;
 }
 
 // The next watcher special now or at the last update (ids ascending in both), with its old view.
