@@ -7,191 +7,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 namespace soageo {
-namespace {
-
-template <class T>
-T* carve(char*& p, size_t n) noexcept {
-    T* r = reinterpret_cast<T*>(p);
-    p += (n * sizeof(T) + 15) & ~size_t(15);
-    return r;
-}
-
-size_t padded(size_t bytes) noexcept { return (bytes + 15) & ~size_t(15); }
-
-}  // namespace
-
-size_t specials_bytes(uint32_t cap) noexcept {
-    return padded(cap * sizeof(int64_t)) + padded(cap * sizeof(InterestOptions)) + padded(cap);
-}
-
-Specials specials_carve(void* block, uint32_t cap) noexcept {
-    char* p = static_cast<char*>(block);
-    Specials s;
-    s.id = carve<int64_t>(p, cap);
-    s.opt = carve<InterestOptions>(p, cap);
-    s.dirty = carve<uint8_t>(p, cap);
-    s.n = 0, s.cap = cap;
-    return s;
-}
-
-void specials_copy(Specials& to, const Specials& from) noexcept {
-    if (from.n) {
-        std::memcpy(to.id, from.id, from.n * sizeof(int64_t));
-        std::memcpy(to.opt, from.opt, from.n * sizeof(InterestOptions));
-        std::memcpy(to.dirty, from.dirty, from.n);
-    }
-    to.n = from.n;
-}
-
-uint32_t specials_find(const Specials& s, int64_t id, bool* found) noexcept {
-    const int64_t* at = std::lower_bound(s.id, s.id + s.n, id);
-    *found = at != s.id + s.n && *at == id;
-    return uint32_t(at - s.id);
-}
-
-void specials_insert(Specials& s, uint32_t at, int64_t id, const InterestOptions& o) noexcept {
-    std::memmove(s.id + at + 1, s.id + at, (s.n - at) * sizeof(int64_t));
-    std::memmove(s.opt + at + 1, s.opt + at, (s.n - at) * sizeof(InterestOptions));
-    std::memmove(s.dirty + at + 1, s.dirty + at, s.n - at);
-    s.id[at] = id, s.opt[at] = o, s.dirty[at] = 1;
-    ++s.n;
-}
-
-void specials_erase(Specials& s, uint32_t at) noexcept {
-    std::memmove(s.id + at, s.id + at + 1, (s.n - at - 1) * sizeof(int64_t));
-    std::memmove(s.opt + at, s.opt + at + 1, (s.n - at - 1) * sizeof(InterestOptions));
-    std::memmove(s.dirty + at, s.dirty + at + 1, s.n - at - 1);
-    --s.n;
-}
-
-size_t pins_bytes(uint32_t cap) noexcept { return padded(2 * size_t(cap) * sizeof(int64_t)); }
-
-Pins pins_carve(void* block, uint32_t cap) noexcept {
-    char* p = static_cast<char*>(block);
-    Pins r;
-    r.pair = carve<int64_t>(p, 2 * size_t(cap));
-    r.n = 0, r.cap = cap;
-    return r;
-}
-
-void pins_copy(Pins& to, const Pins& from) noexcept {
-    if (from.n) std::memcpy(to.pair, from.pair, 2 * size_t(from.n) * sizeof(int64_t));
-    to.n = from.n;
-}
-
-namespace {
-bool pin_less(const int64_t* p, int64_t w, int64_t t) noexcept { return p[0] < w || (p[0] == w && p[1] < t); }
-}  // namespace
-
-uint32_t pins_find(const Pins& p, int64_t w, int64_t t, bool* found) noexcept {
-    uint32_t lo = 0, hi = p.n;
-    while (lo < hi) {
-        uint32_t mid = (lo + hi) / 2;
-        if (pin_less(p.pair + 2 * size_t(mid), w, t)) lo = mid + 1; else hi = mid;
-    }
-    *found = lo < p.n && p.pair[2 * size_t(lo)] == w && p.pair[2 * size_t(lo) + 1] == t;
-    return lo;
-}
-
-void pins_insert(Pins& p, uint32_t at, int64_t w, int64_t t) noexcept {
-    std::memmove(p.pair + 2 * size_t(at) + 2, p.pair + 2 * size_t(at), 2 * size_t(p.n - at) * sizeof(int64_t));
-    p.pair[2 * size_t(at)] = w, p.pair[2 * size_t(at) + 1] = t;
-    ++p.n;
-}
-
-void pins_erase(Pins& p, uint32_t at) noexcept {
-    std::memmove(p.pair + 2 * size_t(at), p.pair + 2 * size_t(at) + 2, 2 * size_t(p.n - at - 1) * sizeof(int64_t));
-    --p.n;
-}
-
-uint32_t pins_drop_watcher(Pins& p, int64_t w) noexcept {
-    bool found;
-    const uint32_t lo = pins_find(p, w, INT64_MIN, &found);
-    uint32_t hi = lo;
-    while (hi < p.n && p.pair[2 * size_t(hi)] == w) ++hi;
-    if (hi > lo) {
-        std::memmove(p.pair + 2 * size_t(lo), p.pair + 2 * size_t(hi), 2 * size_t(p.n - hi) * sizeof(int64_t));
-        p.n -= hi - lo;
-    }
-    return hi - lo;
-}
-
-size_t interest_lists_bytes(uint32_t watcher_cap, uint64_t pair_cap) noexcept {
-    return padded(watcher_cap * sizeof(int64_t)) + 5 * padded(watcher_cap * sizeof(uint32_t)) +
-           padded(size_t(pair_cap) * sizeof(InterestPair)) + padded(size_t(pair_cap) * sizeof(int64_t));
-}
-
-InterestLists interest_lists_carve(void* block, uint32_t watcher_cap, uint64_t pair_cap) noexcept {
-    char* p = static_cast<char*>(block);
-    InterestLists l;
-    l.watcher = carve<int64_t>(p, watcher_cap);
-    l.off = carve<uint32_t>(p, watcher_cap);
-    l.len = carve<uint32_t>(p, watcher_cap);
-    l.edge = carve<uint32_t>(p, watcher_cap);
-    l.pivot = carve<uint32_t>(p, watcher_cap);
-    l.due_len = carve<uint32_t>(p, watcher_cap);
-    l.pair = carve<InterestPair>(p, size_t(pair_cap));
-    l.due = carve<int64_t>(p, size_t(pair_cap));
-    l.n = 0, l.watcher_cap = watcher_cap;
-    l.pairs = 0, l.pair_cap = pair_cap;
-    return l;
-}
-
-const InterestPair* interest_find(const InterestLists& l, int64_t id, uint32_t* n) noexcept {
-    const int64_t* at = std::lower_bound(l.watcher, l.watcher + l.n, id);
-    if (at == l.watcher + l.n || *at != id) {
-        *n = 0;
-        return nullptr;
-    }
-    const uint32_t k = uint32_t(at - l.watcher);
-    *n = l.len[k];
-    return l.pair + l.off[k];
-}
-
-bool interest_sees(const InterestLists& l, int64_t w, int64_t t) noexcept {
-    uint32_t n;
-    const InterestPair* p = interest_find(l, w, &n);
-    if (!p) return !std::binary_search(l.watcher, l.watcher + l.n, w);
-    const InterestPair* at =
-        std::lower_bound(p, p + n, t, [](const InterestPair& q, int64_t id) { return q.target < id; });
-    return at != p + n && at->target == t;
-}
-
-size_t interest_scratch_bytes(uint32_t cap) noexcept {
-    return 2 * padded(size_t(cap) * sizeof(int64_t)) + 2 * padded(size_t(cap) * sizeof(float)) +
-           3 * padded(size_t(cap) * sizeof(uint32_t)) + padded(size_t(cap) * sizeof(uint64_t));
-}
-
-InterestScratch interest_scratch_carve(void* block, uint32_t cap) noexcept {
-    char* p = static_cast<char*>(block);
-    InterestScratch s;
-    s.d2 = carve<float>(p, cap);
-    s.order = carve<uint32_t>(p, cap);
-    s.count = carve<uint32_t>(p, cap);
-    s.old_ids = carve<int64_t>(p, cap);
-    s.packed = carve<uint64_t>(p, cap);
-    s.sel = carve<uint64_t>(p, cap);
-    s.rank = carve<uint32_t>(p, cap);
-    s.pair_d2 = carve<float>(p, cap);
-    s.cap = cap;
-    return s;
-}
-
-uint32_t interest_period(const InterestOptions& o, float d2) noexcept {
-    if (!(o.band > 0)) return 1;
-    const double b = o.band, d = d2;
-    // The largest k with (k * b)^2 <= d2, in double: from the square root, then corrected.
-    double k = std::floor(std::sqrt(d) / b);
-    if (k >= double(o.max_period)) k = double(o.max_period);  // p is capped anyway
-    while (k > 0 && (k * b) * (k * b) > d) k -= 1;
-    while (k < double(o.max_period) && ((k + 1) * b) * ((k + 1) * b) <= d) k += 1;
-    const double p = 1.0 + k;
-    const uint32_t cap = o.max_period < kMaxPeriod ? o.max_period : kMaxPeriod;
-    return p >= double(cap) ? cap : uint32_t(p);
-}
-
 namespace {
 
 // The events of one watcher, in the order of the uncapped ones: [lo, hi) of a list sorted by watcher.
@@ -218,6 +36,7 @@ inline void push_event(EventList& e, int64_t w, int64_t t) noexcept {
 // What one affected watcher saw at the last update: its special list, or ids.
 struct OldView {
     const InterestPair* pairs;  // non-null: a special list
+    const uint32_t* ranks;      // its pairs' rank hints (InterestLists::rank)
     const int64_t* ids;
     uint32_t n;
     uint32_t edge;              // the cap's boundary key then (ordered bits; 0: none)
@@ -232,6 +51,22 @@ struct OldView {
         return lo < n && at(lo) == t;
     }
 };
+
+// The rank of target `id` now, from the rank kept with its pair (a hint, checked unless the
+// ids are those of the last update); kNoSlot when its entity is gone.
+inline uint32_t rank_now(const InterestInput& in, uint32_t hint, int64_t id) noexcept {
+    const Visible& v = *in.visible;
+    if (in.same_ids) {
+        SOAGEO_ASSERT(hint < v.id_count && v.ids[hint] == id);
+        return hint;
+    }
+    if (hint < v.id_count && v.ids[hint] == id) return hint;
+    const int64_t* at = std::lower_bound(v.ids, v.ids + v.id_count, id);
+    return at != v.ids + v.id_count && *at == id ? uint32_t(at - v.ids) : kNoSlot;
+}
+
+void first_listings(InterestPair* pairs, uint32_t n, uint64_t tick, uint32_t* tmp, uint32_t first,
+                    uint32_t* count) noexcept;
 
 // Lists the due pairs of one watcher's new list (pairs, n): earliest deadline first.
 void schedule(const InterestOptions& o, InterestPair* pairs, const float* d2, uint32_t n, uint64_t tick, uint32_t* tmp,
@@ -260,7 +95,13 @@ void schedule(const InterestOptions& o, InterestPair* pairs, const float* d2, ui
             tmp[first++] = tmp[j];
         }
     }
-    if (!first) return;
+    if (first) first_listings(pairs, n, tick, tmp, first, count);
+}
+
+// Gives each pair due its first listing (tmp: `first` indices, ascending) the offset s in [1, p]
+// at which the fewest pairs of its period p are due next: its next deadline is tick + s.
+void first_listings(InterestPair* pairs, uint32_t n, uint64_t tick, uint32_t* tmp, uint32_t first,
+                    uint32_t* count) noexcept {
     std::sort(tmp, tmp + first, [pairs](uint32_t a, uint32_t b) {
         return pairs[a].period != pairs[b].period ? pairs[a].period < pairs[b].period : a < b;
     });
@@ -311,18 +152,32 @@ inline uint32_t cap_key(float d2, float margin, bool seen) noexcept {
 // A capped watcher's edge when it counted no more candidates than its cap (it sees them all).
 constexpr uint32_t kAllChosen = 0xffffffffu;
 
-// Picks a capped watcher's view among its m candidates (`list`: their positions): the always-seen
-// and pinned ones, then the opt.max smallest keys. A partial selection on packed keys (key bits,
-// candidate index): the ties at the boundary key, rare, are then settled by d2 and id. Leaves
-// the chosen indices first in s.order and returns their count.
-uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const InterestOptions& opt, int64_t w,
-                        const uint32_t* list, uint32_t m, const OldView& old, uint32_t* edge_out,
-                        uint32_t* pivot_io) noexcept {
+// Packs the keys of a capped watcher's m candidates (`list`: their positions) as (key << 32 |
+// candidate) into s.packed, and those with a key at or below `pivot` (0: none) into s.sel too:
+// the always-seen and pinned ones pass instead, first in s.order (*passed). With a margin,
+// whether a candidate was seen comes from the marks (`seen`: the last view's mark; 0: none,
+// search `old`). Returns how many were packed; *below of them went to s.sel as well.
+uint32_t pack_keys(const InterestInput& in, InterestScratch& s, const InterestOptions& opt, int64_t w,
+                   const uint32_t* list, uint32_t m, const OldView& old, uint32_t seen, uint32_t pivot,
+                   uint32_t* passed_out, uint32_t* below_out) noexcept {
     const Pins& pins = *in.pins;
     bool found;
     const uint32_t pin_lo = pins.n ? pins_find(pins, w, INT64_MIN, &found) : 0;
     const bool any_pin = pin_lo < pins.n && pins.pair[2 * size_t(pin_lo)] == w;
-    uint32_t passed = 0, counted = 0;
+    const uint64_t limit = pivot ? uint64_t(pivot) << 32 | 0xffffffffu : 0;  // no key is 0
+    uint32_t passed = 0, counted = 0, below = 0;
+    if (!opt.always && !any_pin && !(in.margin > 0)) {
+        // The usual case: every candidate counts, keyed by its d2. Branch-free: a key is on
+        // either side of the pivot about as often.
+        for (uint32_t t = 0; t < m; ++t) {
+            const uint64_t x = uint64_t(ordered_bits(s.d2[t])) << 32 | t;
+            s.packed[t] = x;
+            s.sel[below] = x;
+            below += x <= limit;
+        }
+        *passed_out = 0, *below_out = below;
+        return m;
+    }
     for (uint32_t t = 0; t < m; ++t) {
         bool pass = opt.always && (in.ms[list[t]] & opt.always) != 0;
         if (!pass && any_pin) {
@@ -333,59 +188,94 @@ uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const Inter
             s.order[passed++] = t;
             continue;
         }
-        const uint32_t key =
-            cap_key(s.d2[t], in.margin, in.margin > 0 && old.has(in.visible->ids[in.visible->rank_at[list[t]]]));
-        s.packed[counted++] = uint64_t(key) << 32 | t;
+        bool was = false;
+        if (in.margin > 0) {
+            const uint32_t r = in.visible->rank_at[list[t]];
+            was = seen ? s.mark[r] == seen : old.has(in.visible->ids[r]);
+        }
+        const uint64_t x = uint64_t(cap_key(s.d2[t], in.margin, was)) << 32 | t;
+        s.packed[counted++] = x;
+        s.sel[below] = x;
+        below += x <= limit;
     }
+    *passed_out = passed, *below_out = below;
+    return counted;
+}
+
+// How far past the cap the next selection's pivot lies, in keys: the boundary of a crowd moves
+// by a few places from one update to the next (bench/bench_interest_lua.lua).
+constexpr uint32_t kPivotSlack = 2;
+
+// Keeps the kPivotSlack smallest keys met, ascending, in `low`: branch-free.
+inline void keep_smallest(uint64_t (&low)[kPivotSlack], uint64_t key) noexcept {
+    for (uint32_t i = 0; i < kPivotSlack; ++i) {
+        const uint64_t lo = std::min(low[i], key);
+        key = std::max(low[i], key);
+        low[i] = lo;
+    }
+}
+
+// Picks a capped watcher's view among its m candidates: the always-seen and pinned ones, then
+// the opt.max smallest keys. A partial selection on packed keys (pack_keys): the ties at the
+// boundary key, rare, are then settled by d2 and id. The last update's pivot, a little above its
+// boundary key, splits the keys first: the boundary moves little from one update to the next,
+// so most often n or more keys are below it, a few more than n, and only those are selected
+// from. Leaves the chosen indices first in s.order and returns their count.
+uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const InterestOptions& opt, int64_t w,
+                        const uint32_t* list, uint32_t m, const OldView& old, uint32_t seen, uint32_t* edge_out,
+                        uint32_t* pivot_io) noexcept {
+    const uint32_t pivot = *pivot_io;
+    uint32_t passed, below;
+    const uint32_t counted = pack_keys(in, s, opt, w, list, m, old, seen, pivot, &passed, &below);
     const uint32_t n = opt.max;
     if (counted <= n) {
         for (uint32_t t = 0; t < counted; ++t) s.order[passed + t] = uint32_t(s.packed[t]);
         *edge_out = kAllChosen;
         return passed + counted;
     }
-    // The N smallest keys to the front. The last update's boundary key, where there is one, is
-    // the pivot: the boundary moves little from one update to the next, so one pass usually
-    // splits the keys at or near N, and only the remainder needs a selection.
-    const uint64_t pivot = *pivot_io;
-    uint32_t below = 0;
-    if (pivot) {
-        // Branch-free (a key is on either side about as often): into s.sel, free until the
-        // chosen are sorted, from both ends.
-        uint32_t hi = counted;
-        for (uint32_t t = 0; t < counted; ++t) {
-            const uint64_t x = s.packed[t];
-            const bool low = x >> 32 <= pivot;
-            s.sel[low ? below : hi - 1] = x;
-            below += low;
-            hi -= !low;
+    const bool split = pivot && below >= n;
+    uint64_t* keys = split ? s.sel : s.packed;
+    uint32_t len = split ? below : counted;
+    if (split && len - n <= 4) {
+        // A few too many: the largest go to the end, one pass each (cheaper than nth_element's
+        // partitions on so few).
+        for (uint32_t end = len; end > n; --end) {
+            uint64_t best = keys[0];
+            uint32_t top = 0;
+            for (uint32_t t = 1; t < end; ++t) {
+                const bool above = keys[t] > best;  // the largest in a register: no load chain
+                best = above ? keys[t] : best;
+                top = above ? t : top;
+            }
+            std::swap(keys[top], keys[end - 1]);
         }
-        std::memcpy(s.packed, s.sel, size_t(counted) * sizeof(uint64_t));
+    } else {
+        std::nth_element(keys, keys + (n - 1), keys + len);
     }
-    if (!pivot || below > n) std::nth_element(s.packed, s.packed + (n - 1), s.packed + (pivot ? below : counted));
-    else if (below < n) std::nth_element(s.packed + below, s.packed + (n - 1), s.packed + counted);
     uint64_t edge = 0;
-    for (uint32_t t = 0; t < n; ++t) edge = std::max(edge, s.packed[t] >> 32);
+    for (uint32_t t = 0; t < n; ++t) edge = std::max(edge, keys[t] >> 32);
     *edge_out = uint32_t(edge);
-    // The next pivot: the (n + 2)th smallest key, a little above the edge, so that the next
-    // partition most often keeps n or more below it (the selection then runs over those only).
-    uint64_t min1 = ~uint64_t(0), min2 = ~uint64_t(0);
-    for (uint32_t t = n; t < counted; ++t) {
-        const uint64_t key = s.packed[t] >> 32;
-        min2 = std::min(min2, std::max(min1, key));
-        min1 = std::min(min1, key);
+    // The next pivot: the (n + kPivotSlack)th smallest key, a little above the edge, so that the
+    // next split most often keeps n or more below it. Past the split's keys, the others are larger.
+    uint64_t low[kPivotSlack];
+    std::fill(low, low + kPivotSlack, ~uint64_t(0));
+    for (uint32_t t = n; t < len; ++t) keep_smallest(low, keys[t] >> 32);
+    if (split && len < n + kPivotSlack) {
+        for (uint32_t t = 0; t < counted; ++t) {
+            const uint64_t key = s.packed[t] >> 32;
+            keep_smallest(low, key > pivot ? key : ~uint64_t(0));
+        }
     }
-    *pivot_io = uint32_t(counted >= n + 2 ? min2 : min1);
+    *pivot_io = uint32_t(low[std::min(counted - n, kPivotSlack) - 1]);
     uint32_t out = passed, ties = 0;
     for (uint32_t t = 0; t < n; ++t) {
-        if (s.packed[t] >> 32 < edge) s.order[out++] = uint32_t(s.packed[t]);
+        if (keys[t] >> 32 < edge) s.order[out++] = uint32_t(keys[t]);
     }
-    // Every candidate with the boundary key is a tie (they may lie on both sides of nth). After
-    // a partition around the pivot that kept n or more below it, those above it (beyond
-    // `below`) are above the edge too: no tie there.
-    const uint32_t scan = pivot && below >= n ? below : counted;
-    for (uint32_t t = 0; t < scan; ++t) {
-        const uint64_t x = s.packed[t];
-        s.packed[ties] = x;
+    // Every candidate with the boundary key is a tie (they may lie on both sides of nth); none
+    // is past the split's keys (all above the pivot, which is at or above the edge).
+    for (uint32_t t = 0; t < len; ++t) {
+        const uint64_t x = keys[t];
+        s.packed[ties] = x;  // keys is s.packed itself or s.sel: in place, or apart
         ties += x >> 32 == edge;
     }
     if (ties > 1) {
@@ -402,33 +292,71 @@ uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const Inter
 }
 
 // The periods of one watcher's pairs: p = 1 + the thresholds (k * band)^2 <= d2, read from a
-// table of the first ones (a watcher's max_period is usually small), computed beyond it.
+// table of the first ones (a watcher's max_period is usually small), computed beyond it. d2 is a
+// float32: (k * band)^2 <= d2 in double holds exactly when the smallest float32 at or above the
+// threshold is <= d2, so the table holds those and compares floats, a fixed 8 (or 32) at a time
+// (padded with NaN, which no d2 reaches): a loop the compiler turns into a few wide compares.
 struct PeriodTable {
     static constexpr uint32_t kMax = 32;
-    double limit[kMax];
+    float limit[kMax];
     uint32_t n = 0;
+    bool banded = false;
     const InterestOptions* opt = nullptr;
+    static float at_least(double x) noexcept {
+        float f = float(x);
+        if (double(f) < x) f = std::nextafter(f, HUGE_VALF);
+        return f;
+    }
     void build(const InterestOptions& o) noexcept {
         opt = &o;
         n = 0;
-        if (!(o.band > 0)) return;
+        banded = o.band > 0;
+        if (!banded) return;
         const uint32_t want = o.max_period - 1 < kMax ? o.max_period - 1 : kMax;
-        for (uint32_t k = 1; k <= want; ++k) limit[n++] = (double(k) * o.band) * (double(k) * o.band);
+        for (uint32_t k = 1; k <= want; ++k) limit[n++] = at_least((double(k) * o.band) * (double(k) * o.band));
+        for (uint32_t k = n; k < kMax; ++k) limit[k] = std::numeric_limits<float>::quiet_NaN();
     }
     uint32_t of(float d2) const noexcept {
-        if (!opt || !(opt->band > 0)) return 1;
-        const double d = d2;
+        if (!banded) return 1;
         uint32_t k = 0;
-        for (uint32_t i = 0; i < n; ++i) k += limit[i] <= d;  // branch-free: n is small
+        if (n <= 8) {
+            for (uint32_t i = 0; i < 8; ++i) k += limit[i] <= d2;
+            return 1 + k;
+        }
+        for (uint32_t i = 0; i < kMax; ++i) k += limit[i] <= d2;
         return k < kMax ? 1 + k : interest_period(*opt, d2);
     }
 };
 
-// Lists the due pairs of the last watcher of `after` (its n pairs at out), and writes its due
-// targets apart, in order: aoi:due then writes them without a search.
-void finish_schedule(const InterestOptions& opt, uint64_t tick, InterestScratch& s, InterestLists& after,
-                     InterestPair* out, uint32_t n) noexcept {
-    schedule(opt, out, s.pair_d2, n, tick, s.order, s.count);
+// Starts watcher w's list of n pairs in `after`; returns where they go.
+InterestPair* open_list(InterestLists& after, int64_t w, uint32_t n, uint32_t edge, uint32_t pivot) noexcept {
+    SOAGEO_ASSERT(after.n < after.watcher_cap && after.pairs + n <= after.pair_cap);
+    after.watcher[after.n] = w;
+    after.off[after.n] = uint32_t(after.pairs);
+    after.len[after.n] = n;
+    after.edge[after.n] = edge;
+    after.pivot[after.n] = pivot;
+    InterestPair* out = after.pair + after.pairs;
+    ++after.n;
+    after.pairs += n;
+    return out;
+}
+
+// A pair kept from the last view, now of period p: a change of period brings its deadline to
+// at most its last listing + p.
+inline void keep_pair(InterestPair& q, uint32_t p) noexcept {
+    q.since &= ~kPairDue;
+    if (p != q.period && q.since) {
+        const uint64_t last = pair_last(q);
+        q.deadline = std::min(q.deadline, last + p);
+        q.since = uint32_t(q.deadline - last);
+    }
+    q.period = p;
+}
+
+// Writes the due targets of the last watcher of `after` (its n pairs at out) apart, in order:
+// aoi:due then writes them without a search.
+void write_due(InterestLists& after, const InterestPair* out, uint32_t n) noexcept {
     int64_t* due = after.due + (out - after.pair);
     uint32_t n_due = 0;
     for (uint32_t t = 0; t < n; ++t) {
@@ -436,6 +364,100 @@ void finish_schedule(const InterestOptions& opt, uint64_t tick, InterestScratch&
         n_due += out[t].since >> 31;
     }
     after.due_len[after.n - 1] = n_due;
+}
+
+// Lists the due pairs of the last watcher of `after` (its n pairs at out).
+void finish_schedule(const InterestOptions& opt, uint64_t tick, InterestScratch& s, InterestLists& after,
+                     InterestPair* out, uint32_t n) noexcept {
+    schedule(opt, out, s.pair_d2, n, tick, s.order, s.count);
+    write_due(after, out, n);
+}
+
+// Keeps special watcher k's view as it was, when an incremental update (which marks what
+// changed) changed neither its options, its pins, its uncapped view (no events) nor its
+// position, and each target of it that moved stays on its side of the cap's edge E (the
+// boundary key of the last selection): a seen one below E, another above. Then every seen key
+// is <= E and every other >= E (a target that did not move only gains the margin's bonus if
+// seen, or loses it if not), with any tie at E between targets that have not moved since that
+// selection, settled then as now: the selection would come out the same. The moved targets'
+// periods follow their d2. Returns false (nothing written) when the view must be chosen anew.
+// A budget orders by d2, which the pairs do not keep: such a watcher is always recomputed.
+// A fresh pair of marks for one watcher (`seen`, then seen + 1); the marks are cleared when the
+// stamps wrap.
+uint32_t next_stamp(InterestScratch& s) noexcept {
+    if (s.stamp >= 0xfffffff0u) {
+        std::memset(s.mark, 0, size_t(s.cap) * sizeof(uint32_t));
+        s.stamp = 0;
+    }
+    s.stamp += 2;
+    return s.stamp;
+}
+
+// Marks the ranks of the last view's targets with `seen`, keeps each one's rank in s.old_rank
+// (kNoSlot: its entity is gone) and the index of its pair in s.cand.
+void mark_last_view(const InterestInput& in, InterestScratch& s, const OldView& old, uint32_t seen) noexcept {
+    for (uint32_t a = 0; a < old.n; ++a) {
+        const uint32_t r = rank_now(in, old.ranks[a], old.pairs[a].target);
+        s.old_rank[a] = r;
+        if (r == kNoSlot) continue;
+        s.mark[r] = seen;
+        s.cand[r] = a;
+    }
+}
+
+// Without a budget every due pair is listed: a listed pair due now is listed again, p updates
+// on; one never listed goes to `firsts` (first_listings places it). Returns whether it is due,
+// listed either way. Branch-free: about half the pairs are due.
+inline bool follow_schedule(InterestPair& q, uint64_t tick, uint32_t b, uint32_t* firsts, uint32_t& n_first) noexcept {
+    const bool due = q.deadline <= tick, listed = pair_listed(q);
+    q.deadline = due && listed ? tick + q.period : q.deadline;
+    q.since = due && listed ? q.period | kPairDue : q.since;
+    firsts[n_first] = b;
+    n_first += due && !listed;
+    return due;
+}
+
+// Whether special watcher k's view may stay as it was (try_keep): its movers (s.order) stay on
+// their side of the edge. Leaves each mover's d2 in s.d2 and the index of its pair in s.rank
+// (kNoSlot: not seen); *movers_out their count.
+bool movers_stay(const InterestInput& in, InterestScratch& s, const InterestOptions& opt, int64_t w, uint32_t k,
+                 const OldView& old, uint32_t* movers_out) noexcept {
+    const Visible& v = *in.visible;
+    const uint32_t self = v.pos[k], serial = in.serial, len = v.len[k];
+    if (self == kNoSlot ? len != 0 : in.changed[self] == serial) return false;
+    const uint32_t* list = v.target + v.off[k];
+    uint32_t movers = 0;
+    for (uint32_t t = 0; t < len; ++t) {
+        s.order[movers] = list[t];
+        movers += in.changed[list[t]] == serial;
+    }
+    *movers_out = movers;
+    if (!movers) return true;
+    if (opt.max && opt.always) return false;  // a mask may have changed: counted or not
+    const bool check = opt.max && old.edge != kAllChosen;
+    const Pins& pins = *in.pins;
+    bool found;
+    const uint32_t pin_lo = check && pins.n ? pins_find(pins, w, INT64_MIN, &found) : 0;
+    const bool any_pin = check && pin_lo < pins.n && pins.pair[2 * size_t(pin_lo)] == w;
+    const float wx = in.xs[self], wy = in.ys[self];
+    const uint32_t seen_mark = next_stamp(s);
+    mark_last_view(in, s, old, seen_mark);
+    for (uint32_t j = 0; j < movers; ++j) {
+        const uint32_t q = s.order[j], r = v.rank_at[q];
+        const float dx = in.xs[q] - wx, dy = in.ys[q] - wy;
+        const float d2 = dx * dx + dy * dy;
+        const bool seen = s.mark[r] == seen_mark;
+        s.d2[j] = d2;
+        s.rank[j] = seen ? s.cand[r] : kNoSlot;
+        if (!check) continue;
+        if (any_pin) {
+            pins_find(pins, w, v.ids[r], &found);
+            if (found) continue;  // seen beyond the cap, wherever it is
+        }
+        const uint32_t key = cap_key(d2, in.margin, seen);
+        if (seen ? !(key < old.edge) : !(key > old.edge)) return false;
+    }
+    return true;
 }
 
 // Keeps special watcher k's view as it was, when an incremental update (which marks what
@@ -449,66 +471,28 @@ void finish_schedule(const InterestOptions& opt, uint64_t tick, InterestScratch&
 // A budget orders by d2, which the pairs do not keep: such a watcher is always recomputed.
 bool try_keep(const InterestInput& in, InterestScratch& s, const InterestOptions& opt, uint8_t dirty, int64_t w,
               uint32_t k, bool no_events, const OldView& old, InterestLists& after) noexcept {
-    const Visible& v = *in.visible;
     if (!in.changed || dirty || !no_events || opt.budget) return false;
-    const uint32_t self = v.pos[k], serial = in.serial, len = v.len[k];
-    if (self == kNoSlot ? len != 0 : in.changed[self] == serial) return false;
-    const uint32_t* list = v.target + v.off[k];
-    uint32_t movers = 0;
-    for (uint32_t t = 0; t < len; ++t) {
-        s.order[movers] = list[t];
-        movers += in.changed[list[t]] == serial;
-    }
-    if (movers && opt.max && opt.always) return false;  // a mask may have changed: counted or not
-    const bool check = opt.max && old.edge != kAllChosen;
-    const Pins& pins = *in.pins;
-    bool found;
-    const uint32_t pin_lo = check && pins.n ? pins_find(pins, w, INT64_MIN, &found) : 0;
-    const bool any_pin = check && pin_lo < pins.n && pins.pair[2 * size_t(pin_lo)] == w;
-    const float wx = movers ? in.xs[self] : 0.0f, wy = movers ? in.ys[self] : 0.0f;
-    for (uint32_t j = 0; j < movers; ++j) {
-        const uint32_t q = s.order[j];
-        const int64_t id = v.ids[v.rank_at[q]];
-        const float dx = in.xs[q] - wx, dy = in.ys[q] - wy;
-        const float d2 = dx * dx + dy * dy;
-        const InterestPair* at = std::lower_bound(old.pairs, old.pairs + old.n, id,
-                                                  [](const InterestPair& p, int64_t t) { return p.target < t; });
-        const bool seen = at != old.pairs + old.n && at->target == id;
-        s.d2[j] = d2;
-        s.rank[j] = seen ? uint32_t(at - old.pairs) : kNoSlot;
-        if (!check) continue;
-        if (any_pin) {
-            pins_find(pins, w, id, &found);
-            if (found) continue;  // seen beyond the cap, wherever it is
-        }
-        const uint32_t key = cap_key(d2, in.margin, seen);
-        if (seen ? !(key < old.edge) : !(key > old.edge)) return false;
-    }
-    SOAGEO_ASSERT(after.n < after.watcher_cap && after.pairs + old.n <= after.pair_cap);
-    InterestPair* out = after.pair + after.pairs;
+    uint32_t movers;
+    if (!movers_stay(in, s, opt, w, k, old, &movers)) return false;
+    InterestPair* out = open_list(after, w, old.n, old.edge, old.pivot);
     std::memcpy(out, old.pairs, size_t(old.n) * sizeof(InterestPair));
-    for (uint32_t t = 0; t < old.n; ++t) out[t].since &= ~kPairDue;
+    uint32_t* out_rank = after.rank + (out - after.pair);
+    if (in.same_ids) std::memcpy(out_rank, old.ranks, size_t(old.n) * sizeof(uint32_t));
+    else for (uint32_t t = 0; t < old.n; ++t) out_rank[t] = rank_now(in, old.ranks[t], old.pairs[t].target);
     PeriodTable periods;
     periods.build(opt);
-    for (uint32_t j = 0; j < movers; ++j) {
-        if (s.rank[j] == kNoSlot) continue;
-        InterestPair& q = out[s.rank[j]];
-        const uint32_t p = periods.of(s.d2[j]);
-        if (p != q.period && q.since) {
-            const uint64_t last = pair_last(q);
-            q.deadline = std::min(q.deadline, last + p);
-            q.since = uint32_t(q.deadline - last);
-        }
-        q.period = p;
+    for (uint32_t j = 0; j < movers; ++j)
+        if (s.rank[j] != kNoSlot) keep_pair(out[s.rank[j]], periods.of(s.d2[j]));
+    uint32_t* const firsts = s.order;  // free: the movers are done
+    int64_t* const due = after.due + (out - after.pair);
+    uint32_t n_first = 0, n_due = 0;
+    for (uint32_t t = 0; t < old.n; ++t) {
+        out[t].since &= ~kPairDue;
+        due[n_due] = out[t].target;
+        n_due += follow_schedule(out[t], in.tick, t, firsts, n_first);
     }
-    after.watcher[after.n] = w;
-    after.off[after.n] = uint32_t(after.pairs);
-    after.len[after.n] = old.n;
-    after.edge[after.n] = old.edge;
-    after.pivot[after.n] = old.pivot;
-    ++after.n;
-    after.pairs += old.n;
-    finish_schedule(opt, in.tick, s, after, out, old.n);
+    if (n_first) first_listings(out, old.n, in.tick, firsts, n_first, s.count);
+    after.due_len[after.n - 1] = n_due;
     return true;
 }
 
@@ -550,137 +534,248 @@ InterestNeed interest_need(const Visible& v_before, const EventList& enter, cons
     return need;
 }
 
+namespace {
+
+// One watcher of interest_update: special now (opt) or at the last update (old.pairs), with its
+// index k in the visible lists when it watches, and its uncapped events [lo, hi).
+struct Turn {
+    int64_t w;
+    const InterestOptions* opt;  // null: special no more
+    uint8_t dirty;
+    bool watching;
+    uint32_t k;
+    OldView old;
+    uint64_t e_lo, e_hi, l_lo, l_hi;
+};
+
+// The candidates of the watcher: its uncapped view, with their d2 (s.d2, by list index) from
+// where the AOI had the watcher (one without an entity sees nothing).
+uint32_t candidates(const InterestInput& in, InterestScratch& s, const Turn& t) noexcept {
+    const Visible& v = *in.visible;
+    if (!t.watching || !v.len[t.k]) return 0;
+    const uint32_t self = v.pos[t.k], m = v.len[t.k];
+    const float wx = self == kNoSlot ? 0.0f : in.xs[self], wy = self == kNoSlot ? 0.0f : in.ys[self];
+    const uint32_t* list = v.target + v.off[t.k];
+    SOAGEO_ASSERT(m <= s.cap);
+    for (uint32_t i = 0; i < m; ++i) {
+        const uint32_t q = list[i];
+        const float dx = in.xs[q] - wx, dy = in.ys[q] - wy;
+        s.d2[i] = dx * dx + dy * dy;
+    }
+    return m;
+}
+
+// A watcher not special at the last update saw its uncapped view then: this one without its
+// enters and with its leaves. Into s.old_ids, ascending; returns the count.
+uint32_t last_uncapped_view(const InterestInput& in, InterestScratch& s, const Turn& t, uint32_t m) noexcept {
+    const Visible& v = *in.visible;
+    const EventList &enter = *in.enter, &leave = *in.leave;
+    uint32_t n_old = 0;
+    const uint32_t* list = v.target + v.off[t.k];
+    for (uint32_t i = 0; i < m; ++i) s.old_ids[n_old++] = v.ids[v.rank_at[list[i]]];
+    std::sort(s.old_ids, s.old_ids + n_old);
+    uint32_t keep = 0;
+    uint64_t e = t.e_lo;
+    for (uint32_t i = 0; i < n_old; ++i) {
+        while (e < t.e_hi && enter.pair[2 * e + 1] < s.old_ids[i]) ++e;
+        if (e < t.e_hi && enter.pair[2 * e + 1] == s.old_ids[i]) continue;
+        s.old_ids[keep++] = s.old_ids[i];
+    }
+    for (uint64_t l = t.l_lo; l < t.l_hi; ++l) s.old_ids[keep++] = leave.pair[2 * l + 1];
+    std::inplace_merge(s.old_ids, s.old_ids + (keep - (t.l_hi - t.l_lo)), s.old_ids + keep);
+    return keep;
+}
+
+// The general path: a watcher special now but not at the last update, special no more, or not
+// watching. Its chosen are sorted by id rank and diffed with its last view.
+void choose_sorted(const InterestInput& in, InterestScratch& s, Turn& t, uint32_t m, InterestLists& after,
+                   EventList& enter_out, EventList& leave_out) noexcept {
+    const Visible& v = *in.visible;
+    const InterestOptions* opt = t.opt;
+    OldView& old = t.old;
+    if (!old.pairs) {
+        old.n = last_uncapped_view(in, s, t, m);
+        old.ids = s.old_ids;
+    }
+    // The new view: indices into the candidates, in `order`, count `chosen`.
+    uint32_t chosen = m;
+    uint32_t edge = opt && opt->max && m <= opt->max ? kAllChosen : old.edge, pivot = old.pivot;
+    if (opt && opt->max && m > opt->max)
+        chosen = select_nearest(in, s, *opt, t.w, v.target + v.off[t.k], m, old, 0, &edge, &pivot);
+    else
+        for (uint32_t i = 0; i < m; ++i) s.order[i] = i;
+    // By rank (the ids' order) packed with the candidate: a sort of plain integers. (Ranks are
+    // read for the chosen only: most candidates of a capped watcher are not.)
+    const uint32_t* list = chosen ? v.target + v.off[t.k] : nullptr;
+    for (uint32_t i = 0; i < chosen; ++i) s.sel[i] = uint64_t(v.rank_at[list[s.order[i]]]) << 32 | s.order[i];
+    std::sort(s.sel, s.sel + chosen);
+    // Events: the difference of the old view and the new one, both ascending.
+    InterestPair* out = nullptr;
+    uint32_t* out_rank = nullptr;
+    PeriodTable periods;
+    if (opt && t.watching) {
+        periods.build(*opt);
+        out = open_list(after, t.w, chosen, edge, pivot);
+        out_rank = after.rank + (out - after.pair);
+    }
+    uint32_t a = 0, b = 0;
+    while (a < old.n || b < chosen) {
+        const int64_t ta = a < old.n ? old.at(a) : INT64_MAX;
+        const int64_t tb = b < chosen ? v.ids[s.sel[b] >> 32] : INT64_MAX;
+        if (a < old.n && (b >= chosen || ta < tb)) {
+            push_event(leave_out, t.w, ta);
+            ++a;
+            continue;
+        }
+        const uint32_t c = uint32_t(s.sel[b]);
+        const bool kept = a < old.n && ta == tb;
+        if (!kept) push_event(enter_out, t.w, tb);
+        if (out) {
+            InterestPair& q = out[b];
+            const uint32_t p = periods.of(s.d2[c]);
+            if (kept && old.pairs) {
+                q = old.pairs[a];
+                keep_pair(q, p);
+            } else {
+                q.target = tb;
+                q.deadline = in.tick;
+                q.since = 0;
+                q.period = p;
+            }
+            out_rank[b] = uint32_t(s.sel[b] >> 32);
+            s.pair_d2[b] = s.d2[c];
+        }
+        a += kept;
+        ++b;
+    }
+    if (out) finish_schedule(*opt, in.tick, s, after, out, chosen);
+}
+
+// The path of a watcher special now and at the last update: no sort of the chosen. The last
+// view's targets are marked, the chosen marked again, so that the last view (ascending) splits
+// in order into the kept and the leaves, and only the chosen not marked before (the enters,
+// few) are sorted, then merged in.
+void choose_marked(const InterestInput& in, InterestScratch& s, const Turn& t, uint32_t m, InterestLists& after,
+                   EventList& enter_out, EventList& leave_out) noexcept {
+    const Visible& v = *in.visible;
+    const InterestOptions& opt = *t.opt;
+    const OldView& old = t.old;
+    const uint32_t seen = next_stamp(s), again = seen + 1;
+    mark_last_view(in, s, old, seen);
+    const uint32_t* list = v.target + v.off[t.k];
+    uint32_t chosen = m, edge = opt.max && m <= opt.max ? kAllChosen : old.edge, pivot = old.pivot;
+    if (opt.max && m > opt.max) chosen = select_nearest(in, s, opt, t.w, list, m, old, seen, &edge, &pivot);
+    else for (uint32_t i = 0; i < m; ++i) s.order[i] = i;
+    uint32_t entering = 0;
+    for (uint32_t i = 0; i < chosen; ++i) {
+        const uint32_t c = s.order[i], r = v.rank_at[list[c]];
+        const uint32_t was = s.mark[r];
+        s.mark[r] = again;
+        s.cand[r] = c;
+        s.sel[entering] = uint64_t(r) << 32 | c;  // branch-free: enters are few
+        entering += was != seen;
+    }
+    std::sort(s.sel, s.sel + entering);
+    InterestPair* out = open_list(after, t.w, chosen, edge, pivot);
+    uint32_t* out_rank = after.rank + (out - after.pair);
+    PeriodTable periods;
+    periods.build(opt);
+    // Without a budget every due pair is listed: the schedule is followed in the same pass, and
+    // the pairs due their first listing (s.order, free now) are placed after it.
+    const bool budget = opt.budget != 0;
+    const uint64_t tick = in.tick;
+    uint32_t* const firsts = s.order;
+    int64_t* const due = after.due + (out - after.pair);
+    uint32_t a = 0, e = 0, b = 0, n_first = 0, n_due = 0;
+    while (a < old.n || e < entering) {
+        const int64_t ta = a < old.n ? old.pairs[a].target : INT64_MAX;
+        const int64_t te = e < entering ? v.ids[s.sel[e] >> 32] : INT64_MAX;
+        if (ta < te) {
+            const uint32_t r = s.old_rank[a++];
+            if (r == kNoSlot || s.mark[r] != again) {
+                push_event(leave_out, t.w, ta);
+                continue;
+            }
+            const float d2 = s.d2[s.cand[r]];
+            InterestPair& q = out[b];
+            q = old.pairs[a - 1];
+            keep_pair(q, periods.of(d2));
+            out_rank[b] = r;
+            s.pair_d2[b] = d2;
+            due[n_due] = q.target;
+            if (!budget) n_due += follow_schedule(q, tick, b, firsts, n_first);
+            ++b;
+            continue;
+        }
+        const uint32_t c = uint32_t(s.sel[e]);
+        push_event(enter_out, t.w, te);
+        out[b] = InterestPair{te, tick, periods.of(s.d2[c]), 0};
+        out_rank[b] = uint32_t(s.sel[e++] >> 32);
+        s.pair_d2[b] = s.d2[c];
+        due[n_due++] = te;  // a new pair is due at once
+        firsts[n_first++] = b++;
+    }
+    SOAGEO_ASSERT(b == chosen);
+    if (budget) {
+        finish_schedule(opt, tick, s, after, out, chosen);
+        return;
+    }
+    if (n_first) first_listings(out, chosen, tick, firsts, n_first, s.count);
+    after.due_len[after.n - 1] = n_due;
+}
+
+// The next watcher special now or at the last update (ids ascending in both), with its old view.
+Turn next_turn(const InterestInput& in, uint32_t& i, uint32_t& j) noexcept {
+    const Specials& sp = *in.specials;
+    const InterestLists& before = *in.before;
+    Turn t;
+    t.w = i < sp.n && (j >= before.n || sp.id[i] <= before.watcher[j]) ? sp.id[i] : before.watcher[j];
+    const bool now = i < sp.n && sp.id[i] == t.w;
+    t.opt = now ? &sp.opt[i] : nullptr;
+    t.dirty = now ? sp.dirty[i] : 0;
+    i += now;
+    t.old = OldView{nullptr, nullptr, nullptr, 0, 0, 0};
+    if (j < before.n && before.watcher[j] == t.w) {
+        t.old.pairs = before.pair + before.off[j];
+        t.old.ranks = before.rank + before.off[j];
+        t.old.n = before.len[j];
+        t.old.edge = before.edge[j];
+        t.old.pivot = before.pivot[j];
+        ++j;
+    }
+    return t;
+}
+
+}  // namespace
+
 uint32_t interest_update(const InterestInput& in, InterestScratch& s, InterestLists& after, EventList& enter_out,
                          EventList& leave_out) noexcept {
     uint32_t kept = 0;
     const Visible& v = *in.visible;
-    const Specials& sp = *in.specials;
-    const InterestLists& before = *in.before;
     const EventList &enter = *in.enter, &leave = *in.leave;
     after.n = 0, after.pairs = 0;
     enter_out.n = leave_out.n = 0;
     uint64_t e_at = 0, l_at = 0;  // next uncapped event not yet copied
     uint32_t i = 0, j = 0, k = 0;  // specials, before, visible watchers
-    while (i < sp.n || j < before.n) {
-        const int64_t w = i < sp.n && (j >= before.n || sp.id[i] <= before.watcher[j]) ? sp.id[i] : before.watcher[j];
-        const InterestOptions* opt = i < sp.n && sp.id[i] == w ? &sp.opt[i++] : nullptr;
-        OldView old{nullptr, nullptr, 0, 0, 0};
-        if (j < before.n && before.watcher[j] == w) {
-            old.pairs = before.pair + before.off[j];
-            old.n = before.len[j];
-            old.edge = before.edge[j];
-            old.pivot = before.pivot[j];
-            ++j;
-        }
-        uint64_t e_lo, e_hi, l_lo, l_hi;
-        run_of(enter, e_at, w, &e_lo, &e_hi);
-        run_of(leave, l_at, w, &l_lo, &l_hi);
-        copy_events(enter, e_at, e_lo, enter_out);
-        copy_events(leave, l_at, l_lo, leave_out);
-        e_at = e_hi, l_at = l_hi;
-        while (k < v.n && v.watcher[k] < w) ++k;
-        const bool watching = k < v.n && v.watcher[k] == w;
-        if (opt && watching && old.pairs &&
-            try_keep(in, s, *opt, sp.dirty[i - 1], w, k, e_lo == e_hi && l_lo == l_hi, old, after)) {
+    while (i < in.specials->n || j < in.before->n) {
+        Turn t = next_turn(in, i, j);
+        // The other watchers' events before this one's stay as the AOI wrote them.
+        run_of(enter, e_at, t.w, &t.e_lo, &t.e_hi);
+        run_of(leave, l_at, t.w, &t.l_lo, &t.l_hi);
+        copy_events(enter, e_at, t.e_lo, enter_out);
+        copy_events(leave, l_at, t.l_lo, leave_out);
+        e_at = t.e_hi, l_at = t.l_hi;
+        while (k < v.n && v.watcher[k] < t.w) ++k;
+        t.k = k;
+        t.watching = k < v.n && v.watcher[k] == t.w;
+        const bool both = t.opt && t.watching && t.old.pairs;  // special now and then
+        if (both && try_keep(in, s, *t.opt, t.dirty, t.w, k, t.e_lo == t.e_hi && t.l_lo == t.l_hi, t.old, after)) {
             ++kept;
             continue;
         }
-        // The candidates: the uncapped view, as ids with d2.
-        uint32_t m = 0;
-        if (watching && v.len[k]) {
-            // Where the AOI had the watcher (a watcher without an entity sees nothing).
-            const uint32_t self = v.pos[k];
-            const float wx = self == kNoSlot ? 0.0f : in.xs[self], wy = self == kNoSlot ? 0.0f : in.ys[self];
-            const uint32_t* list = v.target + v.off[k];
-            for (uint32_t t = 0; t < v.len[k]; ++t) {
-                const uint32_t q = list[t];
-                const float dx = in.xs[q] - wx, dy = in.ys[q] - wy;
-                s.d2[m] = dx * dx + dy * dy;
-                s.order[m] = m;
-                ++m;
-                SOAGEO_ASSERT(m <= s.cap);
-            }
-        }
-        if (!old.pairs) {
-            // Not special at the last update: its view then was the uncapped one, which is this
-            // one without its enters and with its leaves.
-            uint32_t n_old = 0;
-            const uint32_t* list = v.target + v.off[k];
-            for (uint32_t t = 0; t < m; ++t) s.old_ids[n_old++] = v.ids[v.rank_at[list[t]]];
-            std::sort(s.old_ids, s.old_ids + n_old);
-            uint32_t keep = 0;
-            uint64_t e = e_lo;
-            for (uint32_t t = 0; t < n_old; ++t) {
-                while (e < e_hi && enter.pair[2 * e + 1] < s.old_ids[t]) ++e;
-                if (e < e_hi && enter.pair[2 * e + 1] == s.old_ids[t]) continue;
-                s.old_ids[keep++] = s.old_ids[t];
-            }
-            for (uint64_t l = l_lo; l < l_hi; ++l) s.old_ids[keep++] = leave.pair[2 * l + 1];
-            std::inplace_merge(s.old_ids, s.old_ids + (keep - (l_hi - l_lo)), s.old_ids + keep);
-            old.ids = s.old_ids;
-            old.n = keep;
-        }
-        // The new view: indices into the candidates, in `order`, count `chosen`.
-        uint32_t chosen = m;
-        uint32_t edge = opt && opt->max && m <= opt->max ? kAllChosen : old.edge, pivot = old.pivot;
-        if (opt && opt->max && m > opt->max)
-            chosen = select_nearest(in, s, *opt, w, v.target + v.off[k], m, old, &edge, &pivot);
-        // By id, for the difference with the old view.
-        // By rank (the ids' order) packed with the candidate: a sort of plain integers.
-        // (Ranks are read for the chosen only: most candidates of a capped watcher are not.)
-        const uint32_t* list = chosen ? v.target + v.off[k] : nullptr;
-        for (uint32_t t = 0; t < chosen; ++t) s.sel[t] = uint64_t(v.rank_at[list[s.order[t]]]) << 32 | s.order[t];
-        std::sort(s.sel, s.sel + chosen);
-        // Events: the difference of the old view and the new one, both ascending.
-        InterestPair* out = nullptr;
-        PeriodTable periods;
-        if (opt && watching) {
-            SOAGEO_ASSERT(after.n < after.watcher_cap && after.pairs + chosen <= after.pair_cap);
-            periods.build(*opt);
-            after.watcher[after.n] = w;
-            after.off[after.n] = uint32_t(after.pairs);
-            after.len[after.n] = chosen;
-            after.edge[after.n] = edge;
-            after.pivot[after.n] = pivot;
-            out = after.pair + after.pairs;
-            ++after.n;
-            after.pairs += chosen;
-        }
-        uint32_t a = 0, b = 0;
-        while (a < old.n || b < chosen) {
-            const int64_t ta = a < old.n ? old.at(a) : INT64_MAX;
-            const int64_t tb = b < chosen ? v.ids[s.sel[b] >> 32] : INT64_MAX;
-            if (a < old.n && (b >= chosen || ta < tb)) {
-                push_event(leave_out, w, ta);
-                ++a;
-                continue;
-            }
-            const uint32_t c = uint32_t(s.sel[b]);
-            const bool kept = a < old.n && ta == tb;
-            if (!kept) push_event(enter_out, w, tb);
-            if (out) {
-                InterestPair& q = out[b];
-                const uint32_t p = periods.of(s.d2[c]);
-                if (kept && old.pairs) {
-                    q = old.pairs[a];
-                    q.since &= ~kPairDue;
-                    if (p != q.period && q.since) {
-                        const uint64_t last = pair_last(q);
-                        q.deadline = std::min(q.deadline, last + p);
-                        q.since = uint32_t(q.deadline - last);
-                    }
-                } else {
-                    q.target = tb;
-                    q.deadline = in.tick;
-                    q.since = 0;
-                }
-                s.pair_d2[b] = s.d2[c];
-                q.period = p;
-            }
-            a += kept;
-            ++b;
-        }
-        if (out) finish_schedule(*opt, in.tick, s, after, out, chosen);
+        const uint32_t m = candidates(in, s, t);
+        if (both) choose_marked(in, s, t, m, after, enter_out, leave_out);
+        else choose_sorted(in, s, t, m, after, enter_out, leave_out);
     }
     copy_events(enter, e_at, enter.n, enter_out);
     copy_events(leave, l_at, leave.n, leave_out);

@@ -74,6 +74,8 @@ struct InterestLists {
     uint32_t* pivot;   // and its next selection's pivot
     uint32_t* due_len; // watcher k's due targets are due[off[k] .. + due_len[k]), ascending
     InterestPair* pair;
+    uint32_t* rank;    // each pair's target's id rank at the update that wrote it (a hint: the
+                       // next update checks it against its ids before use)
     int64_t* due;
     uint32_t n, watcher_cap;
     uint64_t pairs, pair_cap;
@@ -97,7 +99,13 @@ struct InterestScratch {
     uint32_t* rank;    // each candidate's id rank
     float* pair_d2;    // d2 of each pair of the watcher's new list (the budget's order)
     int64_t* old_ids;  // a watcher's view at the last update, when it was not special then
-    uint32_t cap;      // candidates (and old ids) it holds
+    // By id rank: mark[r] is `stamp` when the watcher's last view held r, stamp + 1 once chosen
+    // again (cand[r]: its candidate); old_rank: the rank of each pair of the last view.
+    uint32_t* mark;
+    uint32_t* cand;
+    uint32_t* old_rank;
+    uint32_t stamp;    // even; every mark is below stamp + 2
+    uint32_t cap;      // candidates (and old ids, and ranks) it holds
 };
 
 size_t interest_scratch_bytes(uint32_t cap) noexcept;
@@ -119,6 +127,8 @@ struct InterestInput {
     // serial); null after a full one.
     const uint32_t* changed;
     uint32_t serial;
+    // The layer has the ids it had at the last update: the ranks kept with the pairs still hold.
+    bool same_ids;
 };
 
 // Bounds the caller sizes the outputs with before the AOI commits: the special watchers'

@@ -237,11 +237,14 @@ void interest_reserve(lua_State* L, Held* h, Aoi* a, int before, uint32_t n) {
 }
 
 // After the commit: the special watchers' views, schedules and events (interest.hpp).
-void interest_apply(Aoi* a, bool incremental) {
+void interest_apply(Aoi* a, const AoiProgress& p) {
     const int other = 1 - a->interest_current;
+    // The ids changed with adds or removes: patched in by an incremental update, or seen by a
+    // full one.
+    const bool same_ids = p.incremental ? !(p.members && a->scratch.members.layer_changed) : p.same_ranks;
     InterestInput in{&a->visible[a->current], a->scratch.xs, a->scratch.ys, a->scratch.ms, &a->enter, &a->leave,
                      &a->specials, &a->pins, &a->interest[a->interest_current], a->margin, ++a->tick,
-                     incremental ? a->scratch.changed : nullptr, a->scratch.serial};
+                     p.incremental ? a->scratch.changed : nullptr, a->scratch.serial, same_ids};
     const uint32_t kept = interest_update(in, a->interest_scratch, a->interest[other], a->final_enter, a->final_leave);
     a->interest_kept += kept;
     a->interest_chosen += a->interest[other].n - kept;
@@ -317,7 +320,7 @@ int l_update(lua_State* L) {
         a->current = aoi_commit(in, a->scratch, a->visible, a->current, progress);
     } else {
         a->current = aoi_commit(in, a->scratch, a->visible, a->current, progress);
-        interest_apply(a, progress.incremental);
+        interest_apply(a, progress);
         events_write(&r, L, a->final_enter, a->final_leave);
     }
     a->watchers_touched = false;

@@ -1,0 +1,200 @@
+// Interest management's containers (interest.hpp): the special watchers' options, the pins,
+// the capped lists with their schedules, the pass's scratch; and a pair's period.
+#include "interest.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace soageo {
+namespace {
+
+template <class T>
+T* carve(char*& p, size_t n) noexcept {
+    T* r = reinterpret_cast<T*>(p);
+    p += (n * sizeof(T) + 15) & ~size_t(15);
+    return r;
+}
+
+size_t padded(size_t bytes) noexcept { return (bytes + 15) & ~size_t(15); }
+
+}  // namespace
+
+size_t specials_bytes(uint32_t cap) noexcept {
+    return padded(cap * sizeof(int64_t)) + padded(cap * sizeof(InterestOptions)) + padded(cap);
+}
+
+Specials specials_carve(void* block, uint32_t cap) noexcept {
+    char* p = static_cast<char*>(block);
+    Specials s;
+    s.id = carve<int64_t>(p, cap);
+    s.opt = carve<InterestOptions>(p, cap);
+    s.dirty = carve<uint8_t>(p, cap);
+    s.n = 0, s.cap = cap;
+    return s;
+}
+
+void specials_copy(Specials& to, const Specials& from) noexcept {
+    if (from.n) {
+        std::memcpy(to.id, from.id, from.n * sizeof(int64_t));
+        std::memcpy(to.opt, from.opt, from.n * sizeof(InterestOptions));
+        std::memcpy(to.dirty, from.dirty, from.n);
+    }
+    to.n = from.n;
+}
+
+uint32_t specials_find(const Specials& s, int64_t id, bool* found) noexcept {
+    const int64_t* at = std::lower_bound(s.id, s.id + s.n, id);
+    *found = at != s.id + s.n && *at == id;
+    return uint32_t(at - s.id);
+}
+
+void specials_insert(Specials& s, uint32_t at, int64_t id, const InterestOptions& o) noexcept {
+    std::memmove(s.id + at + 1, s.id + at, (s.n - at) * sizeof(int64_t));
+    std::memmove(s.opt + at + 1, s.opt + at, (s.n - at) * sizeof(InterestOptions));
+    std::memmove(s.dirty + at + 1, s.dirty + at, s.n - at);
+    s.id[at] = id, s.opt[at] = o, s.dirty[at] = 1;
+    ++s.n;
+}
+
+void specials_erase(Specials& s, uint32_t at) noexcept {
+    std::memmove(s.id + at, s.id + at + 1, (s.n - at - 1) * sizeof(int64_t));
+    std::memmove(s.opt + at, s.opt + at + 1, (s.n - at - 1) * sizeof(InterestOptions));
+    std::memmove(s.dirty + at, s.dirty + at + 1, s.n - at - 1);
+    --s.n;
+}
+
+size_t pins_bytes(uint32_t cap) noexcept { return padded(2 * size_t(cap) * sizeof(int64_t)); }
+
+Pins pins_carve(void* block, uint32_t cap) noexcept {
+    char* p = static_cast<char*>(block);
+    Pins r;
+    r.pair = carve<int64_t>(p, 2 * size_t(cap));
+    r.n = 0, r.cap = cap;
+    return r;
+}
+
+void pins_copy(Pins& to, const Pins& from) noexcept {
+    if (from.n) std::memcpy(to.pair, from.pair, 2 * size_t(from.n) * sizeof(int64_t));
+    to.n = from.n;
+}
+
+namespace {
+bool pin_less(const int64_t* p, int64_t w, int64_t t) noexcept { return p[0] < w || (p[0] == w && p[1] < t); }
+}  // namespace
+
+uint32_t pins_find(const Pins& p, int64_t w, int64_t t, bool* found) noexcept {
+    uint32_t lo = 0, hi = p.n;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (pin_less(p.pair + 2 * size_t(mid), w, t)) lo = mid + 1; else hi = mid;
+    }
+    *found = lo < p.n && p.pair[2 * size_t(lo)] == w && p.pair[2 * size_t(lo) + 1] == t;
+    return lo;
+}
+
+void pins_insert(Pins& p, uint32_t at, int64_t w, int64_t t) noexcept {
+    std::memmove(p.pair + 2 * size_t(at) + 2, p.pair + 2 * size_t(at), 2 * size_t(p.n - at) * sizeof(int64_t));
+    p.pair[2 * size_t(at)] = w, p.pair[2 * size_t(at) + 1] = t;
+    ++p.n;
+}
+
+void pins_erase(Pins& p, uint32_t at) noexcept {
+    std::memmove(p.pair + 2 * size_t(at), p.pair + 2 * size_t(at) + 2, 2 * size_t(p.n - at - 1) * sizeof(int64_t));
+    --p.n;
+}
+
+uint32_t pins_drop_watcher(Pins& p, int64_t w) noexcept {
+    bool found;
+    const uint32_t lo = pins_find(p, w, INT64_MIN, &found);
+    uint32_t hi = lo;
+    while (hi < p.n && p.pair[2 * size_t(hi)] == w) ++hi;
+    if (hi > lo) {
+        std::memmove(p.pair + 2 * size_t(lo), p.pair + 2 * size_t(hi), 2 * size_t(p.n - hi) * sizeof(int64_t));
+        p.n -= hi - lo;
+    }
+    return hi - lo;
+}
+
+size_t interest_lists_bytes(uint32_t watcher_cap, uint64_t pair_cap) noexcept {
+    return padded(watcher_cap * sizeof(int64_t)) + 5 * padded(watcher_cap * sizeof(uint32_t)) +
+           padded(size_t(pair_cap) * sizeof(InterestPair)) + padded(size_t(pair_cap) * sizeof(uint32_t)) +
+           padded(size_t(pair_cap) * sizeof(int64_t));
+}
+
+InterestLists interest_lists_carve(void* block, uint32_t watcher_cap, uint64_t pair_cap) noexcept {
+    char* p = static_cast<char*>(block);
+    InterestLists l;
+    l.watcher = carve<int64_t>(p, watcher_cap);
+    l.off = carve<uint32_t>(p, watcher_cap);
+    l.len = carve<uint32_t>(p, watcher_cap);
+    l.edge = carve<uint32_t>(p, watcher_cap);
+    l.pivot = carve<uint32_t>(p, watcher_cap);
+    l.due_len = carve<uint32_t>(p, watcher_cap);
+    l.pair = carve<InterestPair>(p, size_t(pair_cap));
+    l.rank = carve<uint32_t>(p, size_t(pair_cap));
+    l.due = carve<int64_t>(p, size_t(pair_cap));
+    l.n = 0, l.watcher_cap = watcher_cap;
+    l.pairs = 0, l.pair_cap = pair_cap;
+    return l;
+}
+
+const InterestPair* interest_find(const InterestLists& l, int64_t id, uint32_t* n) noexcept {
+    const int64_t* at = std::lower_bound(l.watcher, l.watcher + l.n, id);
+    if (at == l.watcher + l.n || *at != id) {
+        *n = 0;
+        return nullptr;
+    }
+    const uint32_t k = uint32_t(at - l.watcher);
+    *n = l.len[k];
+    return l.pair + l.off[k];
+}
+
+bool interest_sees(const InterestLists& l, int64_t w, int64_t t) noexcept {
+    uint32_t n;
+    const InterestPair* p = interest_find(l, w, &n);
+    if (!p) return !std::binary_search(l.watcher, l.watcher + l.n, w);
+    const InterestPair* at =
+        std::lower_bound(p, p + n, t, [](const InterestPair& q, int64_t id) { return q.target < id; });
+    return at != p + n && at->target == t;
+}
+
+size_t interest_scratch_bytes(uint32_t cap) noexcept {
+    return 2 * padded(size_t(cap) * sizeof(int64_t)) + 2 * padded(size_t(cap) * sizeof(float)) +
+           6 * padded(size_t(cap) * sizeof(uint32_t)) + padded(size_t(cap) * sizeof(uint64_t));
+}
+
+InterestScratch interest_scratch_carve(void* block, uint32_t cap) noexcept {
+    char* p = static_cast<char*>(block);
+    InterestScratch s;
+    s.d2 = carve<float>(p, cap);
+    s.order = carve<uint32_t>(p, cap);
+    s.count = carve<uint32_t>(p, cap);
+    s.old_ids = carve<int64_t>(p, cap);
+    s.packed = carve<uint64_t>(p, cap);
+    s.sel = carve<uint64_t>(p, cap);
+    s.rank = carve<uint32_t>(p, cap);
+    s.pair_d2 = carve<float>(p, cap);
+    s.mark = carve<uint32_t>(p, cap);
+    s.cand = carve<uint32_t>(p, cap);
+    s.old_rank = carve<uint32_t>(p, cap);
+    std::memset(s.mark, 0, size_t(cap) * sizeof(uint32_t));
+    s.stamp = 0;
+    s.cap = cap;
+    return s;
+}
+
+uint32_t interest_period(const InterestOptions& o, float d2) noexcept {
+    if (!(o.band > 0)) return 1;
+    const double b = o.band, d = d2;
+    // The largest k with (k * b)^2 <= d2, in double: from the square root, then corrected.
+    double k = std::floor(std::sqrt(d) / b);
+    if (k >= double(o.max_period)) k = double(o.max_period);  // p is capped anyway
+    while (k > 0 && (k * b) * (k * b) > d) k -= 1;
+    while (k < double(o.max_period) && ((k + 1) * b) * ((k + 1) * b) <= d) k += 1;
+    const double p = 1.0 + k;
+    const uint32_t cap = o.max_period < kMaxPeriod ? o.max_period : kMaxPeriod;
+    return p >= double(cap) ? cap : uint32_t(p);
+}
+
+}  // namespace soageo
