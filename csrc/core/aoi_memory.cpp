@@ -125,6 +125,7 @@ AoiScratch lay_aoi_scratch(Carver& k, uint32_t cap) noexcept {
     s.tmp_vals = k.take<uint32_t>(c);
     s.id_keys = k.take<uint64_t>(c);
     s.tmp_id_keys = k.take<uint64_t>(c);
+    s.merged_ids = reinterpret_cast<int64_t*>(s.tmp_id_keys);
     s.watcher_enters = s.tmp_keys;
     s.watcher_leaves = s.tmp_vals;
     s.rank = k.take<uint32_t>(c);

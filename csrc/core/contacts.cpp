@@ -266,37 +266,23 @@ void renumber(const Store& st, SweepScratch& s, const ContactFrame& before, Cont
         cs.x[i] = c.x[i], cs.y[i] = c.y[i], cs.r[i] = c.r[i];
         cs.id_at[i] = c.id[i];
     }
-    // The ranks again, from the last update's: its ranked ids in runs between the removed and
-    // the added (a radix sort of all the ids was a third of such an update at 10,000 entities).
+    // The ranks again, from the last update's (rerank): the removed by their old slots' ranks,
+    // the added placed among the ranked ids.
     const uint32_t nb = before.id_count, nr = mc.n_removed, na = mc.n_added;
-    uint32_t gone[kMax], relocated_rank[kMax];
+    uint32_t gone[kMax], relocated_rank[kMax], added_at[kMax];
+    uint64_t added_key[kMax];
     for (uint32_t q = 0; q < nr; ++q) gone[q] = s.rank[mc.removed_slot[q]];  // s.rank: by the old slots
     std::sort(gone, gone + nr);
     for (uint32_t q = 0; q < mc.n_relocated; ++q) relocated_rank[q] = s.rank[mc.from[q]];
-    uint64_t* const id_keys = s.id_keys;
-    uint64_t* const keys = s.tmp_id_keys;  // the radix sort's buffers: free
-    uint32_t* const slots = s.tmp_keys;
-    uint32_t e = 0, out = 0, a = 0, g = 0;
-    for (;;) {
-        const uint64_t added_key = a < na ? int_key(mc.added_id[a]) : 0;
-        uint32_t next = g < nr ? gone[g] : nb;
-        if (a < na) next = std::min(next, uint32_t(std::lower_bound(id_keys + e, id_keys + nb, added_key) - id_keys));
-        std::memcpy(keys + out, id_keys + e, size_t(next - e) * sizeof(uint64_t));
-        std::memcpy(slots + out, s.slot_of_rank + e, size_t(next - e) * sizeof(uint32_t));
-        for (; e < next; ++e) remap[e] = out++;
-        if (a < na && (e == nb || id_keys[e] > added_key)) {
-            keys[out] = added_key;
-            slots[out++] = mc.added_slot[a++];
-        } else if (g < nr && gone[g] == e) {
-            remap[e++] = kNoSlot;
-            ++g;
-        } else {
-            break;
-        }
+    for (uint32_t q = 0; q < na; ++q) {
+        added_key[q] = int_key(mc.added_id[q]);
+        added_at[q] = uint32_t(std::lower_bound(s.id_keys, s.id_keys + nb, added_key[q]) - s.id_keys);
     }
-    SOAGEO_ASSERT(e == nb && a == na && g == nr && out == st.n);
-    std::memcpy(id_keys, keys, size_t(out) * sizeof(uint64_t));
-    std::memcpy(s.slot_of_rank, slots, size_t(out) * sizeof(uint32_t));
+    const RankChanges ch{gone, nr, added_key, added_at, mc.added_slot, na};
+    const uint32_t out = rerank(s.id_keys, s.slot_of_rank, nb, ch, s.reranked_keys, s.reranked_slots, remap, nullptr);
+    SOAGEO_ASSERT(out == st.n);
+    std::memcpy(s.id_keys, s.reranked_keys, size_t(out) * sizeof(uint64_t));
+    std::memcpy(s.slot_of_rank, s.reranked_slots, size_t(out) * sizeof(uint32_t));
     for (uint32_t q = 0; q < mc.n_relocated; ++q) s.slot_of_rank[remap[relocated_rank[q]]] = mc.to[q];
     for (uint32_t r = 0; r < out; ++r) s.rank[s.slot_of_rank[r]] = r;
     *s.ranked_n = out;
@@ -381,7 +367,7 @@ struct ContactTick {
     // Another id at a slot, or another count: entities were added or removed (renumber), or
     // were when an update that did not commit renumbered (the ranks and remap are still its).
     bool members;
-    uint32_t* const remap;  // = s.tmp_vals, free once ranked: the last update's ranks' new ones
+    uint32_t* const remap;  // s.rank_remap: the last update's ranks' new ones
     double widest, drift;   // the grid's widest box and drift, as the steps learn them
     uint32_t movers;
 };
@@ -712,7 +698,7 @@ ContactStep contacts_incremental(const Store& st, SweepScratch& s, bool ranks_cu
     // did not commit (the same ids by slot still: checked as the changes are found).
     if (cs.renumbered ? n != cs.renumbered_n || *s.ranked_n != n : *s.ranked_n != before.id_count)
         return ContactStep::full;
-    ContactTick t{st, s, before, now, cs, kernels, began, ended, n, cs.renumbered, s.tmp_vals, cs.widest, cs.drift, 0};
+    ContactTick t{st, s, before, now, cs, kernels, began, ended, n, cs.renumbered, s.rank_remap, cs.widest, cs.drift, 0};
     restore_uncommitted(t);
     if (!find_changed(t)) return ContactStep::full;
     place_movers(t);

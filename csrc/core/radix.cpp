@@ -1,6 +1,10 @@
 #include "radix.hpp"
 
+#include <algorithm>
 #include <cstring>
+
+#include "invariant.hpp"
+#include "store.hpp"
 
 namespace soageo {
 namespace {
@@ -75,6 +79,31 @@ void keep_or_rank_ids(const int64_t* ids, uint32_t n, uint64_t* id_keys, uint32_
     *ranked_n = ~0u;  // while the ranks are rebuilt they describe nothing
     rank_ids(ids, n, id_keys, slot_of_rank, rank, tmp_keys, tmp_vals);
     *ranked_n = n;
+}
+
+uint32_t rerank(const uint64_t* keys, const uint32_t* vals, uint32_t n, const RankChanges& ch, uint64_t* out_keys,
+                uint32_t* out_vals, uint32_t* remap, uint32_t* added_rank) noexcept {
+    const uint32_t na = ch.n_added, nr = ch.n_removed;
+    uint32_t e = 0, out = 0, a = 0, r = 0;
+    for (;;) {
+        uint32_t next = n;
+        if (a < na) next = std::min(next, ch.added_at[a]);
+        if (r < nr) next = std::min(next, ch.removed_rank[r]);
+        std::memcpy(out_keys + out, keys + e, size_t(next - e) * sizeof(uint64_t));
+        if (vals) std::memcpy(out_vals + out, vals + e, size_t(next - e) * sizeof(uint32_t));
+        for (; e < next; ++e) remap[e] = out++;
+        if (a < na && ch.added_at[a] == e) {
+            if (added_rank) added_rank[a] = out;
+            if (vals) out_vals[out] = ch.added_val[a];
+            out_keys[out++] = ch.added_key[a++];
+        } else if (r < nr && ch.removed_rank[r] == e) {
+            remap[e++] = kNoSlot;
+            ++r;
+        } else {
+            SOAGEO_ASSERT(e == n && a == na && r == nr);
+            return out;
+        }
+    }
 }
 
 void radix_sort64(uint64_t* keys, uint32_t* vals, uint64_t* tmp_keys, uint32_t* tmp_vals, size_t n) noexcept {

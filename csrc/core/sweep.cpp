@@ -32,6 +32,9 @@ SweepScratch lay_sweep(Carver& k, uint32_t cap) noexcept {
     s.rank = k.take<uint32_t>(c);
     s.slot_of_rank = k.take<uint32_t>(c);
     s.ranked_n = k.take<uint32_t>(1);
+    s.reranked_keys = s.tmp_id_keys;
+    s.reranked_slots = s.tmp_keys;
+    s.rank_remap = s.tmp_vals;
     s.cap = cap;
     return s;
 }
