@@ -21,6 +21,21 @@ void radix_sort32(uint32_t* keys, uint32_t* vals, uint32_t* tmp_keys, uint32_t* 
 // The same for 64-bit keys; vals and tmp_vals may be null when there is no payload.
 void radix_sort64(uint64_t* keys, uint32_t* vals, uint64_t* tmp_keys, uint32_t* tmp_vals, size_t n) noexcept;
 
+// Pair keys packed as hi << lo_bits | lo, below 2^key_bits (at most 44), sorted ascending by
+// an LSD radix sort in as few passes of at most 11 bits as cover them (4 at most: fewer passes
+// than the byte-wise sort of hi << 32 | lo, and the sort is memory-bound), the last pass
+// unpacking each to hi << 32 | lo. tmp holds n; n below 2^32.
+void radix_sort_packed_pairs(uint64_t* keys, uint64_t* tmp, uint64_t n, uint32_t lo_bits, uint32_t key_bits) noexcept;
+constexpr uint32_t kPackedPairBits = 44;
+
+// Pair keys ra << 16 | rb (both ranks below 2^16), counted by the caller as it made them
+// (by_lo[ra + 1], by_hi[rb + 1]; n_lo + 1 and n_hi + 1 counters): sorted by two counting
+// passes, one per rank, then widened in place to ra << 32 | rb (the n 64-bit keys take the
+// memory of keys and what follows it: 8n bytes). Half the bytes and half the passes of the
+// packed sort of the same pairs.
+void counting_sort_pairs16(uint32_t* keys, uint32_t* tmp, uint64_t n, uint32_t* by_lo, uint32_t n_lo, uint32_t* by_hi,
+                           uint32_t n_hi) noexcept;
+
 // Maps an int64 to a uint64 with the same order, and back.
 inline uint64_t int_key(int64_t v) noexcept { return static_cast<uint64_t>(v) ^ 0x8000000000000000ull; }
 inline int64_t key_int(uint64_t k) noexcept { return static_cast<int64_t>(k ^ 0x8000000000000000ull); }
