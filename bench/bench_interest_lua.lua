@@ -12,14 +12,10 @@ package.cpath = "./?.so;" .. package.cpath
 
 local soageo = require "soageo"
 local clock = os.clock
+local timing = require "timing"
+local median = timing.median
 
 local ticks = tonumber(arg[1]) or 30
-
-local function median(t)
-  local s = table.move(t, 1, #t, 1, {})
-  table.sort(s)
-  return #s % 2 == 1 and s[(#s + 1) // 2] or (s[#s // 2] + s[#s // 2 + 1]) / 2
-end
 
 local function scene(name, n, side, view, options, every)
   every = every or 2  -- one entity in `every` moves a tick

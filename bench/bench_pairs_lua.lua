@@ -8,7 +8,8 @@ local pure = require "pure_sweep"
 local grid = require "pure_grid_aoi"
 local clock = os.clock
 
-local best_of = require("timing").best_of
+local timing = require "timing"
+local best_of, median = timing.best_of, timing.median
 
 local function arrays(layer)
   local e = { xs = {}, ys = {}, rs = {}, ids = {}, n = 0 }
@@ -48,12 +49,6 @@ for _, case in ipairs(pair_cases) do
     print(string.format("pairs %-28s %7d pairs (pure Lua %7d)  soageo %8.2f ms  pure Lua %9.2f ms  ratio %6.1fx",
       case[1], np, nq, t_native * 1e3, t_pure * 1e3, t_pure / t_native))
   end
-end
-
-local function median(t)
-  local s = table.move(t, 1, #t, 1, {})
-  table.sort(s)
-  return #s % 2 == 1 and s[(#s + 1) // 2] or (s[#s // 2] + s[#s // 2 + 1]) / 2
 end
 
 local function mean(t)

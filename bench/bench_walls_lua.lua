@@ -13,29 +13,9 @@ package.cpath = "./?.so;" .. package.cpath
 
 local soageo = require "soageo"
 local clock = os.clock
+local timing = require "timing"
+local median, alternating = timing.median, timing.alternating
 local floor, min, max, abs = math.floor, math.min, math.max, math.abs
-
-local function median(t)
-  local s = table.move(t, 1, #t, 1, {})
-  table.sort(s)
-  return #s % 2 == 1 and s[(#s + 1) // 2] or (s[#s // 2] + s[#s // 2 + 1]) / 2
-end
-
--- Contenders timed in turn, round after round; each timed run follows an untimed one.
-local function alternating(rounds, fs)
-  local t = {}
-  for c = 1, #fs do t[c] = {} end
-  for r = 1, rounds do
-    for c, f in ipairs(fs) do
-      f()
-      local t0 = clock()
-      f()
-      t[c][r] = clock() - t0
-    end
-  end
-  for c = 1, #fs do t[c] = median(t[c]) end
-  return t
-end
 
 -- The walls of the issue's map: n segments on a square of n * 100 square units.
 local function wall_map(n, seed)

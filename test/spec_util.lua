@@ -33,6 +33,19 @@ function util.use_target(arch, setup, teardown)
   teardown(function() soageo.use_arch(previous) end)
 end
 
+-- Walls or tiles `obj` answer blocked and cast on the query (ax, ay, bx, by) as the exact
+-- reference's cast did: rt (nil: nothing hit, else an exact value) and rk, what it hit first.
+function util.same_cast(obj, rt, rk, ax, ay, bx, by)
+  assert.are.equal(rt ~= nil, obj:blocked(ax, ay, bx, by))
+  local t, k = obj:cast(ax, ay, bx, by)
+  if rt then
+    assert.are.equal(rk, k)
+    assert.is_true(math.abs(t - require("walls_reference").value(rt)) <= 1e-9)
+  else
+    assert.is_nil(t)
+  end
+end
+
 -- Pair sets, set[a][b] = true: what the AOI's and the contacts' events are replayed onto.
 -- The pair set of a flat list {a1, b1, a2, b2, ...} of n pairs.
 function util.pair_set(list, n)

@@ -55,14 +55,7 @@ for _, arch in ipairs(soageo.archs()) do
         for _ = 1, 120 do
           local q = random_query(g, map)
           local rt, rk = ref.tiles_cast(map, q)
-          assert.are.equal(rt ~= nil, tiles:blocked(scaled(q)))
-          local t, k = tiles:cast(scaled(q))
-          if rt then
-            assert.are.equal(rk, k)
-            assert.is_true(math.abs(t - ref.value(rt)) <= 1e-9)
-          else
-            assert.is_nil(t)
-          end
+          util.same_cast(tiles, rt, rk, scaled(q))
         end
       end
     end)
@@ -111,14 +104,7 @@ for _, arch in ipairs(soageo.archs()) do
         for _ = 1, 150 do
           local q = query()
           local rt, rk = ref.tiles_cast(map, q)
-          assert.are.equal(rt ~= nil, tiles:blocked(scaled(q)))
-          local t, k = tiles:cast(scaled(q))
-          if rt then
-            assert.are.equal(rk, k)
-            assert.is_true(math.abs(t - ref.value(rt)) <= 1e-9)
-          else
-            assert.is_nil(t)
-          end
+          util.same_cast(tiles, rt, rk, scaled(q))
         end
         -- visible: targets on cell corners (block corners among them) and anywhere.
         local l = soageo.layer()
