@@ -11,9 +11,8 @@ package.path = "lualib/?.lua;bench/?.lua;" .. package.path
 package.cpath = "./?.so;" .. package.cpath
 
 local soageo = require "soageo"
+local median = require("timing").median
 local clock = os.clock
-local timing = require "timing"
-local median = timing.median
 
 local N = tonumber(arg[1]) or 1000000
 print(("history (%s, SIMD target %s)"):format(_VERSION, soageo.arch()))

@@ -611,12 +611,7 @@ describe("soageo.aoi", function()
         watch = { 2, 5 }, unwatch = { 1 }, update = {}, visible = { 1 }, watchers_of = { 1 }, watchers = {},
         stats = {},
       }
-      for name, args in pairs(calls) do
-        assert.has_error(function() a[name](a, table.unpack(args)) end, "the aoi's layer is closed", name)
-      end
-      assert.matches("^soageo.aoi: ", tostring(a))
-      a:close()
-      assert.has_error(function() a:visible(1) end, "calling 'visible' on bad self (aoi is closed)")
+      util.refuses_without_layer(assert, a, "aoi", calls, "the aoi's layer is closed", "visible")
     end)
     it("refuses an options table with a key it does not know", function()
       local m = soageo.layer()

@@ -318,12 +318,8 @@ describe("soageo.contacts", function()
       local c = soageo.contacts(l)
       c:update()
       l:close()
-      for name, args in pairs({ update = {}, touching = { 1 }, stats = {} }) do
-        assert.has_error(function() c[name](c, table.unpack(args)) end, "the contacts' layer is closed", name)
-      end
-      assert.matches("^soageo.contacts: ", tostring(c))
-      c:close()
-      assert.has_error(function() c:touching(1) end, "calling 'touching' on bad self (contacts is closed)")
+      util.refuses_without_layer(assert, c, "contacts", { update = {}, touching = { 1 }, stats = {} },
+        "the contacts' layer is closed", "touching")
     end)
     it("refuses use after close, and after its layer is closed", function()
       local l = soageo.layer()

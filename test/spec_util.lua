@@ -33,9 +33,10 @@ function util.use_target(arch, setup, teardown)
   teardown(function() soageo.use_arch(previous) end)
 end
 
--- Walls or tiles `obj` answer blocked and cast on the query (ax, ay, bx, by) as the exact
--- reference's cast did: rt (nil: nothing hit, else an exact value) and rk, what it hit first.
-function util.same_cast(obj, rt, rk, ax, ay, bx, by)
+-- Asserts (with the spec's `assert`) that walls or tiles `obj` answer blocked and cast on the
+-- query (ax, ay, bx, by) as the exact reference's cast did: rt (nil: nothing hit, else an exact
+-- value) and rk, what it hit first.
+function util.same_cast(assert, obj, rt, rk, ax, ay, bx, by)
   assert.are.equal(rt ~= nil, obj:blocked(ax, ay, bx, by))
   local t, k = obj:cast(ax, ay, bx, by)
   if rt then
@@ -44,6 +45,20 @@ function util.same_cast(obj, rt, rk, ax, ay, bx, by)
   else
     assert.is_nil(t)
   end
+end
+
+-- Asserts (with the spec's `assert`) that every method of an aoi or contacts `obj` in calls
+-- (name -> arguments) raises `message` once its layer is closed, that tostring still names it
+-- ("soageo.<kind>: ..."), and that after obj:close() obj:<probe>(1) raises the closed-object
+-- error.
+function util.refuses_without_layer(assert, obj, kind, calls, message, probe)
+  for name, args in pairs(calls) do
+    assert.has_error(function() obj[name](obj, table.unpack(args)) end, message, name)
+  end
+  assert.matches("^soageo." .. kind .. ": ", tostring(obj))
+  obj:close()
+  assert.has_error(function() util.method(probe)(obj, 1) end,
+    "calling '" .. probe .. "' on bad self (" .. kind .. " is closed)")
 end
 
 -- Pair sets, set[a][b] = true: what the AOI's and the contacts' events are replayed onto.

@@ -82,7 +82,7 @@ for _, arch in ipairs(soageo.archs()) do
           local q = random_query(g, walls, span + 2)
           local sq = scaled(q)
           local rt, ri = ref.walls_cast(walls, q)
-          util.same_cast(w, rt, ri, table.unpack(sq))
+          util.same_cast(assert, w, rt, ri, table.unpack(sq))
         end
       end
     end)
