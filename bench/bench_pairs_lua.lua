@@ -7,7 +7,8 @@ local soageo = require "soageo"
 local pure = require "pure_sweep"
 local grid = require "pure_grid_aoi"
 local timing = require "timing"
-local clock, best_of, median = os.clock, timing.best_of, timing.median
+local best_of, median = timing.best_of, timing.median
+local clock = os.clock
 
 local function arrays(layer)
   local e = { xs = {}, ys = {}, rs = {}, ids = {}, n = 0 }

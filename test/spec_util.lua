@@ -18,6 +18,20 @@ function util.layer_of(points)
   return l
 end
 
+-- The layer's entities in slot order (each() walks the slots): { {id, x, y, r, mask}, ... }.
+function util.rows(layer)
+  local t = {}
+  for id, x, y, r, mask in layer:each() do t[#t + 1] = { id, x, y, r, mask } end
+  return t
+end
+
+-- The layer's entities by id: t[id] = { x, y, r, mask }.
+function util.by_id(layer)
+  local t = {}
+  for id, x, y, r, mask in layer:each() do t[id] = { x, y, r, mask } end
+  return t
+end
+
 -- A function calling l:name(...) as a method, so that Lua numbers the arguments (and names the
 -- function) in errors as a user's method call would.
 function util.method(name)
@@ -59,6 +73,14 @@ function util.refuses_without_layer(assert, obj, kind, calls, message, probe)
   obj:close()
   assert.has_error(function() util.method(probe)(obj, 1) end,
     "calling '" .. probe .. "' on bad self (" .. kind .. " is closed)")
+end
+
+-- Asserts (with the spec's `assert`) that a query's (out, n) are the flat pair list `want`
+-- ({a1, b1, a2, b2, ...}), more than `more_than` pairs of it (0 unless given).
+function util.same_pairs(assert, want, out, n, more_than)
+  assert.are.equal(#want // 2, n)
+  assert.is_true(n > (more_than or 0))
+  assert.are.same(want, out)
 end
 
 -- Pair sets, set[a][b] = true: what the AOI's and the contacts' events are replayed onto.
