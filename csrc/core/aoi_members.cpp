@@ -272,8 +272,8 @@ void commit_members(AoiScratch& s, Visible& v) noexcept {
     const uint32_t ib = m.ids_before;
     // The new ids, and each rank's new one (remap[e]; kNoSlot for the removed; the added i's
     // rank ib + i), in runs between the adds and removes.
-    const RankChanges ch{m.removed_rank, m.n_removed, reinterpret_cast<const uint64_t*>(m.added_id), m.added_at, nullptr,
-                         m.n_added};
+    const uint64_t* const added = reinterpret_cast<const uint64_t*>(m.added_id);  // copied only
+    const RankChanges ch{m.removed_rank, m.n_removed, added, m.added_at, nullptr, m.n_added};
     int64_t* const ids = s.merged_ids;
     const uint32_t out = rerank(v.ids, ib, ch, ids, s.remap, s.remap + ib);
     SOAGEO_ASSERT(out == ib - m.n_removed + m.n_added);

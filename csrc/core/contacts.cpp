@@ -20,11 +20,7 @@ constexpr uint32_t kRunBatch = 32;      // runs of grid positions handed to the 
 ContactFrame lay_contact_frame(Carver& k, uint64_t pair_cap, uint32_t id_cap) noexcept {
     ContactFrame f;
     f.buf = lay_pair_buffer(k, pair_cap);
-    f.ids = k.take<int64_t>(id_cap);
-    f.x = k.take<float>(id_cap);
-    f.y = k.take<float>(id_cap);
-    f.r = k.take<float>(id_cap);
-    f.id_at = k.take<int64_t>(id_cap);
+    k.take_each(id_cap, &f.ids, &f.x, &f.y, &f.r, &f.id_at);
     f.n = 0;
     f.id_count = 0;
     f.id_cap = id_cap;
@@ -33,27 +29,18 @@ ContactFrame lay_contact_frame(Carver& k, uint64_t pair_cap, uint32_t id_cap) no
 
 ContactState lay_contact_state(Carver& k, uint32_t cap) noexcept {
     ContactState cs;
-    cs.x = k.take_zeroed<float>(padded(cap));  // change detection reads whole blocks of lanes
-    cs.y = k.take_zeroed<float>(padded(cap));
-    cs.r = k.take_zeroed<float>(padded(cap));
-    cs.id_at = k.take_zeroed<int64_t>(padded(cap));
-    const size_t padded = size_t(cap) + kMaxWidth;  // the search reads whole blocks of lanes
-    cs.minx = k.take_zeroed<float>(padded);
-    cs.neg_maxx = k.take_zeroed<float>(padded);
-    cs.miny = k.take_zeroed<float>(padded);
-    cs.neg_maxy = k.take_zeroed<float>(padded);
+    // Change detection reads whole blocks of lanes, the search too.
+    k.take_zeroed_each(padded(cap), &cs.x, &cs.y, &cs.r, &cs.id_at);
+    const size_t padded = size_t(cap) + kMaxWidth;
+    k.take_zeroed_each(padded, &cs.minx, &cs.neg_maxx, &cs.miny, &cs.neg_maxy);
     cs.rank_changed = k.take<uint32_t>(cap);
     cs.hits = k.take<uint32_t>(padded);
     cs.filed = k.take<float>(size_t(cap) * 2);
     cs.start = k.take<uint32_t>(size_t(cap) + 1);  // buckets + 1 <= cap + 1
     cs.pos_of_slot = k.take<uint32_t>(cap);
-    cs.pos_bits = k.take<uint64_t>(size_t(cap) / 64 + 1);
-    cs.rank_moved = k.take<uint64_t>(size_t(cap) / 64 + 1);
+    k.take_each(size_t(cap) / 64 + 1, &cs.pos_bits, &cs.rank_moved);
     const size_t movers = size_t(cap) / 4 + kDetectBlock + kMaxWidth;
-    cs.mover = k.take<uint32_t>(movers);
-    cs.mx = k.take<float>(movers);
-    cs.my = k.take<float>(movers);
-    cs.mr = k.take<float>(movers);
+    k.take_each(movers, &cs.mover, &cs.mx, &cs.my, &cs.mr);
     cs.side = cs.inv_side = 1.0;
     cs.drift = cs.widest = 0;
     cs.builds = 0;

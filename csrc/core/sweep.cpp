@@ -14,23 +14,14 @@ SweepScratch lay_sweep(Carver& k, uint32_t cap) noexcept {
     size_t c = size_t(cap) + kMaxWidth;
     SweepScratch s;
     s.held_cap = k.take<uint64_t>(1);
-    s.boxes.minx = k.take<float>(c);
-    s.boxes.maxx = k.take<float>(c);
-    s.boxes.miny = k.take<float>(c);
-    s.boxes.maxy = k.take<float>(c);
-    s.boxes.slot = k.take<uint32_t>(c);
+    k.take_each(c, &s.boxes.minx, &s.boxes.maxx, &s.boxes.miny, &s.boxes.maxy, &s.boxes.slot);
     s.boxes.n = 0;
-    s.keys = k.take<uint32_t>(c);
-    s.tmp_keys = k.take<uint32_t>(c);
-    s.tmp_vals = k.take<uint32_t>(c);
+    k.take_each(c, &s.keys, &s.tmp_keys, &s.tmp_vals);
     s.rank_at_pos = s.keys;
     s.lo_counts = s.tmp_keys;
     s.hi_counts = s.tmp_vals;
     s.use = SweepScratch::Use::sorting;
-    s.id_keys = k.take<uint64_t>(c);
-    s.tmp_id_keys = k.take<uint64_t>(c);
-    s.rank = k.take<uint32_t>(c);
-    s.slot_of_rank = k.take<uint32_t>(c);
+    k.take_each(c, &s.id_keys, &s.tmp_id_keys, &s.rank, &s.slot_of_rank);
     s.ranked_n = k.take<uint32_t>(1);
     s.reranked_keys = s.tmp_id_keys;
     s.reranked_slots = s.tmp_keys;
@@ -44,10 +35,7 @@ SweepScratch lay_sweep(Carver& k, uint32_t cap) noexcept {
 PairBuffer lay_pair_buffer(Carver& k, uint64_t cap) noexcept {
     PairBuffer p;
     p.held_cap = k.take<uint64_t>(1);
-    p.a = k.take<uint32_t>(cap);
-    p.b = k.take<uint32_t>(cap);
-    p.keys = k.take<uint64_t>(cap);
-    p.tmp = k.take<uint64_t>(cap);
+    k.take_each(cap, &p.a, &p.b, &p.keys, &p.tmp);
     p.keys32 = reinterpret_cast<uint32_t*>(p.keys);
     p.tmp32 = reinterpret_cast<uint32_t*>(p.tmp);
     p.cap = cap;
