@@ -6,9 +6,9 @@ package.cpath = "./?.so;" .. package.cpath
 local soageo = require "soageo"
 local pure = require "pure_sweep"
 local grid = require "pure_grid_aoi"
+local clock = os.clock
 local timing = require "timing"
 local best_of, median = timing.best_of, timing.median
-local clock = os.clock
 
 local function arrays(layer)
   local e = { xs = {}, ys = {}, rs = {}, ids = {}, n = 0 }
