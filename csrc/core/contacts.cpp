@@ -38,6 +38,7 @@ ContactState lay_contact_state(Carver& k, uint32_t cap) noexcept {
     cs.filed = k.take<float>(size_t(cap) * 2);
     cs.start = k.take<uint32_t>(size_t(cap) + 1);  // buckets + 1 <= cap + 1
     cs.pos_of_slot = k.take<uint32_t>(cap);
+    cs.bucket_of_slot = cs.pos_of_slot;
     k.take_each(size_t(cap) / 64 + 1, &cs.pos_bits, &cs.rank_moved);
     const size_t movers = size_t(cap) / 4 + kDetectBlock + kMaxWidth;
     k.take_each(movers, &cs.mover, &cs.mx, &cs.my, &cs.mr);
@@ -176,7 +177,7 @@ void build_grid(ContactState& cs, const Columns& c, uint32_t n, const uint32_t* 
     const uint32_t bmask = buckets - 1;
     const double inv = 1.0 / side;
     uint32_t* const start = cs.start;
-    uint32_t* const bucket = cs.pos_of_slot;  // the bucket of each slot, until the scatter replaces it
+    uint32_t* const bucket = cs.bucket_of_slot;
     std::memset(start, 0, (size_t(buckets) + 1) * sizeof(uint32_t));
     for (uint32_t i = 0; i < n; ++i) {
         const float r = c.r[i];
