@@ -95,28 +95,34 @@ PairBuffer pair_buffer_carve(void* block, uint64_t cap) noexcept {
 void order_pairs(PairBuffer& buf, uint64_t n, const SweepScratch& sa, const SweepScratch& sb, bool complete) noexcept {
     SOAGEO_ASSERT(n <= buf.cap);
     SOAGEO_ASSERT(sa.use == SweepScratch::Use::ordering && sb.use == SweepScratch::Use::ordering);
-    // The rank at each sorted position, so that each pair costs one lookup per side.
     const uint32_t na = sa.boxes.n, nb = sb.boxes.n;
-    uint32_t* rank_a = sa.rank_at_pos;
-    uint32_t* rank_b = sb.rank_at_pos;
-    for (uint32_t p = 0; p < na; ++p) rank_a[p] = sa.rank[sa.boxes.slot[p]];
-    if (rank_b != rank_a)
-        for (uint32_t p = 0; p < nb; ++p) rank_b[p] = sb.rank[sb.boxes.slot[p]];
-    if (na > 0x10000u || nb > 0x10000u) {
+    if (na > 0x10000u || nb > 0x10000u) {  // the byte-wise sort of rank_lo << 32 | rank_hi
         for (uint64_t i = 0; i < n; ++i) {
-            buf.a[i] = rank_a[buf.a[i]];
-            buf.b[i] = rank_b[buf.b[i]];
+            uint64_t ra = sa.rank[sa.boxes.slot[buf.a[i]]];
+            uint64_t rb = sb.rank[sb.boxes.slot[buf.b[i]]];
+            if (complete && rb < ra) {
+                uint64_t t = ra;
+                ra = rb;
+                rb = t;
+            }
+            buf.keys[i] = (ra << 32) | rb;
         }
-        order_rank_pairs(buf, n, na > nb ? na : nb, complete);
+        radix_sort64(buf.keys, nullptr, buf.tmp, nullptr, n);
         return;
     }
-    // Ranks below 2^16 on both sides (up to 65,536 entities): 32-bit keys, counted here by
-    // each rank as they are made (counting_sort_pairs16).
+    // Ranks below 2^16 on both sides (up to 65,536 entities): 32-bit keys, counted by each
+    // rank as they are made (counting_sort_pairs16).
     uint32_t* keys = buf.keys32;
     uint32_t* by_lo = sa.lo_counts;  // cap + kMaxWidth entries each
     uint32_t* by_hi = sb.hi_counts;
     std::memset(by_lo, 0, (size_t(na) + 1) * sizeof(uint32_t));
     std::memset(by_hi, 0, (size_t(nb) + 1) * sizeof(uint32_t));
+    // The rank at each sorted position, so that each pair costs one lookup per side.
+    uint32_t* rank_a = sa.rank_at_pos;
+    uint32_t* rank_b = sb.rank_at_pos;
+    for (uint32_t p = 0; p < na; ++p) rank_a[p] = sa.rank[sa.boxes.slot[p]];
+    if (rank_b != rank_a)
+        for (uint32_t p = 0; p < nb; ++p) rank_b[p] = sb.rank[sb.boxes.slot[p]];
     for (uint64_t i = 0; i < n; ++i) {
         uint32_t ra = rank_a[buf.a[i]];
         uint32_t rb = rank_b[buf.b[i]];
