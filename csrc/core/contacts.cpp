@@ -686,7 +686,8 @@ ContactStep contacts_incremental(const Store& st, SweepScratch& s, bool ranks_cu
     // did not commit (the same ids by slot still: checked as the changes are found).
     if (cs.renumbered ? n != cs.renumbered_n || *s.ranked_n != n : *s.ranked_n != before.id_count)
         return ContactStep::full;
-    ContactTick t{st, s, before, now, cs, kernels, began, ended, n, cs.renumbered, s.rank_remap, cs.widest, cs.drift, 0};
+    ContactTick t{st, s, before, now, cs, kernels, began, ended, n,
+                  cs.renumbered, s.rank_remap, cs.widest, cs.drift, 0};
     restore_uncommitted(t);
     if (!find_changed(t)) return ContactStep::full;
     place_movers(t);

@@ -140,7 +140,7 @@ MovePlan move_batch_lookup(const IdMap& m, const MoveBatch& b, uint32_t n) noexc
 constexpr uint8_t kStaleMoved = 1;    // positions
 constexpr uint8_t kStaleAll = 2;      // anything the log below cannot tell: rebuild from scratch
 constexpr uint8_t kChanged = 4;       // any change since a query last asked (rebuild_policy.hpp)
-constexpr uint8_t kChangedAll = 8;    // since a query last asked: a clear, a regrow, or > kMaxMembersBehind adds and removes
+constexpr uint8_t kChangedAll = 8;    // since a query last asked: a clear, a regrow, or too many adds and removes
 constexpr uint8_t kStaleMembers = 16; // adds and removes, all in `log`
 constexpr uint8_t kStaleShape = 32;   // radii or masks of entities already there
 constexpr uint8_t kStaleIndex = kStaleMoved | kStaleAll | kStaleMembers | kStaleShape;
