@@ -169,8 +169,8 @@ TEST_CASE(rerank_equals_ranking_the_new_ids_anew) {
             added_at.push_back(uint32_t(at - keys.begin()));
             added_slot.push_back(n + uint32_t(a));
         }
-        const RankChanges ch{removed.data(), uint32_t(removed.size()), added_key.data(), added_at.data(), added_slot.data(),
-                             uint32_t(added.size())};
+        const uint32_t n_removed = uint32_t(removed.size()), n_added = uint32_t(added.size());
+        const RankChanges ch{removed.data(), n_removed, added_key.data(), added_at.data(), added_slot.data(), n_added};
         const size_t cap = n + added.size() + 1;
         std::vector<uint64_t> out_keys(cap);
         std::vector<uint32_t> out_slots(cap), remap(n + 1), added_rank(added.size() + 1);
