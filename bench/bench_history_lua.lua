@@ -11,13 +11,8 @@ package.path = "lualib/?.lua;bench/?.lua;" .. package.path
 package.cpath = "./?.so;" .. package.cpath
 
 local soageo = require "soageo"
+local median = require("timing").median
 local clock = os.clock
-
-local function median(t)
-  local s = table.move(t, 1, #t, 1, {})
-  table.sort(s)
-  return #s % 2 == 1 and s[(#s + 1) // 2] or (s[#s // 2] + s[#s // 2 + 1]) / 2
-end
 
 local N = tonumber(arg[1]) or 1000000
 print(("history (%s, SIMD target %s)"):format(_VERSION, soageo.arch()))

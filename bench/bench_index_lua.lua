@@ -14,12 +14,9 @@ package.cpath = "./?.so;" .. package.cpath
 local soageo = require "soageo"
 local pure_grid = require "pure_grid"
 local clock = os.clock
+local timing = require "timing"
+local median, alternating = timing.median, timing.alternating
 local max_n = tonumber(arg and arg[1]) or 1000000
-
-local function median(t)
-  table.sort(t)
-  return t[(#t + 1) // 2]
-end
 
 -- Median over `reps` repetitions of the time per call of f(i), i = 1..iters.
 local function time_per_call(reps, iters, f)
@@ -31,26 +28,6 @@ local function time_per_call(reps, iters, f)
     t[r] = (clock() - t0) / iters
   end
   return median(t)
-end
-
--- Contenders timed in turn, round after round, so that a slow moment of a loaded machine
--- falls on all of them: contenders[c] = { iters, f } (f runs iters calls). Each timed run
--- follows an untimed run of the same contender, so that it finds its data in the caches as
--- it would in repetitions of its own, not where the other contenders left them. The median
--- over `rounds` of each contender's time per call.
-local function alternating(rounds, contenders)
-  local t = {}
-  for c = 1, #contenders do t[c] = {} end
-  for r = 1, rounds do
-    for c, k in ipairs(contenders) do
-      k[2]()
-      local t0 = clock()
-      k[2]()
-      t[c][r] = (clock() - t0) / k[1]
-    end
-  end
-  for c = 1, #contenders do t[c] = median(t[c]) end
-  return t
 end
 
 local function world(n)

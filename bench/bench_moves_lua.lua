@@ -8,32 +8,8 @@ package.path = "lualib/?.lua;bench/?.lua;" .. package.path
 package.cpath = "./?.so;" .. package.cpath
 
 local soageo = require "soageo"
-local clock = os.clock
-
-local function median(t)
-  local s = table.move(t, 1, #t, 1, {})
-  table.sort(s)
-  return #s % 2 == 1 and s[(#s + 1) // 2] or (s[#s // 2] + s[#s // 2 + 1]) / 2
-end
-
--- Contenders timed in turn, round after round, so that a slow moment of a loaded machine falls
--- on all of them; each timed run follows an untimed run of the same contender (its data in the
--- caches as in repetitions of its own). fs[c](round) runs contender c once; the median seconds
--- of each over `rounds`.
-local function alternating(rounds, fs)
-  local t = {}
-  for c = 1, #fs do t[c] = {} end
-  for r = 1, rounds do
-    for c, f in ipairs(fs) do
-      f(-r)
-      local t0 = clock()
-      f(r)
-      t[c][r] = clock() - t0
-    end
-  end
-  for c = 1, #fs do t[c] = median(t[c]) end
-  return t
-end
+local timing = require "timing"
+local median, alternating = timing.median, timing.alternating
 
 local sizes = { 10000, 100000, 1000000 }
 if arg[1] then sizes = { tonumber(arg[1]) } end

@@ -6,9 +6,8 @@ package.cpath = "./?.so;" .. package.cpath
 local soageo = require "soageo"
 local pure = require "pure_sweep"
 local grid = require "pure_grid_aoi"
+local timing = require "timing"
 local clock = os.clock
-
-local best_of = require("timing").best_of
 
 local function arrays(layer)
   local e = { xs = {}, ys = {}, rs = {}, ids = {}, n = 0 }
@@ -38,22 +37,16 @@ for _, case in ipairs(pair_cases) do
   local np, nq
   if alone then
     out, np = layer:pairs(out)
-    local t_native = best_of(3, 1, function() out, np = layer:pairs(out) end)
+    local t_native = timing.best_of(3, 1, function() out, np = layer:pairs(out) end)
     print(string.format("pairs %-28s %7d pairs                   soageo %8.2f ms  (y bands; pure Lua not run)",
       case[1], np, t_native * 1e3))
   else
     local e = arrays(layer)
-    local t_native = best_of(5, 1, function() out, np = layer:pairs(out) end)
-    local t_pure = best_of(2, 1, function() out2, nq = pure.pairs(e, out2) end)
+    local t_native = timing.best_of(5, 1, function() out, np = layer:pairs(out) end)
+    local t_pure = timing.best_of(2, 1, function() out2, nq = pure.pairs(e, out2) end)
     print(string.format("pairs %-28s %7d pairs (pure Lua %7d)  soageo %8.2f ms  pure Lua %9.2f ms  ratio %6.1fx",
       case[1], np, nq, t_native * 1e3, t_pure * 1e3, t_pure / t_native))
   end
-end
-
-local function median(t)
-  local s = table.move(t, 1, #t, 1, {})
-  table.sort(s)
-  return #s % 2 == 1 and s[(#s + 1) // 2] or (s[#s // 2] + s[#s // 2 + 1]) / 2
 end
 
 local function mean(t)
@@ -95,7 +88,7 @@ local function aoi_bench(name, n, span, view, ticks)
       events, pure_events = events + ne + nl, pure_events + (#pe + #pl) // 2
     end
   end
-  local mn, mp = median(t_native), median(t_pure)
+  local mn, mp = timing.median(t_native), timing.median(t_pure)
   print(string.format("aoi   %-28s %d watchers  %6d events/tick (grid %6d)  soageo %6.2f ms  grid Lua %7.2f ms  ratio %5.1fx  (means %.2f / %.2f ms: %.1fx)",
     name, n, events // ticks, pure_events // ticks, mn * 1e3, mp * 1e3, mp / mn,
     mean(t_native) * 1e3, mean(t_pure) * 1e3, mean(t_pure) / mean(t_native)))
@@ -159,10 +152,10 @@ local function side_by_side(title, n, span, view, ticks, variants, mask_of)
       if tick > 0 then times[v][tick] = t1 - t0 end
     end
   end
-  local base = median(times[1])
+  local base = timing.median(times[1])
   local parts = {}
   for v, var in ipairs(variants) do
-    local m = median(times[v])
+    local m = timing.median(times[v])
     parts[#parts + 1] = string.format("%s %.3f ms (%.2fx)", var[1], m * 1e3, m / base)
   end
   print(string.format("aoi   %-28s %s", title, table.concat(parts, ", ")))
@@ -186,7 +179,7 @@ do
     calls = calls + 10000
   end
   print(string.format("aoi   %-28s watchers_of %.3f us per call (median of 5 rounds of 10,000 ids), %.1f watchers each",
-    "uniform 10,000: who sees me", median(t) * 1e6, total / calls))
+    "uniform 10,000: who sees me", timing.median(t) * 1e6, total / calls))
 end
 
 -- Filters: half the entities (mask 1) are invisible to half the watchers (mask 2); the rest
@@ -265,7 +258,7 @@ local function contacts_bench(name, n, span, fraction, ticks, churn)
       events = events + nb + ne
     end
   end
-  local mp, mc, ml = median(tp), median(tc), median(tl)
+  local mp, mc, ml = timing.median(tp), timing.median(tc), timing.median(tl)
   print(string.format("contacts %-36s %6d events/tick%s  layer:pairs() %6.3f ms  contacts:update %6.3f ms (%.2fx pairs)  Lua diff %7.3f ms (%.1fx contacts; pairs() + Lua diff %.1fx)",
     name, events // ticks, agree and "" or " (DISAGREE)", mp * 1e3, mc * 1e3, mc / mp, ml * 1e3, ml / mc, (ml + mp) / mc))
   -- The floor under any contacts:update: handing its events' ids to Lua. Measured as a
@@ -280,7 +273,7 @@ local function contacts_bench(name, n, span, fraction, ticks, churn)
     floor_layer:in_box(-1, -1, 1e6, 1e6, out)
     tf[r] = clock() - t0
   end
-  local mf = median(tf)
+  local mf = timing.median(tf)
   print(string.format("contacts %-36s floor: writing its %d event ids to Lua %6.3f ms = %.1fx of Lua diff / 20 (%.3f ms)",
     name, ids, mf * 1e3, mf / (ml / 20), ml / 20 * 1e3))
 end

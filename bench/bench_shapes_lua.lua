@@ -5,7 +5,6 @@ package.cpath = "./?.so;" .. package.cpath
 
 local soageo = require "soageo"
 local pure = require "pure_shapes"
-
 local timing = require "timing"
 local best_of = timing.best_of
 

@@ -13,29 +13,9 @@ package.cpath = "./?.so;" .. package.cpath
 
 local soageo = require "soageo"
 local clock = os.clock
+local timing = require "timing"
+local median, alternating = timing.median, timing.alternating
 local floor, min, max, abs = math.floor, math.min, math.max, math.abs
-
-local function median(t)
-  local s = table.move(t, 1, #t, 1, {})
-  table.sort(s)
-  return #s % 2 == 1 and s[(#s + 1) // 2] or (s[#s // 2] + s[#s // 2 + 1]) / 2
-end
-
--- Contenders timed in turn, round after round; each timed run follows an untimed one.
-local function alternating(rounds, fs)
-  local t = {}
-  for c = 1, #fs do t[c] = {} end
-  for r = 1, rounds do
-    for c, f in ipairs(fs) do
-      f()
-      local t0 = clock()
-      f()
-      t[c][r] = clock() - t0
-    end
-  end
-  for c = 1, #fs do t[c] = median(t[c]) end
-  return t
-end
 
 -- The walls of the issue's map: n segments on a square of n * 100 square units.
 local function wall_map(n, seed)
@@ -119,14 +99,9 @@ local Q = 20000
 print(string.format("walls and tiles from Lua (%s, SIMD target %s), ns per query, median of timed rounds:",
   _VERSION, soageo.arch()))
 
--- walls:blocked against the Lua grid, at two map sizes.
-local per_size = {}
-print(string.format("%9s %12s %13s %8s %9s", "segments", "Lua grid", "walls:blocked", "ratio", "blocked"))
-for _, n in ipairs({ 1000, 100000 }) do
-  local c, side = wall_map(n, n)
-  local w = soageo.walls(c)
-  local lua_blocked = lua_grid(c)
-  local r = rays(Q, side, 5, 50, n + 1)
+-- The Q rays of r (4 coordinates each) through the plain-Lua lua_blocked and obj:blocked, in
+-- turn (alternating): the seconds each took, and how many rays each found blocked.
+local function race(lua_blocked, obj, r)
   local hits_lua, hits = 0, 0
   local t = alternating(7, {
     function()
@@ -135,9 +110,21 @@ for _, n in ipairs({ 1000, 100000 }) do
     end,
     function()
       hits = 0
-      for k = 1, 4 * Q, 4 do if w:blocked(r[k], r[k + 1], r[k + 2], r[k + 3]) then hits = hits + 1 end end
+      for k = 1, 4 * Q, 4 do if obj:blocked(r[k], r[k + 1], r[k + 2], r[k + 3]) then hits = hits + 1 end end
     end,
   })
+  return t, hits_lua, hits
+end
+
+-- walls:blocked against the Lua grid, at two map sizes.
+local per_size = {}
+print(string.format("%9s %12s %13s %8s %9s", "segments", "Lua grid", "walls:blocked", "ratio", "blocked"))
+for _, n in ipairs({ 1000, 100000 }) do
+  local c, side = wall_map(n, n)
+  local w = soageo.walls(c)
+  local lua_blocked = lua_grid(c)
+  local r = rays(Q, side, 5, 50, n + 1)
+  local t, hits_lua, hits = race(lua_blocked, w, r)
   -- The same answers up to float32 rounding of the coordinates (a benchmark that skipped its work would fail).
   assert(abs(hits - hits_lua) <= Q // 1000, "the Lua grid and walls disagree")
   per_size[n] = t[2]
@@ -183,17 +170,7 @@ do
     end
   end
   local r = rays(Q, N, 5, 50, 77)
-  local hits_lua, hits = 0, 0
-  local t = alternating(7, {
-    function()
-      hits_lua = 0
-      for k = 1, 4 * Q, 4 do if lua_dda(r[k], r[k + 1], r[k + 2], r[k + 3]) then hits_lua = hits_lua + 1 end end
-    end,
-    function()
-      hits = 0
-      for k = 1, 4 * Q, 4 do if tiles:blocked(r[k], r[k + 1], r[k + 2], r[k + 3]) then hits = hits + 1 end end
-    end,
-  })
+  local t, hits_lua, hits = race(lua_dda, tiles, r)
   assert(abs(hits - hits_lua) <= Q // 100, "the Lua DDA and tiles disagree")
   print(string.format("tiles 1024 x 1024 (%.0f%% blocked): Lua DDA %.1f ns, tiles:blocked %.1f ns: %.1fx (%.1f%% blocked rays)",
     100 * blocked / (N * N), t[1] / Q * 1e9, t[2] / Q * 1e9, t[1] / t[2], 100 * hits / Q))

@@ -29,4 +29,34 @@ function timing.median_of(reps, iters, f)
   return runs[(reps + 1) // 2]
 end
 
+-- The median of a list of numbers (the mean of the middle two for an even count); t stays as
+-- it is.
+function timing.median(t)
+  local s = table.move(t, 1, #t, 1, {})
+  table.sort(s)
+  return #s % 2 == 1 and s[(#s + 1) // 2] or (s[#s // 2] + s[#s // 2 + 1]) / 2
+end
+
+-- Contenders timed in turn, round after round, so that a slow moment of a loaded machine falls
+-- on all of them; each timed run follows an untimed run of the same contender, so that it finds
+-- its data in the caches as it would in repetitions of its own, not where the other contenders
+-- left them. A contender is f, or { iters, f } when f makes iters calls: f(round) runs it once,
+-- round < 0 for the untimed run. The median over `rounds` of each one's seconds per call.
+function timing.alternating(rounds, contenders)
+  local t = {}
+  for c = 1, #contenders do t[c] = {} end
+  for r = 1, rounds do
+    for c, k in ipairs(contenders) do
+      local iters, f = 1, k
+      if type(k) == "table" then iters, f = k[1], k[2] end
+      f(-r)
+      local t0 = clock()
+      f(r)
+      t[c][r] = (clock() - t0) / iters
+    end
+  end
+  for c = 1, #contenders do t[c] = timing.median(t[c]) end
+  return t
+end
+
 return timing

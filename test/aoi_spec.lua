@@ -27,10 +27,14 @@ for _, arch in ipairs(soageo.archs()) do
     describe("when the " .. arch .. " target runs AOI with margin " .. margin, function()
       util.use_target(arch, setup, teardown)
 
-      it("reproduces the brute-force visible sets at every tick", function()
-        local g = rng.new(100 + margin)
+      -- A generator seeded by seed and the margin, an empty layer and an aoi of it.
+      local function start(seed)
         local l = soageo.layer()
-        local aoi = soageo.aoi(l, { margin = margin })
+        return rng.new(seed + margin), l, soageo.aoi(l, { margin = margin })
+      end
+
+      it("reproduces the brute-force visible sets at every tick", function()
+        local g, l, aoi = start(100)
         local views, next_id = {}, 1
         for _ = 1, 250 do
           l:set(next_id, g:uniform(0, 250), g:uniform(0, 250), 0)
@@ -63,9 +67,7 @@ for _, arch in ipairs(soageo.archs()) do
       -- ticks down the full path, and the next ones come back. Integer coordinates and views put
       -- many targets exactly on view circles, half of them near (1e7, -1e7).
       it("reproduces brute force at every tick when few entities change", function()
-        local g = rng.new(700 + margin)
-        local l = soageo.layer()
-        local aoi = soageo.aoi(l, { margin = margin })
+        local g, l, aoi = start(700)
         local views, wmasks, next_id = {}, {}, 1
         local masks = { 1, 2, 3, 0xffffffff, 0 }
         local worlds = { { 0, 0 }, { 1e7, -1e7 } }
@@ -177,9 +179,7 @@ for _, arch in ipairs(soageo.archs()) do
       -- than entities (they are applied in batches) and lists that outgrow their room; asking only
       -- every fifth tick lets the following stop and a later call build again.
       it("keeps watchers_of exact while it follows the events", function()
-        local g = rng.new(700 + margin)
-        local l = soageo.layer()
-        local aoi = soageo.aoi(l, { margin = margin })
+        local g, l, aoi = start(700)
         local views, wmasks, n = {}, {}, 300
         for id = 1, n do
           l:set(id, g:uniform(0, 40), g:uniform(0, 40), 0, g:int(1, 4) == 1 and 2 or 3)
@@ -213,9 +213,7 @@ for _, arch in ipairs(soageo.archs()) do
       -- five ticks) stay within the drift a full update's buckets allow (an eighth of a cell,
       -- cells twice the reach), so every tick where a tenth moves is incremental.
       it("takes the incremental path when a tenth moves, the full one when all move, and follows watchers_of", function()
-        local g = rng.new(900 + margin)
-        local l = soageo.layer()
-        local aoi = soageo.aoi(l, { margin = margin })
+        local g, l, aoi = start(900)
         local views, n = {}, 400
         for id = 1, n do
           l:set(id, g:uniform(0, 120), g:uniform(0, 120))
@@ -264,9 +262,7 @@ for _, arch in ipairs(soageo.archs()) do
       -- removes that move the last slot's entity, spawns with mask 0; and watch and unwatch of
       -- watchers with and without an entity, new views and filters.
       it("stays incremental when entities die and spawn and watchers come and go, and matches brute force", function()
-        local g = rng.new(1300 + margin)
-        local l = soageo.layer()
-        local aoi = soageo.aoi(l, { margin = margin })
+        local g, l, aoi = start(1300)
         local views, wmasks, n = {}, {}, 400
         local masks = { 1, 2, 0xffffffff, 0 }
         for id = 1, n do
@@ -333,9 +329,7 @@ for _, arch in ipairs(soageo.archs()) do
       end)
 
       it("reproduces brute force with masks, and watchers_of inverts every visible list", function()
-        local g = rng.new(300 + margin)
-        local l = soageo.layer()
-        local aoi = soageo.aoi(l, { margin = margin })
+        local g, l, aoi = start(300)
         local views, wmasks, next_id = {}, {}, 1
         local masks = { 0, 1, 2, 3, 4, 0xffffffff }  -- 0: seen by nobody, yet it may watch
         local function watch(id)
@@ -611,12 +605,7 @@ describe("soageo.aoi", function()
         watch = { 2, 5 }, unwatch = { 1 }, update = {}, visible = { 1 }, watchers_of = { 1 }, watchers = {},
         stats = {},
       }
-      for name, args in pairs(calls) do
-        assert.has_error(function() a[name](a, table.unpack(args)) end, "the aoi's layer is closed", name)
-      end
-      assert.matches("^soageo.aoi: ", tostring(a))
-      a:close()
-      assert.has_error(function() a:visible(1) end, "calling 'visible' on bad self (aoi is closed)")
+      util.refuses_without_layer(assert, a, "aoi", calls, "the aoi's layer is closed", "visible")
     end)
     it("refuses an options table with a key it does not know", function()
       local m = soageo.layer()

@@ -7,6 +7,17 @@ local set_of, replay, same = util.pair_set, util.replay, util.same_pair_sets
 -- Pairs come ascending, each (a, b) with a < b.
 local function sorted_flat(list, n) return util.sorted_pairs(list, n, true) end
 
+-- A layer of n entities (ids 1..n) uniform in [0, span]^2 drawn from g, of radius r (a number,
+-- or a function drawing each one's after its position).
+local function crowd(g, n, span, r)
+  local l = soageo.layer()
+  for i = 1, n do
+    local x, y = g:uniform(0, span), g:uniform(0, span)
+    l:set(i, x, y, type(r) == "function" and r() or r)
+  end
+  return l
+end
+
 for _, arch in ipairs(soageo.archs()) do
   describe("when the " .. arch .. " target runs contact events", function()
     util.use_target(arch, setup, teardown)
@@ -161,10 +172,8 @@ describe("soageo.contacts", function()
 
   describe("when asked which path its updates took (stats)", function()
     it("counts the incremental path when a tenth moves and the full one when all move", function()
-      local g = rng.new(44)
-      local l = soageo.layer()
-      local n = 3000
-      for i = 1, n do l:set(i, g:uniform(0, 1000), g:uniform(0, 1000), g:uniform(0, 8)) end
+      local g, n = rng.new(44), 3000
+      local l = crowd(g, n, 1000, function() return g:uniform(0, 8) end)
       local c = soageo.contacts(l)
       local st = c:stats()
       local function paths() return { full = st.full, incremental = st.incremental } end
@@ -226,10 +235,8 @@ describe("soageo.contacts", function()
       -- Boxes all as wide as the widest (the grid's cells), two groups crossing each other
       -- slower than a quarter cell a tick: a pair begins at the edge of a search window,
       -- where a box filed before it moved would be missed if windows did not follow drift.
-      local g = rng.new(45)
-      local l = soageo.layer()
-      local n = 3000
-      for i = 1, n do l:set(i, g:uniform(0, 500), g:uniform(0, 500), 4) end
+      local g, n = rng.new(45), 3000
+      local l = crowd(g, n, 500, 4)
       local c = soageo.contacts(l)
       local current, began, ended = {}, {}, {}
       local st = {}
@@ -318,12 +325,8 @@ describe("soageo.contacts", function()
       local c = soageo.contacts(l)
       c:update()
       l:close()
-      for name, args in pairs({ update = {}, touching = { 1 }, stats = {} }) do
-        assert.has_error(function() c[name](c, table.unpack(args)) end, "the contacts' layer is closed", name)
-      end
-      assert.matches("^soageo.contacts: ", tostring(c))
-      c:close()
-      assert.has_error(function() c:touching(1) end, "calling 'touching' on bad self (contacts is closed)")
+      util.refuses_without_layer(assert, c, "contacts", { update = {}, touching = { 1 }, stats = {} },
+        "the contacts' layer is closed", "touching")
     end)
     it("refuses use after close, and after its layer is closed", function()
       local l = soageo.layer()

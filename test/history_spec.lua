@@ -11,12 +11,7 @@ local util = require "spec_util"
 
 local WORLD = 400
 
--- The layer's entities in slot order: { {id, x, y, r, mask}, ... } (each() walks the slots).
-local function record(layer)
-  local t = {}
-  for id, x, y, r, mask in layer:each() do t[#t + 1] = { id, x, y, r, mask } end
-  return t
-end
+local record = util.rows  -- the layer's entities in slot order
 
 -- A fresh layer holding `rec` in the same slot order.
 local function layer_of(rec)

@@ -3,19 +3,8 @@
 local soageo = require "soageo"
 local rng = require "rng"
 local forge = require "snapshot_forge"
-local method = require("spec_util").method
-
-local function rows(layer)
-  local t = {}
-  for id, x, y, r, mask in layer:each() do t[#t + 1] = { id, x, y, r, mask } end
-  return t
-end
-
-local function by_id(layer)
-  local t = {}
-  for id, x, y, r, mask in layer:each() do t[id] = { x, y, r, mask } end
-  return t
-end
+local util = require "spec_util"
+local method, rows, by_id = util.method, util.rows, util.by_id
 
 local function sample()
   local l = soageo.layer()

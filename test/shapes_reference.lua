@@ -91,25 +91,24 @@ function ref.touch_triangle(ax, ay, bx, by, cx, cy, px, py, r)
   return false
 end
 
+-- One axis of a segment cast into a box: [tnear, tfar] narrowed to where the segment from o
+-- along d lies within [lo, hi] (nil when it never does: d is 0 and o is outside).
+local function slab(o, d, lo, hi, tnear, tfar)
+  if d ~= 0 then
+    local t1, t2 = f32(f32(lo - o) / d), f32(f32(hi - o) / d)
+    return vmax(vmin(t1, t2), tnear), vmin(vmax(t1, t2), tfar)
+  end
+  if o >= lo and o <= hi then return tnear, tfar end
+  return nil
+end
+
 -- Entry t of a segment cast into the box (centre +- r), or nil when it misses.
 function ref.cast(x0, y0, x1, y1, px, py, r)
   x0, y0, x1, y1 = f32(x0), f32(y0), f32(x1), f32(y1)
   local dx, dy = f32(x1 - x0), f32(y1 - y0)
-  local lox, hix, loy, hiy = f32(px - r), f32(px + r), f32(py - r), f32(py + r)
-  local tnear, tfar = 0.0, 1.0
-  if dx ~= 0 then
-    local t1, t2 = f32(f32(lox - x0) / dx), f32(f32(hix - x0) / dx)
-    tnear, tfar = vmax(vmin(t1, t2), tnear), vmin(vmax(t1, t2), tfar)
-  elseif not (x0 >= lox and x0 <= hix) then
-    return nil
-  end
-  if dy ~= 0 then
-    local t1, t2 = f32(f32(loy - y0) / dy), f32(f32(hiy - y0) / dy)
-    tnear, tfar = vmax(vmin(t1, t2), tnear), vmin(vmax(t1, t2), tfar)
-  elseif not (y0 >= loy and y0 <= hiy) then
-    return nil
-  end
-  if tnear <= tfar then return tnear end
+  local tnear, tfar = slab(x0, dx, f32(px - r), f32(px + r), 0.0, 1.0)
+  if tnear then tnear, tfar = slab(y0, dy, f32(py - r), f32(py + r), tnear, tfar) end
+  if tnear and tnear <= tfar then return tnear end
   return nil
 end
 

@@ -1,11 +1,6 @@
 local soageo = require "soageo"
 local rng = require "rng"
-
-local function rows(layer)
-  local t = {}
-  for id, x, y, r, mask in layer:each() do t[#t + 1] = { id, x, y, r, mask } end
-  return t
-end
+local rows = require("spec_util").rows
 
 describe("layer snapshots", function()
   describe("when a layer is dumped and loaded", function()

@@ -18,6 +18,20 @@ function util.layer_of(points)
   return l
 end
 
+-- The layer's entities in slot order (each() walks the slots): { {id, x, y, r, mask}, ... }.
+function util.rows(layer)
+  local t = {}
+  for id, x, y, r, mask in layer:each() do t[#t + 1] = { id, x, y, r, mask } end
+  return t
+end
+
+-- The layer's entities by id: t[id] = { x, y, r, mask }.
+function util.by_id(layer)
+  local t = {}
+  for id, x, y, r, mask in layer:each() do t[id] = { x, y, r, mask } end
+  return t
+end
+
 -- A function calling l:name(...) as a method, so that Lua numbers the arguments (and names the
 -- function) in errors as a user's method call would.
 function util.method(name)
@@ -31,6 +45,42 @@ function util.use_target(arch, setup, teardown)
   local previous
   setup(function() previous = soageo.use_arch(arch) end)
   teardown(function() soageo.use_arch(previous) end)
+end
+
+-- Asserts (with the spec's `assert`) that walls or tiles `obj` answer blocked and cast on the
+-- query (ax, ay, bx, by) as the exact reference's cast did: rt (nil: nothing hit, else an exact
+-- value) and rk, what it hit first.
+function util.same_cast(assert, obj, rt, rk, ax, ay, bx, by)
+  assert.are.equal(rt ~= nil, obj:blocked(ax, ay, bx, by))
+  local t, k = obj:cast(ax, ay, bx, by)
+  if rt then
+    assert.are.equal(rk, k)
+    assert.is_true(math.abs(t - require("walls_reference").value(rt)) <= 1e-9)
+  else
+    assert.is_nil(t)
+  end
+end
+
+-- Asserts (with the spec's `assert`) that every method of an aoi or contacts `obj` in calls
+-- (name -> arguments) raises `message` once its layer is closed, that tostring still names it
+-- ("soageo.<kind>: ..."), and that after obj:close() obj:<probe>(1) raises the closed-object
+-- error.
+function util.refuses_without_layer(assert, obj, kind, calls, message, probe)
+  for name, args in pairs(calls) do
+    assert.has_error(function() obj[name](obj, table.unpack(args)) end, message, name)
+  end
+  assert.matches("^soageo." .. kind .. ": ", tostring(obj))
+  obj:close()
+  assert.has_error(function() util.method(probe)(obj, 1) end,
+    "calling '" .. probe .. "' on bad self (" .. kind .. " is closed)")
+end
+
+-- Asserts (with the spec's `assert`) that a query's (out, n) are the flat pair list `want`
+-- ({a1, b1, a2, b2, ...}), more than `more_than` pairs of it (0 unless given).
+function util.same_pairs(assert, want, out, n, more_than)
+  assert.are.equal(#want // 2, n)
+  assert.is_true(n > (more_than or 0))
+  assert.are.same(want, out)
 end
 
 -- Pair sets, set[a][b] = true: what the AOI's and the contacts' events are replayed onto.

@@ -156,14 +156,20 @@ local function sector_args(w)
   local half = ({ pi, pi / 2, g:uniform(0.05, pi) })[g:int(1, 3)]
   return { w:coord(), w:coord(), dx, dy, g:uniform(0, 60), half }
 end
-kind("in_sector", 6, sector_args, function(a)
-  local s = sector_ref.sector(unpack(a))
-  return function(x, y) return sector_ref.point_in(s, x, y) end
-end)
-kind("touch_sector", 6, sector_args, function(a)
-  local s = sector_ref.sector(unpack(a))
-  return function(x, y, r) return sector_ref.disk_touches(s, x, y, r) end
-end)
+-- The in_ and touch_ kinds of a shape the reference prepares once: make(args) (nil: a shape
+-- soageo must refuse), then point(q, x, y) and disk(q, x, y, r) its tests.
+local function prepared_kinds(name, n, gen, make, point, disk)
+  kind("in_" .. name, n, gen, function(a)
+    local q = make(a)
+    return q and function(x, y) return point(q, x, y) end
+  end)
+  kind("touch_" .. name, n, gen, function(a)
+    local q = make(a)
+    return q and function(x, y, r) return disk(q, x, y, r) end
+  end)
+end
+prepared_kinds("sector", 6, sector_args, function(a) return sector_ref.sector(unpack(a)) end, sector_ref.point_in,
+  sector_ref.disk_touches)
 local function circle_args(w) return { w:coord(), w:coord(), w.g:uniform(0, 40) } end
 kind("in_circle", 3, circle_args, function(a)
   return function(x, y) return shape_ref.in_circle(a[1], a[2], a[3], x, y) end
@@ -199,14 +205,8 @@ local function rect_args(w)
   local dx, dy = w:direction()
   return { w:coord(), w:coord(), dx, dy, w.g:uniform(0, 60), w.g:uniform(0, 10) }
 end
-kind("in_rect", 6, rect_args, function(a)
-  local q = shape_ref.rect(unpack(a))
-  return function(x, y) return shape_ref.in_rect(q, x, y) end
-end)
-kind("touch_rect", 6, rect_args, function(a)
-  local q = shape_ref.rect(unpack(a))
-  return function(x, y, r) return shape_ref.touch_rect(q, x, y, r) end
-end)
+prepared_kinds("rect", 6, rect_args, function(a) return shape_ref.rect(unpack(a)) end, shape_ref.in_rect,
+  shape_ref.touch_rect)
 local function ring_args(w)
   local inner = w.g:uniform(0, 20)
   return { w:coord(), w:coord(), inner, inner + w.g:uniform(0, 30) }
@@ -217,14 +217,8 @@ end)
 kind("touch_ring", 4, ring_args, function(a)
   return function(x, y, r) return shape_ref.touch_ring(a[1], a[2], a[3], a[4], x, y, r) end
 end)
-kind("in_polygon", "polygon", World.polygon, function(coords)
-  local p = shape_ref.polygon(coords, UNIT)
-  return p and function(x, y) return shape_ref.in_polygon(p, x, y) end
-end)
-kind("touch_polygon", "polygon", World.polygon, function(coords)
-  local p = shape_ref.polygon(coords, UNIT)
-  return p and function(x, y, r) return shape_ref.touch_polygon(p, x, y, r) end
-end)
+prepared_kinds("polygon", "polygon", World.polygon, function(c) return shape_ref.polygon(c, UNIT) end,
+  shape_ref.in_polygon, shape_ref.touch_polygon)
 
 function World:count(name) self.kinds[name] = (self.kinds[name] or 0) + 1 end
 

@@ -10,11 +10,13 @@ local f32 = require("float32").f32
 
 local Q = 0.125
 
-local function random_map(g, cols, rows)
-  local map = { cols = cols, rows = rows, cell = 4, x0 = -6, y0 = 2, blocked = {} }
+-- A map of cols x rows cells, `percent` of them blocked at random; its cells (cell, x0, y0:
+-- 4, -6, 2 unless given) on the lattice.
+local function random_map(g, cols, rows, percent, cell, x0, y0)
+  local map = { cols = cols, rows = rows, cell = cell or 4, x0 = x0 or -6, y0 = y0 or 2, blocked = {} }
   local bytes = {}
   for k = 0, cols * rows - 1 do
-    local b = g:int(1, 100) <= 30
+    local b = g:int(1, 100) <= percent
     map.blocked[k] = b or nil
     bytes[k + 1] = b and "1" or "0"
   end
@@ -50,19 +52,12 @@ for _, arch in ipairs(soageo.archs()) do
     it("returns the reference's blocked, cast and visible on random maps", function()
       local g = rng.new(3311)
       for _ = 1, 25 do
-        local map, bytes = random_map(g, g:int(1, 8), g:int(1, 6))
+        local map, bytes = random_map(g, g:int(1, 8), g:int(1, 6), 30)
         local tiles = module_map(map, bytes)
         for _ = 1, 120 do
           local q = random_query(g, map)
           local rt, rk = ref.tiles_cast(map, q)
-          assert.are.equal(rt ~= nil, tiles:blocked(scaled(q)))
-          local t, k = tiles:cast(scaled(q))
-          if rt then
-            assert.are.equal(rk, k)
-            assert.is_true(math.abs(t - ref.value(rt)) <= 1e-9)
-          else
-            assert.is_nil(t)
-          end
+          util.same_cast(assert, tiles, rt, rk, scaled(q))
         end
       end
     end)
@@ -74,14 +69,8 @@ for _, arch in ipairs(soageo.archs()) do
       local g = rng.new(3313)
       local cols, rows = 21, 17
       for _ = 1, 3 do
-        local map = { cols = cols, rows = rows, cell = 3, x0 = -5, y0 = 7, blocked = {} }
-        local bytes = {}
-        for k = 0, cols * rows - 1 do
-          local b = g:int(1, 100) <= 12
-          map.blocked[k] = b or nil
-          bytes[k + 1] = b and "1" or "0"
-        end
-        local tiles = module_map(map, table.concat(bytes))
+        local map, bytes = random_map(g, cols, rows, 12, 3, -5, 7)
+        local tiles = module_map(map, bytes)
         local function edge_x(c) return map.x0 + c * map.cell end
         local function edge_y(r) return map.y0 + r * map.cell end
         local function block_x() return edge_x(8 * g:int(0, 3)) end  -- 0, 8, 16, 24: block edges
@@ -111,14 +100,7 @@ for _, arch in ipairs(soageo.archs()) do
         for _ = 1, 150 do
           local q = query()
           local rt, rk = ref.tiles_cast(map, q)
-          assert.are.equal(rt ~= nil, tiles:blocked(scaled(q)))
-          local t, k = tiles:cast(scaled(q))
-          if rt then
-            assert.are.equal(rk, k)
-            assert.is_true(math.abs(t - ref.value(rt)) <= 1e-9)
-          else
-            assert.is_nil(t)
-          end
+          util.same_cast(assert, tiles, rt, rk, scaled(q))
         end
         -- visible: targets on cell corners (block corners among them) and anywhere.
         local l = soageo.layer()
@@ -148,7 +130,7 @@ for _, arch in ipairs(soageo.archs()) do
     it("returns the ids the reference sees, and follows set (doors)", function()
       local g = rng.new(3312)
       for _ = 1, 15 do
-        local map, bytes = random_map(g, 6, 5)
+        local map, bytes = random_map(g, 6, 5, 30)
         local tiles = module_map(map, bytes)
         local l = soageo.layer()
         local pts, ids = {}, {}

@@ -82,14 +82,7 @@ for _, arch in ipairs(soageo.archs()) do
           local q = random_query(g, walls, span + 2)
           local sq = scaled(q)
           local rt, ri = ref.walls_cast(walls, q)
-          assert.are.equal(rt ~= nil, w:blocked(table.unpack(sq)))
-          local t, i = w:cast(table.unpack(sq))
-          if rt then
-            assert.are.equal(ri, i)
-            assert.is_true(math.abs(t - ref.value(rt)) <= 1e-9)
-          else
-            assert.is_nil(t)
-          end
+          util.same_cast(assert, w, rt, ri, table.unpack(sq))
         end
       end
     end)

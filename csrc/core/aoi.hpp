@@ -120,12 +120,14 @@ struct AoiScratch {
     uint64_t* tmp_id_keys;
     uint32_t* watcher_enters;  // = tmp_keys: positions, then ranks, of one watcher's enters
     uint32_t* watcher_leaves;  // = tmp_vals: ranks (the last update's) of one watcher's leaves
+    int64_t* merged_ids;       // = tmp_id_keys: the ids after an incremental update's adds and
+                               // removes (commit_members), outside a full update's ranking
     uint32_t* rank;    // slot -> rank
     uint32_t* slot_of_rank;
     uint32_t* rank_at_pos;  // rank of the entity at each bucket-order position
     uint32_t* mark;    // per position: 2 * stamp when the watcher saw it, 2 * stamp + 1 once in reach
     uint32_t* pos_of_rank;
-    uint32_t* remap;   // last update's rank -> this update's rank (kNoSlot: removed)
+    uint32_t* remap;   // last update's rank -> this update's rank (kNoSlot: removed), full or incremental
     uint32_t* new_pos; // last update's position -> this update's position (kNoSlot: removed)
     uint32_t* start;   // buckets + 2 entries: start[b] is the first position of bucket b
     uint32_t* pos_of_slot;
@@ -178,7 +180,8 @@ struct AoiScratch {
     // (aoi_incremental.cpp): an added one takes the next position after the buckets (every search
     // visits that run too), a removed one keeps its position with mask 0 until a full update.
     struct Members {
-        static constexpr uint32_t kMax = 64;  // per update, added or removed; more: a full update
+        // Per update, added or removed (as SlotChanges), watched or unwatched; more: a full update.
+        static constexpr uint32_t kMax = kMaxMembersBehind;
         int64_t added_id[kMax];        // ascending
         uint32_t added_at[kMax];       // how many of the last update's ids are below each
         uint32_t removed_rank[kMax];   // the last update's ranks, ascending

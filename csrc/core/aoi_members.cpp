@@ -9,6 +9,7 @@
 
 #include "aoi_internal.hpp"
 #include "invariant.hpp"
+#include "radix.hpp"
 
 namespace soageo {
 namespace aoi_detail {
@@ -268,33 +269,18 @@ void keys_from_id_order(const AoiScratch& s, uint64_t* keys, uint64_t n) noexcep
 
 void commit_members(AoiScratch& s, Visible& v) noexcept {
     const AoiScratch::Members& m = s.members;
-    const uint32_t ib = m.ids_before, na = m.n_added, nr = m.n_removed;
-    // The new ids, and each rank's new one (remap[e]; kNoSlot for the removed), in runs between
-    // the adds and removes.
-    int64_t* const ids = reinterpret_cast<int64_t*>(s.tmp_id_keys);  // free outside a full update's ranking
-    uint32_t* const remap = s.remap;  // the full update's: free here
-    uint32_t e = 0, out = 0, a = 0, r = 0;
-    for (;;) {
-        uint32_t next = ib;
-        if (a < na) next = std::min(next, m.added_at[a]);
-        if (r < nr) next = std::min(next, m.removed_rank[r]);
-        std::memcpy(ids + out, v.ids + e, size_t(next - e) * sizeof(int64_t));
-        for (; e < next; ++e) remap[e] = out++;
-        if (a < na && m.added_at[a] == e) {
-            remap[ib + a] = out;
-            ids[out++] = m.added_id[a++];
-        } else if (r < nr && m.removed_rank[r] == e) {
-            remap[e++] = kNoSlot;
-            ++r;
-        } else {
-            break;
-        }
-    }
-    SOAGEO_ASSERT(e == ib && a == na && r == nr && out == ib - nr + na);
+    const uint32_t ib = m.ids_before;
+    // The new ids, and each rank's new one (remap[e]; kNoSlot for the removed; the added i's
+    // rank ib + i), in runs between the adds and removes.
+    const uint64_t* const added = reinterpret_cast<const uint64_t*>(m.added_id);  // copied only
+    const RankChanges ch{m.removed_rank, m.n_removed, added, m.added_at, nullptr, m.n_added};
+    int64_t* const ids = s.merged_ids;
+    const uint32_t out = rerank(v.ids, ib, ch, ids, s.remap, s.remap + ib);
+    SOAGEO_ASSERT(out == ib - m.n_removed + m.n_added);
     std::memcpy(v.ids, ids, size_t(out) * sizeof(int64_t));
     v.id_count = out;
     for (uint32_t q = 0; q < s.positions; ++q) {
-        const uint32_t was = v.rank_at[q], now = was == kNoSlot ? kNoSlot : remap[was];
+        const uint32_t was = v.rank_at[q], now = was == kNoSlot ? kNoSlot : s.remap[was];
         v.rank_at[q] = now;
         if (now != kNoSlot) s.pos_of_rank[now] = q;
     }

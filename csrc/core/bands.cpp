@@ -111,13 +111,8 @@ namespace {
 BandScratch lay_band_scratch(Carver& k, uint64_t entries, uint32_t bands) noexcept {
     BandScratch s;
     s.held = k.take<uint64_t>(2);
-    s.minx = k.take<float>(entries);
-    s.maxx = k.take<float>(entries);
-    s.miny = k.take<float>(entries);
-    s.maxy = k.take<float>(entries);
-    s.pos = k.take<uint32_t>(entries);
-    s.start = k.take<uint32_t>(size_t(bands) + 1);
-    s.fill = k.take<uint32_t>(size_t(bands) + 1);
+    k.take_each(entries, &s.minx, &s.maxx, &s.miny, &s.maxy, &s.pos);
+    k.take_each(size_t(bands) + 1, &s.start, &s.fill);
     s.entries = entries;
     s.bands = bands;
     return s;

@@ -35,12 +35,21 @@ struct Carver {
         p = align_up(p + count * sizeof(T));
         return at;
     }
+    // One array of `count` for each column given, in order (the columns of one table).
+    template <class... T>
+    void take_each(size_t count, T**... column) noexcept {
+        ((*column = take<T>(count)), ...);
+    }
     // take, and zero the array when carving (padding lanes read as zeros, never as garbage).
     template <class T>
     T* take_zeroed(size_t count) noexcept {
         T* at = take<T>(count);
         if (carving) std::memset(static_cast<void*>(at), 0, count * sizeof(T));
         return at;
+    }
+    template <class... T>
+    void take_zeroed_each(size_t count, T**... column) noexcept {
+        ((*column = take_zeroed<T>(count)), ...);
     }
     // Bytes a block needs: what was taken, plus the slack for aligning the block's start.
     size_t bytes() const noexcept { return (p - start) + kAlign; }

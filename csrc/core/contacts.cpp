@@ -20,11 +20,7 @@ constexpr uint32_t kRunBatch = 32;      // runs of grid positions handed to the 
 ContactFrame lay_contact_frame(Carver& k, uint64_t pair_cap, uint32_t id_cap) noexcept {
     ContactFrame f;
     f.buf = lay_pair_buffer(k, pair_cap);
-    f.ids = k.take<int64_t>(id_cap);
-    f.x = k.take<float>(id_cap);
-    f.y = k.take<float>(id_cap);
-    f.r = k.take<float>(id_cap);
-    f.id_at = k.take<int64_t>(id_cap);
+    k.take_each(id_cap, &f.ids, &f.x, &f.y, &f.r, &f.id_at);
     f.n = 0;
     f.id_count = 0;
     f.id_cap = id_cap;
@@ -33,27 +29,19 @@ ContactFrame lay_contact_frame(Carver& k, uint64_t pair_cap, uint32_t id_cap) no
 
 ContactState lay_contact_state(Carver& k, uint32_t cap) noexcept {
     ContactState cs;
-    cs.x = k.take_zeroed<float>(padded(cap));  // change detection reads whole blocks of lanes
-    cs.y = k.take_zeroed<float>(padded(cap));
-    cs.r = k.take_zeroed<float>(padded(cap));
-    cs.id_at = k.take_zeroed<int64_t>(padded(cap));
-    const size_t padded = size_t(cap) + kMaxWidth;  // the search reads whole blocks of lanes
-    cs.minx = k.take_zeroed<float>(padded);
-    cs.neg_maxx = k.take_zeroed<float>(padded);
-    cs.miny = k.take_zeroed<float>(padded);
-    cs.neg_maxy = k.take_zeroed<float>(padded);
+    // Change detection reads whole blocks of lanes, the search too.
+    k.take_zeroed_each(padded(cap), &cs.x, &cs.y, &cs.r, &cs.id_at);
+    const size_t padded = size_t(cap) + kMaxWidth;
+    k.take_zeroed_each(padded, &cs.minx, &cs.neg_maxx, &cs.miny, &cs.neg_maxy);
     cs.rank_changed = k.take<uint32_t>(cap);
     cs.hits = k.take<uint32_t>(padded);
     cs.filed = k.take<float>(size_t(cap) * 2);
     cs.start = k.take<uint32_t>(size_t(cap) + 1);  // buckets + 1 <= cap + 1
     cs.pos_of_slot = k.take<uint32_t>(cap);
-    cs.pos_bits = k.take<uint64_t>(size_t(cap) / 64 + 1);
-    cs.rank_moved = k.take<uint64_t>(size_t(cap) / 64 + 1);
+    cs.bucket_of_slot = cs.pos_of_slot;
+    k.take_each(size_t(cap) / 64 + 1, &cs.pos_bits, &cs.rank_moved);
     const size_t movers = size_t(cap) / 4 + kDetectBlock + kMaxWidth;
-    cs.mover = k.take<uint32_t>(movers);
-    cs.mx = k.take<float>(movers);
-    cs.my = k.take<float>(movers);
-    cs.mr = k.take<float>(movers);
+    k.take_each(movers, &cs.mover, &cs.mx, &cs.my, &cs.mr);
     cs.side = cs.inv_side = 1.0;
     cs.drift = cs.widest = 0;
     cs.builds = 0;
@@ -189,7 +177,7 @@ void build_grid(ContactState& cs, const Columns& c, uint32_t n, const uint32_t* 
     const uint32_t bmask = buckets - 1;
     const double inv = 1.0 / side;
     uint32_t* const start = cs.start;
-    uint32_t* const bucket = cs.pos_of_slot;  // the bucket of each slot, until the scatter replaces it
+    uint32_t* const bucket = cs.bucket_of_slot;
     std::memset(start, 0, (size_t(buckets) + 1) * sizeof(uint32_t));
     for (uint32_t i = 0; i < n; ++i) {
         const float r = c.r[i];
@@ -266,37 +254,23 @@ void renumber(const Store& st, SweepScratch& s, const ContactFrame& before, Cont
         cs.x[i] = c.x[i], cs.y[i] = c.y[i], cs.r[i] = c.r[i];
         cs.id_at[i] = c.id[i];
     }
-    // The ranks again, from the last update's: its ranked ids in runs between the removed and
-    // the added (a radix sort of all the ids was a third of such an update at 10,000 entities).
+    // The ranks again, from the last update's (rerank): the removed by their old slots' ranks,
+    // the added placed among the ranked ids.
     const uint32_t nb = before.id_count, nr = mc.n_removed, na = mc.n_added;
-    uint32_t gone[kMax], relocated_rank[kMax];
+    uint32_t gone[kMax], relocated_rank[kMax], added_at[kMax];
+    uint64_t added_key[kMax];
     for (uint32_t q = 0; q < nr; ++q) gone[q] = s.rank[mc.removed_slot[q]];  // s.rank: by the old slots
     std::sort(gone, gone + nr);
     for (uint32_t q = 0; q < mc.n_relocated; ++q) relocated_rank[q] = s.rank[mc.from[q]];
-    uint64_t* const id_keys = s.id_keys;
-    uint64_t* const keys = s.tmp_id_keys;  // the radix sort's buffers: free
-    uint32_t* const slots = s.tmp_keys;
-    uint32_t e = 0, out = 0, a = 0, g = 0;
-    for (;;) {
-        const uint64_t added_key = a < na ? int_key(mc.added_id[a]) : 0;
-        uint32_t next = g < nr ? gone[g] : nb;
-        if (a < na) next = std::min(next, uint32_t(std::lower_bound(id_keys + e, id_keys + nb, added_key) - id_keys));
-        std::memcpy(keys + out, id_keys + e, size_t(next - e) * sizeof(uint64_t));
-        std::memcpy(slots + out, s.slot_of_rank + e, size_t(next - e) * sizeof(uint32_t));
-        for (; e < next; ++e) remap[e] = out++;
-        if (a < na && (e == nb || id_keys[e] > added_key)) {
-            keys[out] = added_key;
-            slots[out++] = mc.added_slot[a++];
-        } else if (g < nr && gone[g] == e) {
-            remap[e++] = kNoSlot;
-            ++g;
-        } else {
-            break;
-        }
+    for (uint32_t q = 0; q < na; ++q) {
+        added_key[q] = int_key(mc.added_id[q]);
+        added_at[q] = uint32_t(std::lower_bound(s.id_keys, s.id_keys + nb, added_key[q]) - s.id_keys);
     }
-    SOAGEO_ASSERT(e == nb && a == na && g == nr && out == st.n);
-    std::memcpy(id_keys, keys, size_t(out) * sizeof(uint64_t));
-    std::memcpy(s.slot_of_rank, slots, size_t(out) * sizeof(uint32_t));
+    const RankChanges ch{gone, nr, added_key, added_at, mc.added_slot, na};
+    const uint32_t out = rerank(s.id_keys, s.slot_of_rank, nb, ch, s.reranked_keys, s.reranked_slots, remap, nullptr);
+    SOAGEO_ASSERT(out == st.n);
+    std::memcpy(s.id_keys, s.reranked_keys, size_t(out) * sizeof(uint64_t));
+    std::memcpy(s.slot_of_rank, s.reranked_slots, size_t(out) * sizeof(uint32_t));
     for (uint32_t q = 0; q < mc.n_relocated; ++q) s.slot_of_rank[remap[relocated_rank[q]]] = mc.to[q];
     for (uint32_t r = 0; r < out; ++r) s.rank[s.slot_of_rank[r]] = r;
     *s.ranked_n = out;
@@ -381,7 +355,7 @@ struct ContactTick {
     // Another id at a slot, or another count: entities were added or removed (renumber), or
     // were when an update that did not commit renumbered (the ranks and remap are still its).
     bool members;
-    uint32_t* const remap;  // = s.tmp_vals, free once ranked: the last update's ranks' new ones
+    uint32_t* const remap;  // s.rank_remap: the last update's ranks' new ones
     double widest, drift;   // the grid's widest box and drift, as the steps learn them
     uint32_t movers;
 };
@@ -712,7 +686,8 @@ ContactStep contacts_incremental(const Store& st, SweepScratch& s, bool ranks_cu
     // did not commit (the same ids by slot still: checked as the changes are found).
     if (cs.renumbered ? n != cs.renumbered_n || *s.ranked_n != n : *s.ranked_n != before.id_count)
         return ContactStep::full;
-    ContactTick t{st, s, before, now, cs, kernels, began, ended, n, cs.renumbered, s.tmp_vals, cs.widest, cs.drift, 0};
+    ContactTick t{st, s, before, now, cs, kernels, began, ended, n,
+                  cs.renumbered, s.rank_remap, cs.widest, cs.drift, 0};
     restore_uncommitted(t);
     if (!find_changed(t)) return ContactStep::full;
     place_movers(t);

@@ -60,6 +60,7 @@ struct ContactState {
     float* filed;          // by slot: the min corner (x, y) its box was filed under
     uint32_t* start;       // buckets + 1: bucket b holds positions [start[b], start[b + 1])
     uint32_t* pos_of_slot;
+    uint32_t* bucket_of_slot;  // = pos_of_slot: a build's bucket of each slot, until its scatter
     uint64_t* pos_bits;    // scratch: the movers' positions, one bit each
     uint64_t* rank_moved;  // scratch: the movers' ranks, one bit each
     uint32_t* mover;       // the slots the last update found changed (cap / 4 + 1)

@@ -53,7 +53,7 @@ struct Grid {
 // grid rebuilds); with the dead positions of removed ones, the positions in use may pass the
 // layer's capacity by that and by one refresh's adds.
 constexpr uint32_t kMaxAdded = 128;
-constexpr uint32_t kGridSpare = kMaxAdded + kMemberLogCap;
+constexpr uint32_t kGridSpare = kMaxAdded + kMaxMembersBehind;
 
 // The slot of a cell-order position whose entity was removed after the last build: a refresh
 // leaves its columns in place (the buckets stay as they are), queries skip it, builds drop it.

@@ -27,8 +27,8 @@ inline bool too_many_dead(const Grid& g) noexcept { return g.dead > 64 + g.n / 1
 // the entities added since. At most one removal and two moves per logged change.
 struct SlotChanges {
     uint32_t n_changed, n_added;
-    uint32_t from[3 * kMemberLogCap], to[3 * kMemberLogCap];
-    uint32_t added[kMemberLogCap];
+    uint32_t from[3 * kMaxMembersBehind], to[3 * kMaxMembersBehind];
+    uint32_t added[kMaxMembersBehind];
 
     uint32_t now(uint32_t old) const noexcept {
         for (uint32_t i = 0; i < n_changed; ++i)
@@ -46,7 +46,7 @@ bool replay(const MemberLog& log, uint32_t n_old, uint32_t n_new, SlotChanges& c
     struct Holds {
         uint32_t slot, what;
     };
-    Holds t[2 * kMemberLogCap];
+    Holds t[2 * kMaxMembersBehind];
     uint32_t m = 0;
     auto holds = [&](uint32_t slot) {
         for (uint32_t i = 0; i < m; ++i)

@@ -1,6 +1,10 @@
 #include "radix.hpp"
 
+#include <algorithm>
 #include <cstring>
+
+#include "invariant.hpp"
+#include "store.hpp"
 
 namespace soageo {
 namespace {
@@ -56,6 +60,61 @@ void radix_sort32(uint32_t* keys, uint32_t* vals, uint32_t* tmp_keys, uint32_t* 
     radix_sort(keys, vals, tmp_keys, tmp_vals, n);
 }
 
+void radix_sort_packed_pairs(uint64_t* keys, uint64_t* tmp, uint64_t n, uint32_t lo_bits, uint32_t key_bits) noexcept {
+    SOAGEO_ASSERT(key_bits <= kPackedPairBits && n < (uint64_t(1) << 32));
+    const uint32_t passes = key_bits ? (key_bits + 10) / 11 : 1;
+    const uint32_t d = (key_bits + passes - 1) / passes, digit = (1u << d) - 1;
+    uint32_t count[4][1u << 11];
+    std::memset(count, 0, sizeof(count[0]) * passes);
+    for (uint64_t i = 0; i < n; ++i)
+        for (uint32_t p = 0; p < passes; ++p) ++count[p][(keys[i] >> (p * d)) & digit];
+    for (uint32_t p = 0; p < passes; ++p) {
+        uint32_t sum = 0;
+        for (uint32_t v = 0; v <= digit; ++v) {
+            const uint32_t c = count[p][v];
+            count[p][v] = sum;
+            sum += c;
+        }
+    }
+    const uint64_t low = (uint64_t(1) << lo_bits) - 1;
+    uint64_t* src = keys;
+    uint64_t* dst = tmp;
+    for (uint32_t p = 0; p < passes; ++p) {
+        uint32_t* c = count[p];
+        const uint32_t shift = p * d;
+        if (p + 1 < passes) {
+            for (uint64_t i = 0; i < n; ++i) {
+                const uint64_t k = src[i];
+                dst[c[(k >> shift) & digit]++] = k;
+            }
+        } else {
+            for (uint64_t i = 0; i < n; ++i) {
+                const uint64_t k = src[i];
+                dst[c[(k >> shift) & digit]++] = ((k >> lo_bits) << 32) | (k & low);
+            }
+        }
+        uint64_t* t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != keys) std::memcpy(keys, src, n * sizeof(uint64_t));
+}
+
+void counting_sort_pairs16(uint32_t* keys, uint32_t* tmp, uint64_t n, uint32_t* by_lo, uint32_t n_lo, uint32_t* by_hi,
+                           uint32_t n_hi) noexcept {
+    for (uint32_t r = 1; r <= n_lo; ++r) by_lo[r] += by_lo[r - 1];
+    for (uint32_t r = 1; r <= n_hi; ++r) by_hi[r] += by_hi[r - 1];
+    for (uint64_t i = 0; i < n; ++i) tmp[by_hi[keys[i] & 0xffffu]++] = keys[i];
+    for (uint64_t i = 0; i < n; ++i) keys[by_lo[tmp[i] >> 16]++] = tmp[i];
+    auto* bytes = reinterpret_cast<unsigned char*>(keys);
+    for (uint64_t i = n; i-- > 0;) {  // from the end: key i moves to 8i >= 4i
+        uint32_t k;
+        std::memcpy(&k, bytes + 4 * i, 4);
+        const uint64_t wide = (uint64_t(k >> 16) << 32) | (k & 0xffffu);
+        std::memcpy(bytes + 8 * i, &wide, 8);
+    }
+}
+
 void rank_ids(const int64_t* ids, uint32_t n, uint64_t* id_keys, uint32_t* slot_of_rank, uint32_t* rank,
               uint64_t* tmp_keys, uint32_t* tmp_vals) noexcept {
     for (uint32_t i = 0; i < n; ++i) {
@@ -75,6 +134,31 @@ void keep_or_rank_ids(const int64_t* ids, uint32_t n, uint64_t* id_keys, uint32_
     *ranked_n = ~0u;  // while the ranks are rebuilt they describe nothing
     rank_ids(ids, n, id_keys, slot_of_rank, rank, tmp_keys, tmp_vals);
     *ranked_n = n;
+}
+
+uint32_t rerank(const uint64_t* keys, const uint32_t* vals, uint32_t n, const RankChanges& ch, uint64_t* out_keys,
+                uint32_t* out_vals, uint32_t* remap, uint32_t* added_rank) noexcept {
+    const uint32_t na = ch.n_added, nr = ch.n_removed;
+    uint32_t e = 0, out = 0, a = 0, r = 0;
+    for (;;) {
+        uint32_t next = n;
+        if (a < na) next = std::min(next, ch.added_at[a]);
+        if (r < nr) next = std::min(next, ch.removed_rank[r]);
+        std::memcpy(out_keys + out, keys + e, size_t(next - e) * sizeof(uint64_t));
+        if (vals) std::memcpy(out_vals + out, vals + e, size_t(next - e) * sizeof(uint32_t));
+        for (; e < next; ++e) remap[e] = out++;
+        if (a < na && ch.added_at[a] == e) {
+            if (added_rank) added_rank[a] = out;
+            if (vals) out_vals[out] = ch.added_val[a];
+            out_keys[out++] = ch.added_key[a++];
+        } else if (r < nr && ch.removed_rank[r] == e) {
+            remap[e++] = kNoSlot;
+            ++r;
+        } else {
+            SOAGEO_ASSERT(e == n && a == na && r == nr);
+            return out;
+        }
+    }
 }
 
 void radix_sort64(uint64_t* keys, uint32_t* vals, uint64_t* tmp_keys, uint32_t* tmp_vals, size_t n) noexcept {

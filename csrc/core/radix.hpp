@@ -21,6 +21,21 @@ void radix_sort32(uint32_t* keys, uint32_t* vals, uint32_t* tmp_keys, uint32_t* 
 // The same for 64-bit keys; vals and tmp_vals may be null when there is no payload.
 void radix_sort64(uint64_t* keys, uint32_t* vals, uint64_t* tmp_keys, uint32_t* tmp_vals, size_t n) noexcept;
 
+// Pair keys packed as hi << lo_bits | lo, below 2^key_bits (at most 44), sorted ascending by
+// an LSD radix sort in as few passes of at most 11 bits as cover them (4 at most: fewer passes
+// than the byte-wise sort of hi << 32 | lo, and the sort is memory-bound), the last pass
+// unpacking each to hi << 32 | lo. tmp holds n; n below 2^32.
+void radix_sort_packed_pairs(uint64_t* keys, uint64_t* tmp, uint64_t n, uint32_t lo_bits, uint32_t key_bits) noexcept;
+constexpr uint32_t kPackedPairBits = 44;
+
+// Pair keys ra << 16 | rb (both ranks below 2^16), counted by the caller as it made them
+// (by_lo[ra + 1], by_hi[rb + 1]; n_lo + 1 and n_hi + 1 counters): sorted by two counting
+// passes, one per rank, then widened in place to ra << 32 | rb (the n 64-bit keys take the
+// memory of keys and what follows it: 8n bytes). Half the bytes and half the passes of the
+// packed sort of the same pairs.
+void counting_sort_pairs16(uint32_t* keys, uint32_t* tmp, uint64_t n, uint32_t* by_lo, uint32_t n_lo, uint32_t* by_hi,
+                           uint32_t n_hi) noexcept;
+
 // Maps an int64 to a uint64 with the same order, and back.
 inline uint64_t int_key(int64_t v) noexcept { return static_cast<uint64_t>(v) ^ 0x8000000000000000ull; }
 inline int64_t key_int(uint64_t k) noexcept { return static_cast<int64_t>(k ^ 0x8000000000000000ull); }
@@ -35,5 +50,33 @@ void rank_ids(const int64_t* ids, uint32_t n, uint64_t* id_keys, uint32_t* slot_
 // AOI updates, and this check costs a tenth of the 64-bit radix sort it saves.
 void keep_or_rank_ids(const int64_t* ids, uint32_t n, uint64_t* id_keys, uint32_t* slot_of_rank, uint32_t* rank,
                       uint64_t* tmp_keys, uint32_t* tmp_vals, uint32_t* ranked_n) noexcept;
+
+// A few adds and removes since a ranking: which ranks went (ascending), the added keys
+// (ascending, none equal to a kept one) and each one's place, added_at[i] = how many of the
+// ranked keys are below it (ascending too). vals: a payload per added key, or null.
+struct RankChanges {
+    const uint32_t* removed_rank;
+    uint32_t n_removed;
+    const uint64_t* added_key;
+    const uint32_t* added_at;
+    const uint32_t* added_val;
+    uint32_t n_added;
+};
+
+// The ranking after `ch` without a sort: the ranked keys[0, n) (ascending, vals along unless
+// null) copied in runs between the removed and the added into out_keys/out_vals; remap[r] gets
+// rank r's new one (kNoSlot: removed), added_rank[i] (unless null) the added i's. Returns the
+// new count. Keys are only copied, never compared: ids or int_key's of them alike. A radix
+// sort of all the ids was a third of an incremental contacts update at 10,000 entities.
+uint32_t rerank(const uint64_t* keys, const uint32_t* vals, uint32_t n, const RankChanges& ch, uint64_t* out_keys,
+                uint32_t* out_vals, uint32_t* remap, uint32_t* added_rank) noexcept;
+
+// The same over ids themselves (the AOI's ranking keeps them as they are): int64_t and
+// uint64_t may alias each other.
+inline uint32_t rerank(const int64_t* ids, uint32_t n, const RankChanges& ch, int64_t* out_ids, uint32_t* remap,
+                       uint32_t* added_rank) noexcept {
+    return rerank(reinterpret_cast<const uint64_t*>(ids), nullptr, n, ch, reinterpret_cast<uint64_t*>(out_ids), nullptr,
+                  remap, added_rank);
+}
 
 }  // namespace soageo

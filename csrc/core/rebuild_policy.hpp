@@ -14,7 +14,7 @@
 // queried once per tick rebuilt every ~40 ticks, twice the cost of always scanning).
 //
 // Except where a build is an investment: after a full build, periods whose changes a refresh
-// takes (moves, up to 64 adds and removes, radius and mask changes: "moves-only" below) cost a
+// takes (moves, up to kMaxMembersBehind adds and removes, radius and mask changes: "moves-only" below) cost a
 // refresh each (`upkeep`), far less than the build. A layer that ticks like that, queried each
 // period for more than a refresh but less than a full build (100 small queries a tick at
 // 1,000,000 entities), would otherwise scan forever. So over consecutive moves-only periods
@@ -37,7 +37,7 @@ struct RebuildPolicy {
 // What a period that changed the layer asks of the index: `cost`, what bringing it up to date
 // costs now; `upkeep`, what a period that only moves entities costs once it is built (a
 // refresh); `moves_only`, whether this period's changes were all such that a refresh takes
-// them (no more than 64 adds and removes, no clear).
+// them (no more than kMaxMembersBehind adds and removes, no clear).
 struct StaleCost {
     double cost, upkeep;
     bool moves_only;

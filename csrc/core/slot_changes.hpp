@@ -5,10 +5,12 @@
 
 #include <cstdint>
 
+#include "store.hpp"
+
 namespace soageo {
 
 struct SlotChanges {
-    static constexpr uint32_t kMax = 64;  // slots whose id changed, per side; more: not found
+    static constexpr uint32_t kMax = kMaxMembersBehind;  // slots whose id changed, per side; more: not found
     int64_t added_id[kMax];     // ascending
     uint32_t added_slot[kMax];
     uint32_t removed_slot[kMax];  // in `then`

@@ -249,9 +249,9 @@ namespace {
 void log_member(Store& s, uint32_t slot, uint32_t last) noexcept {
     ++s.members;
     s.stale |= kChanged;
-    if (++s.period_members > kMemberLogCap) s.stale |= kChangedAll;
+    if (++s.period_members > kMaxMembersBehind) s.stale |= kChangedAll;
     if (s.stale & kStaleAll) return;  // the index starts from scratch anyway
-    if (s.log.n == kMemberLogCap) {
+    if (s.log.n == kMaxMembersBehind) {
         s.stale |= kStaleAll;
         return;
     }

@@ -140,7 +140,7 @@ MovePlan move_batch_lookup(const IdMap& m, const MoveBatch& b, uint32_t n) noexc
 constexpr uint8_t kStaleMoved = 1;    // positions
 constexpr uint8_t kStaleAll = 2;      // anything the log below cannot tell: rebuild from scratch
 constexpr uint8_t kChanged = 4;       // any change since a query last asked (rebuild_policy.hpp)
-constexpr uint8_t kChangedAll = 8;    // since a query last asked: a clear, a regrow, or > 64 adds and removes
+constexpr uint8_t kChangedAll = 8;    // since a query last asked: a clear, a regrow, or too many adds and removes
 constexpr uint8_t kStaleMembers = 16; // adds and removes, all in `log`
 constexpr uint8_t kStaleShape = 32;   // radii or masks of entities already there
 constexpr uint8_t kStaleIndex = kStaleMoved | kStaleAll | kStaleMembers | kStaleShape;
@@ -148,16 +148,22 @@ constexpr uint8_t kStaleIndex = kStaleMoved | kStaleAll | kStaleMembers | kStale
 // The adds and removes since the index caught up, in order, so that it can patch its copy of
 // the layer instead of building it again: an add put a new entity at `slot` (last ==
 // kMemberAdded); a remove freed `slot` and moved the entity at `last` into it (the swap-remove).
-// More than kMemberLogCap adds and removes since the index caught up (several ticks, while
+// More than kMaxMembersBehind adds and removes since the index caught up (several ticks, while
 // queries scan) set kStaleAll instead.
-constexpr uint32_t kMemberLogCap = 64;
+//
+// How far behind the layer's set of ids a consumer may fall and still patch its copy instead of
+// rebuilding it: the index (this log, adds and removes since it caught up), each aoi and each
+// contacts (SlotChanges: slots whose id changed since its last update, per side; the aoi's
+// watch and unwatch per update too). One number for all: each counts in its own unit, and a
+// tick of a few deaths and spawns stays below it everywhere.
+constexpr uint32_t kMaxMembersBehind = 64;
 constexpr uint32_t kMemberAdded = 0xffffffffu;
 struct MemberOp {
     uint32_t slot, last;
 };
 struct MemberLog {
     uint32_t n;
-    MemberOp op[kMemberLogCap];
+    MemberOp op[kMaxMembersBehind];
 };
 
 // What changed since layer:commit last recorded the layer (history.hpp): positions only, or
@@ -172,7 +178,7 @@ struct Store {
     uint32_t n;
     uint8_t stale;
     MemberLog log;
-    // Adds and removes since a query last asked: past kMemberLogCap, kChangedAll (a tick like
+    // Adds and removes since a query last asked: past kMaxMembersBehind, kChangedAll (a tick like
     // this one would need a full build even with the index up to date).
     uint32_t period_members;
     // Bumped by every change to the set of ids (an add, a remove, a clear that emptied the

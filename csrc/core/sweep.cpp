@@ -14,24 +14,18 @@ SweepScratch lay_sweep(Carver& k, uint32_t cap) noexcept {
     size_t c = size_t(cap) + kMaxWidth;
     SweepScratch s;
     s.held_cap = k.take<uint64_t>(1);
-    s.boxes.minx = k.take<float>(c);
-    s.boxes.maxx = k.take<float>(c);
-    s.boxes.miny = k.take<float>(c);
-    s.boxes.maxy = k.take<float>(c);
-    s.boxes.slot = k.take<uint32_t>(c);
+    k.take_each(c, &s.boxes.minx, &s.boxes.maxx, &s.boxes.miny, &s.boxes.maxy, &s.boxes.slot);
     s.boxes.n = 0;
-    s.keys = k.take<uint32_t>(c);
-    s.tmp_keys = k.take<uint32_t>(c);
-    s.tmp_vals = k.take<uint32_t>(c);
+    k.take_each(c, &s.keys, &s.tmp_keys, &s.tmp_vals);
     s.rank_at_pos = s.keys;
     s.lo_counts = s.tmp_keys;
     s.hi_counts = s.tmp_vals;
     s.use = SweepScratch::Use::sorting;
-    s.id_keys = k.take<uint64_t>(c);
-    s.tmp_id_keys = k.take<uint64_t>(c);
-    s.rank = k.take<uint32_t>(c);
-    s.slot_of_rank = k.take<uint32_t>(c);
+    k.take_each(c, &s.id_keys, &s.tmp_id_keys, &s.rank, &s.slot_of_rank);
     s.ranked_n = k.take<uint32_t>(1);
+    s.reranked_keys = s.tmp_id_keys;
+    s.reranked_slots = s.tmp_keys;
+    s.rank_remap = s.tmp_vals;
     s.cap = cap;
     return s;
 }
@@ -41,10 +35,7 @@ SweepScratch lay_sweep(Carver& k, uint32_t cap) noexcept {
 PairBuffer lay_pair_buffer(Carver& k, uint64_t cap) noexcept {
     PairBuffer p;
     p.held_cap = k.take<uint64_t>(1);
-    p.a = k.take<uint32_t>(cap);
-    p.b = k.take<uint32_t>(cap);
-    p.keys = k.take<uint64_t>(cap);
-    p.tmp = k.take<uint64_t>(cap);
+    k.take_each(cap, &p.a, &p.b, &p.keys, &p.tmp);
     p.keys32 = reinterpret_cast<uint32_t*>(p.keys);
     p.tmp32 = reinterpret_cast<uint32_t*>(p.tmp);
     p.cap = cap;
@@ -104,59 +95,47 @@ PairBuffer pair_buffer_carve(void* block, uint64_t cap) noexcept {
 void order_pairs(PairBuffer& buf, uint64_t n, const SweepScratch& sa, const SweepScratch& sb, bool complete) noexcept {
     SOAGEO_ASSERT(n <= buf.cap);
     SOAGEO_ASSERT(sa.use == SweepScratch::Use::ordering && sb.use == SweepScratch::Use::ordering);
-    // Ranks below 2^16 on both sides (up to 65,536 entities): a 32-bit key sorted by two
-    // counting passes, one per rank (LSD), with counters indexed by rank. Half the bytes and
-    // half the passes of a byte-wise radix sort of the 64-bit key.
     const uint32_t na = sa.boxes.n, nb = sb.boxes.n;
-    if (na <= 0x10000u && nb <= 0x10000u) {
-        uint32_t* keys = buf.keys32;
-        uint32_t* tmp = buf.tmp32;
-        uint32_t* by_lo = sa.lo_counts;  // cap + kMaxWidth entries each
-        uint32_t* by_hi = sb.hi_counts;
-        std::memset(by_lo, 0, (size_t(na) + 1) * sizeof(uint32_t));
-        std::memset(by_hi, 0, (size_t(nb) + 1) * sizeof(uint32_t));
-        // The rank at each sorted position, so that each pair costs one lookup per side.
-        uint32_t* rank_a = sa.rank_at_pos;
-        uint32_t* rank_b = sb.rank_at_pos;
-        for (uint32_t p = 0; p < na; ++p) rank_a[p] = sa.rank[sa.boxes.slot[p]];
-        if (rank_b != rank_a)
-            for (uint32_t p = 0; p < nb; ++p) rank_b[p] = sb.rank[sb.boxes.slot[p]];
+    if (na > 0x10000u || nb > 0x10000u) {  // the byte-wise sort of rank_lo << 32 | rank_hi
         for (uint64_t i = 0; i < n; ++i) {
-            uint32_t ra = rank_a[buf.a[i]];
-            uint32_t rb = rank_b[buf.b[i]];
+            uint64_t ra = sa.rank[sa.boxes.slot[buf.a[i]]];
+            uint64_t rb = sb.rank[sb.boxes.slot[buf.b[i]]];
             if (complete && rb < ra) {
-                uint32_t t = ra;
+                uint64_t t = ra;
                 ra = rb;
                 rb = t;
             }
-            keys[i] = (ra << 16) | rb;
-            ++by_lo[ra + 1];
-            ++by_hi[rb + 1];
+            buf.keys[i] = (ra << 32) | rb;
         }
-        for (uint32_t r = 1; r <= na; ++r) by_lo[r] += by_lo[r - 1];
-        for (uint32_t r = 1; r <= nb; ++r) by_hi[r] += by_hi[r - 1];
-        for (uint64_t i = 0; i < n; ++i) tmp[by_hi[keys[i] & 0xffffu]++] = keys[i];
-        for (uint64_t i = 0; i < n; ++i) keys[by_lo[tmp[i] >> 16]++] = tmp[i];
-        auto* bytes = reinterpret_cast<unsigned char*>(buf.keys);
-        for (uint64_t i = n; i-- > 0;) {  // widen in place, from the end: key i moves to 8i >= 4i
-            uint32_t k;
-            std::memcpy(&k, bytes + 4 * i, 4);
-            uint64_t wide = (uint64_t(k >> 16) << 32) | (k & 0xffffu);
-            std::memcpy(bytes + 8 * i, &wide, 8);
-        }
+        radix_sort64(buf.keys, nullptr, buf.tmp, nullptr, n);
         return;
     }
+    // Ranks below 2^16 on both sides (up to 65,536 entities): 32-bit keys, counted by each
+    // rank as they are made (counting_sort_pairs16).
+    uint32_t* keys = buf.keys32;
+    uint32_t* by_lo = sa.lo_counts;  // cap + kMaxWidth entries each
+    uint32_t* by_hi = sb.hi_counts;
+    std::memset(by_lo, 0, (size_t(na) + 1) * sizeof(uint32_t));
+    std::memset(by_hi, 0, (size_t(nb) + 1) * sizeof(uint32_t));
+    // The rank at each sorted position, so that each pair costs one lookup per side.
+    uint32_t* rank_a = sa.rank_at_pos;
+    uint32_t* rank_b = sb.rank_at_pos;
+    for (uint32_t p = 0; p < na; ++p) rank_a[p] = sa.rank[sa.boxes.slot[p]];
+    if (rank_b != rank_a)
+        for (uint32_t p = 0; p < nb; ++p) rank_b[p] = sb.rank[sb.boxes.slot[p]];
     for (uint64_t i = 0; i < n; ++i) {
-        uint64_t ra = sa.rank[sa.boxes.slot[buf.a[i]]];
-        uint64_t rb = sb.rank[sb.boxes.slot[buf.b[i]]];
+        uint32_t ra = rank_a[buf.a[i]];
+        uint32_t rb = rank_b[buf.b[i]];
         if (complete && rb < ra) {
-            uint64_t t = ra;
+            uint32_t t = ra;
             ra = rb;
             rb = t;
         }
-        buf.keys[i] = (ra << 32) | rb;
+        keys[i] = (ra << 16) | rb;
+        ++by_lo[ra + 1];
+        ++by_hi[rb + 1];
     }
-    radix_sort64(buf.keys, nullptr, buf.tmp, nullptr, n);
+    counting_sort_pairs16(keys, buf.tmp32, n, by_lo, na, by_hi, nb);
 }
 
 void order_rank_pairs(PairBuffer& buf, uint64_t n, uint32_t n_ranks, bool complete) noexcept {
@@ -164,12 +143,10 @@ void order_rank_pairs(PairBuffer& buf, uint64_t n, uint32_t n_ranks, bool comple
     uint64_t* keys = buf.keys;
     uint32_t hb = 1;  // bits of a rank
     while (hb < 32 && (uint64_t(1) << hb) < n_ranks) ++hb;
-    // Both ranks packed into 2 * hb bits (40 at 1,000,000 entities) and sorted by an LSD radix
-    // sort of digits up to 11 bits wide: 4 passes at 1,000,000 where the byte-wise sort of
-    // rank_lo << 32 | rank_hi takes 6 (memory-bound, so fewer passes is less time: the pairs at
-    // 1,000,000 of build/bench_pairs). The last pass unpacks. Past 4 passes, the byte-wise sort.
-    const uint32_t tb = 2 * hb, passes = (tb + 10) / 11;
-    if (passes > 4 || n >= (uint64_t(1) << 32)) {
+    // Both ranks packed into 2 * hb bits (40 at 1,000,000 entities): 4 passes of the packed
+    // sort at 1,000,000 where the byte-wise sort of rank_lo << 32 | rank_hi takes 6 (the pairs
+    // at 1,000,000 of build/bench_pairs). Past what it packs, the byte-wise sort.
+    if (2 * hb > kPackedPairBits || n >= (uint64_t(1) << 32)) {
         for (uint64_t i = 0; i < n; ++i) {
             uint64_t a = buf.a[i], b = buf.b[i];
             keys[i] = a < b || !complete ? (a << 32) | b : (b << 32) | a;
@@ -177,48 +154,13 @@ void order_rank_pairs(PairBuffer& buf, uint64_t n, uint32_t n_ranks, bool comple
         radix_sort64(keys, nullptr, buf.tmp, nullptr, n);
         return;
     }
-    const uint32_t d = (tb + passes - 1) / passes, digit = (1u << d) - 1;
-    uint32_t count[4][1u << 11];
-    std::memset(count, 0, sizeof(count[0]) * passes);
     for (uint64_t i = 0; i < n; ++i) {
         // Branch-free: which end is lower is a coin toss for the incremental contacts' pairs.
         const uint64_t a = buf.a[i], b = buf.b[i];
         const uint64_t swap = (a ^ b) & (uint64_t(0) - uint64_t(complete & (b < a)));
-        const uint64_t lo = a ^ swap, hi = b ^ swap;
-        const uint64_t k = (lo << hb) | hi;
-        keys[i] = k;
-        for (uint32_t p = 0; p < passes; ++p) ++count[p][(k >> (p * d)) & digit];
+        keys[i] = ((a ^ swap) << hb) | (b ^ swap);
     }
-    for (uint32_t p = 0; p < passes; ++p) {
-        uint32_t sum = 0;
-        for (uint32_t v = 0; v <= digit; ++v) {
-            const uint32_t c = count[p][v];
-            count[p][v] = sum;
-            sum += c;
-        }
-    }
-    const uint64_t low = (uint64_t(1) << hb) - 1;
-    uint64_t* src = keys;
-    uint64_t* dst = buf.tmp;
-    for (uint32_t p = 0; p < passes; ++p) {
-        uint32_t* c = count[p];
-        const uint32_t shift = p * d;
-        if (p + 1 < passes) {
-            for (uint64_t i = 0; i < n; ++i) {
-                const uint64_t k = src[i];
-                dst[c[(k >> shift) & digit]++] = k;
-            }
-        } else {
-            for (uint64_t i = 0; i < n; ++i) {
-                const uint64_t k = src[i];
-                dst[c[(k >> shift) & digit]++] = ((k >> hb) << 32) | (k & low);
-            }
-        }
-        uint64_t* t = src;
-        src = dst;
-        dst = t;
-    }
-    if (src != keys) std::memcpy(keys, src, n * sizeof(uint64_t));
+    radix_sort_packed_pairs(keys, buf.tmp, n, hb, 2 * hb);
 }
 
 }  // namespace soageo

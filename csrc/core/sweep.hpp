@@ -40,6 +40,11 @@ struct SweepScratch {
     uint32_t* rank;          // rank[slot] = position of the slot's id in id order
     uint32_t* slot_of_rank;  // the inverse
     uint32_t* ranked_n;      // entities the ranks describe (kNoSlot: none); kept in the block
+    // Once ranked, the incremental contacts update's renumbering (contacts.cpp) reranks into
+    // tmp_id_keys and tmp_keys and keeps its map in tmp_vals, until its commit (the same memory):
+    uint64_t* reranked_keys;  // = tmp_id_keys
+    uint32_t* reranked_slots; // = tmp_keys
+    uint32_t* rank_remap;     // = tmp_vals: each last update's rank's new one (kNoSlot: removed)
     uint64_t* held_cap;      // the block's first word: the cap it was carved for (carved_cap)
     uint32_t cap;
 };

@@ -156,12 +156,11 @@ void update_full(lua_State* L, Held* h, Contacts* c, const Store& st) {
         pairs = pairs_ordered(plan, c->scratch, c->bands, k->sweep_complete, now.buf);
     }
     now.n = pairs;
-    // tmp_vals is free once the pairs are ordered: the remap of the last update's ranks.
     // Event lists are sized by what a tick brings, not by the worst case (every pair): a diff
     // that finds more grows them and runs again.
     do {
         c->began.n = c->ended.n = 0;
-        contacts_diff(before, now, c->scratch.id_keys, st.n, c->scratch.tmp_vals, c->began, c->ended);
+        contacts_diff(before, now, c->scratch.id_keys, st.n, c->scratch.rank_remap, c->began, c->ended);
     } while (grow_events(L, h, c));
 }
 

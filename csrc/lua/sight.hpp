@@ -148,10 +148,6 @@ int visible(lua_State* L, int scratch_uv, Check check, Test test) {
     // their positions prefetched, then the segments tested.
     auto* kept = static_cast<int64_t*>(scratch(L, scratch_uv, size_t(n > 0 ? n : 1) * (sizeof(int64_t) + sizeof(uint32_t))));
     auto* slots = reinterpret_cast<uint32_t*>(kept + (n > 0 ? n : 1));
-    if (out == 0) {
-        lua_createtable(L, static_cast<int>(n), 0);
-        out = lua_gettop(L);
-    }
     auto* self = check(L, 1);
     const Layer* layer = check_layer(L, 4);
     for (lua_Integer i = 1; i <= n; ++i) {

@@ -95,6 +95,17 @@ inline void fill_specials(Cloud& c, const float* specials, uint32_t m, uint32_t 
             }
 }
 
+// A cloud of fill_specials over hostile_floats(more): hostile_size(per, more) entities, then
+// fill_hostile(c, per, more).
+inline uint32_t hostile_size(uint32_t per, std::initializer_list<float> more = {}) {
+    const uint32_t m = static_cast<uint32_t>(hostile_floats(more).size());
+    return m * m * per;
+}
+inline void fill_hostile(Cloud& c, uint32_t per, std::initializer_list<float> more = {}) {
+    const std::vector<float> specials = hostile_floats(more);
+    fill_specials(c, specials.data(), static_cast<uint32_t>(specials.size()), per);
+}
+
 // The random scenes of the shape tests: clouds of 0 to 33 entities (around every lane count)
 // and of 20,000 (scatter over [-100, 100], radii to 5, three mask bits); `compare(c, f)` 40
 // times on each (10 on the large one), unfiltered and filtered by mask 2.

@@ -129,8 +129,8 @@ TEST_CASE(every_target_equals_scalar_on_random_scenes) {
 TEST_CASE(every_target_equals_scalar_on_hostile_floats) {
     const std::vector<float> specials = fixture::hostile_floats();
     const uint32_t m = static_cast<uint32_t>(specials.size());
-    Cloud c(m * m * 3);
-    fixture::fill_specials(c, specials.data(), m, 3);
+    Cloud c(fixture::hostile_size(3));
+    fixture::fill_hostile(c, 3);
     fixture::Rng g(7);
     for (int rep = 0; rep < 200; ++rep) {
         Sector s = random_sector(g);

@@ -48,10 +48,8 @@ TEST_CASE(every_shape_target_equals_scalar_on_random_scenes) {
 }
 
 TEST_CASE(every_shape_target_equals_scalar_on_hostile_floats) {
-    const std::vector<float> specials = fixture::hostile_floats();
-    const uint32_t m = static_cast<uint32_t>(specials.size());
-    Cloud c(m * m * 2);
-    fixture::fill_specials(c, specials.data(), m, 2);
+    Cloud c(fixture::hostile_size(2));
+    fixture::fill_hostile(c, 2);
     fixture::Rng g(5);
     for (int rep = 0; rep < 100; ++rep) compare_all_shapes(c, g, Filter{0, false}, rep % 2 ? 1e30 : 10);
 }

@@ -70,10 +70,8 @@ TEST_CASE(skill_shapes_every_target_equals_scalar_on_random_scenes) {
 }
 
 TEST_CASE(skill_shapes_every_target_equals_scalar_on_hostile_floats) {
-    const std::vector<float> specials = fixture::hostile_floats({1e-30f, 1e7f});
-    const uint32_t m = static_cast<uint32_t>(specials.size());
-    Cloud c(m * m * 2);
-    fixture::fill_specials(c, specials.data(), m, 2);
+    Cloud c(fixture::hostile_size(2, {1e-30f, 1e7f}));
+    fixture::fill_hostile(c, 2, {1e-30f, 1e7f});
     fixture::Rng g(6);
     for (int rep = 0; rep < 100; ++rep) compare_skill_shapes(c, g, Filter{0, false}, rep % 3 == 0 ? 1e30 : (rep % 3 ? 10 : 1e-30));
 }

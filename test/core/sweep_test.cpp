@@ -133,3 +133,69 @@ TEST_CASE(radix_sorts_agree_with_std_sort) {
     radix_sort64(w.data(), nullptr, tw.data(), nullptr, w.size());
     CHECK(w == ws);
 }
+
+// rerank after adds and removes gives the ranking rank_ids makes of the new ids from scratch,
+// and maps each old rank to the new rank of the same id (kNoSlot: removed); the payload (a
+// slot per id) follows.
+TEST_CASE(rerank_equals_ranking_the_new_ids_anew) {
+    fixture::Rng g(41);
+    for (int rep = 0; rep < 200; ++rep) {
+        const uint32_t n = g.below(300);
+        std::vector<int64_t> ids;
+        while (ids.size() < n) {
+            const int64_t id = static_cast<int64_t>(g.next() % 2000) - 1000;
+            if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
+        }
+        std::vector<uint64_t> keys(n + 1), tk(n + 1);
+        std::vector<uint32_t> slots(n + 1), rank(n + 1), tv(n + 1);
+        rank_ids(ids.data(), n, keys.data(), slots.data(), rank.data(), tk.data(), tv.data());
+        // Remove some ranks, add ids not there, each a slot of its own past n.
+        std::vector<uint32_t> removed;
+        for (uint32_t r = 0; r < n; ++r)
+            if (g.below(8) == 0) removed.push_back(r);
+        std::vector<int64_t> added;
+        for (uint32_t a = g.below(kMaxMembersBehind + 1); added.size() < a;) {
+            const int64_t id = static_cast<int64_t>(g.next() % 4000) - 2000;
+            if (std::find(ids.begin(), ids.end(), id) == ids.end() &&
+                std::find(added.begin(), added.end(), id) == added.end())
+                added.push_back(id);
+        }
+        std::sort(added.begin(), added.end());
+        std::vector<uint64_t> added_key;
+        std::vector<uint32_t> added_at, added_slot;
+        for (size_t a = 0; a < added.size(); ++a) {
+            added_key.push_back(int_key(added[a]));
+            const auto at = std::lower_bound(keys.begin(), keys.begin() + n, added_key[a]);
+            added_at.push_back(uint32_t(at - keys.begin()));
+            added_slot.push_back(n + uint32_t(a));
+        }
+        const uint32_t n_removed = uint32_t(removed.size()), n_added = uint32_t(added.size());
+        const RankChanges ch{removed.data(), n_removed, added_key.data(), added_at.data(), added_slot.data(), n_added};
+        const size_t cap = n + added.size() + 1;
+        std::vector<uint64_t> out_keys(cap);
+        std::vector<uint32_t> out_slots(cap), remap(n + 1), added_rank(added.size() + 1);
+        const uint32_t m = rerank(keys.data(), slots.data(), n, ch, out_keys.data(), out_slots.data(), remap.data(),
+                                  added_rank.data());
+        // The same ids, ranked from scratch.
+        std::vector<int64_t> now;
+        std::vector<uint32_t> now_slot;
+        for (uint32_t r = 0; r < n; ++r)
+            if (!std::binary_search(removed.begin(), removed.end(), r)) {
+                now.push_back(key_int(keys[r]));
+                now_slot.push_back(slots[r]);
+            }
+        for (size_t a = 0; a < added.size(); ++a) now.push_back(added[a]), now_slot.push_back(added_slot[a]);
+        std::vector<size_t> order(now.size());
+        for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return now[a] < now[b]; });
+        bool same = m == now.size();
+        for (uint32_t r = 0; same && r < m; ++r)
+            same = key_int(out_keys[r]) == now[order[r]] && out_slots[r] == now_slot[order[r]];
+        for (uint32_t r = 0; same && r < n; ++r) {
+            const bool gone = std::binary_search(removed.begin(), removed.end(), r);
+            same = gone ? remap[r] == kNoSlot : out_keys[remap[r]] == keys[r];
+        }
+        for (size_t a = 0; same && a < added.size(); ++a) same = out_keys[added_rank[a]] == added_key[a];
+        CHECK_MSG(same, "rep %d: %u ids, %zu removed, %zu added", rep, n, removed.size(), added.size());
+    }
+}
