@@ -54,12 +54,28 @@ int cast_one(lua_State* L, Check check, Cast cast) {
     return 2;
 }
 
-// close(), __gc and __close of class `cls` (objects with a tag and a closed flag, `values`
-// user values): idempotent; the object keeps its tag so that checks still recognise it.
+// The object of class `cls` at idx, open (`closed`: the message when it is not). The tag first:
+// luaL_checkudata looks the metatable up by name, a visible part of a query's cost. A shared
+// view carries its class's tag, so every query takes it as one.
 template <class Obj>
-int close_object(lua_State* L, const char* cls, int values) {
-    auto* o = static_cast<Obj*>(luaL_checkudata(L, 1, cls));
+Obj* check_object(lua_State* L, int idx, const char* cls, const char* closed) {
+    auto* o = static_cast<Obj*>(lua_touserdata(L, idx));
+    if (!o || lua_rawlen(L, idx) != sizeof(Obj) || o->tag != object_tag(o, cls))
+        o = static_cast<Obj*>(luaL_checkudata(L, idx, cls));
+    luaL_argcheck(L, !o->closed, idx, closed);
+    return o;
+}
+
+// close(), __gc and __close of class `cls` (objects with a tag, a closed flag, `values` user
+// values and, for a shared view of metatable `meta`, the version it reads): idempotent; a view
+// drops its reference; the object keeps its tag so that checks still recognise it (and say it
+// is closed). No call holds a walls or tiles object across an allocation: each checks it
+// again after one, so a finalizer's close never frees a version under a query.
+template <class Obj>
+int close_object(lua_State* L, const char* cls, int values, const char* meta = nullptr) {
+    auto* o = static_cast<Obj*>(luaL_checkudata(L, 1, meta ? meta : cls));
     if (!o->closed) {
+        if (o->shared) shared_release(o->shared);
         std::memset(o, 0, sizeof *o);
         o->tag = object_tag(o, cls);
         o->closed = true;
@@ -69,6 +85,46 @@ int close_object(lua_State* L, const char* cls, int values) {
         }
     }
     return 0;
+}
+
+// A shared view's own methods (`view_cls` its metatable, over objects of class `cls`).
+// (self) -> version
+template <class Obj>
+int view_version(lua_State* L, const char* cls, const char* view_cls, const char* closed) {
+    luaL_checkudata(L, 1, view_cls);
+    lua_pushinteger(L, static_cast<lua_Integer>(check_object<Obj>(L, 1, cls, closed)->shared->version));
+    return 1;
+}
+
+template <class Obj>
+int view_tostring(lua_State* L, const char* view_cls) {
+    auto* o = static_cast<Obj*>(luaL_checkudata(L, 1, view_cls));
+    if (o->closed)
+        lua_pushfstring(L, "%s (closed): %p", view_cls, static_cast<void*>(o));
+    else
+        lua_pushfstring(L, "%s ('%s' version %I): %p", view_cls, o->shared->name,
+                        static_cast<lua_Integer>(o->shared->version), static_cast<void*>(o));
+    return 1;
+}
+
+// A new view on top of the stack, closed until share.cpp gives it its version (object_give).
+template <class Obj>
+void push_view(lua_State* L, const char* cls, const char* view_cls, int values) {
+    auto* o = static_cast<Obj*>(lua_newuserdatauv(L, sizeof(Obj), values));
+    std::memset(o, 0, sizeof *o);
+    o->tag = object_tag(o, cls);
+    o->closed = true;
+    luaL_setmetatable(L, view_cls);
+}
+
+// The object of class `cls` at idx (a view or not, *view says which), or null when it is none.
+template <class Obj>
+Obj* object_at(lua_State* L, int idx, const char* cls, const char* closed, bool* view) {
+    auto* o = static_cast<Obj*>(lua_touserdata(L, idx));
+    if (!o || lua_rawlen(L, idx) != sizeof(Obj) || o->tag != object_tag(o, cls)) return nullptr;
+    luaL_argcheck(L, !o->closed, idx, closed);
+    *view = o->shared != nullptr;
+    return o;
 }
 
 // (self, coords [, out]) -> out, n: one boolean per 4 numbers x0, y0, x1, y1.

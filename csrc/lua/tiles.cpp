@@ -22,15 +22,7 @@ struct TilesObj {
     SharedVersion* shared;  // a view (soageo.attach): the version whose data it reads
 };
 
-TilesObj* check_tiles(lua_State* L, int idx) {
-    // A userdata of this size that carries its own tag is one (as check_layer): luaL_checkudata
-    // looks the metatable up by name, a visible part of a query's cost.
-    auto* o = static_cast<TilesObj*>(lua_touserdata(L, idx));
-    if (!o || lua_rawlen(L, idx) != sizeof(TilesObj) || o->tag != object_tag(o, kTilesClass))
-        o = static_cast<TilesObj*>(luaL_checkudata(L, idx, kTilesClass));
-    luaL_argcheck(L, !o->closed, idx, "tiles is closed");
-    return o;
-}
+TilesObj* check_tiles(lua_State* L, int idx) { return check_object<TilesObj>(L, idx, kTilesClass, "tiles is closed"); }
 
 uint32_t check_side(lua_State* L, int arg, const char* what) {
     int isnum = 0;
@@ -130,36 +122,11 @@ int l_tostring(lua_State* L) {
 }
 
 // A view's close(), __close and __gc: drops its reference, then closes as the class does.
-// No call holds a tiles object across an allocation: each checks it again after one.
-int l_view_close(lua_State* L) {
-    auto* o = static_cast<TilesObj*>(luaL_checkudata(L, 1, kSharedTilesClass));
-    if (o->closed) return 0;
-    if (o->shared) shared_release(o->shared);
-    std::memset(o, 0, sizeof *o);
-    o->tag = object_tag(o, kTilesClass);  // still the class's: a query on it says it is closed
-    o->closed = true;
-    for (int v = 1; v <= kTileValues; ++v) {
-        lua_pushnil(L);
-        lua_setiuservalue(L, 1, v);
-    }
-    return 0;
-}
+int l_view_close(lua_State* L) { return close_object<TilesObj>(L, kTilesClass, kTileValues, kSharedTilesClass); }
 
-// (self) -> version
-int l_view_version(lua_State* L) {
-    lua_pushinteger(L, static_cast<lua_Integer>(check_tiles_view(L)->shared->version));
-    return 1;
-}
+int l_view_version(lua_State* L) { return view_version<TilesObj>(L, kTilesClass, kSharedTilesClass, "tiles is closed"); }
 
-int l_view_tostring(lua_State* L) {
-    auto* o = static_cast<TilesObj*>(luaL_checkudata(L, 1, kSharedTilesClass));
-    if (o->closed)
-        lua_pushfstring(L, "soageo.shared_tiles (closed): %p", static_cast<void*>(o));
-    else
-        lua_pushfstring(L, "soageo.shared_tiles ('%s' version %I): %p", o->shared->name,
-                        static_cast<lua_Integer>(o->shared->version), static_cast<void*>(o));
-    return 1;
-}
+int l_view_tostring(lua_State* L) { return view_tostring<TilesObj>(L, kSharedTilesClass); }
 
 const luaL_Reg methods[] = {
     {"set", l_set},
@@ -211,20 +178,11 @@ void open_tiles(lua_State* L, const Tables& t) {
 }
 
 const TileMap* tiles_at(lua_State* L, int idx, bool* view) {
-    auto* o = static_cast<TilesObj*>(lua_touserdata(L, idx));
-    if (!o || lua_rawlen(L, idx) != sizeof(TilesObj) || o->tag != object_tag(o, kTilesClass)) return nullptr;
-    luaL_argcheck(L, !o->closed, idx, "tiles is closed");
-    *view = o->shared != nullptr;
-    return &o->m;
+    const TilesObj* o = object_at<TilesObj>(L, idx, kTilesClass, "tiles is closed", view);
+    return o ? &o->m : nullptr;
 }
 
-void push_tiles_view(lua_State* L) {
-    auto* o = static_cast<TilesObj*>(lua_newuserdatauv(L, sizeof(TilesObj), kTileValues));
-    std::memset(o, 0, sizeof *o);
-    o->tag = object_tag(o, kTilesClass);  // the class's tag: every query's check takes it as one
-    o->closed = true;
-    luaL_setmetatable(L, kSharedTilesClass);
-}
+void push_tiles_view(lua_State* L) { push_view<TilesObj>(L, kTilesClass, kSharedTilesClass, kTileValues); }
 
 void give_tiles_view(lua_State* L, int idx, SharedVersion* v) {
     auto* o = static_cast<TilesObj*>(lua_touserdata(L, idx));

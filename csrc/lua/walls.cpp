@@ -21,15 +21,7 @@ struct WallsObj {
     SharedVersion* shared;  // a view (soageo.attach): the version whose data it reads
 };
 
-WallsObj* check_walls(lua_State* L, int idx) {
-    // A userdata of this size that carries its own tag is one (as check_layer): luaL_checkudata
-    // looks the metatable up by name, a visible part of a query's cost.
-    auto* o = static_cast<WallsObj*>(lua_touserdata(L, idx));
-    if (!o || lua_rawlen(L, idx) != sizeof(WallsObj) || o->tag != object_tag(o, kWallsClass))
-        o = static_cast<WallsObj*>(luaL_checkudata(L, idx, kWallsClass));
-    luaL_argcheck(L, !o->closed, idx, "walls is closed");
-    return o;
-}
+WallsObj* check_walls(lua_State* L, int idx) { return check_object<WallsObj>(L, idx, kWallsClass, "walls is closed"); }
 
 // soageo.walls(coords): {x0, y0, x1, y1, ...}, wall i from the numbers 4i - 3 .. 4i.
 int l_walls(lua_State* L) {
@@ -118,43 +110,12 @@ int l_tostring(lua_State* L) {
     return 1;
 }
 
-// A view at 1 (not the class's own object, whose methods these are not), open.
-WallsObj* check_walls_view(lua_State* L) {
-    luaL_checkudata(L, 1, kSharedWallsClass);
-    return check_walls(L, 1);
-}
-
 // A view's close(), __close and __gc: drops its reference, then closes as the class does.
-// No call holds a walls object across an allocation: each checks it again after one.
-int l_view_close(lua_State* L) {
-    auto* o = static_cast<WallsObj*>(luaL_checkudata(L, 1, kSharedWallsClass));
-    if (o->closed) return 0;
-    if (o->shared) shared_release(o->shared);
-    std::memset(o, 0, sizeof *o);
-    o->tag = object_tag(o, kWallsClass);  // still the class's: a query on it says it is closed
-    o->closed = true;
-    for (int v = 1; v <= kWallValues; ++v) {
-        lua_pushnil(L);
-        lua_setiuservalue(L, 1, v);
-    }
-    return 0;
-}
+int l_view_close(lua_State* L) { return close_object<WallsObj>(L, kWallsClass, kWallValues, kSharedWallsClass); }
 
-// (self) -> version
-int l_view_version(lua_State* L) {
-    lua_pushinteger(L, static_cast<lua_Integer>(check_walls_view(L)->shared->version));
-    return 1;
-}
+int l_view_version(lua_State* L) { return view_version<WallsObj>(L, kWallsClass, kSharedWallsClass, "walls is closed"); }
 
-int l_view_tostring(lua_State* L) {
-    auto* o = static_cast<WallsObj*>(luaL_checkudata(L, 1, kSharedWallsClass));
-    if (o->closed)
-        lua_pushfstring(L, "soageo.shared_walls (closed): %p", static_cast<void*>(o));
-    else
-        lua_pushfstring(L, "soageo.shared_walls ('%s' version %I): %p", o->shared->name,
-                        static_cast<lua_Integer>(o->shared->version), static_cast<void*>(o));
-    return 1;
-}
+int l_view_tostring(lua_State* L) { return view_tostring<WallsObj>(L, kSharedWallsClass); }
 
 const luaL_Reg methods[] = {
     {"get", l_get},
@@ -220,20 +181,11 @@ void open_walls(lua_State* L, const Tables& t) {
 }
 
 const Walls* walls_at(lua_State* L, int idx, bool* view) {
-    auto* o = static_cast<WallsObj*>(lua_touserdata(L, idx));
-    if (!o || lua_rawlen(L, idx) != sizeof(WallsObj) || o->tag != object_tag(o, kWallsClass)) return nullptr;
-    luaL_argcheck(L, !o->closed, idx, "walls is closed");
-    *view = o->shared != nullptr;
-    return &o->w;
+    const WallsObj* o = object_at<WallsObj>(L, idx, kWallsClass, "walls is closed", view);
+    return o ? &o->w : nullptr;
 }
 
-void push_walls_view(lua_State* L) {
-    auto* o = static_cast<WallsObj*>(lua_newuserdatauv(L, sizeof(WallsObj), kWallValues));
-    std::memset(o, 0, sizeof *o);
-    o->tag = object_tag(o, kWallsClass);  // the class's tag: every query's check takes it as one
-    o->closed = true;
-    luaL_setmetatable(L, kSharedWallsClass);
-}
+void push_walls_view(lua_State* L) { push_view<WallsObj>(L, kWallsClass, kSharedWallsClass, kWallValues); }
 
 void give_walls_view(lua_State* L, int idx, SharedVersion* v) {
     auto* o = static_cast<WallsObj*>(lua_touserdata(L, idx));
