@@ -44,6 +44,20 @@ void free_version(SharedVersion* v) noexcept {
     std::free(v);
 }
 
+// A version of `kind` with a malloc block of `bytes` (calloc when `zeroed`), counted in its
+// bytes; null (nothing left allocated) when out of memory.
+SharedVersion* version_with_block(SharedKind kind, const char* name, size_t len, size_t bytes, bool zeroed) noexcept {
+    SharedVersion* v = new_version(kind, name, len);
+    if (!v) return nullptr;
+    v->block = zeroed ? std::calloc(1, bytes) : std::malloc(bytes);
+    if (!v->block) {
+        free_version(v);
+        return nullptr;
+    }
+    v->bytes += bytes;
+    return v;
+}
+
 // The frozen layer's arrays, in one block (calloc'd: zeroed).
 struct LayerArrays {
     float *x, *y, *r;
@@ -80,17 +94,14 @@ SharedVersion* shared_freeze_layer(const Store& s, const Grid* fresh, const char
     // The id map is copied as it is: the frozen columns keep every entity's slot.
     const uint32_t map_cap = s.map.cap;
     const size_t bytes = layout_bytes(lay_layer, cap, map_cap, glen, starts);
-    SharedVersion* v = new_version(SharedKind::layer, name, len);
     // calloc: fresh pages come zeroed, so the padding lanes kernels read cost no pass of their own.
-    void* block = v ? std::calloc(1, bytes) : nullptr;
-    auto* key = block && !fresh ? static_cast<uint32_t*>(std::malloc(glen * sizeof(uint32_t))) : nullptr;
-    if (!block || (!fresh && !key)) {
-        std::free(block);
+    SharedVersion* v = version_with_block(SharedKind::layer, name, len, bytes, true);
+    auto* key = v && !fresh ? static_cast<uint32_t*>(std::malloc(glen * sizeof(uint32_t))) : nullptr;
+    if (!v || (!fresh && !key)) {
         if (v) free_version(v);
         return nullptr;
     }
-    v->block = block;
-    v->bytes += bytes;
+    void* block = v->block;
     const LayerArrays a = layout_carve(block, lay_layer, cap, map_cap, glen, starts);
     Store f;
     std::memset(&f, 0, sizeof f);
@@ -131,14 +142,9 @@ SharedVersion* shared_freeze_walls(const Walls& w, const char* name, size_t len)
     const uint64_t refs = w.start[cells];
     const size_t bytes = size_t(w.n) * sizeof(Seg) + size_t(cells + 1) * sizeof(uint32_t) +
                          size_t(refs) * (sizeof(Seg) + sizeof(uint32_t)) + sizeof(uint32_t);
-    SharedVersion* v = new_version(SharedKind::walls, name, len);
-    void* block = v ? std::malloc(bytes) : nullptr;
-    if (!block) {
-        if (v) free_version(v);
-        return nullptr;
-    }
-    v->block = block;
-    v->bytes += bytes;
+    SharedVersion* v = version_with_block(SharedKind::walls, name, len, bytes, false);
+    if (!v) return nullptr;
+    void* block = v->block;
     // Segments first (16-byte records), then the 4-byte arrays: every array stays aligned.
     auto* seg = static_cast<Seg*>(block);
     auto* start = reinterpret_cast<uint32_t*>(seg + w.n);
@@ -157,14 +163,9 @@ SharedVersion* shared_freeze_walls(const Walls& w, const char* name, size_t len)
 SharedVersion* shared_freeze_tiles(const TileMap& m, const char* name, size_t len) noexcept {
     const uint64_t words = tile_words(m.cols, m.rows);
     const size_t bytes = size_t(words ? words : 1) * sizeof(uint64_t);
-    SharedVersion* v = new_version(SharedKind::tiles, name, len);
-    void* block = v ? std::malloc(bytes) : nullptr;
-    if (!block) {
-        if (v) free_version(v);
-        return nullptr;
-    }
-    v->block = block;
-    v->bytes += bytes;
+    SharedVersion* v = version_with_block(SharedKind::tiles, name, len, bytes, false);
+    if (!v) return nullptr;
+    void* block = v->block;
     if (words) std::memcpy(block, m.bits, size_t(words) * sizeof(uint64_t));
     v->tiles = m;
     v->tiles.bits = static_cast<uint64_t*>(block);
