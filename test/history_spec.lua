@@ -10,6 +10,7 @@ local f32 = require("float32").f32
 local util = require "spec_util"
 
 local WORLD = 400
+local MODES = { "index", "scan" }  -- a view compared through its index and through the scan
 
 local record = util.rows  -- the layer's entities in slot order
 
@@ -40,62 +41,6 @@ local function interpolated(a, b, alpha)
     t[i] = { e[1], x, y, e[4], e[5] }
   end
   return t
-end
-
--- Queries asked of both, each returning a list of everything it gave back.
-local function queries(r)
-  local qs = {}
-  for _ = 1, 3 do
-    local x, y = r:uniform(-20, WORLD + 20), r:uniform(-20, WORLD + 20)
-    local rad, w, h = r:uniform(0, 60), r:uniform(0, 80), r:uniform(0, 80)
-    local dx, dy = r:uniform(-1, 1), r:uniform(-1, 1)
-    local half = r:uniform(0.1, 3.1)
-    local mask = r:int(0, 3) == 0 and r:int(1, 3) or nil
-    local x2, y2 = x + r:uniform(-150, 150), y + r:uniform(-150, 150)
-    local k = r:int(0, 12)
-    qs[#qs + 1] = { "in_circle", x, y, rad, nil, mask }
-    qs[#qs + 1] = { "touch_circle", x, y, rad, nil, mask }
-    qs[#qs + 1] = { "in_box", x, y, x + w, y + h, nil, mask }
-    qs[#qs + 1] = { "touch_box", x, y, x + w, y + h, nil, mask }
-    qs[#qs + 1] = { "in_sector", x, y, dx, dy, rad, half, nil, mask }
-    qs[#qs + 1] = { "touch_sector", x, y, dx, dy, rad, half, nil, mask }
-    qs[#qs + 1] = { "touch_capsule", x, y, x2, y2, r:uniform(0, 10), nil, mask }
-    qs[#qs + 1] = { "in_triangle", x, y, x2, y, x, y2, nil, mask }
-    qs[#qs + 1] = { "touch_ring", x, y, rad / 2, rad, nil, mask }
-    local lx, ly, hx, hy = math.min(x, x2), math.min(y, y2), math.max(x, x2), math.max(y, y2)
-    qs[#qs + 1] = { "in_polygon", { lx, ly, hx, ly, hx + 5, hy, lx, hy }, nil, mask }
-    qs[#qs + 1] = { "cast_segment", x, y, x2, y2, nil, nil, mask }
-    qs[#qs + 1] = { "cast_segment_first", x, y, x2, y2, mask }
-    qs[#qs + 1] = { "nearest", x, y, k, r:int(0, 1) == 0 and rad or nil, nil, mask }
-    qs[#qs + 1] = { "touch_circle_batch", { x, y, rad, x2, y2, rad / 3 }, nil, mask }
-  end
-  qs[#qs + 1] = { "pairs" }
-  return qs
-end
-
-local function ask(obj, q)
-  return table.pack(obj[q[1]](obj, table.unpack(q, 2, 9)))
-end
-
--- Everything the view answers equals what `ref` answers (get and has: for the ids listed).
-local function assert_same(view, ref, qs, ids, what)
-  assert.are.equal(#ref, #view, what .. ": #")
-  local got, want = {}, {}
-  for id, x, y, r, m in view:each() do got[#got + 1] = { id, x, y, r, m } end
-  for id, x, y, r, m in ref:each() do want[#want + 1] = { id, x, y, r, m } end
-  assert.are.same(want, got, what .. ": each")
-  assert.are.equal(ref:dump(), view:dump(), what .. ": dump")
-  for _, id in ipairs(ids) do
-    assert.are.equal(ref:has(id), view:has(id), what .. ": has " .. id)
-    assert.are.same({ ref:get(id) }, { view:get(id) }, what .. ": get " .. id)
-  end
-  for _, mode in ipairs({ "index", "scan" }) do
-    view:index_mode(mode)
-    for _, q in ipairs(qs) do
-      assert.are.same(ask(ref, q), ask(view, q), what .. ": " .. q[1] .. " (" .. mode .. ")")
-    end
-  end
-  view:index_mode("auto")
 end
 
 -- One tick of changes.
@@ -167,7 +112,7 @@ for _, arch in ipairs(soageo.archs()) do
         end
         local oldest = math.max(1, committed - 15)
         assert.are.same({ 16, oldest, committed }, { layer:history() })
-        local qs = queries(r)
+        local qs = util.mixed_queries(r, WORLD, 3, 3)
         -- Some ids present and absent (get, has): every 7th ever used, and one never used.
         local sample = { 100000 }
         for id = tick % 7 + 1, next_id - 1, 7 do sample[#sample + 1] = id end
@@ -177,13 +122,15 @@ for _, arch in ipairs(soageo.archs()) do
           -- oldest's view made ticks ago, while it was newer).
           views[k] = views[k] or layer:past(k)
           if k == committed or k == oldest or k == middle then
-            assert_same(views[k], layer_of(recs[k]), qs, sample, ("tick %d at %d"):format(k, committed))
+            util.same_answers(assert, views[k], layer_of(recs[k]), qs, sample, MODES,
+              ("tick %d at %d"):format(k, committed))
           end
         end
         for _, c in ipairs({ { committed - 1, r:uniform(0, 1) }, { oldest, 1 }, { middle, 0.5 } }) do
           local k, alpha = c[1], c[2]
           if k >= oldest and k < committed then
-            assert_same(layer:past(k, alpha), layer_of(interpolated(recs[k], recs[k + 1], alpha)), qs, sample,
+            local want = layer_of(interpolated(recs[k], recs[k + 1], alpha))
+            util.same_answers(assert, layer:past(k, alpha), want, qs, sample, MODES,
               ("tick %d alpha %.17g at %d"):format(k, alpha, committed))
           end
         end

@@ -20,63 +20,13 @@ local function random_layer(r, n)
   return l
 end
 
--- Queries asked of both, each as {method, args...}.
-local function queries(r)
-  local qs = {}
-  for _ = 1, 4 do
-    local x, y = r:uniform(-20, WORLD + 20), r:uniform(-20, WORLD + 20)
-    local rad, w, h = r:uniform(0, 60), r:uniform(0, 80), r:uniform(0, 80)
-    local dx, dy = r:uniform(-1, 1), r:uniform(-1, 1)
-    local mask = r:int(0, 2) == 0 and r:int(1, 7) or nil
-    local x2, y2 = x + r:uniform(-150, 150), y + r:uniform(-150, 150)
-    qs[#qs + 1] = { "in_circle", x, y, rad, nil, mask }
-    qs[#qs + 1] = { "touch_circle", x, y, rad, nil, mask }
-    qs[#qs + 1] = { "in_box", x, y, x + w, y + h, nil, mask }
-    qs[#qs + 1] = { "touch_box", x, y, x + w, y + h, nil, mask }
-    qs[#qs + 1] = { "in_sector", x, y, dx, dy, rad, r:uniform(0.1, 3.1), nil, mask }
-    qs[#qs + 1] = { "touch_sector", x, y, dx, dy, rad, r:uniform(0.1, 3.1), nil, mask }
-    qs[#qs + 1] = { "touch_capsule", x, y, x2, y2, r:uniform(0, 10), nil, mask }
-    qs[#qs + 1] = { "in_triangle", x, y, x2, y, x, y2, nil, mask }
-    qs[#qs + 1] = { "touch_ring", x, y, rad / 2, rad, nil, mask }
-    local lx, ly, hx, hy = math.min(x, x2), math.min(y, y2), math.max(x, x2), math.max(y, y2)
-    qs[#qs + 1] = { "in_polygon", { lx, ly, hx, ly, hx + 5, hy, lx, hy }, nil, mask }
-    qs[#qs + 1] = { "cast_segment", x, y, x2, y2, nil, nil, mask }
-    qs[#qs + 1] = { "cast_segment_first", x, y, x2, y2, mask }
-    qs[#qs + 1] = { "nearest", x, y, r:int(0, 12), r:int(0, 1) == 0 and rad or nil, nil, mask }
-    qs[#qs + 1] = { "touch_circle_batch", { x, y, rad, x2, y2, rad / 3 }, nil, mask }
-  end
-  qs[#qs + 1] = { "pairs" }
-  qs[#qs + 1] = { "pair_count" }
-  return qs
-end
-
-local function ask(obj, q)
-  return table.pack(obj[q[1]](obj, table.unpack(q, 2, 9)))
-end
-
-local function entities(l)
-  local t = {}
-  for id, x, y, r, m in l:each() do t[#t + 1] = { id, x, y, r, m } end
-  return t
-end
-
 -- Everything `view` answers equals what `layer` answers.
 local function assert_same(view, layer, r, what)
-  assert.are.equal(#layer, #view, what .. ": #")
-  assert.are.same(entities(layer), entities(view), what .. ": each")
-  assert.are.equal(layer:dump(), view:dump(), what .. ": dump")
-  for id = 1, 300, 7 do
-    assert.are.equal(layer:has(id), view:has(id), what .. ": has " .. id)
-    assert.are.same({ layer:get(id) }, { view:get(id) }, what .. ": get " .. id)
-  end
-  local qs = queries(r)
-  for _, mode in ipairs({ "auto", "index", "scan" }) do
-    view:index_mode(mode)
-    for _, q in ipairs(qs) do
-      assert.are.same(ask(layer, q), ask(view, q), what .. ": " .. q[1] .. " (" .. mode .. ")")
-    end
-  end
-  view:index_mode("auto")
+  local qs = util.mixed_queries(r, WORLD, 4, 7)
+  qs[#qs + 1] = { "pair_count" }
+  local ids = {}
+  for id = 1, 300, 7 do ids[#ids + 1] = id end
+  util.same_answers(assert, view, layer, qs, ids, { "auto", "index", "scan" }, what)
   local other = random_layer(rng.new(5), 120)
   assert.are.same({ soageo.pairs_between(layer, other) }, { soageo.pairs_between(view, other) }, what .. ": pairs_between")
   assert.are.same({ soageo.pairs_between(other, layer) }, { soageo.pairs_between(other, view) }, what .. ": pairs_between")

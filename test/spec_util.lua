@@ -241,4 +241,58 @@ function util.fingerprint(layer, any_order)
   return #layer .. "|" .. table.concat(rows, ";")
 end
 
+-- Queries of every kind, each as {method, args...} (util.ask runs one): `rounds` of them
+-- around random points of a world of side `world`, some with a mask in [1, masks], then pairs.
+function util.mixed_queries(r, world, rounds, masks)
+  local qs = {}
+  for _ = 1, rounds do
+    local x, y = r:uniform(-20, world + 20), r:uniform(-20, world + 20)
+    local rad, w, h = r:uniform(0, 60), r:uniform(0, 80), r:uniform(0, 80)
+    local dx, dy = r:uniform(-1, 1), r:uniform(-1, 1)
+    local mask = r:int(0, 2) == 0 and r:int(1, masks) or nil
+    local x2, y2 = x + r:uniform(-150, 150), y + r:uniform(-150, 150)
+    qs[#qs + 1] = { "in_circle", x, y, rad, nil, mask }
+    qs[#qs + 1] = { "touch_circle", x, y, rad, nil, mask }
+    qs[#qs + 1] = { "in_box", x, y, x + w, y + h, nil, mask }
+    qs[#qs + 1] = { "touch_box", x, y, x + w, y + h, nil, mask }
+    qs[#qs + 1] = { "in_sector", x, y, dx, dy, rad, r:uniform(0.1, 3.1), nil, mask }
+    qs[#qs + 1] = { "touch_sector", x, y, dx, dy, rad, r:uniform(0.1, 3.1), nil, mask }
+    qs[#qs + 1] = { "touch_capsule", x, y, x2, y2, r:uniform(0, 10), nil, mask }
+    qs[#qs + 1] = { "in_triangle", x, y, x2, y, x, y2, nil, mask }
+    qs[#qs + 1] = { "touch_ring", x, y, rad / 2, rad, nil, mask }
+    local lx, ly, hx, hy = math.min(x, x2), math.min(y, y2), math.max(x, x2), math.max(y, y2)
+    qs[#qs + 1] = { "in_polygon", { lx, ly, hx, ly, hx + 5, hy, lx, hy }, nil, mask }
+    qs[#qs + 1] = { "cast_segment", x, y, x2, y2, nil, nil, mask }
+    qs[#qs + 1] = { "cast_segment_first", x, y, x2, y2, mask }
+    qs[#qs + 1] = { "nearest", x, y, r:int(0, 12), r:int(0, 1) == 0 and rad or nil, nil, mask }
+    qs[#qs + 1] = { "touch_circle_batch", { x, y, rad, x2, y2, rad / 3 }, nil, mask }
+  end
+  qs[#qs + 1] = { "pairs" }
+  return qs
+end
+
+-- Everything query q = {method, args...} of util.mixed_queries returns, packed.
+function util.ask(obj, q)
+  return table.pack(obj[q[1]](obj, table.unpack(q, 2, 9)))
+end
+
+-- Everything `view` answers equals what `ref` answers: #, each, dump, has and get of `ids`,
+-- and every query of `qs` in each index mode of `modes` (the view is left in "auto").
+function util.same_answers(assert, view, ref, qs, ids, modes, what)
+  assert.are.equal(#ref, #view, what .. ": #")
+  assert.are.same(util.rows(ref), util.rows(view), what .. ": each")
+  assert.are.equal(ref:dump(), view:dump(), what .. ": dump")
+  for _, id in ipairs(ids) do
+    assert.are.equal(ref:has(id), view:has(id), what .. ": has " .. id)
+    assert.are.same({ ref:get(id) }, { view:get(id) }, what .. ": get " .. id)
+  end
+  for _, mode in ipairs(modes) do
+    view:index_mode(mode)
+    for _, q in ipairs(qs) do
+      assert.are.same(util.ask(ref, q), util.ask(view, q), what .. ": " .. q[1] .. " (" .. mode .. ")")
+    end
+  end
+  view:index_mode("auto")
+end
+
 return util
