@@ -11,7 +11,8 @@ package.path = "lualib/?.lua;bench/?.lua;" .. package.path
 package.cpath = "./?.so;" .. package.cpath
 
 local soageo = require "soageo"
-local median = require("timing").median
+local timing = require "timing"
+local median = timing.median
 local clock = os.clock
 
 local N = tonumber(arg[1]) or 1000000
@@ -116,18 +117,8 @@ do
   local newest
   for t = 1, 20 do newest = tick(t) end
   local q = 20000
-  local bx, by = {}, {}
-  for i = 1, q do bx[i], by[i] = math.random() * (side - 40), math.random() * (side - 40) end
+  local run, bx, by = timing.small_boxes(q, side, 40)
   local out = {}
-  local function run(obj)
-    local touch_box = obj.touch_box
-    local hits = 0
-    for i = 1, q do
-      local _, k = touch_box(obj, bx[i], by[i], bx[i] + 40, by[i] + 40, out)
-      hits = hits + k
-    end
-    return hits
-  end
   local view = layer:past(newest - 10)
   local t0 = clock()
   view:touch_box(0, 0, 40, 40, out)

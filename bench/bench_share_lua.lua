@@ -8,13 +8,8 @@ package.path = "lualib/?.lua;bench/?.lua;" .. package.path
 package.cpath = "./?.so;" .. package.cpath
 
 local soageo = require "soageo"
-local clock = os.clock
-
-local function median(t)
-  local s = table.move(t, 1, #t, 1, {})
-  table.sort(s)
-  return #s % 2 == 1 and s[(#s + 1) // 2] or (s[#s // 2] + s[#s // 2 + 1]) / 2
-end
+local timing = require "timing"
+local clock, median = os.clock, timing.median
 
 local N = tonumber(arg[1]) or 1000000
 local SIDE = 10000 * math.sqrt(N / 1000000)
@@ -58,32 +53,15 @@ print(("soageo.share, the layer's index copied: %.1f ms: %.2fx dump + index"):fo
 -- Small queries, side by side.
 local view = assert(soageo.attach("bench.share"))
 local q = 20000
-local bx, by = {}, {}
-for i = 1, q do bx[i], by[i] = math.random() * (SIDE - 40), math.random() * (SIDE - 40) end
-local out = {}
-local function run(l)
-  local hits = 0
-  local touch = l.touch_box
-  for i = 1, q do
-    local _, n = touch(l, bx[i], by[i], bx[i] + 40, by[i] + 40, out)
-    hits = hits + n
-  end
-  return hits
-end
-run(layer)
-run(view)  -- first query makes the view's hit scratch
-local tp, tv = {}, {}
+local run = timing.small_boxes(q, SIDE, 40)
+run(view)  -- the first query makes the view's hit scratch
 local hp, hv
-for r = 1, 7 do
-  local t0 = clock()
-  hp = run(layer)
-  tp[r] = clock() - t0
-  t0 = clock()
-  hv = run(view)
-  tv[r] = clock() - t0
-end
+local t = timing.alternating(7, {
+  { q, function() hp = run(layer) end },
+  { q, function() hv = run(view) end },
+})
 assert(hp == hv, "the view and the layer disagree")
-local mp, mv = median(tp) / q, median(tv) / q
+local mp, mv = t[1], t[2]
 print(("touch_box 40 x 40 at %d entities (%.1f hits): private layer %.2f us, shared view %.2f us: %.2fx (issue: at most 1.2x)")
   :format(N, hp / q, mp * 1e6, mv * 1e6, mv / mp))
 view:close()

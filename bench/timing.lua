@@ -59,4 +59,21 @@ function timing.alternating(rounds, contenders)
   return t
 end
 
+-- `q` small boxes (side `size`) drawn at random in a world of side `side`, and run(obj), which
+-- asks obj:touch_box of every one (into one reused table) and returns the hits: the small
+-- queries a view is compared on against the layer it reads.
+function timing.small_boxes(q, side, size)
+  local bx, by, out = {}, {}, {}
+  for i = 1, q do bx[i], by[i] = math.random() * (side - size), math.random() * (side - size) end
+  return function(obj)
+    local touch_box = obj.touch_box
+    local hits = 0
+    for i = 1, q do
+      local _, k = touch_box(obj, bx[i], by[i], bx[i] + size, by[i] + size, out)
+      hits = hits + k
+    end
+    return hits
+  end, bx, by
+end
+
 return timing
