@@ -326,6 +326,14 @@ struct PeriodTable {
         for (uint32_t i = 0; i < kMax; ++i) k += limit[i] <= d2;
         return k < kMax ? 1 + k : interest_period(*opt, d2);
     }
+    // of(d2) for a pair whose period was p: most often still p, which two of the (ascending)
+    // thresholds confirm.
+    uint32_t again(uint32_t p, float d2) const noexcept {
+        if (banded && n <= 8 && p >= 1 && p <= n + 1 && (p == 1 || limit[p - 2] <= d2) &&
+            (p == n + 1 || !(limit[p - 1] <= d2)))
+            return p;
+        return of(d2);
+    }
 };
 
 // Starts watcher w's list of n pairs in `after`; returns where they go.
@@ -482,7 +490,7 @@ bool try_keep(const InterestInput& in, InterestScratch& s, const InterestOptions
     PeriodTable periods;
     periods.build(opt);
     for (uint32_t j = 0; j < movers; ++j)
-        if (s.rank[j] != kNoSlot) keep_pair(out[s.rank[j]], periods.of(s.d2[j]));
+        if (s.rank[j] != kNoSlot) keep_pair(out[s.rank[j]], periods.again(out[s.rank[j]].period, s.d2[j]));
     uint32_t* const firsts = s.order;  // free: the movers are done
     int64_t* const due = after.due + (out - after.pair);
     uint32_t n_first = 0, n_due = 0;
@@ -699,7 +707,7 @@ void choose_marked(const InterestInput& in, InterestScratch& s, const Turn& t, u
             const float d2 = s.d2[s.cand[r]];
             InterestPair& q = out[b];
             q = old.pairs[a - 1];
-            keep_pair(q, periods.of(d2));
+            keep_pair(q, periods.again(q.period, d2));
             out_rank[b] = r;
             s.pair_d2[b] = d2;
             due[n_due] = q.target;
