@@ -206,6 +206,16 @@ uint32_t pack_keys(const InterestInput& in, InterestScratch& s, const InterestOp
 // by a few places from one update to the next (bench/bench_interest_lua.lua).
 constexpr uint32_t kPivotSlack = 2;
 
+// A bound above `pivot` (ordered bits of a key), for a boundary that moved past it: a quarter
+// larger d2, or with a margin a quarter larger distance (at least 1 more either way).
+inline uint32_t widened(uint32_t pivot, bool distance) noexcept {
+    const uint32_t b = pivot & 0x80000000u ? pivot & 0x7fffffffu : ~pivot;
+    float f;
+    std::memcpy(&f, &b, sizeof f);
+    const float wide = distance ? f + std::max(std::fabs(f) * 0.25f, 1.0f) : f * 1.25f + 1.0f;
+    return std::max(pivot, ordered_bits(wide));
+}
+
 // Keeps the kPivotSlack smallest keys met, ascending, in `low`: branch-free.
 inline void keep_smallest(uint64_t (&low)[kPivotSlack], uint64_t key) noexcept {
     for (uint32_t i = 0; i < kPivotSlack; ++i) {
@@ -233,7 +243,22 @@ uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const Inter
         *edge_out = kAllChosen;
         return passed + counted;
     }
-    const bool split = pivot && below >= n;
+    // `cut`: the split's bound, every key at or below it in s.sel. Fewer than n below the pivot
+    // (the boundary moved out past it): a wider bound is tried once, one more branch-free pass,
+    // rather than a selection among every key (many in a crowd).
+    uint32_t cut = pivot;
+    bool split = pivot && below >= n;
+    if (pivot && !split) {
+        cut = widened(pivot, in.margin > 0);
+        const uint64_t limit = uint64_t(cut) << 32 | 0xffffffffu;
+        below = 0;
+        for (uint32_t t = 0; t < counted; ++t) {
+            const uint64_t x = s.packed[t];
+            s.sel[below] = x;
+            below += x <= limit;
+        }
+        split = below >= n;
+    }
     uint64_t* keys = split ? s.sel : s.packed;
     uint32_t len = split ? below : counted;
     if (split && len - n <= 4) {
@@ -261,6 +286,7 @@ uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const Inter
     std::fill(low, low + kPivotSlack, ~uint64_t(0));
     for (uint32_t t = n; t < len; ++t) keep_smallest(low, keys[t] >> 32);
     if (split && len < n + kPivotSlack) {
+        const uint32_t pivot = cut;
         for (uint32_t t = 0; t < counted; ++t) {
             const uint64_t key = s.packed[t] >> 32;
             keep_smallest(low, key > pivot ? key : ~uint64_t(0));
