@@ -206,6 +206,16 @@ uint32_t pack_keys(const InterestInput& in, InterestScratch& s, const InterestOp
 // by a few places from one update to the next (bench/bench_interest_lua.lua).
 constexpr uint32_t kPivotSlack = 2;
 
+// A bound above `pivot` (ordered bits of a key), for a boundary that moved past it: a quarter
+// larger d2, or with a margin a quarter larger distance (at least 1 more either way).
+inline uint32_t widened(uint32_t pivot, bool distance) noexcept {
+    const uint32_t b = pivot & 0x80000000u ? pivot & 0x7fffffffu : ~pivot;
+    float f;
+    std::memcpy(&f, &b, sizeof f);
+    const float wide = distance ? f + std::max(std::fabs(f) * 0.25f, 1.0f) : f * 1.25f + 1.0f;
+    return std::max(pivot, ordered_bits(wide));
+}
+
 // Keeps the kPivotSlack smallest keys met, ascending, in `low`: branch-free.
 inline void keep_smallest(uint64_t (&low)[kPivotSlack], uint64_t key) noexcept {
     for (uint32_t i = 0; i < kPivotSlack; ++i) {
@@ -233,7 +243,22 @@ uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const Inter
         *edge_out = kAllChosen;
         return passed + counted;
     }
-    const bool split = pivot && below >= n;
+    // `cut`: the split's bound, every key at or below it in s.sel. Fewer than n below the pivot
+    // (the boundary moved out past it): a wider bound is tried once, one more branch-free pass,
+    // rather than a selection among every key (many in a crowd).
+    uint32_t cut = pivot;
+    bool split = pivot && below >= n;
+    if (pivot && !split) {
+        cut = widened(pivot, in.margin > 0);
+        const uint64_t limit = uint64_t(cut) << 32 | 0xffffffffu;
+        below = 0;
+        for (uint32_t t = 0; t < counted; ++t) {
+            const uint64_t x = s.packed[t];
+            s.sel[below] = x;
+            below += x <= limit;
+        }
+        split = below >= n;
+    }
     uint64_t* keys = split ? s.sel : s.packed;
     uint32_t len = split ? below : counted;
     if (split && len - n <= 4) {
@@ -261,6 +286,7 @@ uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const Inter
     std::fill(low, low + kPivotSlack, ~uint64_t(0));
     for (uint32_t t = n; t < len; ++t) keep_smallest(low, keys[t] >> 32);
     if (split && len < n + kPivotSlack) {
+        const uint32_t pivot = cut;
         for (uint32_t t = 0; t < counted; ++t) {
             const uint64_t key = s.packed[t] >> 32;
             keep_smallest(low, key > pivot ? key : ~uint64_t(0));
@@ -325,6 +351,14 @@ struct PeriodTable {
         }
         for (uint32_t i = 0; i < kMax; ++i) k += limit[i] <= d2;
         return k < kMax ? 1 + k : interest_period(*opt, d2);
+    }
+    // of(d2) for a pair whose period was p: most often still p, which two of the (ascending)
+    // thresholds confirm.
+    uint32_t again(uint32_t p, float d2) const noexcept {
+        if (banded && n <= 8 && p >= 1 && p <= n + 1 && (p == 1 || limit[p - 2] <= d2) &&
+            (p == n + 1 || !(limit[p - 1] <= d2)))
+            return p;
+        return of(d2);
     }
 };
 
@@ -482,7 +516,7 @@ bool try_keep(const InterestInput& in, InterestScratch& s, const InterestOptions
     PeriodTable periods;
     periods.build(opt);
     for (uint32_t j = 0; j < movers; ++j)
-        if (s.rank[j] != kNoSlot) keep_pair(out[s.rank[j]], periods.of(s.d2[j]));
+        if (s.rank[j] != kNoSlot) keep_pair(out[s.rank[j]], periods.again(out[s.rank[j]].period, s.d2[j]));
     uint32_t* const firsts = s.order;  // free: the movers are done
     int64_t* const due = after.due + (out - after.pair);
     uint32_t n_first = 0, n_due = 0;
@@ -699,7 +733,7 @@ void choose_marked(const InterestInput& in, InterestScratch& s, const Turn& t, u
             const float d2 = s.d2[s.cand[r]];
             InterestPair& q = out[b];
             q = old.pairs[a - 1];
-            keep_pair(q, periods.of(d2));
+            keep_pair(q, periods.again(q.period, d2));
             out_rank[b] = r;
             s.pair_d2[b] = d2;
             due[n_due] = q.target;
