@@ -192,6 +192,24 @@ function W.run(size, seed)
     h = digest_of(h, seen, m)
   end
   tiles:set(3, 3, true)
+  -- Shared copies of the layer and the walls under names of this state's own (states on other
+  -- threads share theirs meanwhile), asked what the originals were asked, then unshared.
+  local name = "workload." .. tostring(W) .. "." .. size
+  soageo.share(a, name)
+  soageo.share(walls, name .. ".walls")
+  do
+    local view <close> = assert(soageo.attach(name))
+    local wview <close> = assert(soageo.attach(name .. ".walls"))
+    local mine, n = a:touch_box(20, 20, 120, 90)
+    local out, m = view:touch_box(20, 20, 120, 90)
+    assert(m == n and #view == #a, "a shared view answers otherwise than its layer")
+    for i = 1, n do assert(out[i] == mine[i], "a shared view answers otherwise than its layer") end
+    h = digest_of(h, out, m)
+    local seen, k = wview:visible(100, 100, view, ids)
+    h = digest_of(h, seen, k)
+  end
+  soageo.unshare(name)
+  soageo.unshare(name .. ".walls")
   return tostring(h)
 end
 
