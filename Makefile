@@ -184,9 +184,10 @@ WORLD_ROWS     ?= 2
 world: deps
 	@$(MAKE) --no-print-directory world-run
 # With SKYNET=<a built skynet tree> it also runs them as skynet services (one service vs the
-# region services, thread = 4): examples/skynet/world/run.sh bench, against a module built for
-# that skynet's Lua in build-world/<tree>/. `make world-skynet-proof SKYNET=...` runs the
-# proof there: one node, and two nodes through cluster on 127.0.0.1.
+# region services, thread = 2): examples/skynet/world/run.sh bench, against a module built for
+# that skynet's Lua in build-world/<tree>/; it prints the issue's targets with their verdicts
+# and the load average. `make world-skynet-proof SKYNET=...` runs the proof there: one node,
+# and two nodes through cluster on 127.0.0.1.
 world-run: $(MODULE)
 	$(LUA) examples/world_sim.lua $(WORLD_ENTITIES) $(WORLD_TICKS) $(WORLD_COLS) $(WORLD_ROWS)
 	@if [ -n "$(SKYNET)" ]; then $(MAKE) --no-print-directory world-stage && \
