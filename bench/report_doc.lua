@@ -15,7 +15,8 @@ M.PREAMBLE = table.concat({
   "CPU model and keeps the others. Each section opens with the targets we set ourselves and",
   "whether that run met them, then every program's output under its name. Every ratio is",
   "measured side by side in one process; absolute times move with the machine's load, ratios",
-  "much less.",
+  "much less. `make world SKYNET=...` (`bench/world_report.lua`) writes a section of its own per",
+  "CPU model, named \"<model>, make world\", which `make bench` keeps.",
 }, "\n")
 
 local MARKER = "<!-- machine: %s -->"
