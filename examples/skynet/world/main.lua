@@ -142,6 +142,7 @@ local function new_set(opts, n, direct, remote_from)
     if remote_from then
       relay = skynet.newservice("world_relay")
       skynet.call(relay, "lua", "init", "nodeb", set.addr)
+      set.relay = relay
     end
     local addresses = {}
     for i = 1, n do addresses[i] = set.addr[i] or false end
@@ -285,11 +286,22 @@ local function report(one, tally, n)
   return m
 end
 
+-- Over two nodes: how long the phases' batches took to cross, each way (medians, ms).
+local function crossings(set)
+  local ab = skynet.call(set.relay, "lua", "crossings")  -- arrived here: sent by node b
+  local ba = cluster.call("nodeb", "@relay", "crossings")
+  local function worst(t) local m = 0; for _, v in ipairs(t) do m = math.max(m, v) end; return m end
+  local m1, m2 = median(ab), median(ba)
+  print(string.format("WORLD a phase's batch crossing the link in the ticks (%d each way): node a -> b median %.2f ms (slowest %.2f), node b -> a median %.2f ms (slowest %.2f); there and back %.2f ms",
+    #ba, m2, worst(ba), m1, worst(ab), m1 + m2))
+  return m1 + m2
+end
+
 -- The issue's targets for the design kept, with this run's figures.
-local function targets(m, link)
+local function targets(m, link, round)
   if nodes == 2 then
-    print(string.format("WORLD target: a phase's crossing there and back <= 2 ms: %.2f ms for 4 KB, %.2f ms for 60 KB (%s)",
-      link[1], link[2], verdict(link[1] <= 2 and link[2] <= 2)))
+    print(string.format("WORLD target: a phase's crossing there and back <= 2 ms: %.2f ms in the ticks (medians each way); echoes of 4 KB %.2f ms, 60 KB %.2f ms (%s)",
+      round, link[1], link[2], verdict(round <= 2)))
     print(string.format("WORLD target: the proof scene's tick over two nodes <= 20 ms of wall time: %.1f ms (%s)", m.wall, verdict(m.wall <= 20)))
   elseif mode == "bench" then
     print(string.format("WORLD target: the regions' CPU in all <= 1.10x the one service's: %.2fx (%s)", m.cpu / m.one_cpu, verdict(m.cpu / m.one_cpu <= 1.10)))
@@ -358,7 +370,7 @@ local function run()
   for k = 2, #sets do report(one, tallies[k], n) end
   print(string.format("WORLD ghost traffic per tick (medians): %d bytes of strip snapshots, %.2f ms in all regions dropping + taking + merging them; %d AOI events over %d timed ticks",
     median(tallies[1].bytes), median(tallies[1].ghost_ms), events, #one.wall))
-  targets(kept, link)
+  targets(kept, link, nodes == 2 and crossings(sets[1]))
   print(string.format("WORLD load average at end: %s", loadavg()))
   if cluster then cluster.send("nodeb", "@control", "stop") end
 end

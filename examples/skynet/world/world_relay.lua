@@ -13,6 +13,9 @@ local other            -- the other node's cluster name
 local here = {}        -- here[i]: the address of region i, on this node
 local count = 0
 local posts = {}       -- posts[t * 4 + phase] = { n = posts so far, batch = { [to] = { [from] = msg } } }
+-- How long each batch took from the other relay's send to here, in ms: skynet.hpc is the
+-- system's monotonic clock, the same in both processes.
+local crossings = {}
 
 local command = {}
 
@@ -36,11 +39,12 @@ function command.post(t, phase, from, far)
   p.n = p.n + 1
   if p.n == count then
     posts[key] = nil
-    if next(p.batch) then cluster.send(other, "@relay", "deliver", t, phase, p.batch) end
+    if next(p.batch) then cluster.send(other, "@relay", "deliver", t, phase, p.batch, skynet.hpc()) end
   end
 end
 
-function command.deliver(t, phase, batch)
+function command.deliver(t, phase, batch, sent)
+  crossings[#crossings + 1] = (skynet.hpc() - sent) / 1e6
   for to, msgs in pairs(batch) do skynet.send(assert(here[to], "no such region here"), "lua", "peers", t, phase, msgs) end
 end
 
@@ -57,6 +61,8 @@ function command.tick(t, joins, leaves)
   skynet.wait(co)
   cluster.send(other, "@coord", "results", t, out)
 end
+
+function command.crossings() return crossings end
 
 -- The link's round trip as the ticks use it (cluster.send both ways), and as cluster.call does.
 function command.echo(payload) cluster.send(other, "@coord", "echo", payload) end
