@@ -50,7 +50,10 @@ local function loadavg()
 end
 
 -- Runs f(i) for every i of the list concurrently; returns results[i] = { f(i)... }. Raises the
--- first error after all have finished.
+-- first error after all have finished, or when they have not within WATCHDOG: a region that
+-- failed in the middle of a tick leaves its neighbours waiting for its messages, and the run
+-- should end with that error rather than at run.sh's time limit.
+local WATCHDOG = 60 * 100  -- centiseconds
 local function each(list, f)
   local results, pending, co, err = {}, #list, coroutine.running(), nil
   if pending == 0 then return results end
@@ -63,6 +66,9 @@ local function each(list, f)
       if pending == 0 then skynet.wakeup(co) end
     end)
   end
+  skynet.timeout(WATCHDOG, function()
+    if pending > 0 then err = err or "no answer within 60 s"; skynet.wakeup(co) end
+  end)
   skynet.wait(co)
   if err then error(err) end
   return results
@@ -79,9 +85,13 @@ local function take_mail(key)
   if mail[key] == nil then
     local co = coroutine.running()
     mail_waiter[key] = co
+    skynet.timeout(WATCHDOG, function()
+      if mail_waiter[key] == co then mail_waiter[key] = nil; skynet.wakeup(co) end
+    end)
     skynet.wait(co)
   end
   local v = mail[key]
+  if v == nil then error("no " .. key .. " from node b within 60 s") end
   mail[key] = nil
   return v
 end
