@@ -235,7 +235,9 @@ function Region:update(remote_hits)
   self.n_hits = nh
   local enter, leave, ne, nl = self.aoi:update(self.enter, self.leave)
   self.enter, self.leave = enter, leave
-  local E, L, e, l = {}, {}, 0, 0
+  -- Filtered in place (a kept pair never moves forward), in the aoi's own tables: no new lists
+  -- of thousands of pairs per tick.
+  local E, L, e, l = enter, leave, 0, 0
   local carried, arrived = self.carried, self.arrived
   for k = 1, 2 * ne, 2 do
     local w, t = enter[k], enter[k + 1]
@@ -298,6 +300,8 @@ function Region:update(remote_hits)
     end
     if next(c) ~= nil then carried[w] = c end
   end
+  for i = e + 1, 2 * ne do E[i] = nil end  -- what filtering left behind (the aoi clears the rest)
+  for i = l + 1, 2 * nl do L[i] = nil end
   return E, L, e // 2, l // 2, hits, nh // 2
 end
 
