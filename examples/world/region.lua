@@ -9,6 +9,7 @@
 --   arrive(migrations)        -> strips       { [region] = snapshot string }
 --   ghosts(strips)            -> hits         { [region] = { attacker, target, ... } }
 --   update(hits)              -> enter, leave, n_enter, n_leave, hits, n_hits
+--                                (apply_hits(hits) and views(), which may run in either order)
 --
 -- Owned entities carry the OWNED mask bit and ghosts the GHOST bit, beside their team bits:
 -- strips are taken with the OWNED filter (a ghost is never mirrored again), skills hit
@@ -213,15 +214,19 @@ function Region:d2(w, t)
   return f32(f32(dx * dx) + f32(dy * dy))
 end
 
--- Phase 4: hits from other regions on entities owned here are applied; the aoi updates. Its
--- events are those of one layer except around migrations, which this corrects:
--- - a watcher that migrated out was unwatched: its leaves are not real (it still sees them
---   from its new region);
--- - a watcher that migrated in arrives with what it saw: its events are the difference with
---   what it sees now; a target it saw that is now beyond its view but within view + margin
---   stays seen (hysteresis), carried here until it enters the view again (the aoi then
---   reports an enter, which is not real) or goes beyond view + margin or away (a real leave).
+-- Phase 4: hits from other regions on entities owned here are applied; the aoi updates. The
+-- two do not depend on each other (hits change hit points, which the aoi never reads), so a
+-- region whose neighbours' hits are still on their way may update its views first
+-- (examples/skynet/world/ does): update(hits) is apply_hits(hits) and views().
 function Region:update(remote_hits)
+  local nh = self:apply_hits(remote_hits)
+  local enter, leave, ne, nl = self:views()
+  return enter, leave, ne, nl, self.hits, nh
+end
+
+-- The hits this tick, those of the neighbours' casters on entities owned here included (the
+-- list is self.hits); returns their count.
+function Region:apply_hits(remote_hits)
   local hits, nh = self.hits, self.n_hits
   for _, list in ipairs(remote_hits) do
     for k = 1, #list, 2 do
@@ -233,6 +238,18 @@ function Region:update(remote_hits)
   end
   for i = nh + 1, #hits do hits[i] = nil end
   self.n_hits = nh
+  return nh // 2
+end
+
+-- The aoi's update, as the events of the owned watchers. They are those of one layer except
+-- around migrations, which this corrects:
+-- - a watcher that migrated out was unwatched: its leaves are not real (it still sees them
+--   from its new region);
+-- - a watcher that migrated in arrives with what it saw: its events are the difference with
+--   what it sees now; a target it saw that is now beyond its view but within view + margin
+--   stays seen (hysteresis), carried here until it enters the view again (the aoi then
+--   reports an enter, which is not real) or goes beyond view + margin or away (a real leave).
+function Region:views()
   local enter, leave, ne, nl = self.aoi:update(self.enter, self.leave)
   self.enter, self.leave = enter, leave
   -- Filtered in place (a kept pair never moves forward), in the aoi's own tables: no new lists
@@ -302,7 +319,7 @@ function Region:update(remote_hits)
   end
   for i = e + 1, 2 * ne do E[i] = nil end  -- what filtering left behind (the aoi clears the rest)
   for i = l + 1, 2 * nl do L[i] = nil end
-  return E, L, e // 2, l // 2, hits, nh // 2
+  return E, L, e // 2, l // 2
 end
 
 -- Owned entities: id -> { x, y, r, team, hp } (the proof compares them with one layer's).
