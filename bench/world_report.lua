@@ -51,7 +51,8 @@ out[#out + 1] = "| target | this run | verdict |"
 out[#out + 1] = "|---|---|---|"
 local found = 0
 for _, line in ipairs(lines) do
-  local what, figure, verdict = line:match("^WORLD target: (.-): (.-) %((.-)%)$")
+  -- the verdict is the last parenthesised word; the figure may hold parentheses of its own
+  local what, figure, verdict = line:match("^WORLD target: (.-): (.*) %(([^()]*)%)$")
   if what then
     out[#out + 1] = ("| %s | %s | %s |"):format(what, figure, verdict == "met" and "met" or "missed")
     found = found + 1
