@@ -248,6 +248,16 @@ local function play(set, tally, t, by, leaves, ref, owned)
   local out = (set.direct and tick_direct or tick_coordinated)(set, t + 1, by, leaves)
   local c1, p1, u1 = hpc(), clock(), cpu()
   local E, L, ne, nl, H, nh = gather(set, out, tally, t, timed, u1 - u0)
+  if set.direct and t == ticks then
+    local parts = {}
+    for i = 1, set.n do
+      local at = out[i][8].at
+      parts[i] = string.format("R%d move %.1f-%.1f, migrations in %.1f, done %.1f", i,
+        (at[1] - c0) / 1e6, (at[2] - c0) / 1e6, (at[3] - c0) / 1e6, (at[4] - c0) / 1e6)
+    end
+    print(string.format("WORLD timeline of the last tick, %s (ms from its start; it took %.1f): %s",
+      tally.name, (c1 - c0) / 1e6, table.concat(parts, "; ")))
+  end
   if timed then
     tally.wall[#tally.wall + 1], tally.proc[#tally.proc + 1] = (c1 - c0) / 1e6, (p1 - p0) * 1000
   end

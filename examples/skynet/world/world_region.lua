@@ -117,10 +117,16 @@ local function results(hits)
 end
 
 function command.tick(t, joins, leaves)
+  -- When things happened (skynet.hpc, the system's monotonic clock): the coordinator prints the
+  -- last tick's timeline, which shows how the worker threads took the regions.
+  local at = { skynet.hpc() }
+  cost.at = at
   local c = cpu()
   post(t, 1, r:move(t, joins, leaves))
   cost[1] = cpu() - c
+  at[2] = skynet.hpc()
   local got = await(t, 1)
+  at[3] = skynet.hpc()
   c = cpu()
   post(t, 2, r:arrive(got))
   cost[2] = cpu() - c
@@ -137,6 +143,7 @@ function command.tick(t, joins, leaves)
   local nh = r:apply_hits(got)
   cost[4] = views + cpu() - c
   cost.total = cpu()
+  at[4] = skynet.hpc()
   return enter, leave, ne, nl, r.hits, nh, r.stats, cost
 end
 
