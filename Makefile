@@ -13,7 +13,7 @@
 #   DESTDIR      staging root prepended to both by `make install` (empty)
 #   TARGETS      SIMD targets compiled in (default: all this CPU family has; scalar is always built)
 #   FUZZ_SECONDS bounded time of each fuzz target under `make fuzz`
-#   BENCH_DOC    where `make bench` writes its report                  (doc/benchmarks.md)
+#   BENCH_DOC    where `make bench` and `make world` write their report (doc/benchmarks.md)
 #   JOBS         spec files `make test` runs at once                  (the number of CPUs)
 #
 # Targets: all module-dir test test-long core-test bench bench-box2d demo scene world install clean asan tsan valgrind fuzz fuzz-short
@@ -183,16 +183,20 @@ WORLD_TICKS    ?= 20
 WORLD_COLS     ?= 2
 WORLD_ROWS     ?= 2
 world: deps
-	@$(MAKE) --no-print-directory world-run
+	@if [ -n "$(SKYNET)" ]; then SKYNET=$(abspath $(SKYNET)) $(LUA) bench/world_report.lua "$(MAKE) --no-print-directory world-run" $(BENCH_DOC); \
+	else $(MAKE) --no-print-directory world-run; fi
 # With SKYNET=<a built skynet tree> it also runs them as skynet services (one service vs the
-# region services, thread = 4): examples/skynet/world/run.sh bench, against a module built for
-# that skynet's Lua in build-world/<tree>/. `make world-skynet-proof SKYNET=...` runs the
-# proof there: one node, and two nodes through cluster on 127.0.0.1.
+# region services, thread = 2): examples/skynet/world/run.sh bench, against a module built for
+# that skynet's Lua in build-world/<tree>/, then the proof scene over two nodes (run.sh
+# cluster); it prints the targets with their verdicts and the load average, and writes them as
+# a section of doc/benchmarks.md (bench/world_report.lua). `make world-skynet-proof SKYNET=...`
+# runs the proof there: one node, and two nodes through cluster on 127.0.0.1.
 world-run: $(MODULE)
 	$(LUA) examples/world_sim.lua $(WORLD_ENTITIES) $(WORLD_TICKS) $(WORLD_COLS) $(WORLD_ROWS)
 	@if [ -n "$(SKYNET)" ]; then $(MAKE) --no-print-directory world-stage && \
 	    SKYNET=$(abspath $(SKYNET)) SOAGEO=$(CURDIR)/$(WORLD_STAGE) WORLD_ENTITIES=$(WORLD_ENTITIES) \
-	    WORLD_TICKS=$(WORLD_TICKS) WORLD_COLS=$(WORLD_COLS) WORLD_ROWS=$(WORLD_ROWS) sh examples/skynet/world/run.sh bench; \
+	    WORLD_TICKS=$(WORLD_TICKS) WORLD_COLS=$(WORLD_COLS) WORLD_ROWS=$(WORLD_ROWS) sh examples/skynet/world/run.sh bench && \
+	    SKYNET=$(abspath $(SKYNET)) SOAGEO=$(CURDIR)/$(WORLD_STAGE) sh examples/skynet/world/run.sh cluster; \
 	else echo "make world: add SKYNET=/path/to/skynet (a built tree) to run the regions as skynet services too"; fi
 WORLD_STAGE = build-world/$(notdir $(abspath $(SKYNET)))
 world-stage:

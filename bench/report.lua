@@ -14,32 +14,8 @@ package.path = here .. "/?.lua;" .. package.path
 local doc = require "report_doc"
 local targets = doc.parse_targets(require "targets")
 
-local function run(cmd)
-  local p = io.popen(cmd .. " 2>/dev/null")
-  if not p then return nil end
-  local s = p:read("a")
-  p:close()
-  s = s and s:gsub("%s+$", "")
-  return s ~= "" and s or nil
-end
-
-local function read(path)
-  local f <close> = io.open(path, "r")
-  return f and f:read("a")
-end
-
--- The CPU model (the machine kind a section is kept per) and the model with the CPU count.
-local function cpu()
-  local info = read("/proc/cpuinfo") or ""
-  local model = info:match("model name%s*:%s*([^\n]+)") or run("uname -m") or "unknown"
-  model = model:gsub("%s+$", "")
-  local n = select(2, info:gsub("\nprocessor%s*:", "")) + (info:match("^processor%s*:") and 1 or 0)
-  return model, n > 0 and ("%s, %d logical CPUs"):format(model, n) or model
-end
-
-local function load_average()
-  return (read("/proc/loadavg") or ""):match("^(%S+ %S+ %S+)") or "unknown"
-end
+local machine = require "report_machine"
+local run, read, cpu, load_average = machine.run, machine.read, machine.cpu, machine.load_average
 
 -- What a benchmark says it measures: the leading comment of its source.
 local function leading_comment(source, prefix)
@@ -57,11 +33,8 @@ end
 local model, cpu_line = cpu()
 local header = {
   model = model,
-  commit = (run("git rev-parse --short=12 HEAD") or "unknown")
-    -- The report itself does not count: it is written before it can be committed.
-    .. (os.execute("git diff --quiet HEAD -- . ':(exclude)doc/benchmarks.md' 2>/dev/null") and ""
-        or " (with uncommitted changes)"),
-  date = os.date("!%Y-%m-%d %H:%M UTC"),
+  commit = machine.commit("doc/benchmarks.md"),
+  date = machine.date(),
   cpu = cpu_line,
   compiler = run((os.getenv("CXX") or "g++") .. " --version | head -n 1") or "unknown",
   lua = run((os.getenv("LUA") or "lua5.4") .. " -v") or "unknown",

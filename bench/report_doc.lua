@@ -15,7 +15,8 @@ M.PREAMBLE = table.concat({
   "CPU model and keeps the others. Each section opens with the targets we set ourselves and",
   "whether that run met them, then every program's output under its name. Every ratio is",
   "measured side by side in one process; absolute times move with the machine's load, ratios",
-  "much less.",
+  "much less. `make world SKYNET=...` (`bench/world_report.lua`) writes a section of its own per",
+  "CPU model, named \"<model>, make world\", which `make bench` keeps.",
 }, "\n")
 
 local MARKER = "<!-- machine: %s -->"
@@ -240,6 +241,74 @@ function M.render_run(header, sections, targets, ok, status)
     out[#out + 1] = "```"
     out[#out + 1] = ""
   end
+  return table.concat(out, "\n")
+end
+
+-- make world's section (bench/world_report.lua): the lines the run printed, without make's own
+-- and the plain-Lua run's progress (tick k/n, rewritten in place with a carriage return).
+function M.world_lines(printed)
+  local lines = {}
+  for _, line in ipairs(printed) do
+    line = line:gsub("^.*\r", "")
+    if not (line:match("^make") or line:match("^g%+%+ ") or line:match("^tick %d+/%d+$")) then lines[#lines + 1] = line end
+  end
+  return lines
+end
+
+-- The targets a make world run printed, "WORLD target: <what>: <figure> (<verdict>)", as rows
+-- { what, figure, verdict } with verdict "met" or "missed"; the verdict is the last
+-- parenthesised word, the figure may hold parentheses of its own.
+function M.world_targets(lines)
+  local rows = {}
+  for _, line in ipairs(lines) do
+    local what, figure, verdict = line:match("^WORLD target: (.-): (.*) %(([^()]*)%)$")
+    if what then rows[#rows + 1] = { what = what, figure = figure, verdict = verdict == "met" and "met" or "missed" } end
+  end
+  return rows
+end
+
+M.WORLD_ABOUT = "A world larger than one service (doc/world.md): 100,000 entities as one layer and as 2x2 "
+  .. "regions in one Lua state (examples/world_sim.lua), then as skynet services at thread = 2, one "
+  .. "service against 2x2 region services in the two designs (direct messages between regions, every "
+  .. "phase through the coordinator), then the proof scene over two skynet nodes on 127.0.0.1 "
+  .. "(examples/skynet/world/). CPU times are each service's own (skynet.stat); the critical path is "
+  .. "the slowest region of each phase plus the coordinator."
+
+-- make world's section: header { model, commit, date, cpu, skynet, load_before, load_after },
+-- the lines from world_lines, how the run ended.
+function M.render_world(header, lines, ok, status)
+  local out = {
+    MARKER:format(header.model),
+    ("## %s"):format(header.model),
+    "",
+    "| | |",
+    "|---|---|",
+    ("| commit | `%s` |"):format(header.commit),
+    ("| date | %s |"):format(header.date),
+    ("| CPU | %s |"):format(header.cpu),
+    ("| skynet | `%s` |"):format(header.skynet),
+    ("| load average (1, 5, 15 min) | %s before, %s after |"):format(header.load_before, header.load_after),
+    "",
+  }
+  if not ok then
+    out[#out + 1] = ("**The run failed (exit status %s): the figures below are incomplete.**"):format(tostring(status))
+    out[#out + 1] = ""
+  end
+  out[#out + 1] = "### Targets"
+  out[#out + 1] = ""
+  out[#out + 1] = "| target | this run | verdict |"
+  out[#out + 1] = "|---|---|---|"
+  local rows = M.world_targets(lines)
+  for _, r in ipairs(rows) do out[#out + 1] = ("| %s | %s | %s |"):format(r.what, r.figure, r.verdict) end
+  if #rows == 0 then out[#out + 1] = "| (no target printed) | | not printed |" end
+  out[#out + 1] = ""
+  out[#out + 1] = "### `make world`"
+  out[#out + 1] = ""
+  out[#out + 1] = M.WORLD_ABOUT
+  out[#out + 1] = ""
+  out[#out + 1] = "```"
+  for _, l in ipairs(lines) do out[#out + 1] = l end
+  out[#out + 1] = "```"
   return table.concat(out, "\n")
 end
 

@@ -26,6 +26,13 @@ local one = world.single.new(rules, entities)
 local many = world.regions(rules, cols, rows)
 local same, median = world.same_pairs, world.median
 
+local function loadavg()
+  local f = io.open("/proc/loadavg")
+  local s = f and f:read("l")
+  if f then f:close() end
+  return s and s:match("^(%S+ %S+ %S+)") or "unknown"
+end
+print("world: load average at start: " .. loadavg())
 print(string.format("world: %d entities in %dx%d, %dx%d regions, border %g (view %d + margin %d; skill reach %d), SIMD target %s, %s",
   entities, size, size, cols, rows, rules:min_border(), rules.view, rules.margin, rules.reach, require("soageo").arch(), _VERSION))
 local clock = os.clock
@@ -58,6 +65,7 @@ print(string.format("ghost traffic per tick (medians): %d ghosts, %d bytes of st
   median(ghosts), median(bytes), median(ghost_ms), 100 * median(ghost_ms) / m2, median(migrants)))
 print(string.format("%d timed ticks, %d AOI events; regions equal to one layer at every tick (events, hits): %s",
   #t_one, events, equal and "yes" or "NO"))
+print("world: load average at end: " .. loadavg())
 os.execute("mkdir -p examples/out")
 local side = math.min(size / 4, 500)
 svg.write(many, "examples/out/world.svg", size / cols - side / 2, size / rows - side / 2, side)

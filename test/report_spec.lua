@@ -131,3 +131,40 @@ bench/bench_w.lua | >= 2x | w ratio
     assert.are.same({}, unprinted)
   end)
 end)
+
+describe("when make world's run is written as its own section", function()
+  local header = { model = "CPU A, make world", commit = "w1", date = "2026-01-01 00:00 UTC", cpu = "CPU A, 2 logical CPUs",
+                   skynet = "/sk", load_before = "0 0 0", load_after = "1 1 1" }
+  local printed = {
+    "make[1]: Entering directory", "g++ -O2 -c x.cpp", "lua5.4 examples/world_sim.lua 100000 20 2 2",
+    "tick 0/21\rtick 1/21\rtick 21/21\rone layer:     median tick 58.2 ms",
+    "WORLD target: the regions' CPU in all <= 1.10x the one service's: 1.08x (met)",
+    "WORLD target: ticks per second >= 1.5x the one service's: 0.93x (NOT met)",
+    "WORLD target: a phase's crossing there and back <= 2 ms: 0.52 ms in the ticks (medians each way); echoes 0.2 ms (met)",
+  }
+  local lines = doc.world_lines(printed)
+
+  it("returns the run's lines without make's, the compiler's and the progress", function()
+    assert.are.equal("lua5.4 examples/world_sim.lua 100000 20 2 2", lines[1])
+    assert.are.equal("one layer:     median tick 58.2 ms", lines[2])
+    assert.are.equal(5, #lines)
+  end)
+
+  it("returns each printed target with its figure and verdict, parentheses in the figure included", function()
+    local rows = doc.world_targets(lines)
+    assert.are.equal(3, #rows)
+    assert.are.same({ what = "the regions' CPU in all <= 1.10x the one service's", figure = "1.08x", verdict = "met" }, rows[1])
+    assert.are.equal("missed", rows[2].verdict)
+    assert.are.equal("0.52 ms in the ticks (medians each way); echoes 0.2 ms", rows[3].figure)
+    assert.are.equal("met", rows[3].verdict)
+  end)
+
+  it("returns a section make bench keeps beside the machine's own", function()
+    local text = doc.merge(nil, "CPU A", run_of("CPU A", "a1"))
+    text = doc.merge(text, header.model, doc.render_world(header, lines, true, 0))
+    text = doc.merge(text, "CPU A", run_of("CPU A", "a2"))
+    assert.are.same({ "CPU A", "CPU A, make world" }, models(text))
+    assert.is_truthy(text:find("| ticks per second >= 1.5x the one service's | 0.93x | missed |", 1, true))
+    assert.is_truthy(text:find("`w1`", 1, true))
+  end)
+end)

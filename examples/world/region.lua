@@ -9,6 +9,7 @@
 --   arrive(migrations)        -> strips       { [region] = snapshot string }
 --   ghosts(strips)            -> hits         { [region] = { attacker, target, ... } }
 --   update(hits)              -> enter, leave, n_enter, n_leave, hits, n_hits
+--                                (apply_hits(hits) and views(), which may run in either order)
 --
 -- Owned entities carry the OWNED mask bit and ghosts the GHOST bit, beside their team bits:
 -- strips are taken with the OWNED filter (a ghost is never mirrored again), skills hit
@@ -46,6 +47,17 @@ function region.new(rules, grid, index, border, unchecked)
     stats = { ghosts = 0, strip_bytes = 0, migrants = 0, remote_hits = 0, carried = 0, ghost_s = 0 },
   }, Region)
   r.x0, r.y0, r.x1, r.y1 = grid:rect(index)
+  -- What surely stays owned after a move, whatever the float32 rounding of the position: the
+  -- rectangle (an edge region's unbounded on that side) shrunk by more than a rounding can
+  -- shift a coordinate of that size. Only entities outside it pay layer:get + region_of, which
+  -- were a third of the move phase when every entity paid them (examples/world_sim.lua).
+  local c, row = (index - 1) % grid.cols, (index - 1) // grid.cols
+  local big = math.max(math.abs(r.x0), math.abs(r.x1), math.abs(r.y0), math.abs(r.y1))
+  local slack = 1 + big * 2 ^ -20
+  r.ix0 = c == 0 and -math.huge or r.x0 + slack
+  r.iy0 = row == 0 and -math.huge or r.y0 + slack
+  r.ix1 = c == grid.cols - 1 and math.huge or r.x1 - slack
+  r.iy1 = row == grid.rows - 1 and math.huge or r.y1 - slack
   r.aoi = soageo.aoi(r.layer, { margin = rules.margin })
   local reach = f32(f32(rules.view) + f32(rules.margin))
   r.reach2 = f32(reach * reach)  -- what the aoi compares squared distances with to keep a target
@@ -83,12 +95,14 @@ function Region:move(t, joins, leaves)
   end
   for _, e in ipairs(joins) do self:join(e) end
   local away, casters, nc = {}, self.casters, 0
+  local ix0, iy0, ix1, iy1 = self.ix0, self.iy0, self.ix1, self.iy1
   for id, x, y in layer:each() do
     local nx, ny = rules:move(id, t, x, y)
     layer:move(id, nx, ny)
     -- Owned by where the layer put it (float32), as every later lookup (a hit on a ghost, the
     -- neighbours' strips) sees it: the rounding may cross a region border.
-    local owner = grid:region_of(layer:get(id))
+    local owner = me
+    if not (nx >= ix0 and nx < ix1 and ny >= iy0 and ny < iy1) then owner = grid:region_of(layer:get(id)) end
     if owner == me then
       if rules:casts(id, t) then nc = nc + 1; casters[nc] = id end
     else  -- it casts from its new region
@@ -200,15 +214,19 @@ function Region:d2(w, t)
   return f32(f32(dx * dx) + f32(dy * dy))
 end
 
--- Phase 4: hits from other regions on entities owned here are applied; the aoi updates. Its
--- events are those of one layer except around migrations, which this corrects:
--- - a watcher that migrated out was unwatched: its leaves are not real (it still sees them
---   from its new region);
--- - a watcher that migrated in arrives with what it saw: its events are the difference with
---   what it sees now; a target it saw that is now beyond its view but within view + margin
---   stays seen (hysteresis), carried here until it enters the view again (the aoi then
---   reports an enter, which is not real) or goes beyond view + margin or away (a real leave).
+-- Phase 4: hits from other regions on entities owned here are applied; the aoi updates. The
+-- two do not depend on each other (hits change hit points, which the aoi never reads), so a
+-- region whose neighbours' hits are still on their way may update its views first
+-- (examples/skynet/world/ does): update(hits) is apply_hits(hits) and views().
 function Region:update(remote_hits)
+  local nh = self:apply_hits(remote_hits)
+  local enter, leave, ne, nl = self:views()
+  return enter, leave, ne, nl, self.hits, nh
+end
+
+-- The hits this tick, those of the neighbours' casters on entities owned here included (the
+-- list is self.hits); returns their count.
+function Region:apply_hits(remote_hits)
   local hits, nh = self.hits, self.n_hits
   for _, list in ipairs(remote_hits) do
     for k = 1, #list, 2 do
@@ -220,9 +238,23 @@ function Region:update(remote_hits)
   end
   for i = nh + 1, #hits do hits[i] = nil end
   self.n_hits = nh
+  return nh // 2
+end
+
+-- The aoi's update, as the events of the owned watchers. They are those of one layer except
+-- around migrations, which this corrects:
+-- - a watcher that migrated out was unwatched: its leaves are not real (it still sees them
+--   from its new region);
+-- - a watcher that migrated in arrives with what it saw: its events are the difference with
+--   what it sees now; a target it saw that is now beyond its view but within view + margin
+--   stays seen (hysteresis), carried here until it enters the view again (the aoi then
+--   reports an enter, which is not real) or goes beyond view + margin or away (a real leave).
+function Region:views()
   local enter, leave, ne, nl = self.aoi:update(self.enter, self.leave)
   self.enter, self.leave = enter, leave
-  local E, L, e, l = {}, {}, 0, 0
+  -- Filtered in place (a kept pair never moves forward), in the aoi's own tables: no new lists
+  -- of thousands of pairs per tick.
+  local E, L, e, l = enter, leave, 0, 0
   local carried, arrived = self.carried, self.arrived
   for k = 1, 2 * ne, 2 do
     local w, t = enter[k], enter[k + 1]
@@ -285,7 +317,9 @@ function Region:update(remote_hits)
     end
     if next(c) ~= nil then carried[w] = c end
   end
-  return E, L, e // 2, l // 2, hits, nh // 2
+  for i = e + 1, 2 * ne do E[i] = nil end  -- what filtering left behind (the aoi clears the rest)
+  for i = l + 1, 2 * nl do L[i] = nil end
+  return E, L, e // 2, l // 2
 end
 
 -- Owned entities: id -> { x, y, r, team, hp } (the proof compares them with one layer's).

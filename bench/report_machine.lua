@@ -1,0 +1,43 @@
+-- What bench/report.lua and bench/world_report.lua say about the run itself: the commit, the
+-- date, the CPU model (the machine kind a section of doc/benchmarks.md is kept per) and the
+-- load average, read from git and /proc.
+local M = {}
+
+function M.run(cmd)
+  local p = io.popen(cmd .. " 2>/dev/null")
+  if not p then return nil end
+  local s = p:read("a")
+  p:close()
+  s = s and s:gsub("%s+$", "")
+  return s ~= "" and s or nil
+end
+
+function M.read(path)
+  local f <close> = io.open(path, "r")
+  return f and f:read("a")
+end
+
+-- The CPU model and the model with the CPU count.
+function M.cpu()
+  local info = M.read("/proc/cpuinfo") or ""
+  local model = info:match("model name%s*:%s*([^\n]+)") or M.run("uname -m") or "unknown"
+  model = model:gsub("%s+$", "")
+  local n = select(2, info:gsub("\nprocessor%s*:", "")) + (info:match("^processor%s*:") and 1 or 0)
+  return model, n > 0 and ("%s, %d logical CPUs"):format(model, n) or model
+end
+
+function M.load_average()
+  return (M.read("/proc/loadavg") or ""):match("^(%S+ %S+ %S+)") or "unknown"
+end
+
+-- The commit; `target`, the report being written, does not count as a change: it is written
+-- before it can be committed.
+function M.commit(target)
+  return (M.run("git rev-parse --short=12 HEAD") or "unknown")
+    .. (os.execute("git diff --quiet HEAD -- . ':(exclude)" .. target .. "' 2>/dev/null") and ""
+        or " (with uncommitted changes)")
+end
+
+function M.date() return os.date("!%Y-%m-%d %H:%M UTC") end
+
+return M
