@@ -6,6 +6,7 @@
 
 #include "aoi_internal.hpp"
 #include "invariant.hpp"
+#include "radix.hpp"
 
 namespace soageo {
 namespace aoi_detail {
@@ -66,65 +67,7 @@ Circle widened(double cx, double cy, double radius, double drift) noexcept {
     return Circle{float(cx), float(cy), float(r * (1.0 + 0x1p-20))};
 }
 
-inline uint32_t bits_for(uint32_t n) noexcept { return n ? 32 - uint32_t(__builtin_clz(n)) : 0; }
-
 }  // namespace
-
-// An LSD radix sort of event keys on the bits they use (indices below `watchers`, ranks below
-// `ranks`): std::sort of a tick's keys was a sixth of an incremental update. When both fit in
-// 32 bits the keys are packed first and sorted as such, in as few passes of at most 11 bits as
-// costs least for their number (a tick's few hundred keys took 2048-bucket passes). One
-// counting pass on the top bits, then an insertion pass, took fewer instructions at 10,000
-// uniform, a tenth moving, but more time: the insertion's exits mispredict.
-void sort_keys(uint64_t* keys, uint64_t* tmp, uint64_t n, uint32_t watchers, uint32_t ranks, uint32_t* packed,
-               uint32_t* packed_tmp, uint64_t packed_cap) noexcept {
-    if (n < 256) {
-        std::sort(keys, keys + n);
-        return;
-    }
-    const uint32_t rank_bits = bits_for(ranks), total = rank_bits + bits_for(watchers);
-    const uint64_t low = (uint64_t(1) << rank_bits) - 1;
-    uint32_t count[2048];
-    if (total <= 32 && n <= packed_cap) {
-        uint32_t passes = 1, digit_bits = 32;
-        double best = 0;
-        for (uint32_t p = 1; p <= 4; ++p) {
-            const uint32_t d = (total + p - 1) / p;
-            if (d > 11) continue;
-            const double cost = double(p) * (3.0 * double(n) + double(2u << d));
-            if (digit_bits == 32 || cost < best) best = cost, passes = p, digit_bits = d;
-        }
-        if (digit_bits == 32) passes = (total + 10) / 11, digit_bits = 11;
-        uint32_t *from = packed, *to = packed_tmp;
-        for (uint64_t i = 0; i < n; ++i) from[i] = uint32_t((keys[i] >> 32) << rank_bits | (keys[i] & low));
-        const uint32_t buckets = 1u << digit_bits, digit_mask = buckets - 1;
-        for (uint32_t pass = 0, shift = 0; pass < passes; ++pass, shift += digit_bits) {
-            std::memset(count, 0, buckets * sizeof(uint32_t));
-            for (uint64_t i = 0; i < n; ++i) ++count[(from[i] >> shift) & digit_mask];
-            for (uint32_t d = 0, sum = 0; d < buckets; ++d) {
-                const uint32_t c = count[d];
-                count[d] = sum, sum += c;
-            }
-            for (uint64_t i = 0; i < n; ++i) to[count[(from[i] >> shift) & digit_mask]++] = from[i];
-            std::swap(from, to);
-        }
-        for (uint64_t i = 0; i < n; ++i) keys[i] = uint64_t(from[i] >> rank_bits) << 32 | (from[i] & low);
-        return;
-    }
-    uint64_t *from = keys, *to = tmp;
-    for (uint32_t shift = 0; shift < total; shift += 11) {
-        auto digit = [&](uint64_t key) { return uint32_t((((key >> 32) << rank_bits | (key & low)) >> shift) & 2047); };
-        std::memset(count, 0, sizeof count);
-        for (uint64_t i = 0; i < n; ++i) ++count[digit(from[i])];
-        for (uint32_t d = 0, sum = 0; d < 2048; ++d) {
-            const uint32_t c = count[d];
-            count[d] = sum, sum += c;
-        }
-        for (uint64_t i = 0; i < n; ++i) to[count[digit(from[i])]++] = from[i];
-        std::swap(from, to);
-    }
-    if (from != keys) std::memcpy(keys, from, n * sizeof(uint64_t));
-}
 
 namespace {
 
@@ -136,7 +79,7 @@ uint64_t* keys_to_events(EventList& e, uint64_t n, const Visible& v, AoiScratch&
     // the ranks of the added follow the others' until the commit: sorted in id order.
     if (members) keys_to_id_order(s, keys, n);
     const AoiScratch::Members& m = s.members;
-    sort_keys(keys, keys + n, n, v.n + (members ? m.n_new_watchers : 0), v.id_count + (members ? m.n_added : 0), s.tmp_keys,
+    sort_pair_keys(keys, keys + n, n, v.n + (members ? m.n_new_watchers : 0), v.id_count + (members ? m.n_added : 0), s.tmp_keys,
               s.tmp_vals, s.cap);
     if (members) keys_from_id_order(s, keys, n);
     uint64_t* tail = keys + (2 * e.cap - n);

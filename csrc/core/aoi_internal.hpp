@@ -119,10 +119,6 @@ inline void unplace_watcher(AoiScratch& s, uint32_t q) noexcept {
 
 inline uint64_t event_key(uint32_t k, uint32_t rank) noexcept { return uint64_t(k) << 32 | rank; }
 
-// Sorts n event keys (watcher index << 32 | target rank; indices below `watchers`, ranks below
-// `ranks`) ascending. tmp has room for n keys, packed and packed_tmp for packed_cap each.
-void sort_keys(uint64_t* keys, uint64_t* tmp, uint64_t n, uint32_t watchers, uint32_t ranks, uint32_t* packed,
-               uint32_t* packed_tmp, uint64_t packed_cap) noexcept;
 
 // Adds and removes since the last update, by slot (slot_changes.hpp).
 using MemberChanges = SlotChanges;

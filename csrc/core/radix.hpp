@@ -28,6 +28,13 @@ void radix_sort64(uint64_t* keys, uint32_t* vals, uint64_t* tmp_keys, uint32_t* 
 void radix_sort_packed_pairs(uint64_t* keys, uint64_t* tmp, uint64_t n, uint32_t lo_bits, uint32_t key_bits) noexcept;
 constexpr uint32_t kPackedPairBits = 44;
 
+// Pair keys hi << 32 | lo (hi below `his`, lo below `los`), as the AOI's events are keyed,
+// sorted ascending on the bits they use: packed to 32 bits and radix sorted in packed and
+// packed_tmp (packed_cap each) when they fit, else packed in place for radix_sort_packed_pairs
+// (tmp holds n). Below 256 keys, std::sort.
+void sort_pair_keys(uint64_t* keys, uint64_t* tmp, uint64_t n, uint32_t his, uint32_t los, uint32_t* packed,
+                    uint32_t* packed_tmp, uint64_t packed_cap) noexcept;
+
 // Pair keys ra << 16 | rb (both ranks below 2^16), counted by the caller as it made them
 // (by_lo[ra + 1], by_hi[rb + 1]; n_lo + 1 and n_hi + 1 counters): sorted by two counting
 // passes, one per rank, then widened in place to ra << 32 | rb (the n 64-bit keys take the

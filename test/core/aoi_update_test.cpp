@@ -11,6 +11,7 @@
 #include "check.hpp"
 #include "core/aoi.hpp"
 #include "core/aoi_internal.hpp"
+#include "core/radix.hpp"
 #include "fixtures.hpp"
 
 using namespace soageo;
@@ -195,8 +196,8 @@ TEST_CASE(sort_keys_equals_std_sort) {
             for (size_t i = keys.size(); i > 1; --i) std::swap(keys[i - 1], keys[rng.below(uint32_t(i))]);
             std::vector<uint64_t> tmp(keys.size());
             std::vector<uint32_t> packed(sh.packed_cap), packed_tmp(sh.packed_cap);
-            aoi_detail::sort_keys(keys.data(), tmp.data(), keys.size(), sh.watchers, sh.ranks, packed.data(),
-                                  packed_tmp.data(), sh.packed_cap);
+            sort_pair_keys(keys.data(), tmp.data(), keys.size(), sh.watchers, sh.ranks, packed.data(), packed_tmp.data(),
+                           sh.packed_cap);
             CHECK_MSG(std::equal(keys.begin(), keys.end(), distinct.begin(), distinct.end()),
                       "watchers %u ranks %u n %llu per watcher %u round %d", sh.watchers, sh.ranks,
                       (unsigned long long)sh.n, sh.per_watcher, round);
