@@ -167,6 +167,11 @@ struct AoiScratch {
     float* last_ys;
     uint32_t* last_ms;
     uint32_t* gone;
+    // The incremental path's names for memory free at that step (set where the block is carved):
+    uint32_t* removed_pos;  // = gone: where the removed entities were (patch_members), until the rescans
+    uint32_t* mover_order;  // = keys: the movers and rescanned watchers in position order
+    uint32_t* changed_at;   // = hits: the positions that changed, until the movers' scan
+    uint8_t* searched;      // = tmp_vals: per mover, whether its rescan searched it
     double drift;
     double reach_max;   // the largest reach of a watcher met by the movers' scan
     uint32_t serial;    // one per incremental update

@@ -252,7 +252,7 @@ bool find_movers(Tick& t) noexcept {
     const bool members = t.members, renumbered = t.renumbered;
     const uint32_t added = t.added, removed = t.removed;
     if ((members || renumbered) && s.fresh) start_incremental(in, s);  // by the last update's slots
-    if (members) patch_members(in, s, v, t.mc, s.gone);  // s.gone: free until the rescans
+    if (members) patch_members(in, s, v, t.mc, s.removed_pos);
     s.members.layer_changed = members;
     // Each watcher's view and mask by this update's indices.
     t.wview = in.watchers->view;
@@ -285,7 +285,7 @@ bool find_movers(Tick& t) noexcept {
         s.moved[j] = s.pos_of_slot[i];
     }
     for (uint32_t r = 0; r < removed; ++r) {
-        const uint32_t j = by_slot + r, q = s.gone[r];
+        const uint32_t j = by_slot + r, q = s.removed_pos[r];
         s.old_x[j] = s.xs[q], s.old_y[j] = s.ys[q], s.old_m[j] = s.ms[q];
         s.moved[j] = q;
     }
@@ -375,10 +375,10 @@ void follow_layer(Tick& t) noexcept {
     // The movers and the rescanned watchers in position order: one after another, their
     // searches then meet the same cells (in slot order, each met cold memory). One pass over
     // the marks (match_u32); new_pos (the full path's) says which mover is at a position.
-    uint32_t* const order = t.order = s.keys;  // the full path's too: free here
+    uint32_t* const order = t.order = s.mover_order;
     for (uint32_t j = 0; j < moved; ++j) s.new_pos[s.moved[j]] = j;
     uint32_t in_order = 0, redo_in_order = 0;
-    uint32_t* const changed_at = s.hits;  // free until the movers' scan
+    uint32_t* const changed_at = s.changed_at;
     const uint32_t changed = in.kernels->match_u32(s.changed, t.positions, serial, changed_at);
     for (uint32_t i = 0; i < changed; ++i) {
         const uint32_t q = changed_at[i], j = s.new_pos[q];
@@ -409,7 +409,7 @@ void follow_layer(Tick& t) noexcept {
     // With no margin, reach * reach and view * view are the same float: the movers' kernels read
     // one column and compare once (view_squared passed as both), and nothing here reads reach_squared.
     t.reach_squared = in.margin == 0.0f ? s.view_squared : s.reach_squared;
-    t.searched = reinterpret_cast<uint8_t*>(s.tmp_vals);  // per mover: searched with its rescan
+    t.searched = s.searched;
     std::memset(t.searched, 0, moved);
     t.recount_lists = in.margin == 0.0f;  // (rescan_watchers says why)
 }

@@ -123,6 +123,10 @@ AoiScratch lay_aoi_scratch(Carver& k, uint32_t cap) noexcept {
     k.take_each(c, &s.changed, &s.moved, &s.old_x, &s.old_y, &s.old_m);
     k.take_each(c, &s.redo, &s.redo_at, &s.redo_len, &s.hits, &s.seen);
     k.take_each(c, &s.last_xs, &s.last_ys, &s.last_ms, &s.gone);
+    s.removed_pos = s.gone;
+    s.mover_order = s.keys;
+    s.changed_at = s.hits;
+    s.searched = reinterpret_cast<uint8_t*>(s.tmp_vals);
     s.drift = s.reach_max = 0.0;
     s.any_wide = false;
     s.serial = 0;
