@@ -3,7 +3,8 @@
 -- The same seeded scene runs on one layer and on cols x rows regions (examples/world/), tick by
 -- tick side by side; prints the median tick of each, the ghost traffic (strip snapshot bytes
 -- and the time spent dropping, taking and merging ghosts), checks that both give the same
--- events and hits at every tick, and writes examples/out/world.svg.
+-- events and hits at every tick, and writes examples/out/world.svg. One walls object (the
+-- rules' seeded walls) serves both: a cast hits only what its caster sees.
 package.path = "lualib/?.lua;examples/?.lua;examples/?/init.lua;" .. package.path
 package.cpath = "./?.so;" .. package.cpath
 
@@ -24,6 +25,9 @@ local rules = world.rules.new(opts)
 local script_one, script_many = rules:script(entities, churn), rules:script(entities, churn)
 local one = world.single.new(rules, entities)
 local many = world.regions(rules, cols, rows)
+local walls <close> = require("soageo").walls(rules:wall_coords())
+one:use_walls(walls)
+many:use_walls(walls)
 local same, median = world.same_pairs, world.median
 
 local function loadavg()
@@ -65,6 +69,8 @@ print(string.format("ghost traffic per tick (medians): %d ghosts, %d bytes of st
   median(ghosts), median(bytes), median(ghost_ms), 100 * median(ghost_ms) / m2, median(migrants)))
 print(string.format("%d timed ticks, %d AOI events; regions equal to one layer at every tick (events, hits): %s",
   #t_one, events, equal and "yes" or "NO"))
+print(string.format("walls: %d segments removed %d hits (the regions: %d)", #walls, one.walled, many:walled()))
+equal = equal and one.walled == many:walled()
 print("world: load average at end: " .. loadavg())
 os.execute("mkdir -p examples/out")
 local side = math.min(size / 4, 500)
