@@ -67,10 +67,10 @@ print(string.format("%d regions in one Lua state (one after another): median tic
   cols * rows, m2, 1000 / m2, m2 / m1))
 print(string.format("ghost traffic per tick (medians): %d ghosts, %d bytes of strip snapshots, %.2f ms dropping + taking + merging them (%.1f%% of the regions' tick); %d migrations",
   median(ghosts), median(bytes), median(ghost_ms), 100 * median(ghost_ms) / m2, median(migrants)))
-print(string.format("%d timed ticks, %d AOI events; regions equal to one layer at every tick (events, hits): %s",
-  #t_one, events, equal and "yes" or "NO"))
 print(string.format("walls: %d segments removed %d hits (the regions: %d)", #walls, one.walled, many:walled()))
 equal = equal and one.walled == many:walled()
+print(string.format("%d timed ticks, %d AOI events; regions equal to one layer at every tick (events, hits): %s",
+  #t_one, events, equal and "yes" or "NO"))
 print("world: load average at end: " .. loadavg())
 os.execute("mkdir -p examples/out")
 local side = math.min(size / 4, 500)
