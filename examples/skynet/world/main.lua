@@ -360,10 +360,11 @@ local function run()
   end
   -- The walls, shared by this node's map service (and node b's, from the same options).
   local map = skynet.newservice("world_map")
-  local _, n_walls = skynet.call(map, "lua", "publish", opts, WALLS)
+  local _, n_walls, fp = skynet.call(map, "lua", "publish", opts, WALLS)
   if nodes == 2 then
-    local _, b_walls = cluster.call("nodeb", "@control", "map", opts, WALLS)
-    check(b_walls == n_walls, string.format("both nodes' map services share the same %d walls (node b: %d)", n_walls, b_walls))
+    local _, b_walls, b_fp = cluster.call("nodeb", "@control", "map", opts, WALLS)
+    check(b_walls == n_walls and b_fp == fp, string.format("both nodes' map services share the same %d walls, fingerprint %s (node b: %d, %s)",
+      n_walls, fp, b_walls, b_fp))
   end
   local sets = { new_set(opts, n, true, remote_from) }
   local tallies = { new_tally("direct messages between regions") }

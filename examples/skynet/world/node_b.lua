@@ -1,6 +1,8 @@
 -- The second skynet node of the region world: starts region services when the coordinator on
 -- node a asks (control.spawn), names them for cluster ("region<i>"), wires them to each other
--- and to this node's relay (world_relay.lua, named "relay"), and stops when told.
+-- and to this node's relay (world_relay.lua, named "relay"), runs this node's map service
+-- (world_map.lua: sharing is per process, so each node shares its own walls, built from the same
+-- options), and stops when told.
 local skynet = require "skynet"
 require "skynet.manager"  -- skynet.abort
 local cluster = require "skynet.cluster"

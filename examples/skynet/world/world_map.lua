@@ -8,12 +8,22 @@ local world = require "world"
 
 local command = {}
 
--- Returns the version published and the number of walls.
+-- A fingerprint of the stored segments (FNV-1a over their ends in 1/64 units, which the rules'
+-- 1/64 grid keeps exact), so that nodes can tell they share the same walls.
+local function fingerprint(walls)
+  local h = 0xcbf29ce484222325
+  for i = 1, #walls do
+    for _, v in ipairs({ walls:get(i) }) do h = (h ~ math.floor(v * 64)) * 0x100000001b3 end
+  end
+  return string.format("%016x", h)
+end
+
+-- Returns the version published, the number of walls and their fingerprint.
 function command.publish(opts, name)
   local walls = soageo.walls(world.rules.new(opts):wall_coords())
-  local version, count = soageo.share(walls, name), #walls
+  local version, count, mark = soageo.share(walls, name), #walls, fingerprint(walls)
   walls:close()  -- the shared copy lives on in the process; this one is not needed
-  return version, count
+  return version, count, mark
 end
 
 -- How many views of `name` are open in this process (0 once every service closed its own).
