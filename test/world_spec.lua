@@ -86,7 +86,7 @@ describe("a world split into regions", function()
         totals.walls, totals.walled, totals.walled + totals.hits, totals.regions_walled))
       assert.is_true(totals.walls > 100, "walls " .. totals.walls)
       assert.is_true(totals.walled > 0, "walled " .. totals.walled)
-      assert.equal(totals.walled, totals.regions_walled)
+      assert.are.equal(totals.walled, totals.regions_walled)
     end)
   end)
 
