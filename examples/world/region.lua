@@ -13,7 +13,8 @@
 --
 -- Owned entities carry the OWNED mask bit and ghosts the GHOST bit, beside their team bits:
 -- strips are taken with the OWNED filter (a ghost is never mirrored again), skills hit
--- targets by team (owned and ghosts alike), only owned entities cast or watch.
+-- targets by team (owned and ghosts alike) that the caster sees past the walls (use_walls),
+-- only owned entities cast or watch.
 local soageo = require "soageo"
 local rules_mod = require "world.rules"
 
