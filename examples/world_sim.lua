@@ -3,7 +3,8 @@
 -- The same seeded scene runs on one layer and on cols x rows regions (examples/world/), tick by
 -- tick side by side; prints the median tick of each, the ghost traffic (strip snapshot bytes
 -- and the time spent dropping, taking and merging ghosts), checks that both give the same
--- events and hits at every tick, and writes examples/out/world.svg.
+-- events and hits at every tick, and writes examples/out/world.svg. One walls object (the
+-- rules' seeded walls) serves both: a cast hits only what its caster sees.
 package.path = "lualib/?.lua;examples/?.lua;examples/?/init.lua;" .. package.path
 package.cpath = "./?.so;" .. package.cpath
 
@@ -24,6 +25,9 @@ local rules = world.rules.new(opts)
 local script_one, script_many = rules:script(entities, churn), rules:script(entities, churn)
 local one = world.single.new(rules, entities)
 local many = world.regions(rules, cols, rows)
+local walls <close> = require("soageo").walls(rules:wall_coords())
+one:use_walls(walls)
+many:use_walls(walls)
 local same, median = world.same_pairs, world.median
 
 local function loadavg()
@@ -63,6 +67,8 @@ print(string.format("%d regions in one Lua state (one after another): median tic
   cols * rows, m2, 1000 / m2, m2 / m1))
 print(string.format("ghost traffic per tick (medians): %d ghosts, %d bytes of strip snapshots, %.2f ms dropping + taking + merging them (%.1f%% of the regions' tick); %d migrations",
   median(ghosts), median(bytes), median(ghost_ms), 100 * median(ghost_ms) / m2, median(migrants)))
+print(string.format("walls: %d segments removed %d hits (the regions: %d)", #walls, one.walled, many:walled()))
+equal = equal and one.walled == many:walled()
 print(string.format("%d timed ticks, %d AOI events; regions equal to one layer at every tick (events, hits): %s",
   #t_one, events, equal and "yes" or "NO"))
 print("world: load average at end: " .. loadavg())

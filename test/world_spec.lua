@@ -3,9 +3,11 @@
 -- that mirror their border strips into each other as ghosts, migrate entities that cross into
 -- a neighbour, and send hits on ghosts to their owners. After every tick the union of the
 -- regions' AOI events (of the watchers each owns) and skill hits must equal the one layer's,
--- and the owned entities (position, radius, team, hit points) must equal its entities.
+-- and the owned entities (position, radius, team, hit points) must equal its entities. Both
+-- worlds use one walls object (the rules' seeded walls): a cast hits only what its caster sees.
 package.path = "examples/?.lua;examples/?/init.lua;" .. package.path
 
+local soageo = require "soageo"
 local world = require "world"
 
 local function same_list(a, b)
@@ -26,8 +28,11 @@ local function run(opts)
   local script_one, script_many = rules:script(opts.entities, opts.churn), rules:script(opts.entities, opts.churn)
   local one = world.single.new(rules, opts.entities)
   local many = world.regions(rules, opts.cols, opts.rows, opts.border, opts.unchecked)
+  local walls <close> = soageo.walls(rules:wall_coords())
+  one:use_walls(walls)
+  many:use_walls(walls)
   if opts.tamper then opts.tamper(many) end
-  local totals = { enter = 0, leave = 0, hits = 0, migrants = 0, remote_hits = 0, carried = 0, ghosts = 0 }
+  local totals = { enter = 0, leave = 0, hits = 0, migrants = 0, remote_hits = 0, carried = 0, ghosts = 0, walls = #walls }
   for t = 0, opts.ticks do
     local j1, l1 = script_one(t)
     local j2, l2 = script_many(t)
@@ -54,6 +59,7 @@ local function run(opts)
   for _, r in ipairs(many.list) do
     totals.carried, totals.remote_hits = totals.carried + r.stats.carried, totals.remote_hits + r.stats.remote_hits
   end
+  totals.walled, totals.regions_walled = one.walled, many:walled()
   return nil, totals
 end
 
@@ -73,6 +79,14 @@ describe("a world split into regions", function()
       assert.is_true(totals.remote_hits > 100, "remote hits " .. totals.remote_hits)
       assert.is_true(totals.carried > 20, "carried " .. totals.carried)
       assert.is_true(totals.ghosts > 1000 and totals.enter > 1000 and totals.leave > 1000 and totals.hits > 1000)
+    end)
+
+    it("returns hits the walls removed, as many in the regions as on one layer", function()
+      print(string.format("world_spec: %d walls removed %d of %d hits (regions: %d)",
+        totals.walls, totals.walled, totals.walled + totals.hits, totals.regions_walled))
+      assert.is_true(totals.walls > 100, "walls " .. totals.walls)
+      assert.is_true(totals.walled > 0, "walled " .. totals.walled)
+      assert.are.equal(totals.walled, totals.regions_walled)
     end)
   end)
 
@@ -148,6 +162,11 @@ describe("a world split into regions", function()
       local o = setmetatable({ tamper = function(many)
         for _, r in ipairs(many.list) do r.carried = setmetatable({}, { __newindex = function() end }) end
       end }, { __index = base })
+      assert.is_true(run(o) ~= nil)
+    end)
+
+    it("catches regions that ignore the walls one layer casts through", function()
+      local o = setmetatable({ tamper = function(many) many:use_walls(nil) end }, { __index = base })
       assert.is_true(run(o) ~= nil)
     end)
 

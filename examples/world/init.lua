@@ -48,6 +48,18 @@ function world.route_joins(grid, joins)
   return by
 end
 
+-- The same walls for every region (Region:use_walls): one object serves them all.
+function Regions:use_walls(walls)
+  for _, r in ipairs(self.list) do r:use_walls(walls) end
+end
+
+-- Hits the walls removed in all ticks, over every region.
+function Regions:walled()
+  local n = 0
+  for _, r in ipairs(self.list) do n = n + r.stats.walled end
+  return n
+end
+
 -- One tick; returns the union of the regions' events and hits, flat as one layer gives them,
 -- and the ghost traffic of this tick (bytes of strip snapshots).
 function Regions:tick(joins, leaves)

@@ -13,7 +13,8 @@
 --
 -- Owned entities carry the OWNED mask bit and ghosts the GHOST bit, beside their team bits:
 -- strips are taken with the OWNED filter (a ghost is never mirrored again), skills hit
--- targets by team (owned and ghosts alike), only owned entities cast or watch.
+-- targets by team (owned and ghosts alike) that the caster sees past the walls (use_walls),
+-- only owned entities cast or watch.
 local soageo = require "soageo"
 local rules_mod = require "world.rules"
 
@@ -44,7 +45,7 @@ function region.new(rules, grid, index, border, unchecked)
     left = {}, gone = {}, arrived = {},  -- this tick: watchers that left the world, migrated out, migrated in
     casters = {}, n_casters = 0, tick_no = 0,
     out = {}, enter = {}, leave = {}, hits = {}, n_hits = 0,
-    stats = { ghosts = 0, strip_bytes = 0, migrants = 0, remote_hits = 0, carried = 0, ghost_s = 0 },
+    stats = { ghosts = 0, strip_bytes = 0, migrants = 0, remote_hits = 0, carried = 0, ghost_s = 0, walled = 0 },
   }, Region)
   r.x0, r.y0, r.x1, r.y1 = grid:rect(index)
   -- What surely stays owned after a move, whatever the float32 rounding of the position: the
@@ -63,6 +64,12 @@ function region.new(rules, grid, index, border, unchecked)
   r.reach2 = f32(reach * reach)  -- what the aoi compares squared distances with to keep a target
   return r
 end
+
+-- The world's static walls, as World:use_walls (examples/world/single.lua): a cast hits only
+-- what its caster sees. Decided here, on this region's layer, from the positions the layer
+-- stores (owned and ghosts alike are the float32 values one layer holds), so the region keeps
+-- exactly the hits one layer keeps. nil: no walls.
+function Region:use_walls(walls) self.walls = walls end
 
 function Region:owns(id) return self.view[id] ~= nil end
 
@@ -177,13 +184,17 @@ function Region:ghosts(strips)
   for _, s in ipairs(strips) do layer:merge(s, GHOST, OWNED) end
   self.stats.ghost_s = self.stats.ghost_s + (region.clock() - c0)
   local rules, out, t = self.rules, self.out, self.tick_no
-  local reach, half = rules.reach, rules.half_angle
+  local reach, half, walls = rules.reach, rules.half_angle, self.walls
   local remote, hits, nh = {}, self.hits, 0
   for i = 1, self.n_casters do
     local id = self.casters[i]
     local dx, dy = rules:casts(id, t)
     local x, y, _, mask = layer:get(id)
     local _, n = layer:touch_sector(x, y, dx, dy, reach, half, out, ENEMY[mask & TEAMS])
+    if walls and n > 0 then
+      local _, m = walls:visible(x, y, layer, out, n, out)
+      self.stats.walled, n = self.stats.walled + n - m, m
+    end
     for k = 1, n do
       local target = out[k]
       local hp = self.hp[target]

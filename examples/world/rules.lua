@@ -40,6 +40,7 @@ function rules.new(opts)
     view = opts.view or 50, margin = opts.margin or 5, reach = opts.reach or 40,
     half_angle = opts.half_angle or pi / 4, max_r = opts.max_r or 2,
     watchers = opts.watchers or 0.3,
+    walls = opts.walls,  -- how many wall segments (wall_coords); default one per 8000 square units
   }
   return setmetatable(r, { __index = rules })
 end
@@ -73,6 +74,24 @@ function rules:spawn(g)
   local team = g() < 0.5 and rules.TEAM_A or rules.TEAM_B
   local view = g() < self.watchers and self.view or 0
   return x, y, r, team, view
+end
+
+-- The world's static walls: a flat {x0, y0, x1, y1, ...} for soageo.walls, a pure function of
+-- the seed and size (integer arithmetic only, ends on the 1/64 grid), so every service and
+-- every node that builds them from the same options gets the same segments. Short walls (each
+-- axis at most 24 long) scattered over the world: each hides some of what a caster's sector
+-- touches.
+function rules:wall_coords()
+  local n = self.walls or self.size * self.size // 8000
+  local coords, span, s = {}, self.size * 64, self.seed * 31 + 17
+  for i = 1, n do
+    local h, g = hash(s, i, -1, 4), hash(s, i, -1, 5)
+    local x, y = pick(h, span), pick(h >> 24, span)
+    local dx, dy = pick(g, 48 * 64 + 1) - 24 * 64, pick(g >> 24, 48 * 64 + 1) - 24 * 64
+    coords[#coords + 1], coords[#coords + 2] = x / 64, y / 64
+    coords[#coords + 1], coords[#coords + 2] = (x + dx) / 64, (y + dy) / 64
+  end
+  return coords
 end
 
 -- The border a region needs so that regions answer what one layer would: every target an owned

@@ -13,11 +13,15 @@ function single.new(rules, capacity)
     rules = rules, layer = soageo.layer(capacity or 0),
     team = {}, view = {}, hp = {},
     out = {}, enters = {}, leaves = {}, hits = {}, casters = {},
-    tick_no = 0,
+    tick_no = 0, walled = 0,  -- walled: hits the walls removed, in all ticks
   }, World)
   w.aoi = soageo.aoi(w.layer, { margin = rules.margin })
   return w
 end
+
+-- The world's static walls (soageo.walls or a shared view of them): a cast then hits only the
+-- targets whose centre its caster sees. nil (the default): no walls.
+function World:use_walls(walls) self.walls = walls end
 
 function World:join(e)  -- { id, x, y, r, team, view }
   local id = e[1]
@@ -47,12 +51,16 @@ function World:tick(joins, leaves)
     if rules:casts(id, t) then nc = nc + 1; casters[nc] = id end
   end
   local hits, nh, out = self.hits, 0, self.out
-  local reach, half = rules.reach, rules.half_angle
+  local reach, half, walls = rules.reach, rules.half_angle, self.walls
   for i = 1, nc do
     local id = casters[i]
     local dx, dy = rules:casts(id, t)
     local x, y = layer:get(id)
     local _, n = layer:touch_sector(x, y, dx, dy, reach, half, out, rules_mod.ENEMY[self.team[id]])
+    if walls and n > 0 then
+      local _, m = walls:visible(x, y, layer, out, n, out)
+      self.walled, n = self.walled + n - m, m
+    end
     for k = 1, n do
       local target = out[k]
       self.hp[target] = self.hp[target] - 1

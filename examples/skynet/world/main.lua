@@ -12,8 +12,10 @@
 -- migrations, strips and hits straight to each other (the design kept), and one where every
 -- phase goes through this service (each phase sent to every region at once, the next phase
 -- when all have answered), to measure against. Over two nodes only the first runs, with one
--- relay per node (world_relay.lua) batching what crosses the link. Prints "CHECK ok ..." /
--- "CHECK FAIL ..." lines and "WORLD ..." figures.
+-- relay per node (world_relay.lua) batching what crosses the link. The world's static walls
+-- come from a map service per node (world_map.lua, shared under WALLS; both nodes build them
+-- from the same seed): the single service and every region attach them, and close their views
+-- at the end. Prints "CHECK ok ..." / "CHECK FAIL ..." lines and "WORLD ..." figures.
 local skynet = require "skynet"
 require "skynet.manager"  -- skynet.abort
 local world = require "world"
@@ -32,6 +34,7 @@ local cols, rows = env("world_cols", 2), env("world_rows", 2)
 local same_pairs, median = world.same_pairs, world.median
 local hpc, clock = skynet.hpc, os.clock
 local cluster
+local WALLS = "world.walls"  -- the name each node's map service shares the walls under
 
 local function check(ok, what)
   print(string.format("CHECK %s world %s: %s", ok and "ok" or "FAIL", mode .. (nodes == 2 and " (2 nodes)" or ""), what))
@@ -146,7 +149,7 @@ local function new_set(opts, n, direct, remote_from)
   end
   local all = {}
   for i = 1, n do all[i] = i end
-  each(all, function(i) return set.call[i]("init", opts, cols, rows, i) end)
+  each(all, function(i) return set.call[i]("init", opts, cols, rows, i, nil, WALLS) end)
   if direct then
     local relay
     if remote_from then
@@ -198,7 +201,7 @@ end
 local function new_tally(name)
   return { name = name, wall = {}, proc = {}, cpu = {}, crit = {}, phase = { {}, {}, {}, {}, {} },
            bytes = {}, ghost_ms = {}, equal = 0, first_bad = nil, owned_checks = 0, owned_bad = 0,
-           migrants = 0, remote_hits = 0, coord = {} }
+           migrants = 0, remote_hits = 0, walled = 0, coord = {} }
 end
 
 -- The union of a set's results, and what the tick cost (per region: phases and CPU in all).
@@ -213,7 +216,9 @@ local function gather(set, out, tally, t, timed, coord_cpu)
     ne, nl, nh = ne + a, nl + b, nh + c
     bytes, gs = bytes + stats.strip_bytes, gs + stats.ghost_s
     tally.migrants = tally.migrants + stats.migrants
-    if t == ticks then tally.remote_hits = tally.remote_hits + stats.remote_hits end
+    if t == ticks then
+      tally.remote_hits, tally.walled = tally.remote_hits + stats.remote_hits, tally.walled + stats.walled
+    end
     for p = 1, 4 do worst[p] = math.max(worst[p], cost[p]) end
     total = total + cost.total - (set.last[i] or cost.total)
     set.last[i] = cost.total
@@ -291,6 +296,8 @@ local function report(one, tally, n)
     check(tally.migrants > 100 and tally.remote_hits > 20, string.format("%s: the scene migrated entities (%d) and hit ghosts (%d hits applied by their owner)",
       tally.name, tally.migrants, tally.remote_hits))
   end
+  check(tally.walled == one.walled and one.walled > 0, string.format("%s: the walls removed %d hits in the regions, %d in the single service",
+    tally.name, tally.walled, one.walled))
   local m = { one = median(one.wall), one_cpu = median(one.cpu), wall = median(tally.wall), cpu = median(tally.cpu),
               proc = median(tally.proc), crit = median(tally.crit) }
   local ph = {}
@@ -351,6 +358,14 @@ local function run()
     end
     if not check(up, "node b answers through cluster") then return end
   end
+  -- The walls, shared by this node's map service (and node b's, from the same options).
+  local map = skynet.newservice("world_map")
+  local _, n_walls, fp = skynet.call(map, "lua", "publish", opts, WALLS)
+  if nodes == 2 then
+    local _, b_walls, b_fp = cluster.call("nodeb", "@control", "map", opts, WALLS)
+    check(b_walls == n_walls and b_fp == fp, string.format("both nodes' map services share the same %d walls, fingerprint %s (node b: %d, %s)",
+      n_walls, fp, b_walls, b_fp))
+  end
   local sets = { new_set(opts, n, true, remote_from) }
   local tallies = { new_tally("direct messages between regions") }
   if nodes == 1 then
@@ -358,11 +373,11 @@ local function run()
   end
   local link = nodes == 2 and link_figures()
   local single = skynet.newservice("world_single")
-  skynet.call(single, "lua", "init", opts, entities)
-  print(string.format("WORLD %s: %d entities in %dx%d, %dx%d region services%s, border %g, %d ticks, thread = %s",
+  skynet.call(single, "lua", "init", opts, entities, WALLS)
+  print(string.format("WORLD %s: %d entities in %dx%d, %dx%d region services%s, border %g, %d ticks, %d shared walls, thread = %s",
     mode, entities, rules.size, rules.size, cols, rows,
     nodes == 2 and string.format(" (%d on this node, %d on node b through cluster)", remote_from - 1, n - remote_from + 1) or " on one node",
-    rules:min_border(), ticks, skynet.getenv("thread")))
+    rules:min_border(), ticks, n_walls, skynet.getenv("thread")))
   local scripts = {}
   for k = 0, #sets do scripts[k] = rules:script(entities, churn) end
   local one, last_cpu, events = new_tally("one service"), nil, 0
@@ -372,7 +387,7 @@ local function run()
     local ref = table.pack(skynet.call(single, "lua", "tick", j, l))
     local c1, p1, u1 = hpc(), clock(), cpu()
     local used = last_cpu and ref[7] - last_cpu
-    last_cpu = ref[7]
+    last_cpu, one.walled = ref[7], ref[8]
     if t >= 2 then
       one.wall[#one.wall + 1], one.proc[#one.proc + 1], one.cpu[#one.cpu + 1] = (c1 - c0) / 1e6, (p1 - p0) * 1000, used * 1000
       one.coord[#one.coord + 1] = (u1 - u0) * 1000
@@ -392,6 +407,17 @@ local function run()
   print(string.format("WORLD ghost traffic per tick (medians): %d bytes of strip snapshots, %.2f ms in all regions dropping + taking + merging them; %d AOI events over %d timed ticks",
     median(tallies[1].bytes), median(tallies[1].ghost_ms), events, #one.wall))
   targets(kept, link, nodes == 2 and crossings(sets[1]))
+  -- Every service lets its view of the walls go: none is left open on either node.
+  for _, set in ipairs(sets) do
+    local all = {}
+    for i = 1, n do all[i] = i end
+    each(all, function(i) return set.call[i]("close") end)
+  end
+  skynet.call(single, "lua", "close")
+  local open_a = skynet.call(map, "lua", "holders", WALLS)
+  local open_b = nodes == 2 and cluster.call("nodeb", "@control", "holders") or 0
+  check(open_a == 0 and open_b == 0, string.format("every view of the shared walls closed at the end (open: %s on node a, %s on node b)", open_a, open_b))
+  skynet.call(map, "lua", "unshare", WALLS)
   print(string.format("WORLD load average at end: %s", loadavg()))
   if cluster then cluster.send("nodeb", "@control", "stop") end
 end

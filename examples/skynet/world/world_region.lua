@@ -11,7 +11,11 @@
 --   move / arrive / ghosts / update: one phase per call, a coordinator delivering the messages
 --     in between (kept to measure against: make world prints both).
 -- Both return, with the results, what each phase cost this service in CPU time.
+--
+-- The walls come from this node's map service (world_map.lua): init attaches the name it
+-- shared them under, and close lets the view go.
 local skynet = require "skynet"
+local soageo = require "soageo"
 local world = require "world"
 local region_mod = require "world.region"
 
@@ -25,6 +29,7 @@ local stat = skynet.stat
 local function cpu() return stat("cpu") + stat("time") end
 
 local r, me, n
+local walls               -- the view of the node's shared walls
 local peer = {}           -- peer[j]: the address of region j when it runs on this node
 local relay               -- this node's relay (world_relay.lua) when some regions run elsewhere
 local targets = {}        -- targets[phase]: the regions this one writes to in that phase
@@ -35,10 +40,13 @@ local cost = {}           -- CPU seconds of the phases of the current tick (1..4
 
 local command = {}
 
-function command.init(opts, cols, rows, index, border)
+function command.init(opts, cols, rows, index, border, walls_name)
   local rules = world.rules.new(opts)
   local grid = world.grid.new(rules.size, cols, rows)
   r = region_mod.new(rules, grid, index, border or rules:min_border())
+  local err
+  walls, err = soageo.attach(walls_name)
+  r:use_walls(assert(walls, err))
   me, n = index, grid.count
   -- Migrations go to any region (a teleport crosses the world); strips and hits only to
   -- neighbours (a ghost stands within `border` of its owner's rectangle).
@@ -161,5 +169,10 @@ function command.ghosts(strips) return phase(3, r.ghosts, strips) end
 function command.update(hits) return results(hits) end
 
 function command.owned() return r:owned({}) end
+
+function command.close()
+  walls:close()
+  return true
+end
 
 require("skynet_commands").start(command)
