@@ -136,6 +136,15 @@ describe("when a layer is shared", function()
       assert.has_error(function() util.method(name)(v, table.unpack(args)) end,
         "calling '" .. name .. "' on bad self (layer is read-only: shared as 'share_spec.ro')")
     end
+    -- The layer's own functions called on a view (a view carries the layer's tag, so that
+    -- every query takes it as one) raise too, and the copy every service reads stays as it was.
+    local own = getmetatable(layer).__index
+    for name, args in pairs(calls) do
+      local ok, err = pcall(own[name], v, table.unpack(args))
+      assert.is_false(ok, name)
+      assert.truthy(tostring(err):find("(layer is read-only: shared as 'share_spec.ro')", 1, true), name .. ": " .. tostring(err))
+    end
+    assert.are.equal(layer:dump(), soageo.attach("share_spec.ro"):dump())
     assert.has_error(function() soageo.aoi(v) end,
       "bad argument #1 to 'aoi' (layer is read-only: shared as 'share_spec.ro')")
     assert.has_error(function() soageo.contacts(v) end,
@@ -306,6 +315,11 @@ describe("when walls and tiles are shared", function()
     assert.are_not.same(want, answers(tiles))
     assert.are.same(want, answers(tv))
     assert.has_error(function() tv:set(0, 0, true) end, "calling 'set' on bad self (tiles is read-only: shared as 'share_spec.tiles')")
+    local set = getmetatable(tiles).__index.set  -- the class's own set, called on the view
+    local ok, err = pcall(set, tv, 0, 0, true)
+    assert.is_false(ok)
+    assert.truthy(tostring(err):find("(tiles is read-only: shared as 'share_spec.tiles')", 1, true), tostring(err))
+    assert.are.same(want, answers(soageo.attach("share_spec.tiles")))
     assert.are.equal("tiles", (function()
       for _, e in ipairs(soageo.shared()) do if e.name == "share_spec.tiles" then return e.kind end end
     end)())

@@ -90,6 +90,10 @@ inline uintptr_t layer_tag(const void* p) { return reinterpret_cast<uintptr_t>(p
 Layer* new_layer(lua_State* L);
 
 Layer* check_layer(lua_State* L, int idx);
+// check_layer for the methods that change a layer: a shared view (soageo.attach) carries the
+// layer's tag, so that every query takes it as one, and raises here as read-only, whichever
+// methods table the call came through.
+Layer* check_writable_layer(lua_State* L, int idx);
 // close() of the layer at `idx` (Held's CloseAt).
 void close_layer(lua_State* L, int idx);
 // Opens `h` holding the layer at `idx`.

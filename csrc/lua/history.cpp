@@ -68,7 +68,7 @@ void trim(lua_State* L, int hidx, History* h, uint64_t keep) {
 // (self [, ticks]) -> ticks, oldest, newest: sets how many ticks the layer keeps (0: off, drops
 // them), and says what it holds (oldest and newest nil when no tick is kept).
 int l_history(lua_State* L) {
-    check_layer(L, 1);
+    check_writable_layer(L, 1);
     const bool set = !lua_isnoneornil(L, 2);
     lua_Integer ticks = 0;
     if (set) {
@@ -85,7 +85,7 @@ int l_history(lua_State* L) {
         h->oldest = 1;
         h->ticks = 0;
         // A finalizer run by the allocation may have closed the layer or made its history.
-        check_layer(L, 1);
+        check_writable_layer(L, 1);
         lua_getiuservalue(L, 1, kHistoryValue);
         if (lua_isnil(L, -1)) {
             lua_pop(L, 1);
@@ -130,7 +130,7 @@ int l_commit(lua_State* L) {
     lua_settop(L, 1);
     constexpr int kHist = 2, kPrev = 3, kOld = 4, kFrame = 5, kPos = 6, kShapes = 7;
     {
-        Layer* layer = check_layer(L, 1);
+        Layer* layer = check_writable_layer(L, 1);
         // The layer is held while the blocks are made: no finalizer can commit, change or close
         // it meanwhile, so what was read here is what is written below.
         Held held;
@@ -376,7 +376,7 @@ int view_each(lua_State* L) {
 
 // (self, tick [, alpha]) -> view
 int l_past(lua_State* L) {
-    check_layer(L, 1);
+    check_writable_layer(L, 1);
     const lua_Integer tick = luaL_checkinteger(L, 2);
     double alpha = 0;
     if (!lua_isnoneornil(L, 3)) {
@@ -386,7 +386,7 @@ int l_past(lua_State* L) {
     }
     lua_settop(L, 3);
     {
-        Layer* layer = check_layer(L, 1);
+        Layer* layer = check_writable_layer(L, 1);
         const History* h = push_history(L, 1);  // 4
         if (!h || h->ticks == 0) luaL_argerror(L, 1, "history is off");
         if (tick < 1 || uint64_t(tick) > h->newest)

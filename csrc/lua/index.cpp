@@ -125,7 +125,7 @@ int l_stats(lua_State* L) {
 
 // Brings the index up to date now (a hint: queries do it themselves when it pays).
 int l_reindex(lua_State* L) {
-    Layer* layer = check_layer(L, 1);
+    Layer* layer = check_writable_layer(L, 1);
     if (index_fresh(layer)) return 0;
     Held h;
     hold_layer(&h, L, 1, layer);

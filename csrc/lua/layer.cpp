@@ -36,6 +36,12 @@ Layer* check_layer(lua_State* L, int idx) {
     return layer;
 }
 
+Layer* check_writable_layer(lua_State* L, int idx) {
+    Layer* layer = check_layer(L, idx);
+    if (__builtin_expect(layer->shared != nullptr, 0)) shared_read_only(L, idx, "layer", layer->shared);
+    return layer;
+}
+
 Layer* new_layer(lua_State* L) {
     auto* layer = static_cast<Layer*>(lua_newuserdatauv(L, sizeof(Layer), kLayerValues));
     std::memset(layer, 0, sizeof *layer);
@@ -100,7 +106,7 @@ int l_new(lua_State* L) {
 }
 
 int l_set(lua_State* L) {
-    Layer* layer = check_layer(L, 1);
+    Layer* layer = check_writable_layer(L, 1);
     int64_t id = check_id(L, 2);
     float x = check_float(L, 3, "x");
     float y = check_float(L, 4, "y");
@@ -119,7 +125,7 @@ int l_set(lua_State* L) {
 }
 
 int l_move(lua_State* L) {
-    Layer* layer = check_layer(L, 1);
+    Layer* layer = check_writable_layer(L, 1);
     Store& s = layer->s;
     int64_t id = check_id(L, 2);
     // `for id, x, y in layer:each() do layer:move(id, ...)` moves the entity each() just
@@ -144,7 +150,7 @@ int l_move(lua_State* L) {
 }
 
 int l_remove(lua_State* L) {
-    Layer* layer = check_layer(L, 1);
+    Layer* layer = check_writable_layer(L, 1);
     lua_pushboolean(L, store_remove(layer->s, check_id(L, 2)));
     return 1;
 }
@@ -179,7 +185,7 @@ int l_len(lua_State* L) {
 }
 
 int l_clear(lua_State* L) {
-    Layer* layer = check_layer(L, 1);
+    Layer* layer = check_writable_layer(L, 1);
     store_clear(layer->s);
     return 0;
 }
@@ -291,7 +297,7 @@ uint64_t check_many(lua_State* L, const Layer* layer, int n, bool has_r, bool ha
 // All arrays are read and checked before the layer changes, so a bad element anywhere (NaN,
 // a float id, a missing value) leaves the layer as it was.
 int l_set_many(lua_State* L) {
-    Layer* layer = check_layer(L, 1);
+    Layer* layer = check_writable_layer(L, 1);
     int n = check_array(L, 2, "ids");
     for (int a = 3; a <= 6; ++a) {
         if (a >= 5 && lua_isnoneornil(L, a)) continue;
@@ -356,7 +362,7 @@ MoveBatch move_scratch(lua_State* L, int idx, uint32_t n, Held* h) {
 // element; within one element: an id that is no integer, an id not in the layer, xs[i], ys[i]
 // (numbers only: strings are not converted).
 int l_move_many(lua_State* L) {
-    Layer* layer = check_layer(L, 1);
+    Layer* layer = check_writable_layer(L, 1);
     const int n = check_array(L, 2, "ids");
     if (check_array(L, 3, "xs") != n) luaL_argerror(L, 3, "xs must have as many elements as ids");
     if (check_array(L, 4, "ys") != n) luaL_argerror(L, 4, "ys must have as many elements as ids");

@@ -32,6 +32,8 @@ const char* check_name(lua_State* L, int arg, size_t* len) {
     if (lua_type(L, arg) != LUA_TSTRING) luaL_typeerror(L, arg, "string");
     const char* name = lua_tolstring(L, arg, len);
     luaL_argcheck(L, *len >= 1 && *len <= kMaxSharedName, arg, "name must hold 1 to 255 bytes");
+    // Names are printed with %s (tostring, errors): a zero byte would cut them short.
+    luaL_argcheck(L, std::memchr(name, '\0', *len) == nullptr, arg, "name must not hold a zero byte");
     return name;
 }
 
@@ -45,6 +47,7 @@ int l_share(lua_State* L) {
     size_t len = 0;
     const char* name = check_name(L, 2, &len);
     if (is_view(L, 1)) luaL_argerror(L, 1, "a shared view cannot be shared again");
+    if (luaL_testudata(L, 1, "soageo.past_view")) luaL_argerror(L, 1, "a past tick's view cannot be shared");
     SharedVersion* v = nullptr;
     SharedKind kind;
     bool view = false;
@@ -64,7 +67,10 @@ int l_share(lua_State* L) {
     }
     if (!v) return luaL_error(L, "not enough memory to share '%s'", name);
     // Before the first version exists: from then on the module stays loaded (core/shared.hpp).
-    shared_pin(reinterpret_cast<const void*>(&l_share));
+    if (!shared_pin(reinterpret_cast<const void*>(&l_share))) {
+        shared_release(v);
+        return luaL_error(L, "cannot share '%s': the module could not pin itself in the process (dlopen)", name);
+    }
     SharedKind had;
     const ShareStatus st = shared_publish(v, &had);
     if (st != ShareStatus::ok) {

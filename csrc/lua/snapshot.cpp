@@ -85,7 +85,7 @@ int l_dump(lua_State* L) {
 // whole snapshot is checked (header, checksum, values, duplicate ids) before the layer changes,
 // so a rejected one leaves it as it was. Returns how many ids were new.
 int l_merge(lua_State* L) {
-    Layer* layer = check_layer(L, 1);
+    Layer* layer = check_writable_layer(L, 1);
     size_t size = 0;
     const auto* data = reinterpret_cast<const unsigned char*>(check_string(L, 2, &size));
     uint32_t set = lua_isnoneornil(L, 3) ? 0u : check_mask(L, 3);
@@ -112,7 +112,7 @@ int l_merge(lua_State* L) {
 
 // Every id is checked before the first removal; ids that are not there are skipped.
 int l_remove_many(lua_State* L) {
-    Layer* layer = check_layer(L, 1);
+    Layer* layer = check_writable_layer(L, 1);
     uint32_t k = check_id_array(L, 2);
     uint32_t removed = 0;
     for (uint32_t i = 1; i <= k; ++i) {

@@ -67,6 +67,8 @@ int l_tiles(lua_State* L) {
 
 int l_set(lua_State* L) {
     TilesObj* o = check_tiles(L, 1);
+    // A shared view carries the class's tag: read-only whichever methods table the call came through.
+    if (o->shared) shared_read_only(L, 1, "tiles", o->shared);
     int isnum = 0;
     const lua_Integer col = lua_tointegerx(L, 2, &isnum);
     if (!isnum || col < 0 || col >= lua_Integer(o->m.cols)) luaL_argerror(L, 2, "col must be an integer in [0, cols)");
@@ -77,13 +79,12 @@ int l_set(lua_State* L) {
     return 0;
 }
 
-// A view at 1 (not the class's own object, whose methods these are not), open.
-TilesObj* check_tiles_view(lua_State* L) {
+// A view's set: only on a view (not the class's own objects, whose methods these are not),
+// where l_set raises.
+int l_view_set(lua_State* L) {
     luaL_checkudata(L, 1, kSharedTilesClass);
-    return check_tiles(L, 1);
+    return l_set(L);
 }
-
-int l_read_only(lua_State* L) { shared_read_only(L, 1, "tiles", check_tiles_view(L)->shared); }
 
 int l_blocked(lua_State* L) {
     return blocked_one(L, check_tiles, [](const TilesObj* o, float x0, float y0, float x1, float y1) {
@@ -139,7 +140,7 @@ const luaL_Reg methods[] = {
 };
 
 const luaL_Reg view_method_list[] = {
-    {"set", l_read_only},
+    {"set", l_view_set},
     {"blocked", l_blocked},
     {"cast", l_cast},
     {"blocked_many", l_blocked_many},
