@@ -60,8 +60,8 @@ function timing.alternating(rounds, contenders)
 end
 
 -- `q` small boxes (side `size`) drawn at random in a world of side `side`, and run(obj), which
--- asks obj:touch_box of every one (into one reused table) and returns the hits: the small
--- queries a view is compared on against the layer it reads.
+-- asks obj:touch_box of every one (into one reused table) and returns the hits, then the boxes'
+-- corners bx, by: the small queries a view is compared on against the layer it reads.
 function timing.small_boxes(q, side, size)
   local bx, by, out = {}, {}, {}
   for i = 1, q do bx[i], by[i] = math.random() * (side - size), math.random() * (side - size) end

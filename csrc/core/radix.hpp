@@ -31,15 +31,15 @@ constexpr uint32_t kPackedPairBits = 44;
 // Pair keys hi << 32 | lo (hi below `his`, lo below `los`), as the AOI's events are keyed,
 // sorted ascending on the bits they use: packed to 32 bits and radix sorted in packed and
 // packed_tmp (packed_cap each) when they fit, else packed in place for radix_sort_packed_pairs
-// (tmp holds n). Below 256 keys, std::sort.
+// (tmp holds n). Below 256 keys, and past kPackedPairBits (never in practice), std::sort.
 void sort_pair_keys(uint64_t* keys, uint64_t* tmp, uint64_t n, uint32_t his, uint32_t los, uint32_t* packed,
                     uint32_t* packed_tmp, uint64_t packed_cap) noexcept;
 
 // Pair keys ra << 16 | rb (both ranks below 2^16), counted by the caller as it made them
 // (by_lo[ra + 1], by_hi[rb + 1]; n_lo + 1 and n_hi + 1 counters): sorted by two counting
 // passes, one per rank, then widened in place to ra << 32 | rb (the n 64-bit keys take the
-// memory of keys and what follows it: 8n bytes). Half the bytes and half the passes of the
-// packed sort of the same pairs.
+// memory of keys and what follows it: 8n bytes). Two passes over keys half as wide, where the
+// packed sort of the same pairs takes up to three.
 void counting_sort_pairs16(uint32_t* keys, uint32_t* tmp, uint64_t n, uint32_t* by_lo, uint32_t n_lo, uint32_t* by_hi,
                            uint32_t n_hi) noexcept;
 
@@ -73,8 +73,8 @@ struct RankChanges {
 // The ranking after `ch` without a sort: the ranked keys[0, n) (ascending, vals along unless
 // null) copied in runs between the removed and the added into out_keys/out_vals; remap[r] gets
 // rank r's new one (kNoSlot: removed), added_rank[i] (unless null) the added i's. Returns the
-// new count. Keys are only copied, never compared: ids or int_key's of them alike. A radix
-// sort of all the ids was a third of an incremental contacts update at 10,000 entities.
+// new count. Keys are only copied, never compared: ids or int_key's of them alike. Rather than a
+// radix sort of every id (bench/bench_pairs_lua.lua, contacts with deaths and spawns).
 uint32_t rerank(const uint64_t* keys, const uint32_t* vals, uint32_t n, const RankChanges& ch, uint64_t* out_keys,
                 uint32_t* out_vals, uint32_t* remap, uint32_t* added_rank) noexcept;
 

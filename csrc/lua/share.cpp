@@ -5,9 +5,10 @@
 // takes it as one, as a past tick's frame) whose columns, id map and index point into the
 // version it holds a reference to; what a query writes (hit buffers, stats, the index's plan
 // counters, each()'s and pairs' scratch) is the view's, in its Lua state's memory. Its index is
-// fresh from the start and never rebuilt: nothing a query does can change the version. Its
-// methods are the layer's binding functions (view_methods), each behind `call`, which makes the
-// view's hit scratch on its first query. close_layer drops the reference; a call that reads the
+// fresh from the start and never rebuilt, and the layer's mutators refuse it
+// (check_writable_layer): nothing a call does can change the version. Its methods are the
+// layer's binding functions (view_methods), those that need the hit scratch behind `call`,
+// which makes it on the view's first query. close_layer drops the reference; a call that reads the
 // view holds it (hold.hpp), so a finalizer's close waits until the call ends.
 #include <algorithm>
 #include <cstring>
@@ -176,7 +177,7 @@ int l_shared(lua_State* L) {
 }
 
 // A layer method called on a view: gives the view its scratch on first use (the allocations
-// may run a finalizer that closes it: the method's own check_layer then raises), then runs the
+// may run a finalizer that closes it: the check that follows them then raises), then runs the
 // layer's binding function (upvalue 2; upvalue 1, the context, is this closure's too).
 int call(lua_State* L) {
     const Layer* view = check_layer(L, 1);

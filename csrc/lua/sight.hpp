@@ -1,5 +1,7 @@
-// What walls and tiles share in the binding: their userdata (the core object, a closed flag,
-// memory in user values) and the two list queries, blocked_many and visible, written once.
+// What walls and tiles share in the binding, written once: the object check, close, a shared
+// view's version, tostring and making (their userdata structs stay in walls.cpp and tiles.cpp:
+// a tag, the core object, a closed flag, the version a view reads), the single queries
+// (blocked_one, cast_one) and the two list queries, blocked_many and visible.
 //
 // Order in both list queries: every allocation first (the result table, the scratch), since
 // it may run finalizers that close the object or the layer or rewrite the argument tables;
@@ -107,7 +109,7 @@ int view_tostring(lua_State* L, const char* view_cls) {
     return 1;
 }
 
-// A new view on top of the stack, closed until share.cpp gives it its version (object_give).
+// A new view on top of the stack, closed until share.cpp gives it its version (give_walls_view, give_tiles_view).
 template <class Obj>
 void push_view(lua_State* L, const char* cls, const char* view_cls, int values) {
     auto* o = static_cast<Obj*>(lua_newuserdatauv(L, sizeof(Obj), values));

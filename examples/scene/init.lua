@@ -83,9 +83,18 @@ function scene.new(opts)
     coords[#coords + 1], coords[#coords + 2] = x, y
     coords[#coords + 1], coords[#coords + 2] = x + len * cos(a), y + len * sin(a)
   end
-  w.wall_coords = coords
-  -- opts.walls_object: walls given by the caller (a view of walls a map service shared).
+  -- opts.walls_object: walls given by the caller (a view of walls a map service shared). The
+  -- coordinates above are drawn either way, so that the rest of the scene draws the same
+  -- numbers; the drawing (svg.lua) then takes the walls in use from the object.
   w.walls = opts.walls_object or soageo.walls(coords)
+  if opts.walls_object then
+    coords = {}
+    for i = 1, #w.walls do
+      local x0, y0, x1, y1 = w.walls:get(i)
+      coords[4 * i - 3], coords[4 * i - 2], coords[4 * i - 1], coords[4 * i] = x0, y0, x1, y1
+    end
+  end
+  w.wall_coords = coords
   return w
 end
 

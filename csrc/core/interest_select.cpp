@@ -1,0 +1,183 @@
+// The cap's selection (interest_internal.hpp): a capped watcher's candidates packed as keys
+// and the smallest chosen, around the last update's pivot.
+#include "interest_internal.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace soageo {
+namespace interest_detail {
+namespace {
+
+
+// Packs the keys of a capped watcher's m candidates (`list`: their positions) as (key << 32 |
+// candidate) into s.packed, and those with a key at or below `pivot` (0: none) into s.sel too:
+// the always-seen and pinned ones pass instead, first in s.order (*passed). With a margin,
+// whether a candidate was seen comes from the marks (`seen`: the last view's mark; 0: none,
+// search `old`). Returns how many were packed; *below of them went to s.sel as well.
+uint32_t pack_keys(const InterestInput& in, InterestScratch& s, const InterestOptions& opt, int64_t w,
+                   const uint32_t* list, uint32_t m, const OldView& old, uint32_t seen, uint32_t pivot,
+                   uint32_t* passed_out, uint32_t* below_out) noexcept {
+    const Pins& pins = *in.pins;
+    bool found;
+    const uint32_t pin_lo = pins.n ? pins_find(pins, w, INT64_MIN, &found) : 0;
+    const bool any_pin = pin_lo < pins.n && pins.pair[2 * size_t(pin_lo)] == w;
+    const uint64_t limit = pivot ? uint64_t(pivot) << 32 | 0xffffffffu : 0;  // no key is 0
+    uint32_t passed = 0, counted = 0, below = 0;
+    if (!opt.always && !any_pin && !(in.margin > 0)) {
+        // The usual case: every candidate counts, keyed by its d2. Branch-free: a key is on
+        // either side of the pivot about as often.
+        for (uint32_t t = 0; t < m; ++t) {
+            const uint64_t x = uint64_t(ordered_bits(s.d2[t])) << 32 | t;
+            s.packed[t] = x;
+            s.sel[below] = x;
+            below += x <= limit;
+        }
+        *passed_out = 0, *below_out = below;
+        return m;
+    }
+    for (uint32_t t = 0; t < m; ++t) {
+        bool pass = opt.always && (in.ms[list[t]] & opt.always) != 0;
+        if (!pass && any_pin) {
+            pins_find(pins, w, in.visible->ids[in.visible->rank_at[list[t]]], &found);
+            pass = found;
+        }
+        if (pass) {
+            s.order[passed++] = t;
+            continue;
+        }
+        bool was = false;
+        if (in.margin > 0) {
+            const uint32_t r = in.visible->rank_at[list[t]];
+            was = seen ? s.mark[r] == seen : old.has(in.visible->ids[r]);
+        }
+        const uint64_t x = uint64_t(cap_key(s.d2[t], in.margin, was)) << 32 | t;
+        s.packed[counted++] = x;
+        s.sel[below] = x;
+        below += x <= limit;
+    }
+    *passed_out = passed, *below_out = below;
+    return counted;
+}
+
+// How far past the cap the next selection's pivot lies, in keys: the boundary of a crowd moves
+// by a few places from one update to the next (bench/bench_interest_lua.lua).
+constexpr uint32_t kPivotSlack = 2;
+
+// A bound above `pivot` (ordered bits of a key), for a boundary that moved past it: a quarter
+// larger d2, or with a margin a quarter larger distance (at least 1 more either way).
+inline uint32_t widened(uint32_t pivot, bool distance) noexcept {
+    const uint32_t b = pivot & 0x80000000u ? pivot & 0x7fffffffu : ~pivot;
+    float f;
+    std::memcpy(&f, &b, sizeof f);
+    const float wide = distance ? f + std::max(std::fabs(f) * 0.25f, 1.0f) : f * 1.25f + 1.0f;
+    return std::max(pivot, ordered_bits(wide));
+}
+
+// Keeps the kPivotSlack smallest keys met, ascending, in `low`: branch-free.
+inline void keep_smallest(uint64_t (&low)[kPivotSlack], uint64_t key) noexcept {
+    for (uint32_t i = 0; i < kPivotSlack; ++i) {
+        const uint64_t lo = std::min(low[i], key);
+        key = std::max(low[i], key);
+        low[i] = lo;
+    }
+}
+
+}  // namespace
+
+// Picks a capped watcher's view among its m candidates: the always-seen and pinned ones, then
+// the opt.max smallest keys. A partial selection on packed keys (pack_keys): the ties at the
+// boundary key, rare, are then settled by d2 and id. The last update's pivot, a little above its
+// boundary key, splits the keys first: the boundary moves little from one update to the next,
+// so most often n or more keys are below it, a few more than n, and only those are selected
+// from. Leaves the chosen indices first in s.order and returns their count.
+uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const InterestOptions& opt, int64_t w,
+                        const uint32_t* list, uint32_t m, const OldView& old, uint32_t seen, uint32_t* edge_out,
+                        uint32_t* pivot_io) noexcept {
+    const uint32_t pivot = *pivot_io;
+    uint32_t passed, below;
+    const uint32_t counted = pack_keys(in, s, opt, w, list, m, old, seen, pivot, &passed, &below);
+    const uint32_t n = opt.max;
+    if (counted <= n) {
+        for (uint32_t t = 0; t < counted; ++t) s.order[passed + t] = uint32_t(s.packed[t]);
+        *edge_out = kAllChosen;
+        return passed + counted;
+    }
+    // `cut`: the split's bound, every key at or below it in s.sel. Fewer than n below the pivot
+    // (the boundary moved out past it): a wider bound is tried once, one more branch-free pass,
+    // rather than a selection among every key (many in a crowd).
+    uint32_t cut = pivot;
+    bool split = pivot && below >= n;
+    if (pivot && !split) {
+        cut = widened(pivot, in.margin > 0);
+        const uint64_t limit = uint64_t(cut) << 32 | 0xffffffffu;
+        below = 0;
+        for (uint32_t t = 0; t < counted; ++t) {
+            const uint64_t x = s.packed[t];
+            s.sel[below] = x;
+            below += x <= limit;
+        }
+        split = below >= n;
+    }
+    uint64_t* keys = split ? s.sel : s.packed;
+    uint32_t len = split ? below : counted;
+    if (split && len - n <= 4) {
+        // A few too many: the largest go to the end, one pass each (cheaper than nth_element's
+        // partitions on so few).
+        for (uint32_t end = len; end > n; --end) {
+            uint64_t best = keys[0];
+            uint32_t top = 0;
+            for (uint32_t t = 1; t < end; ++t) {
+                const bool above = keys[t] > best;  // the largest in a register: no load chain
+                best = above ? keys[t] : best;
+                top = above ? t : top;
+            }
+            std::swap(keys[top], keys[end - 1]);
+        }
+    } else {
+        std::nth_element(keys, keys + (n - 1), keys + len);
+    }
+    uint64_t edge = 0;
+    for (uint32_t t = 0; t < n; ++t) edge = std::max(edge, keys[t] >> 32);
+    *edge_out = uint32_t(edge);
+    // The next pivot: the (n + kPivotSlack)th smallest key, a little above the edge, so that the
+    // next split most often keeps n or more below it. Past the split's keys, the others are larger.
+    uint64_t low[kPivotSlack];
+    std::fill(low, low + kPivotSlack, ~uint64_t(0));
+    for (uint32_t t = n; t < len; ++t) keep_smallest(low, keys[t] >> 32);
+    if (split && len < n + kPivotSlack) {
+        const uint32_t pivot = cut;
+        for (uint32_t t = 0; t < counted; ++t) {
+            const uint64_t key = s.packed[t] >> 32;
+            keep_smallest(low, key > pivot ? key : ~uint64_t(0));
+        }
+    }
+    *pivot_io = uint32_t(low[std::min(counted - n, kPivotSlack) - 1]);
+    uint32_t out = passed, ties = 0;
+    for (uint32_t t = 0; t < n; ++t) {
+        if (keys[t] >> 32 < edge) s.order[out++] = uint32_t(keys[t]);
+    }
+    // Every candidate with the boundary key is a tie (they may lie on both sides of nth); none
+    // is past the split's keys (all above the pivot, which is at or above the edge).
+    for (uint32_t t = 0; t < len; ++t) {
+        const uint64_t x = keys[t];
+        s.packed[ties] = x;  // keys is s.packed itself or s.sel: in place, or apart
+        ties += x >> 32 == edge;
+    }
+    if (ties > 1) {
+        const uint32_t* rank_at = in.visible->rank_at;
+        std::sort(s.packed, s.packed + ties, [&s, rank_at, list](uint64_t x, uint64_t y) {
+            const uint32_t a = uint32_t(x), b = uint32_t(y);
+            if (s.d2[a] != s.d2[b]) return s.d2[a] < s.d2[b];
+            return rank_at[list[a]] < rank_at[list[b]];  // the ids' order
+        });
+    }
+    const uint32_t want = passed + opt.max;
+    for (uint32_t t = 0; out < want; ++t) s.order[out++] = uint32_t(s.packed[t]);
+    return out;
+}
+
+
+}  // namespace interest_detail
+}  // namespace soageo
