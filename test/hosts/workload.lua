@@ -44,6 +44,28 @@ local function contacts_tick(w, h, began, ended)
   return digest_of(digest_of(h, began, 2 * nb), ended, 2 * nd), began, ended
 end
 
+-- Shared copies of the layer and the walls under names of this state's own (states on other
+-- threads share theirs meanwhile), asked what the originals were asked, then unshared.
+local function shared_digest(h, size, a, walls, ids)
+  local name = "workload." .. tostring(W) .. "." .. size
+  soageo.share(a, name)
+  soageo.share(walls, name .. ".walls")
+  do
+    local view <close> = assert(soageo.attach(name))
+    local wview <close> = assert(soageo.attach(name .. ".walls"))
+    local mine, n = a:touch_box(20, 20, 120, 90)
+    local out, m = view:touch_box(20, 20, 120, 90)
+    assert(m == n and #view == #a, "a shared view answers otherwise than its layer")
+    for i = 1, n do assert(out[i] == mine[i], "a shared view answers otherwise than its layer") end
+    h = digest_of(h, out, m)
+    local seen, k = wview:visible(100, 100, view, ids)
+    h = digest_of(h, seen, k)
+  end
+  soageo.unshare(name)
+  soageo.unshare(name .. ".walls")
+  return h
+end
+
 function W.run(size, seed)
   local r = rng(seed)
   local h = 7
@@ -192,24 +214,7 @@ function W.run(size, seed)
     h = digest_of(h, seen, m)
   end
   tiles:set(3, 3, true)
-  -- Shared copies of the layer and the walls under names of this state's own (states on other
-  -- threads share theirs meanwhile), asked what the originals were asked, then unshared.
-  local name = "workload." .. tostring(W) .. "." .. size
-  soageo.share(a, name)
-  soageo.share(walls, name .. ".walls")
-  do
-    local view <close> = assert(soageo.attach(name))
-    local wview <close> = assert(soageo.attach(name .. ".walls"))
-    local mine, n = a:touch_box(20, 20, 120, 90)
-    local out, m = view:touch_box(20, 20, 120, 90)
-    assert(m == n and #view == #a, "a shared view answers otherwise than its layer")
-    for i = 1, n do assert(out[i] == mine[i], "a shared view answers otherwise than its layer") end
-    h = digest_of(h, out, m)
-    local seen, k = wview:visible(100, 100, view, ids)
-    h = digest_of(h, seen, k)
-  end
-  soageo.unshare(name)
-  soageo.unshare(name .. ".walls")
+  h = shared_digest(h, size, a, walls, ids)
   return tostring(h)
 end
 
