@@ -1,6 +1,7 @@
 #include "shared.hpp"
 
 #include <dlfcn.h>
+#include <link.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -297,6 +298,32 @@ size_t shared_list(SharedInfo* out, size_t max) noexcept {
     return count;
 }
 
+namespace {
+
+// Whether `addr` lies in the main program: soageo linked into the executable (as the test hosts
+// link it), which nothing unloads, so there is nothing to pin. The loader lists the main
+// program first.
+bool in_main_program(const void* addr) noexcept {
+    struct Find {
+        uintptr_t addr;
+        bool found;
+    } f{reinterpret_cast<uintptr_t>(addr), false};
+    dl_iterate_phdr(
+        [](dl_phdr_info* info, size_t, void* data) -> int {
+            auto* f = static_cast<Find*>(data);
+            for (int i = 0; i < info->dlpi_phnum; ++i) {
+                const ElfW(Phdr)& p = info->dlpi_phdr[i];
+                const uintptr_t lo = info->dlpi_addr + p.p_vaddr;
+                if (p.p_type == PT_LOAD && f->addr >= lo && f->addr - lo < p.p_memsz) f->found = true;
+            }
+            return 1;  // the first object only
+        },
+        &f);
+    return f.found;
+}
+
+}  // namespace
+
 bool shared_pin(const void* addr) noexcept {
     Registry* r = registry();
     if (!r) return false;
@@ -307,7 +334,7 @@ bool shared_pin(const void* addr) noexcept {
     // NOLOAD: the module is loaded already (it is running this); NODELETE: no dlclose unloads it.
     void* h = dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
     if (!h) h = dlopen(info.dli_fname, RTLD_NOW | RTLD_NODELETE);
-    r->pinned = h != nullptr;
+    r->pinned = h != nullptr || in_main_program(addr);
     return r->pinned;
 }
 

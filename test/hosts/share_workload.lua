@@ -59,7 +59,9 @@ function S.reader(last, seed)
   local want, held = {}, {}
   local r = new_rng(seed)
   local seen_last, checks = 0, 0
+  local deadline = os.time() + 120  -- a writer that failed publishes no last version
   while seen_last < 3 do
+    if os.time() > deadline then return "gave up waiting for version " .. last end
     local lv = soageo.attach(LAYER)
     local wv = soageo.attach(WALLS)
     if lv and wv then
