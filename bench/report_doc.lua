@@ -202,11 +202,9 @@ function M.render_targets(rows)
   return table.concat(out, "\n")
 end
 
--- One machine's section: the marker, a heading naming the CPU model, the run's header table,
--- the targets, then each program's output under its command (with `about`, the leading
--- comment of the program's source, when given). header: { model, commit, date, cpu, compiler,
--- lua, load_before, load_after }; ok/status: how the run ended.
-function M.render_run(header, sections, targets, ok, status)
+-- A section's opening: the marker, a heading naming the CPU model, the run's header table (commit,
+-- date, CPU, the `rows` given, the load average) and, when the run failed, a warning.
+local function section_head(header, rows, ok, status)
   local out = {
     MARKER:format(header.model),
     ("## %s"):format(header.model),
@@ -216,15 +214,26 @@ function M.render_run(header, sections, targets, ok, status)
     ("| commit | `%s` |"):format(header.commit),
     ("| date | %s |"):format(header.date),
     ("| CPU | %s |"):format(header.cpu),
-    ("| compiler | %s |"):format(header.compiler),
-    ("| Lua | %s |"):format(header.lua),
-    ("| load average (1, 5, 15 min) | %s before, %s after |"):format(header.load_before, header.load_after),
-    "",
   }
+  for _, r in ipairs(rows) do out[#out + 1] = r end
+  out[#out + 1] = ("| load average (1, 5, 15 min) | %s before, %s after |"):format(header.load_before, header.load_after)
+  out[#out + 1] = ""
   if not ok then
     out[#out + 1] = ("**The run failed (exit status %s): the figures below are incomplete.**"):format(tostring(status))
     out[#out + 1] = ""
   end
+  return out
+end
+
+-- One machine's section: the marker, a heading naming the CPU model, the run's header table,
+-- the targets, then each program's output under its command (with `about`, the leading
+-- comment of the program's source, when given). header: { model, commit, date, cpu, compiler,
+-- lua, load_before, load_after }; ok/status: how the run ended.
+function M.render_run(header, sections, targets, ok, status)
+  local out = section_head(header, {
+    ("| compiler | %s |"):format(header.compiler),
+    ("| Lua | %s |"):format(header.lua),
+  }, ok, status)
   out[#out + 1] = "### Targets"
   out[#out + 1] = ""
   out[#out + 1] = M.render_targets(M.evaluate(targets, sections))
@@ -277,23 +286,7 @@ M.WORLD_ABOUT = "A world larger than one service (doc/world.md): 100,000 entitie
 -- make world's section: header { model, commit, date, cpu, skynet, load_before, load_after },
 -- the lines from world_lines, how the run ended.
 function M.render_world(header, lines, ok, status)
-  local out = {
-    MARKER:format(header.model),
-    ("## %s"):format(header.model),
-    "",
-    "| | |",
-    "|---|---|",
-    ("| commit | `%s` |"):format(header.commit),
-    ("| date | %s |"):format(header.date),
-    ("| CPU | %s |"):format(header.cpu),
-    ("| skynet | `%s` |"):format(header.skynet),
-    ("| load average (1, 5, 15 min) | %s before, %s after |"):format(header.load_before, header.load_after),
-    "",
-  }
-  if not ok then
-    out[#out + 1] = ("**The run failed (exit status %s): the figures below are incomplete.**"):format(tostring(status))
-    out[#out + 1] = ""
-  end
+  local out = section_head(header, { ("| skynet | `%s` |"):format(header.skynet) }, ok, status)
   out[#out + 1] = "### Targets"
   out[#out + 1] = ""
   out[#out + 1] = "| target | this run | verdict |"
