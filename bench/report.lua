@@ -41,14 +41,7 @@ local header = {
   load_before = load_average(),
 }
 
-local lines = {}
-local p = assert(io.popen(command .. " 2>&1"))
-for line in p:lines() do
-  io.write(line, "\n")
-  io.flush()
-  lines[#lines + 1] = line
-end
-local ok, _, status = p:close()
+local lines, ok, status = machine.echo_run(command)
 header.load_after = load_average()
 
 local sections = doc.sections(lines)

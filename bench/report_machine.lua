@@ -40,4 +40,18 @@ end
 
 function M.date() return os.date("!%Y-%m-%d %H:%M UTC") end
 
+-- Runs `command`, echoing what it prints as it prints it; returns those lines, then how it
+-- ended (io.popen's close: ok, status).
+function M.echo_run(command)
+  local lines = {}
+  local p = assert(io.popen(command .. " 2>&1"))
+  for line in p:lines() do
+    io.write(line, "\n")
+    io.flush()
+    lines[#lines + 1] = line
+  end
+  local ok, _, status = p:close()
+  return lines, ok, status
+end
+
 return M

@@ -19,14 +19,7 @@ local header = {
   skynet = os.getenv("SKYNET") or "not given", load_before = machine.load_average(),
 }
 
-local printed = {}
-local p = assert(io.popen(command .. " 2>&1"))
-for line in p:lines() do
-  io.write(line, "\n")
-  io.flush()
-  printed[#printed + 1] = line
-end
-local ok, _, status = p:close()
+local printed, ok, status = machine.echo_run(command)
 header.load_after = machine.load_average()
 
 local merged = doc.merge(machine.read(target), header.model, doc.render_world(header, doc.world_lines(printed), ok, status))

@@ -96,6 +96,9 @@ Layer* check_layer(lua_State* L, int idx);
 Layer* check_writable_layer(lua_State* L, int idx);
 // close() of the layer at `idx` (Held's CloseAt).
 void close_layer(lua_State* L, int idx);
+// close(), __close and __gc of a layer (or a shared view: metatable `cls`) at 1. On one a call
+// holds (only a finalizer run by that call can get here), it is done when the call ends.
+int close_held_layer(lua_State* L, const char* cls);
 // Opens `h` holding the layer at `idx`.
 inline void hold_layer(Held* h, lua_State* L, int idx, Layer* layer) {
     held_open(h, L);

@@ -468,18 +468,18 @@ void close_layer(lua_State* L, int idx) {
     }
 }
 
-namespace {
-
-// Serves close(), __close and __gc. On a layer a call holds (only a finalizer run by that call
-// can get here), it is done when the call ends.
-int l_close(lua_State* L) {
-    auto* layer = static_cast<Layer*>(luaL_checkudata(L, 1, kLayerClass));
+int close_held_layer(lua_State* L, const char* cls) {
+    auto* layer = static_cast<Layer*>(luaL_checkudata(L, 1, cls));
     if (layer->hold.busy)
         layer->hold.close_pending = true;
     else
         close_layer(L, 1);
     return 0;
 }
+
+namespace {
+
+int l_close(lua_State* L) { return close_held_layer(L, kLayerClass); }
 
 int l_tostring(lua_State* L) {
     auto* layer = static_cast<Layer*>(luaL_checkudata(L, 1, kLayerClass));

@@ -226,14 +226,7 @@ int l_view_version(lua_State* L) {
 }
 
 // close(), __close and __gc: as the layer's (a view a call holds closes when the call ends).
-int l_view_close(lua_State* L) {
-    auto* view = static_cast<Layer*>(luaL_checkudata(L, 1, kViewClass));
-    if (view->hold.busy)
-        view->hold.close_pending = true;
-    else
-        close_layer(L, 1);
-    return 0;
-}
+int l_view_close(lua_State* L) { return close_held_layer(L, kViewClass); }
 
 int l_view_tostring(lua_State* L) {
     auto* view = static_cast<Layer*>(luaL_checkudata(L, 1, kViewClass));
