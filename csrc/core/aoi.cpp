@@ -352,9 +352,11 @@ int aoi_commit(const AoiInput& in, AoiScratch& s, Visible* visible, int current,
     if (in.stats) ++(p.incremental ? in.stats->incremental : in.stats->full);
     if (!p.incremental) {
         s.mark_stamp = p.stamp;  // the full update cleared the marks and stamped from 0
-        return 1 - current;
+        current = 1 - current;
+    } else {
+        commit_incremental(in, s, visible[current], visible[1 - current], p);
     }
-    commit_incremental(in, s, visible[current], visible[1 - current], p);
+    if (in.who) who_sees_me_commit(*in.who, s, visible[current], visible[1 - current], p, in.stats);
     return current;
 }
 

@@ -105,6 +105,28 @@ bool observers_apply_renumbered(Observers& o, uint32_t ids_before, uint32_t adde
                                 const uint32_t* remap, const uint32_t* index_now, const uint64_t* leave_keys,
                                 uint64_t n_leave, const uint64_t* enter_keys, uint64_t n_enter) noexcept;
 
+struct AoiStats;
+
+// Who sees me, as an aoi keeps it for watchers_of: the inversion, built when asked
+// (who_sees_me_ask), then followed by each commit while the caller keeps asking; after
+// kWhoSeesMeIdle commits without an ask, commits stop following it and the next ask builds it
+// again. The caller carves `lists` (who_sees_me_room says when and how large).
+struct WhoSeesMe {
+    Observers lists{};
+    bool current = false;  // `lists` describe the committed visible lists
+    uint32_t idle = 0;     // commits since the last ask, up to kWhoSeesMeIdle
+};
+constexpr uint32_t kWhoSeesMeIdle = 4;
+
+// Whether the next commit will follow the inversion (the update should then write its events as
+// keys: AoiProgress::keys).
+inline bool who_sees_me_follows(const WhoSeesMe& w) noexcept { return w.current && w.idle < kWhoSeesMeIdle; }
+// Before an ask: false when the lists are current or fit a build of v; else the capacities to
+// carve them with.
+bool who_sees_me_room(const WhoSeesMe& w, const Visible& v, uint32_t* id_cap, uint64_t* pair_cap) noexcept;
+// Makes the lists describe v (the committed visible lists), building them when they do not.
+void who_sees_me_ask(WhoSeesMe& w, const Visible& v, AoiStats* stats) noexcept;
+
 // Per-update scratch sized for the layer: entities grouped by grid cell, id ranks, marks.
 struct AoiScratch {
     float* xs;         // positions in bucket order
@@ -278,6 +300,7 @@ struct AoiInput {
     const KernelTable* kernels;
     bool watchers_same = false;  // no watch or unwatch since the last committed update
     AoiStats* stats = nullptr;   // counted by aoi_commit when given
+    WhoSeesMe* who = nullptr;    // followed by aoi_commit when given (who_sees_me_follows)
 };
 
 // Computes what the watchers see now from the layer and `before`, appending the differences

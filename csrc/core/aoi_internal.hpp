@@ -175,4 +175,9 @@ void commit_incremental(const AoiInput& in, AoiScratch& s, Visible& v, Visible& 
                         const AoiProgress& p) noexcept;
 
 }  // namespace aoi_detail
+// aoi_commit's last step: the inversion follows the update's events, or stops describing the
+// lists (aoi_observers.cpp).
+void who_sees_me_commit(WhoSeesMe& w, const AoiScratch& s, const Visible& committed, const Visible& previous,
+                        const AoiProgress& p, AoiStats* stats) noexcept;
+
 }  // namespace soageo

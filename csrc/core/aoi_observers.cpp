@@ -212,4 +212,41 @@ bool observers_apply_renumbered(Observers& o, uint32_t ids_before, uint32_t adde
     return true;
 }
 
+bool who_sees_me_room(const WhoSeesMe& w, const Visible& v, uint32_t* id_cap, uint64_t* pair_cap) noexcept {
+    if (w.current) return false;
+    const uint64_t pairs = observers_need(v);
+    if (w.lists.off && w.lists.id_cap >= v.id_count && w.lists.pair_cap >= pairs) return false;
+    *id_cap = v.id_count + v.id_count / 2 + 16;
+    *pair_cap = pairs + pairs / 2 + 64;  // lists that outgrow their room move to the end
+    return true;
+}
+
+void who_sees_me_ask(WhoSeesMe& w, const Visible& v, AoiStats* stats) noexcept {
+    w.idle = 0;
+    if (w.current) return;
+    observers_build(v, w.lists);
+    w.current = true;
+    if (stats) ++stats->inversion_builds;
+}
+
+// At a commit (committed: the lists now current; previous: the other pair of lists, which an
+// update that changed the watchers left their new indices in).
+void who_sees_me_commit(WhoSeesMe& w, const AoiScratch& s, const Visible& committed, const Visible& previous,
+                        const AoiProgress& p, AoiStats* stats) noexcept {
+    const bool follow = who_sees_me_follows(w);
+    w.idle += w.idle < kWhoSeesMeIdle;
+    w.current = false;
+    if (!follow || !(p.incremental || p.keys)) return;
+    // An incremental update that took adds, removes, watch or unwatch in renumbers the lists as
+    // it applies its events (the commit left the maps in the scratch and the other lists).
+    const AoiScratch::Members& m = s.members;
+    w.current = !p.members
+                    ? observers_apply(committed, w.lists, p.leave_keys, p.n_leave, p.enter_keys, p.n_enter)
+                    : observers_apply_renumbered(w.lists, m.ids_before, m.n_added, committed.id_count,
+                                                 m.layer_changed ? s.remap : nullptr,
+                                                 m.watchers_changed() ? previous.mask : nullptr, p.leave_keys,
+                                                 p.n_leave, p.enter_keys, p.n_enter);
+    if (w.current && stats) ++stats->inversion_follows;
+}
+
 }  // namespace soageo

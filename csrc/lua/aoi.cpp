@@ -29,12 +29,9 @@ struct Aoi {
     int current;
     AoiScratch scratch;
     EventList enter, leave;
-    Observers observers;     // visible[current] inverted, for watchers_of; built on demand
+    WhoSeesMe who;           // visible[current] inverted, for watchers_of; built on demand
     uint64_t enter_recent, leave_recent;  // decaying peaks of the event counts (shrinking)
     float margin;
-    uint32_t generation;     // bumped by every update: which visible lists are current
-    uint32_t observers_of;   // the generation `observers` describes (0: none)
-    uint32_t observers_idle; // updates since the last watchers_of call
     bool watchers_touched;   // watch or unwatch called since the last committed update
     AoiStats stats;          // aoi:stats()
     // Interest management: watchers with options, pins, and the special watchers' views and
@@ -49,9 +46,6 @@ struct Aoi {
     uint64_t interest_chosen, interest_kept;  // aoi:stats(): special watchers' views by path
 };
 static_assert(std::is_standard_layout<Aoi>::value && offsetof(Aoi, head) == 0, "event_object.hpp reaches the head");
-
-// Updates without a watchers_of call after which the inversion stops following the events.
-constexpr uint32_t kObserversIdle = 4;
 
 const EventClass kAoi = {"soageo.aoi", "aoi", "the aoi's layer is closed", "leave must be another table than enter",
                          sizeof(Aoi), kAoiValues};
@@ -104,7 +98,6 @@ int l_new(lua_State* L) {
     a->scratch = aoi_scratch_carve(event_first_block(L, kScratchBlock, aoi_scratch_bytes(64)), 64);
     a->enter = events_carve(event_first_block(L, kEnterBlock, events_bytes(1024)), 1024);
     a->leave = events_carve(event_first_block(L, kLeaveBlock, events_bytes(1024)), 1024);
-    a->generation = 1;
     a->head.closed = false;
     lua_settop(L, 1);
     pace_collector(L);
@@ -277,8 +270,7 @@ int l_update(lua_State* L) {
     // Once asked "who sees me", the inversion follows the events while the caller keeps asking
     // (a few updates without a call end it: a later call builds it again). A full update then
     // writes its events' keys behind the pairs: buffers that hold both for a usual tick.
-    const bool follow = a->observers_of == a->generation && a->observers_idle < kObserversIdle;
-    a->observers_idle += a->observers_idle < kObserversIdle;
+    const bool follow = who_sees_me_follows(a->who);
     if (follow) {
         if (a->enter.cap < 2 * a->enter_recent + n + kEventsFloor)
             events_renew(L, &h, a->enter, kEnterBlock, 2 * a->enter_recent + n + kEventsFloor, a->enter.n);
@@ -290,7 +282,7 @@ int l_update(lua_State* L) {
         grow_visible(L, &h, a, after, a->watchers.cap, a->visible[before].target_cap, n + n / 2, false);
     a->enter.n = a->leave.n = 0;
     AoiInput in{&layer->s, &a->watchers, &a->visible[before], a->margin, context(L)->kernels, !a->watchers_touched,
-                &a->stats};
+                &a->stats, &a->who};
     AoiProgress progress;
     progress.keys = follow;
     // The core goes as far as its blocks let it, and says what it needs to go on.
@@ -324,25 +316,6 @@ int l_update(lua_State* L) {
         events_write(&r, L, a->final_enter, a->final_leave);
     }
     a->watchers_touched = false;
-    ++a->generation;
-    if (follow && (progress.incremental || progress.keys)) {
-        // An incremental update that took adds, removes, watch or unwatch in renumbers the lists
-        // as it applies its events (the commit left the maps in the scratch and the other lists).
-        const AoiScratch::Members& m = a->scratch.members;
-        const bool followed =
-            !progress.members
-                ? observers_apply(a->visible[a->current], a->observers, progress.leave_keys, progress.n_leave,
-                                  progress.enter_keys, progress.n_enter)
-                : observers_apply_renumbered(a->observers, m.ids_before, m.n_added, a->visible[a->current].id_count,
-                                             m.layer_changed ? a->scratch.remap : nullptr,
-                                             m.watchers_changed() ? a->visible[1 - a->current].mask : nullptr,
-                                             progress.leave_keys, progress.n_leave, progress.enter_keys,
-                                             progress.n_enter);
-        if (followed) {
-            a->observers_of = a->generation;
-            ++a->stats.inversion_follows;
-        }
-    }
     a->enter_recent = decayed_peak(a->enter_recent, a->enter.n);
     a->leave_recent = decayed_peak(a->leave_recent, a->leave.n);
     const int results = events_close(&r, interest ? a->final_enter.n : a->enter.n, interest ? a->final_leave.n : a->leave.n);
@@ -401,24 +374,17 @@ int l_watchers_of(lua_State* L) {
     hold_aoi(&h, L, a);
     event_out(L, &h);
     const Visible& v = a->visible[a->current];
-    a->observers_idle = 0;
-    if (a->observers_of != a->generation) {
-        const uint64_t pairs = observers_need(v);
-        if (!a->observers.off || a->observers.id_cap < v.id_count || a->observers.pair_cap < pairs) {
-            const uint32_t id_cap = v.id_count + v.id_count / 2 + 16;
-            const uint64_t pair_cap = pairs + pairs / 2 + 64;  // lists that outgrow their room move to the end
-            a->observers = observers_carve(event_view_block(L, &h, kObserversBlock, observers_bytes(id_cap, pair_cap)),
-                                           id_cap, pair_cap);
-        }
-        observers_build(v, a->observers);
-        a->observers_of = a->generation;
-        ++a->stats.inversion_builds;
-    }
+    uint32_t id_cap;
+    uint64_t pair_cap;
+    if (who_sees_me_room(a->who, v, &id_cap, &pair_cap))
+        a->who.lists = observers_carve(event_view_block(L, &h, kObserversBlock, observers_bytes(id_cap, pair_cap)),
+                                       id_cap, pair_cap);
+    who_sees_me_ask(a->who, v, &a->stats);
     const int64_t* found = std::lower_bound(v.ids, v.ids + v.id_count, id);
     const bool seen = found != v.ids + v.id_count && *found == id;
     const uint32_t rank = static_cast<uint32_t>(found - v.ids);
-    if (seen) observers_sort(a->observers, rank);
-    const Observers& o = a->observers;
+    if (seen) observers_sort(a->who.lists, rank);
+    const Observers& o = a->who.lists;
     Results r;
     event_list_open(&r, L);
     // The inversion is of the uncapped lists: a special watcher's own list has the last say.

@@ -28,6 +28,7 @@ struct AoiScene {
     AoiScratch s;
     EventList enter, leave;
     AoiStats stats;
+    WhoSeesMe* who = nullptr;  // followed by the commits when set
 
     explicit AoiScene(uint32_t count) : n(count) {
         const uint32_t cap = n + 16;
@@ -56,8 +57,9 @@ struct AoiScene {
 
     // One update's events: the enter pairs, a separator, the leave pairs.
     std::vector<int64_t> update(bool same_watchers) {
-        AoiInput in{&st, &w, &vis[cur], 1.0f, fixture::reference(), same_watchers, &stats};
+        AoiInput in{&st, &w, &vis[cur], 1.0f, fixture::reference(), same_watchers, &stats, who};
         AoiProgress p;
+        p.keys = who && who_sees_me_follows(*who);
         enter.n = leave.n = 0;
         uint64_t need = 0;
         CHECK(aoi_update(in, s, vis[1 - cur], enter, leave, p, &need) == AoiStatus::done);
@@ -203,4 +205,43 @@ TEST_CASE(sort_keys_equals_std_sort) {
                       (unsigned long long)sh.n, sh.per_watcher, round);
         }
     }
+}
+
+// Who sees me as the aoi keeps it: an ask builds the inversion; the next kWhoSeesMeIdle
+// commits follow it (lists equal to a new build of the committed lists); a commit past them
+// without an ask stops describing the lists, and the next ask builds them again.
+TEST_CASE(who_sees_me_follows_commits_while_asked) {
+    AoiScene sc(300);
+    sc.update(false);
+    const uint32_t id_cap = 400;
+    const uint64_t pair_cap = 4 * uint64_t(300) * 300;
+    std::vector<unsigned char> ob(observers_bytes(id_cap, pair_cap)), fb(observers_bytes(id_cap, pair_cap));
+    WhoSeesMe who;
+    who.lists = observers_carve(ob.data(), id_cap, pair_cap);
+    sc.who = &who;
+    uint32_t ic;
+    uint64_t pc;
+    CHECK(who_sees_me_room(who, sc.vis[sc.cur], &ic, &pc) == false);  // carved large enough
+    who_sees_me_ask(who, sc.vis[sc.cur], &sc.stats);
+    CHECK(who.current && sc.stats.inversion_builds == 1);
+    fixture::Rng rng(17);
+    for (uint32_t tick = 1; tick <= kWhoSeesMeIdle + 1; ++tick) {
+        sc.step(rng);
+        CHECK(who_sees_me_follows(who) == (tick <= kWhoSeesMeIdle));
+        sc.update(true);
+        CHECK_MSG(who.current == (tick <= kWhoSeesMeIdle), "tick %u", tick);
+        if (!who.current) break;
+        Observers fresh = observers_carve(fb.data(), id_cap, pair_cap);
+        observers_build(sc.vis[sc.cur], fresh);
+        bool same = true;
+        for (uint32_t r = 0; r < sc.vis[sc.cur].id_count; ++r) {
+            observers_sort(who.lists, r);
+            same &= std::equal(who.lists.who + who.lists.off[r], who.lists.who + who.lists.off[r] + who.lists.len[r],
+                               fresh.who + fresh.off[r], fresh.who + fresh.off[r] + fresh.len[r]);
+        }
+        CHECK_MSG(same, "tick %u", tick);
+    }
+    CHECK(sc.stats.inversion_follows == kWhoSeesMeIdle);
+    who_sees_me_ask(who, sc.vis[sc.cur], &sc.stats);
+    CHECK(who.current && who.idle == 0 && sc.stats.inversion_builds == 2);
 }
