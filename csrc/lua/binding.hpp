@@ -11,6 +11,7 @@
 #include <lua.hpp>
 
 #include <cstdint>
+#include <initializer_list>
 
 #include "../core/grid.hpp"
 #include "../core/kernels.hpp"
@@ -202,9 +203,10 @@ void open_contacts(lua_State* L, const Tables& t);
 void open_index(lua_State* L, const Tables& t);
 void open_walls(lua_State* L, const Tables& t);
 void open_tiles(lua_State* L, const Tables& t);
-// A class of its own (walls, tiles): metatable `name` with `methods` as __index.
-void open_class(lua_State* L, const Tables& t, const char* name, const luaL_Reg* methods, const luaL_Reg* metamethods,
-                const luaL_Reg* module_functions);
+// A class of its own (walls, tiles): metatable `name` with the method lists as __index and the
+// metamethod lists in it, each list added in order (a later one's names override).
+void open_class(lua_State* L, const Tables& t, const char* name, std::initializer_list<const luaL_Reg*> methods,
+                std::initializer_list<const luaL_Reg*> metamethods, const luaL_Reg* module_functions);
 // After every other open_*: past views answer the queries the layer's methods table holds then.
 void open_history(lua_State* L, const Tables& t);
 // Last: soageo.share, attach, version, unshare, shared and the shared layer view class.

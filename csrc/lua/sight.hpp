@@ -240,5 +240,63 @@ int visible(lua_State* L, int scratch_uv, Check check, Test test) {
     return 2;
 }
 
+// What names a walls or tiles class: its metatable, its shared view's, the message for a
+// closed object, its user values and the one holding the list queries' scratch.
+struct SightNames {
+    const char* cls;
+    const char* view_cls;
+    const char* closed;
+    int values, scratch;
+};
+
+// The methods walls and tiles share, over the object's core data (`Core`, a member pointer) and
+// the core's three questions, for the class and its shared view; `open` makes both classes
+// from these and the class's own lists (a later list's names override an earlier one's).
+template <class Obj, const SightNames& N, auto Core, auto Blocked, auto Cast, auto Sees>
+struct SightClass {
+    static Obj* check(lua_State* L, int idx) { return check_object<Obj>(L, idx, N.cls, N.closed); }
+    static int blocked(lua_State* L) {
+        return blocked_one(L, check, [](const Obj* o, float x0, float y0, float x1, float y1) {
+            return Blocked(o->*Core, x0, y0, x1, y1);
+        });
+    }
+    static int cast(lua_State* L) {
+        return cast_one(L, check, [](const Obj* o, float x0, float y0, float x1, float y1, double* t, uint32_t* hit) {
+            return Cast(o->*Core, x0, y0, x1, y1, t, hit);
+        });
+    }
+    static int many(lua_State* L) {
+        return blocked_many(L, check, [](Obj* o, float x0, float y0, float x1, float y1) {
+            return Blocked(o->*Core, x0, y0, x1, y1);
+        });
+    }
+    static int sees(lua_State* L) {
+        return visible(L, N.scratch, check, [](Obj* o, float vx, float vy, float px, float py) {
+            return Sees(o->*Core, vx, vy, px, py);
+        });
+    }
+    static int close(lua_State* L) { return close_object<Obj>(L, N.cls, N.values); }
+    // A view's close(), __close and __gc: drops its reference, then closes as the class does.
+    static int view_close(lua_State* L) { return close_object<Obj>(L, N.cls, N.values, N.view_cls); }
+    static int version(lua_State* L) { return view_version<Obj>(L, N.cls, N.view_cls, N.closed); }
+    static int view_string(lua_State* L) { return view_tostring<Obj>(L, N.view_cls); }
+
+    static constexpr luaL_Reg methods[] = {
+        {"blocked", blocked}, {"cast", cast}, {"blocked_many", many}, {"visible", sees}, {"close", close}, {nullptr, nullptr},
+    };
+    static constexpr luaL_Reg metamethods[] = {{"__gc", close}, {"__close", close}, {nullptr, nullptr}};
+    static constexpr luaL_Reg view_methods[] = {{"close", view_close}, {"version", version}, {nullptr, nullptr}};
+    static constexpr luaL_Reg view_metamethods[] = {
+        {"__gc", view_close}, {"__close", view_close}, {"__tostring", view_string}, {nullptr, nullptr},
+    };
+    static constexpr luaL_Reg none[] = {{nullptr, nullptr}};
+
+    static void open(lua_State* L, const Tables& t, const luaL_Reg* own, const luaL_Reg* view_own,
+                     const luaL_Reg* own_metamethods, const luaL_Reg* module_functions) {
+        open_class(L, t, N.cls, {own, methods}, {own_metamethods, metamethods}, module_functions);
+        open_class(L, t, N.view_cls, {own, methods, view_own, view_methods}, {own_metamethods, view_metamethods}, none);
+    }
+};
+
 }  // namespace lua
 }  // namespace soageo

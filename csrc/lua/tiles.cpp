@@ -11,8 +11,8 @@ namespace soageo {
 namespace lua {
 namespace {
 
-constexpr const char* kTilesClass = "soageo.tiles";
-constexpr const char* kSharedTilesClass = "soageo.shared_tiles";
+constexpr char kTilesClass[] = "soageo.tiles";
+constexpr char kSharedTilesClass[] = "soageo.shared_tiles";
 constexpr int kCellsValue = 1, kTileScratchValue = 2, kTileValues = 2;
 
 struct TilesObj {
@@ -22,7 +22,9 @@ struct TilesObj {
     SharedVersion* shared;  // a view (soageo.attach): the version whose data it reads
 };
 
-TilesObj* check_tiles(lua_State* L, int idx) { return check_object<TilesObj>(L, idx, kTilesClass, "tiles is closed"); }
+constexpr SightNames kTilesNames{kTilesClass, kSharedTilesClass, "tiles is closed", kTileValues, kTileScratchValue};
+using Sight = SightClass<TilesObj, kTilesNames, &TilesObj::m, tiles_blocked, tiles_cast, tiles_visible>;
+constexpr auto check_tiles = Sight::check;
 
 uint32_t check_side(lua_State* L, int arg, const char* what) {
     int isnum = 0;
@@ -86,32 +88,6 @@ int l_view_set(lua_State* L) {
     return l_set(L);
 }
 
-int l_blocked(lua_State* L) {
-    return blocked_one(L, check_tiles, [](const TilesObj* o, float x0, float y0, float x1, float y1) {
-        return tiles_blocked(o->m, x0, y0, x1, y1);
-    });
-}
-
-int l_cast(lua_State* L) {
-    return cast_one(L, check_tiles, [](const TilesObj* o, float x0, float y0, float x1, float y1, double* t, uint32_t* cell) {
-        return tiles_cast(o->m, x0, y0, x1, y1, t, cell);
-    });
-}
-
-int l_blocked_many(lua_State* L) {
-    return blocked_many(L, check_tiles, [](TilesObj* o, float a, float b, float c, float d) {
-        return tiles_blocked(o->m, a, b, c, d);
-    });
-}
-
-int l_visible(lua_State* L) {
-    return visible(L, kTileScratchValue, check_tiles, [](TilesObj* o, float vx, float vy, float px, float py) {
-        return tiles_visible(o->m, vx, vy, px, py);
-    });
-}
-
-int l_close(lua_State* L) { return close_object<TilesObj>(L, kTilesClass, kTileValues); }
-
 int l_tostring(lua_State* L) {
     auto* o = static_cast<TilesObj*>(luaL_checkudata(L, 1, kTilesClass));
     if (o->closed)
@@ -122,46 +98,18 @@ int l_tostring(lua_State* L) {
     return 1;
 }
 
-// A view's close(), __close and __gc: drops its reference, then closes as the class does.
-int l_view_close(lua_State* L) { return close_object<TilesObj>(L, kTilesClass, kTileValues, kSharedTilesClass); }
-
-int l_view_version(lua_State* L) { return view_version<TilesObj>(L, kTilesClass, kSharedTilesClass, "tiles is closed"); }
-
-int l_view_tostring(lua_State* L) { return view_tostring<TilesObj>(L, kSharedTilesClass); }
-
 const luaL_Reg methods[] = {
     {"set", l_set},
-    {"blocked", l_blocked},
-    {"cast", l_cast},
-    {"blocked_many", l_blocked_many},
-    {"visible", l_visible},
-    {"close", l_close},
     {nullptr, nullptr},
 };
 
-const luaL_Reg view_method_list[] = {
+// A view's methods: the class's, then these in their place.
+const luaL_Reg view_overrides[] = {
     {"set", l_view_set},
-    {"blocked", l_blocked},
-    {"cast", l_cast},
-    {"blocked_many", l_blocked_many},
-    {"visible", l_visible},
-    {"close", l_view_close},
-    {"version", l_view_version},
     {nullptr, nullptr},
 };
-
-const luaL_Reg view_metamethods[] = {
-    {"__gc", l_view_close},
-    {"__close", l_view_close},
-    {"__tostring", l_view_tostring},
-    {nullptr, nullptr},
-};
-
-const luaL_Reg no_functions[] = {{nullptr, nullptr}};
 
 const luaL_Reg metamethods[] = {
-    {"__gc", l_close},
-    {"__close", l_close},
     {"__tostring", l_tostring},
     {nullptr, nullptr},
 };
@@ -174,12 +122,11 @@ const luaL_Reg module_functions[] = {
 }  // namespace
 
 void open_tiles(lua_State* L, const Tables& t) {
-    open_class(L, t, kTilesClass, methods, metamethods, module_functions);
-    open_class(L, t, kSharedTilesClass, view_method_list, view_metamethods, no_functions);
+    Sight::open(L, t, methods, view_overrides, metamethods, module_functions);
 }
 
 const TileMap* tiles_at(lua_State* L, int idx, bool* view) {
-    const TilesObj* o = object_at<TilesObj>(L, idx, kTilesClass, "tiles is closed", view);
+    const TilesObj* o = object_at<TilesObj>(L, idx, kTilesClass, kTilesNames.closed, view);
     return o ? &o->m : nullptr;
 }
 

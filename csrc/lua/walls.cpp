@@ -10,8 +10,8 @@ namespace soageo {
 namespace lua {
 namespace {
 
-constexpr const char* kWallsClass = "soageo.walls";
-constexpr const char* kSharedWallsClass = "soageo.shared_walls";
+constexpr char kWallsClass[] = "soageo.walls";
+constexpr char kSharedWallsClass[] = "soageo.shared_walls";
 constexpr int kSegValue = 1, kWallIndexValue = 2, kWallScratchValue = 3, kWallValues = 3;
 
 struct WallsObj {
@@ -21,7 +21,9 @@ struct WallsObj {
     SharedVersion* shared;  // a view (soageo.attach): the version whose data it reads
 };
 
-WallsObj* check_walls(lua_State* L, int idx) { return check_object<WallsObj>(L, idx, kWallsClass, "walls is closed"); }
+constexpr SightNames kWallsNames{kWallsClass, kSharedWallsClass, "walls is closed", kWallValues, kWallScratchValue};
+using Sight = SightClass<WallsObj, kWallsNames, &WallsObj::w, walls_blocked, walls_cast, walls_visible>;
+constexpr auto check_walls = Sight::check;
 
 // soageo.walls(coords): {x0, y0, x1, y1, ...}, wall i from the numbers 4i - 3 .. 4i.
 int l_walls(lua_State* L) {
@@ -75,32 +77,6 @@ int l_get(lua_State* L) {
     return 4;
 }
 
-int l_blocked(lua_State* L) {
-    return blocked_one(L, check_walls, [](const WallsObj* o, float x0, float y0, float x1, float y1) {
-        return walls_blocked(o->w, x0, y0, x1, y1);
-    });
-}
-
-int l_cast(lua_State* L) {
-    return cast_one(L, check_walls, [](const WallsObj* o, float x0, float y0, float x1, float y1, double* t, uint32_t* wall) {
-        return walls_cast(o->w, x0, y0, x1, y1, t, wall);
-    });
-}
-
-int l_blocked_many(lua_State* L) {
-    return blocked_many(L, check_walls, [](WallsObj* o, float a, float b, float c, float d) {
-        return walls_blocked(o->w, a, b, c, d);
-    });
-}
-
-int l_visible(lua_State* L) {
-    return visible(L, kWallScratchValue, check_walls, [](WallsObj* o, float vx, float vy, float px, float py) {
-        return walls_visible(o->w, vx, vy, px, py);
-    });
-}
-
-int l_close(lua_State* L) { return close_object<WallsObj>(L, kWallsClass, kWallValues); }
-
 int l_tostring(lua_State* L) {
     auto* o = static_cast<WallsObj*>(luaL_checkudata(L, 1, kWallsClass));
     if (o->closed)
@@ -110,48 +86,13 @@ int l_tostring(lua_State* L) {
     return 1;
 }
 
-// A view's close(), __close and __gc: drops its reference, then closes as the class does.
-int l_view_close(lua_State* L) { return close_object<WallsObj>(L, kWallsClass, kWallValues, kSharedWallsClass); }
-
-int l_view_version(lua_State* L) { return view_version<WallsObj>(L, kWallsClass, kSharedWallsClass, "walls is closed"); }
-
-int l_view_tostring(lua_State* L) { return view_tostring<WallsObj>(L, kSharedWallsClass); }
-
 const luaL_Reg methods[] = {
     {"get", l_get},
-    {"blocked", l_blocked},
-    {"cast", l_cast},
-    {"blocked_many", l_blocked_many},
-    {"visible", l_visible},
-    {"close", l_close},
     {nullptr, nullptr},
 };
-
-const luaL_Reg view_method_list[] = {
-    {"get", l_get},
-    {"blocked", l_blocked},
-    {"cast", l_cast},
-    {"blocked_many", l_blocked_many},
-    {"visible", l_visible},
-    {"close", l_view_close},
-    {"version", l_view_version},
-    {nullptr, nullptr},
-};
-
-const luaL_Reg view_metamethods[] = {
-    {"__len", l_len},
-    {"__gc", l_view_close},
-    {"__close", l_view_close},
-    {"__tostring", l_view_tostring},
-    {nullptr, nullptr},
-};
-
-const luaL_Reg no_functions[] = {{nullptr, nullptr}};
 
 const luaL_Reg metamethods[] = {
     {"__len", l_len},
-    {"__gc", l_close},
-    {"__close", l_close},
     {"__tostring", l_tostring},
     {nullptr, nullptr},
 };
@@ -163,25 +104,24 @@ const luaL_Reg module_functions[] = {
 
 }  // namespace
 
-void open_class(lua_State* L, const Tables& t, const char* name, const luaL_Reg* methods, const luaL_Reg* metamethods,
-                const luaL_Reg* module_functions) {
+void open_class(lua_State* L, const Tables& t, const char* name, std::initializer_list<const luaL_Reg*> methods,
+                std::initializer_list<const luaL_Reg*> metamethods, const luaL_Reg* module_functions) {
     luaL_newmetatable(L, name);
     const int mt = lua_gettop(L);
-    add_functions(L, t, mt, metamethods);
+    for (const luaL_Reg* list : metamethods) add_functions(L, t, mt, list);
     lua_newtable(L);
-    add_functions(L, t, lua_gettop(L), methods);
+    for (const luaL_Reg* list : methods) add_functions(L, t, lua_gettop(L), list);
     lua_setfield(L, mt, "__index");
     lua_pop(L, 1);
     add_functions(L, t, t.module, module_functions);
 }
 
 void open_walls(lua_State* L, const Tables& t) {
-    open_class(L, t, kWallsClass, methods, metamethods, module_functions);
-    open_class(L, t, kSharedWallsClass, view_method_list, view_metamethods, no_functions);
+    Sight::open(L, t, methods, Sight::none, metamethods, module_functions);
 }
 
 const Walls* walls_at(lua_State* L, int idx, bool* view) {
-    const WallsObj* o = object_at<WallsObj>(L, idx, kWallsClass, "walls is closed", view);
+    const WallsObj* o = object_at<WallsObj>(L, idx, kWallsClass, kWallsNames.closed, view);
     return o ? &o->w : nullptr;
 }
 
