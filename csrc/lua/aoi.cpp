@@ -330,10 +330,7 @@ int l_visible(lua_State* L) {
     int out = opt_out(L, 3);
     Held h;
     hold_aoi(&h, L, a);
-    if (out == 0) {
-        held_table(&h, 0);
-        out = lua_gettop(L);
-    }
+    out = held_out(&h, out);
     Results r;
     results_open(L, &r);
     results_table(&r, out);
@@ -409,10 +406,7 @@ int l_due(lua_State* L) {
     int out = opt_out(L, 2);
     Held h;
     hold_aoi(&h, L, a);
-    if (out == 0) {
-        held_table(&h, 0);
-        out = lua_gettop(L);
-    }
+    out = held_out(&h, out);
     Results r;
     results_open(L, &r);
     results_table(&r, out);

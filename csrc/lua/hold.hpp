@@ -55,6 +55,13 @@ inline void held_add(Held* h, int idx, Hold* hold, CloseAt close) {
 void* held_userdata(Held* h, size_t bytes, int user_values = 0);
 // Pushes a new table with room for `narr` array entries made in a window.
 void held_table(Held* h, lua_Integer narr);
+// The table a result goes into: `out` (the index of the caller's table) or, when it is 0, a new
+// table made as held_table makes it.
+inline int held_out(Held* h, int out) {
+    if (out != 0) return out;
+    held_table(h, 0);
+    return lua_gettop(h->L);
+}
 // The call is done with its objects: a close() recorded meanwhile takes effect, and the
 // collector is paid for the blocks made (pace_collector).
 void held_end(Held* h);

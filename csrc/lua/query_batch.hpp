@@ -29,10 +29,7 @@ int run_batch(lua_State* L, Layer* layer, Kernel<Shape> KernelTable::*which, lua
         }
         consider_index(L, 1, layer, saved, &h);
     }
-    if (out == 0) {
-        held_table(&h, 0);
-        out = lua_gettop(L);
-    }
+    out = held_out(&h, out);
     Results r;
     results_open(L, &r);
     results_table(&r, out);

@@ -20,15 +20,8 @@ int l_cast_segment(lua_State* L) {
     Held h;
     hold_layer(&h, L, 1, layer);
     consider_shape(L, 1, layer, s, true, &h);
-    int ids_t = ids_out, ts_t = ts_out;
-    if (ids_t == 0) {
-        held_table(&h, 0);
-        ids_t = lua_gettop(L);
-    }
-    if (ts_t == 0) {
-        held_table(&h, 0);
-        ts_t = lua_gettop(L);
-    }
+    const int ids_t = held_out(&h, ids_out);
+    const int ts_t = held_out(&h, ts_out);
     Results r;
     results_open(L, &r);
     results_table(&r, ids_t);
