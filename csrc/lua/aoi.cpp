@@ -323,17 +323,35 @@ int l_update(lua_State* L) {
     return results;
 }
 
+// The aoi at 1 held, and r open on the result table: the one at `out_arg`, or a new one.
+void open_results(lua_State* L, Held* h, Results* r, Aoi* a, int out_arg) {
+    int out = opt_out(L, out_arg);
+    hold_aoi(h, L, a);
+    out = held_out(h, out);
+    results_open(L, r);
+    results_table(r, out);
+}
+
+// The targets of the watcher at list k, by id (each after `watcher` when given: due's pairs).
+// Stored as positions in no order; sorted in place by rank, they come out by id (the order of a
+// list is free to change).
+void write_targets(Results* r, const Visible& v, uint32_t k, const int64_t* watcher) {
+    const uint32_t* rank_at = v.rank_at;
+    std::sort(v.target + v.off[k], v.target + v.off[k] + v.len[k],
+              [rank_at](uint32_t x, uint32_t y) { return rank_at[x] < rank_at[y]; });
+    for (uint32_t i = v.off[k]; i < v.off[k] + v.len[k]; ++i) {
+        if (watcher) results_int(r, static_cast<lua_Integer>(*watcher));
+        results_int(r, static_cast<lua_Integer>(v.ids[rank_at[v.target[i]]]));
+    }
+}
+
 // aoi:visible(id [, out]) -> out, n: the targets watcher `id` saw at the last update.
 int l_visible(lua_State* L) {
     Aoi* a = check_aoi(L, 1);
     int64_t id = check_id(L, 2);
-    int out = opt_out(L, 3);
     Held h;
-    hold_aoi(&h, L, a);
-    out = held_out(&h, out);
     Results r;
-    results_open(L, &r);
-    results_table(&r, out);
+    open_results(L, &h, &r, a, 3);
     uint32_t n_special;
     const Visible v = a->visible[a->current];
     uint32_t lo = 0, hi = v.n;
@@ -346,13 +364,7 @@ int l_visible(lua_State* L) {
         if (v.watcher[mid] < id) lo = mid + 1; else hi = mid;
     }
     if (lo < v.n && v.watcher[lo] == id) {
-        // Stored as positions in no order; sorted in place by rank, they come out by id (the
-        // order of a list is free to change).
-        const uint32_t* rank_at = v.rank_at;
-        std::sort(v.target + v.off[lo], v.target + v.off[lo] + v.len[lo],
-                  [rank_at](uint32_t a, uint32_t b) { return rank_at[a] < rank_at[b]; });
-        for (uint32_t i = v.off[lo]; i < v.off[lo] + v.len[lo]; ++i)
-            results_int(&r, static_cast<lua_Integer>(v.ids[v.rank_at[v.target[i]]]));
+        write_targets(&r, v, lo, nullptr);
     }
     results_close(&r);
     lua_pushinteger(L, r.n[0]);
@@ -403,13 +415,9 @@ int l_watchers_of(lua_State* L) {
 // pair due.
 int l_due(lua_State* L) {
     Aoi* a = check_aoi(L, 1);
-    int out = opt_out(L, 2);
     Held h;
-    hold_aoi(&h, L, a);
-    out = held_out(&h, out);
     Results r;
-    results_open(L, &r);
-    results_table(&r, out);
+    open_results(L, &h, &r, a, 2);
     const Visible v = a->visible[a->current];
     const InterestLists il = a->interest[a->interest_current];
     uint32_t j = 0;
@@ -424,13 +432,7 @@ int l_due(lua_State* L) {
             }
             continue;
         }
-        const uint32_t* rank_at = v.rank_at;
-        std::sort(v.target + v.off[k], v.target + v.off[k] + v.len[k],
-                  [rank_at](uint32_t x, uint32_t y) { return rank_at[x] < rank_at[y]; });
-        for (uint32_t i = v.off[k]; i < v.off[k] + v.len[k]; ++i) {
-            results_int(&r, static_cast<lua_Integer>(w));
-            results_int(&r, static_cast<lua_Integer>(v.ids[v.rank_at[v.target[i]]]));
-        }
+        write_targets(&r, v, k, &w);
     }
     const lua_Integer pairs = r.n[0] / 2;
     results_close(&r);
