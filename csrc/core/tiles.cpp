@@ -170,6 +170,26 @@ __attribute__((noinline)) bool block_meets(const TileMap& m, const Seg& q, const
     return false;
 }
 
+// The blocked cells of column c's rows r0..r1, block row by block row: each block row br that
+// has some goes to found(br, bits) (bit 8k: row 8 br + k) until it returns false. False when
+// found stopped it.
+template <class Found>
+inline bool each_blocked_block(const uint64_t* words, uint64_t words_per_row, uint32_t c, uint32_t r0, uint32_t r1,
+                               Found found) {
+    const uint64_t* column = words + (c >> 3);
+    const uint32_t shift = c & 7;
+    // The span's rows as bit masks. Shifts, not branches, bound the first and last block: r0 and
+    // r1 fall anywhere in theirs.
+    const uint64_t first = ~uint64_t(0) << (8 * (r0 & 7)), last = ~uint64_t(0) >> (8 * (7 - (r1 & 7)));
+    const uint32_t b0 = r0 >> 3, b1 = r1 >> 3;
+    for (uint32_t br = b0; br <= b1; ++br) {
+        uint64_t bits = (column[br * words_per_row] >> shift) & 0x0101010101010101ull;
+        bits &= (br == b0 ? first : ~uint64_t(0)) & (br == b1 ? last : ~uint64_t(0));
+        if (bits && !found(br, bits)) return false;
+    }
+    return true;
+}
+
 // Whether a blocked cell the segment crosses meets it (as `meets` says, `open` or not). Per
 // column, the rows of the span are read a block of 8 at a time from the bit words: a run of
 // free cells costs one word, not a test per cell. Order does not matter: any contact answers.
@@ -179,21 +199,10 @@ bool any_blocked(const TileMap& m, const Seg& q, bool open) noexcept {
     RowFrame f;
     const uint64_t* const words = m.bits;
     walk_columns(m.frame, q.ax, q.ay, q.bx, q.by, &f, [&, words, words_per_row](uint32_t c, uint32_t r0, uint32_t r1, double) {
-        const uint64_t* column = words + (c >> 3);
-        const uint32_t shift = c & 7;
-        // The span's rows as bit masks: within block row br, bit 8k is row 8 br + k. Shifts,
-        // not branches, bound the first and last block: r0 and r1 fall anywhere in theirs.
-        const uint64_t first = ~uint64_t(0) << (8 * (r0 & 7)), last = ~uint64_t(0) >> (8 * (7 - (r1 & 7)));
-        const uint32_t b0 = r0 >> 3, b1 = r1 >> 3;
-        for (uint32_t br = b0; br <= b1; ++br) {
-            uint64_t bits = (column[br * words_per_row] >> shift) & 0x0101010101010101ull;
-            bits &= (br == b0 ? first : ~uint64_t(0)) & (br == b1 ? last : ~uint64_t(0));
-            if (bits && block_meets(m, q, f, c, br, bits, open)) {
-                hit = true;
-                return false;
-            }
-        }
-        return true;
+        return each_blocked_block(words, words_per_row, c, r0, r1, [&](uint32_t br, uint64_t bits) {
+            hit = block_meets(m, q, f, c, br, bits, open);
+            return !hit;
+        });
     });
     return hit;
 }
@@ -210,21 +219,12 @@ bool closed_blocked(const TileMap& m, const Seg& q) noexcept {
     uint32_t hit_c = 0, hit_br = 0;
     uint64_t hit_bits = 0;
     walk_columns(m.frame, q.ax, q.ay, q.bx, q.by, &f, [&, words, words_per_row](uint32_t c, uint32_t r0, uint32_t r1, double) {
-        const uint64_t* column = words + (c >> 3);
-        const uint32_t shift = c & 7;
-        const uint64_t first = ~uint64_t(0) << (8 * (r0 & 7)), last = ~uint64_t(0) >> (8 * (7 - (r1 & 7)));
-        const uint32_t b0 = r0 >> 3, b1 = r1 >> 3;
-        for (uint32_t br = b0; br <= b1; ++br) {
-            uint64_t bits = (column[br * words_per_row] >> shift) & 0x0101010101010101ull;
-            bits &= (br == b0 ? first : ~uint64_t(0)) & (br == b1 ? last : ~uint64_t(0));
-            if (bits) {
-                hit_c = c;
-                hit_br = br;
-                hit_bits = bits;
-                return false;
-            }
-        }
-        return true;
+        return each_blocked_block(words, words_per_row, c, r0, r1, [&](uint32_t br, uint64_t bits) {
+            hit_c = c;
+            hit_br = br;
+            hit_bits = bits;
+            return false;
+        });
     });
     if (!hit_bits) return false;
     double certain_lo, certain_hi;
