@@ -18,47 +18,44 @@ local function crowd(g, n, span, r)
   return l
 end
 
-for _, arch in ipairs(soageo.archs()) do
-  describe("when the " .. arch .. " target runs contact events", function()
-    util.use_target(arch, setup, teardown)
+util.each_target(describe, setup, teardown, function(arch) return "when the " .. arch .. " target runs contact events" end, function(arch)
 
-    it("gives events that, replayed onto the last pairs, give layer:pairs() exactly", function()
-      local g = rng.new(40)
-      local l = soageo.layer()
-      local c = soageo.contacts(l)
-      local next_id = 1
-      for _ = 1, 300 do l:set(next_id, g:uniform(0, 200), g:uniform(0, 200), g:uniform(0, 6)); next_id = next_id + 1 end
-      local current, began, ended, out, adj = {}, {}, {}, {}, {}
-      for tick = 1, 30 do
-        -- removed entities' pairs end; one comes back, or jumps, with a radius up to 12
-        next_id = util.churn(l, g, next_id, {
-          step = 2, k = 4, span = 200, radius = function(jump) return g:uniform(0, jump and 12 or 6) end,
-        })
-        local nb, ne
-        began, ended, nb, ne = c:update(began, ended)
-        assert.is_true(sorted_flat(began, nb) and sorted_flat(ended, ne), "tick " .. tick)
-        assert.are.equal(2 * nb, #began)
-        assert.are.equal(2 * ne, #ended)
-        replay(current, began, nb, ended, ne)
-        local want, np = l:pairs()
-        assert.is_true(same(current, set_of(want, np)), "tick " .. tick)
-        if tick % 7 == 0 then  -- nothing changed since: no events, and empty tables
-          local b, e, nb0, ne0 = c:update(began, ended)
-          assert.are.equal(0, nb0 + ne0)
-          assert.is_nil(b[1] or e[1])
-        end
-        -- touching: every entity's neighbours, from the pair list, ascending.
-        for k in pairs(adj) do adj[k] = nil end
-        for i = 1, np do
-          local a, b = want[2 * i - 1], want[2 * i]
-          adj[a] = adj[a] or {}; adj[a][#adj[a] + 1] = b
-          adj[b] = adj[b] or {}; adj[b][#adj[b] + 1] = a
-        end
-        out = util.check_lists(assert, c, "touching", adj, next_id, out)
+  it("gives events that, replayed onto the last pairs, give layer:pairs() exactly", function()
+    local g = rng.new(40)
+    local l = soageo.layer()
+    local c = soageo.contacts(l)
+    local next_id = 1
+    for _ = 1, 300 do l:set(next_id, g:uniform(0, 200), g:uniform(0, 200), g:uniform(0, 6)); next_id = next_id + 1 end
+    local current, began, ended, out, adj = {}, {}, {}, {}, {}
+    for tick = 1, 30 do
+      -- removed entities' pairs end; one comes back, or jumps, with a radius up to 12
+      next_id = util.churn(l, g, next_id, {
+        step = 2, k = 4, span = 200, radius = function(jump) return g:uniform(0, jump and 12 or 6) end,
+      })
+      local nb, ne
+      began, ended, nb, ne = c:update(began, ended)
+      assert.is_true(sorted_flat(began, nb) and sorted_flat(ended, ne), "tick " .. tick)
+      assert.are.equal(2 * nb, #began)
+      assert.are.equal(2 * ne, #ended)
+      replay(current, began, nb, ended, ne)
+      local want, np = l:pairs()
+      assert.is_true(same(current, set_of(want, np)), "tick " .. tick)
+      if tick % 7 == 0 then  -- nothing changed since: no events, and empty tables
+        local b, e, nb0, ne0 = c:update(began, ended)
+        assert.are.equal(0, nb0 + ne0)
+        assert.is_nil(b[1] or e[1])
       end
-    end)
+      -- touching: every entity's neighbours, from the pair list, ascending.
+      for k in pairs(adj) do adj[k] = nil end
+      for i = 1, np do
+        local a, b = want[2 * i - 1], want[2 * i]
+        adj[a] = adj[a] or {}; adj[a][#adj[a] + 1] = b
+        adj[b] = adj[b] or {}; adj[b][#adj[b] + 1] = a
+      end
+      out = util.check_lists(assert, c, "touching", adj, next_id, out)
+    end
   end)
-end
+end)
 
 describe("soageo.contacts", function()
   describe("when few entities change per tick (the incremental path)", function()

@@ -89,60 +89,57 @@ local function step(layer, r, tick, next_id, removed)
   return next_id
 end
 
-for _, arch in ipairs(soageo.archs()) do
-  describe("when past ticks are queried (" .. arch .. ")", function()
-    util.use_target(arch, setup, teardown)
+util.each_target(describe, setup, teardown, function(arch) return "when past ticks are queried (" .. arch .. ")" end, function(arch)
 
-    it("answers every query at every kept tick, plain and interpolated, as a layer of the recorded state", function()
-      local r = rng.new(37)
-      local layer = soageo.layer()
-      for id = 1, 300 do
-        layer:set(id, r:uniform(0, WORLD), r:uniform(0, WORLD), r:uniform(0, 3), r:int(1, 3))
-      end
-      assert.are.same({ 16 }, { layer:history(16) })
-      local recs, next_id, removed = {}, 301, {}
-      local views = {}
-      for tick = 1, 40 do
-        if tick > 1 then next_id = step(layer, r, tick, next_id, removed) end
-        local committed = layer:commit()
+  it("answers every query at every kept tick, plain and interpolated, as a layer of the recorded state", function()
+    local r = rng.new(37)
+    local layer = soageo.layer()
+    for id = 1, 300 do
+      layer:set(id, r:uniform(0, WORLD), r:uniform(0, WORLD), r:uniform(0, 3), r:int(1, 3))
+    end
+    assert.are.same({ 16 }, { layer:history(16) })
+    local recs, next_id, removed = {}, 301, {}
+    local views = {}
+    for tick = 1, 40 do
+      if tick > 1 then next_id = step(layer, r, tick, next_id, removed) end
+      local committed = layer:commit()
+      recs[committed] = record(layer)
+      if tick == 20 then  -- a tick where nothing changed: the frame shares everything
+        committed = layer:commit()
         recs[committed] = record(layer)
-        if tick == 20 then  -- a tick where nothing changed: the frame shares everything
-          committed = layer:commit()
-          recs[committed] = record(layer)
-        end
-        local oldest = math.max(1, committed - 15)
-        assert.are.same({ 16, oldest, committed }, { layer:history() })
-        local qs = util.mixed_queries(r, WORLD, 3, 3)
-        -- Some ids present and absent (get, has): every 7th ever used, and one never used.
-        local sample = { 100000 }
-        for id = tick % 7 + 1, next_id - 1, 7 do sample[#sample + 1] = id end
-        local middle = r:int(oldest, committed)
-        for k = oldest, committed do
-          -- Every kept tick has a view; the newest, the oldest and another are compared (the
-          -- oldest's view made ticks ago, while it was newer).
-          views[k] = views[k] or layer:past(k)
-          if k == committed or k == oldest or k == middle then
-            util.same_answers(assert, views[k], layer_of(recs[k]), qs, sample, MODES,
-              ("tick %d at %d"):format(k, committed))
-          end
-        end
-        for _, c in ipairs({ { committed - 1, r:uniform(0, 1) }, { oldest, 1 }, { middle, 0.5 } }) do
-          local k, alpha = c[1], c[2]
-          if k >= oldest and k < committed then
-            local want = layer_of(interpolated(recs[k], recs[k + 1], alpha))
-            util.same_answers(assert, layer:past(k, alpha), want, qs, sample, MODES,
-              ("tick %d alpha %.17g at %d"):format(k, alpha, committed))
-          end
-        end
-        assert.are.equal(#recs[oldest], #views[oldest])
-        if oldest > 1 then
-          assert.has_error(function() return #views[oldest - 1] end,
-            ("bad argument #1 to 'len' (tick %d has left the history)"):format(oldest - 1))
+      end
+      local oldest = math.max(1, committed - 15)
+      assert.are.same({ 16, oldest, committed }, { layer:history() })
+      local qs = util.mixed_queries(r, WORLD, 3, 3)
+      -- Some ids present and absent (get, has): every 7th ever used, and one never used.
+      local sample = { 100000 }
+      for id = tick % 7 + 1, next_id - 1, 7 do sample[#sample + 1] = id end
+      local middle = r:int(oldest, committed)
+      for k = oldest, committed do
+        -- Every kept tick has a view; the newest, the oldest and another are compared (the
+        -- oldest's view made ticks ago, while it was newer).
+        views[k] = views[k] or layer:past(k)
+        if k == committed or k == oldest or k == middle then
+          util.same_answers(assert, views[k], layer_of(recs[k]), qs, sample, MODES,
+            ("tick %d at %d"):format(k, committed))
         end
       end
-    end)
+      for _, c in ipairs({ { committed - 1, r:uniform(0, 1) }, { oldest, 1 }, { middle, 0.5 } }) do
+        local k, alpha = c[1], c[2]
+        if k >= oldest and k < committed then
+          local want = layer_of(interpolated(recs[k], recs[k + 1], alpha))
+          util.same_answers(assert, layer:past(k, alpha), want, qs, sample, MODES,
+            ("tick %d alpha %.17g at %d"):format(k, alpha, committed))
+        end
+      end
+      assert.are.equal(#recs[oldest], #views[oldest])
+      if oldest > 1 then
+        assert.has_error(function() return #views[oldest - 1] end,
+          ("bad argument #1 to 'len' (tick %d has left the history)"):format(oldest - 1))
+      end
+    end
   end)
-end
+end)
 
 describe("when a layer keeps its history", function()
   it("numbers ticks on across history(0), and views of dropped ticks raise", function()

@@ -219,47 +219,44 @@ local function check_brute(l, g, what)
   l:index_mode("auto")
 end
 
-for _, arch in ipairs(soageo.archs()) do
-  describe("when the index serves queries on target " .. arch, function()
-    util.use_target(arch, setup, teardown)
+util.each_target(describe, setup, teardown, function(arch) return "when the index serves queries on target " .. arch end, function(arch)
 
-    for _, kind in ipairs({ "uniform", "clustered", "sparse", "radii", "point" }) do
-      it("returns what the scan and brute force return on a " .. kind .. " world", function()
-        local g = rng.new(#kind * 1000 + #arch)
-        for _, n in ipairs({ 0, 1, 5, 100, 2000 }) do
-          local l = soageo.layer()
-          local ids = {}
-          fill(l, kind, n, g, ids)
-          local what = string.format("%s %s n=%d", arch, kind, n)
-          compare(l, g, kind, 60, what)
-          check_brute(l, g, what)
-          -- Moves (the index rebuilt from its last order), then adds and removes.
-          if n > 0 then
-            for _ = 1, n // 3 + 1 do
-              local id = ids[g:int(1, #ids)]
-              local x, y = l:get(id)
-              l:move(id, x + g:uniform(-2, 2), y + g:uniform(-2, 2))
-            end
-            compare(l, g, kind, 30, what .. " after moves")
-            for _ = 1, n // 10 + 1 do
-              local id = ids[g:int(1, #ids)]
-              l:move(id, g:uniform(-50, 2050), g:uniform(-50, 2050))  -- some jump far
-            end
-            compare(l, g, kind, 20, what .. " after jumps")
-            for i = 1, n // 5 + 1 do
-              if i % 2 == 0 then l:remove(ids[g:int(1, #ids)]) else
-                local x, y, r = worlds[kind](g, i)
-                l:set(10000000 + i, x, y, r, 3)
-              end
-            end
-            compare(l, g, kind, 30, what .. " after adds and removes")
-            check_brute(l, g, what .. " after adds and removes")
+  for _, kind in ipairs({ "uniform", "clustered", "sparse", "radii", "point" }) do
+    it("returns what the scan and brute force return on a " .. kind .. " world", function()
+      local g = rng.new(#kind * 1000 + #arch)
+      for _, n in ipairs({ 0, 1, 5, 100, 2000 }) do
+        local l = soageo.layer()
+        local ids = {}
+        fill(l, kind, n, g, ids)
+        local what = string.format("%s %s n=%d", arch, kind, n)
+        compare(l, g, kind, 60, what)
+        check_brute(l, g, what)
+        -- Moves (the index rebuilt from its last order), then adds and removes.
+        if n > 0 then
+          for _ = 1, n // 3 + 1 do
+            local id = ids[g:int(1, #ids)]
+            local x, y = l:get(id)
+            l:move(id, x + g:uniform(-2, 2), y + g:uniform(-2, 2))
           end
+          compare(l, g, kind, 30, what .. " after moves")
+          for _ = 1, n // 10 + 1 do
+            local id = ids[g:int(1, #ids)]
+            l:move(id, g:uniform(-50, 2050), g:uniform(-50, 2050))  -- some jump far
+          end
+          compare(l, g, kind, 20, what .. " after jumps")
+          for i = 1, n // 5 + 1 do
+            if i % 2 == 0 then l:remove(ids[g:int(1, #ids)]) else
+              local x, y, r = worlds[kind](g, i)
+              l:set(10000000 + i, x, y, r, 3)
+            end
+          end
+          compare(l, g, kind, 30, what .. " after adds and removes")
+          check_brute(l, g, what .. " after adds and removes")
         end
-      end)
-    end
-  end)
-end
+      end
+    end)
+  end
+end)
 
 -- A layer of 3000 entities of `kind`, filled from `g`, its ids in `ids`.
 local function tick_world(kind, g)

@@ -13,48 +13,45 @@ local function scene(g, n, span, rmax, id_base)
   return l
 end
 
-for _, arch in ipairs(soageo.archs()) do
-  describe("when the " .. arch .. " target pairs entities", function()
-    util.use_target(arch, setup, teardown)
+util.each_target(describe, setup, teardown, function(arch) return "when the " .. arch .. " target pairs entities" end, function(arch)
 
-    local g = rng.new(31)
-    local cases = {
-      { "no entities", 0, 100, 5 }, { "one entity", 1, 100, 5 }, { "uniform", 300, 500, 12 },
-      { "clustered", 300, 40, 3 }, { "zero radii on a grid", 0, 0, 0 },
-    }
-    for _, c in ipairs(cases) do
-      it("returns the brute-force pairs for " .. c[1], function()
-        local l = scene(g, c[2], c[3], c[4])
-        if c[1] == "zero radii on a grid" then
-          for i = 0, 99 do l:set(i, i % 10, i // 10, 0) end
-          l:set(500, 3, 3, 0)  -- an identical position
-          l:set(501, 4.5, 4.5, 0.5)  -- touches four grid points
-        end
-        local want = ref.pairs(ref.entities(l))
-        local out, n = l:pairs()
-        assert.are.equal(#want // 2, n)
-        assert.are.same(want, out)
-        assert.are.equal(n, l:pair_count())
-      end)
-    end
-
-    it("handles huge and tiny coordinates", function()
-      local l = soageo.layer()
-      l:set(1, 3e38, 0, 3e38)
-      l:set(2, 3.3e38, 0, 1)
-      l:set(3, -3e38, 0, 3e38)
-      l:set(4, 1e-30, 1e-30, 1e-30)
-      l:set(5, 2e-30, 1e-30, 0)
-      assert.are.same(ref.pairs(ref.entities(l)), (l:pairs()))
+  local g = rng.new(31)
+  local cases = {
+    { "no entities", 0, 100, 5 }, { "one entity", 1, 100, 5 }, { "uniform", 300, 500, 12 },
+    { "clustered", 300, 40, 3 }, { "zero radii on a grid", 0, 0, 0 },
+  }
+  for _, c in ipairs(cases) do
+    it("returns the brute-force pairs for " .. c[1], function()
+      local l = scene(g, c[2], c[3], c[4])
+      if c[1] == "zero radii on a grid" then
+        for i = 0, 99 do l:set(i, i % 10, i // 10, 0) end
+        l:set(500, 3, 3, 0)  -- an identical position
+        l:set(501, 4.5, 4.5, 0.5)  -- touches four grid points
+      end
+      local want = ref.pairs(ref.entities(l))
+      local out, n = l:pairs()
+      assert.are.equal(#want // 2, n)
+      assert.are.same(want, out)
+      assert.are.equal(n, l:pair_count())
     end)
+  end
 
-    it("returns the brute-force pairs between two layers", function()
-      local a, b = scene(g, 400, 300, 8), scene(g, 250, 300, 8, 1000000)
-      local want = ref.pairs_between(ref.entities(a), ref.entities(b))
-      util.same_pairs(assert, want, soageo.pairs_between(a, b))
-    end)
+  it("handles huge and tiny coordinates", function()
+    local l = soageo.layer()
+    l:set(1, 3e38, 0, 3e38)
+    l:set(2, 3.3e38, 0, 1)
+    l:set(3, -3e38, 0, 3e38)
+    l:set(4, 1e-30, 1e-30, 1e-30)
+    l:set(5, 2e-30, 1e-30, 0)
+    assert.are.same(ref.pairs(ref.entities(l)), (l:pairs()))
   end)
-end
+
+  it("returns the brute-force pairs between two layers", function()
+    local a, b = scene(g, 400, 300, 8), scene(g, 250, 300, 8, 1000000)
+    local want = ref.pairs_between(ref.entities(a), ref.entities(b))
+    util.same_pairs(assert, want, soageo.pairs_between(a, b))
+  end)
+end)
 
 describe("layer:pairs", function()
   describe("when the layer is large", function()

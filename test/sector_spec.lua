@@ -16,124 +16,121 @@ end
 
 -- Every spec below runs under each SIMD target this CPU has; they must all agree with the
 -- scalar reference, so the pure-Lua reference covers them all.
-for _, arch in ipairs(soageo.archs()) do
-  describe("when the " .. arch .. " target runs sector queries", function()
-    util.use_target(arch, setup, teardown)
+util.each_target(describe, setup, teardown, function(arch) return "when the " .. arch .. " target runs sector queries" end, function(arch)
 
-    describe("in_sector (strict)", function()
-      local cone = { 0, 0, 1, 0, 10, pi / 4 }
-      it("returns a point well inside", function() assert.is_true(hit("in_sector", cone, { 5, 0 })) end)
-      it("leaves out a point on the arc", function() assert.is_false(hit("in_sector", cone, { 10, 0 })) end)
-      it("leaves out a point on the arc off-axis", function()
-        assert.is_false(hit("in_sector", { 0, 0, 1, 0, 10, pi / 2 }, { 6, 8 }))
-        assert.is_true(hit("in_sector", { 0, 0, 1, 0, 10, pi / 2 }, { 6, 7.99 }))
-      end)
-      it("leaves out the apex", function() assert.is_false(hit("in_sector", cone, { 0, 0 })) end)
-      it("leaves out points on the edge rays", function()
-        assert.is_false(hit("in_sector", cone, { 5, 5 }))
-        assert.is_false(hit("in_sector", cone, { 5, -5 }))
-        assert.is_true(hit("in_sector", cone, { 5, 4.99 }))
-      end)
-      it("treats half_angle pi/2 as the exact half-plane", function()
-        local half = { 0, 0, 1, 0, 10, pi / 2 }
-        assert.is_false(hit("in_sector", half, { 0, 5 }))
-        assert.is_false(hit("in_sector", half, { 0, -5 }))
-        assert.is_true(hit("in_sector", half, { 1e-30, 5 }))
-        assert.is_false(hit("in_sector", half, { -1e-30, 5 }))
-        local up = { 3, 3, 0, 2, 10, pi / 2 }  -- any direction, not only +x
-        assert.is_false(hit("in_sector", up, { -2, 3 }))
-        assert.is_true(hit("in_sector", up, { -2, 3.0001 }))
-      end)
-      it("treats half_angle pi as the full disk, apex and straight behind included", function()
-        local full = { 0, 0, 1, 0, 10, pi }
-        assert.is_true(hit("in_sector", full, { 0, 0 }))
-        assert.is_true(hit("in_sector", full, { -9.5, 0 }))
-        assert.is_false(hit("in_sector", full, { -10, 0 }))
-      end)
-      it("handles reflex (pac-man) sectors", function()
-        local pac = { 0, 0, 1, 0, 10, 3 * pi / 4 }
-        assert.is_true(hit("in_sector", pac, { 0, 5 }))
-        assert.is_true(hit("in_sector", pac, { -5, 5.01 }))
-        assert.is_false(hit("in_sector", pac, { -5, 5 }))
-        assert.is_false(hit("in_sector", pac, { -5, 0 }))
-      end)
-      it("normalises any non-zero direction", function()
-        assert.is_true(hit("in_sector", { 0, 0, 1e-20, 0, 10, 0.1 }, { 5, 0 }))
-        assert.is_true(hit("in_sector", { 0, 0, 0, -1e20, 10, 0.1 }, { 0, -5 }))
-      end)
+  describe("in_sector (strict)", function()
+    local cone = { 0, 0, 1, 0, 10, pi / 4 }
+    it("returns a point well inside", function() assert.is_true(hit("in_sector", cone, { 5, 0 })) end)
+    it("leaves out a point on the arc", function() assert.is_false(hit("in_sector", cone, { 10, 0 })) end)
+    it("leaves out a point on the arc off-axis", function()
+      assert.is_false(hit("in_sector", { 0, 0, 1, 0, 10, pi / 2 }, { 6, 8 }))
+      assert.is_true(hit("in_sector", { 0, 0, 1, 0, 10, pi / 2 }, { 6, 7.99 }))
     end)
-
-    describe("touch_sector (closed, entity disks)", function()
+    it("leaves out the apex", function() assert.is_false(hit("in_sector", cone, { 0, 0 })) end)
+    it("leaves out points on the edge rays", function()
+      assert.is_false(hit("in_sector", cone, { 5, 5 }))
+      assert.is_false(hit("in_sector", cone, { 5, -5 }))
+      assert.is_true(hit("in_sector", cone, { 5, 4.99 }))
+    end)
+    it("treats half_angle pi/2 as the exact half-plane", function()
       local half = { 0, 0, 1, 0, 10, pi / 2 }
-      it("counts a disk tangent to the arc", function()
-        assert.is_true(hit("touch_sector", half, { 12, 0, 2 }))
-        assert.is_false(hit("touch_sector", half, { 12.01, 0, 2 }))
-      end)
-      it("counts a disk tangent to an edge", function()
-        assert.is_true(hit("touch_sector", half, { -3, 5, 3 }))
-        assert.is_false(hit("touch_sector", half, { -3.01, 5, 3 }))
-        local cone = { 0, 0, 0, 1, 10, pi / 4 }
-        assert.is_true(hit("touch_sector", cone, { 0, -1, 1 }))  -- the apex, from behind
-      end)
-      it("counts a disk tangent at the apex", function()
-        assert.is_true(hit("touch_sector", half, { -3, 0, 3 }))
-        assert.is_false(hit("touch_sector", half, { -3.01, 0, 3 }))
-      end)
-      it("counts a disk tangent at an edge's far end", function()
-        assert.is_true(hit("touch_sector", half, { 0, 13, 3 }))
-        assert.is_false(hit("touch_sector", half, { 0, 13.01, 3 }))
-      end)
-      it("treats radius 0 as the closed point test", function()
-        assert.is_true(hit("touch_sector", half, { 10, 0, 0 }))
-        assert.is_true(hit("touch_sector", half, { 0, 0, 0 }))
-        assert.is_true(hit("touch_sector", half, { 0, 5, 0 }))
-      end)
-      it("handles the full disk", function()
-        local full = { 0, 0, 1, 0, 10, pi }
-        assert.is_true(hit("touch_sector", full, { -15, 0, 5 }))
-        assert.is_false(hit("touch_sector", full, { -15.01, 0, 5 }))
-      end)
+      assert.is_false(hit("in_sector", half, { 0, 5 }))
+      assert.is_false(hit("in_sector", half, { 0, -5 }))
+      assert.is_true(hit("in_sector", half, { 1e-30, 5 }))
+      assert.is_false(hit("in_sector", half, { -1e-30, 5 }))
+      local up = { 3, 3, 0, 2, 10, pi / 2 }  -- any direction, not only +x
+      assert.is_false(hit("in_sector", up, { -2, 3 }))
+      assert.is_true(hit("in_sector", up, { -2, 3.0001 }))
     end)
-
-    describe("when scenes are random", function()
-      local g = rng.new(99)
-      local sizes = { 0, 1, 3, 4, 5, 7, 8, 9, 15, 16, 17, quick(100000, 2000) }
-      for _, size in ipairs(sizes) do
-        it("returns what the pure-Lua reference returns for " .. size .. " entities", function()
-          local l = soageo.layer()
-          local pts = {}
-          for i = 1, size do
-            local p = { g:uniform(-200, 200), g:uniform(-200, 200), g:uniform(0, 8), 1 << g:int(0, 3) }
-            l:set(i, p[1], p[2], p[3], p[4])
-            p[1], p[2], p[3] = l:get(i)  -- the reference works on the stored float32 values
-            pts[i] = p
-          end
-          local out = {}
-          for _ = 1, (size > 1000 and 2 or 30) do
-            local half = g:uniform(0.01, pi)
-            local pick = g:int(1, 6)
-            if pick == 1 then half = pi elseif pick == 2 then half = pi / 2 end
-            local args = { g:uniform(-100, 100), g:uniform(-100, 100), g:uniform(-1, 1), g:uniform(-1, 1),
-              g:uniform(0, 150), half }
-            local s = ref.sector(table.unpack(args))
-            local mask = g:int(0, 1) == 1 and 3 or nil
-            local want_in, want_touch = {}, {}
-            for i, p in ipairs(pts) do
-              local pass = mask == nil or (p[4] & mask) ~= 0
-              if pass and ref.point_in(s, p[1], p[2]) then want_in[#want_in + 1] = i end
-              if pass and ref.disk_touches(s, p[1], p[2], p[3]) then want_touch[#want_touch + 1] = i end
-            end
-            local n
-            out, n = l:in_sector(args[1], args[2], args[3], args[4], args[5], args[6], out, mask)
-            assert.are.same(want_in, ids_of(out, n))
-            out, n = l:touch_sector(args[1], args[2], args[3], args[4], args[5], args[6], out, mask)
-            assert.are.same(want_touch, ids_of(out, n))
-          end
-        end)
-      end
+    it("treats half_angle pi as the full disk, apex and straight behind included", function()
+      local full = { 0, 0, 1, 0, 10, pi }
+      assert.is_true(hit("in_sector", full, { 0, 0 }))
+      assert.is_true(hit("in_sector", full, { -9.5, 0 }))
+      assert.is_false(hit("in_sector", full, { -10, 0 }))
+    end)
+    it("handles reflex (pac-man) sectors", function()
+      local pac = { 0, 0, 1, 0, 10, 3 * pi / 4 }
+      assert.is_true(hit("in_sector", pac, { 0, 5 }))
+      assert.is_true(hit("in_sector", pac, { -5, 5.01 }))
+      assert.is_false(hit("in_sector", pac, { -5, 5 }))
+      assert.is_false(hit("in_sector", pac, { -5, 0 }))
+    end)
+    it("normalises any non-zero direction", function()
+      assert.is_true(hit("in_sector", { 0, 0, 1e-20, 0, 10, 0.1 }, { 5, 0 }))
+      assert.is_true(hit("in_sector", { 0, 0, 0, -1e20, 10, 0.1 }, { 0, -5 }))
     end)
   end)
-end
+
+  describe("touch_sector (closed, entity disks)", function()
+    local half = { 0, 0, 1, 0, 10, pi / 2 }
+    it("counts a disk tangent to the arc", function()
+      assert.is_true(hit("touch_sector", half, { 12, 0, 2 }))
+      assert.is_false(hit("touch_sector", half, { 12.01, 0, 2 }))
+    end)
+    it("counts a disk tangent to an edge", function()
+      assert.is_true(hit("touch_sector", half, { -3, 5, 3 }))
+      assert.is_false(hit("touch_sector", half, { -3.01, 5, 3 }))
+      local cone = { 0, 0, 0, 1, 10, pi / 4 }
+      assert.is_true(hit("touch_sector", cone, { 0, -1, 1 }))  -- the apex, from behind
+    end)
+    it("counts a disk tangent at the apex", function()
+      assert.is_true(hit("touch_sector", half, { -3, 0, 3 }))
+      assert.is_false(hit("touch_sector", half, { -3.01, 0, 3 }))
+    end)
+    it("counts a disk tangent at an edge's far end", function()
+      assert.is_true(hit("touch_sector", half, { 0, 13, 3 }))
+      assert.is_false(hit("touch_sector", half, { 0, 13.01, 3 }))
+    end)
+    it("treats radius 0 as the closed point test", function()
+      assert.is_true(hit("touch_sector", half, { 10, 0, 0 }))
+      assert.is_true(hit("touch_sector", half, { 0, 0, 0 }))
+      assert.is_true(hit("touch_sector", half, { 0, 5, 0 }))
+    end)
+    it("handles the full disk", function()
+      local full = { 0, 0, 1, 0, 10, pi }
+      assert.is_true(hit("touch_sector", full, { -15, 0, 5 }))
+      assert.is_false(hit("touch_sector", full, { -15.01, 0, 5 }))
+    end)
+  end)
+
+  describe("when scenes are random", function()
+    local g = rng.new(99)
+    local sizes = { 0, 1, 3, 4, 5, 7, 8, 9, 15, 16, 17, quick(100000, 2000) }
+    for _, size in ipairs(sizes) do
+      it("returns what the pure-Lua reference returns for " .. size .. " entities", function()
+        local l = soageo.layer()
+        local pts = {}
+        for i = 1, size do
+          local p = { g:uniform(-200, 200), g:uniform(-200, 200), g:uniform(0, 8), 1 << g:int(0, 3) }
+          l:set(i, p[1], p[2], p[3], p[4])
+          p[1], p[2], p[3] = l:get(i)  -- the reference works on the stored float32 values
+          pts[i] = p
+        end
+        local out = {}
+        for _ = 1, (size > 1000 and 2 or 30) do
+          local half = g:uniform(0.01, pi)
+          local pick = g:int(1, 6)
+          if pick == 1 then half = pi elseif pick == 2 then half = pi / 2 end
+          local args = { g:uniform(-100, 100), g:uniform(-100, 100), g:uniform(-1, 1), g:uniform(-1, 1),
+            g:uniform(0, 150), half }
+          local s = ref.sector(table.unpack(args))
+          local mask = g:int(0, 1) == 1 and 3 or nil
+          local want_in, want_touch = {}, {}
+          for i, p in ipairs(pts) do
+            local pass = mask == nil or (p[4] & mask) ~= 0
+            if pass and ref.point_in(s, p[1], p[2]) then want_in[#want_in + 1] = i end
+            if pass and ref.disk_touches(s, p[1], p[2], p[3]) then want_touch[#want_touch + 1] = i end
+          end
+          local n
+          out, n = l:in_sector(args[1], args[2], args[3], args[4], args[5], args[6], out, mask)
+          assert.are.same(want_in, ids_of(out, n))
+          out, n = l:touch_sector(args[1], args[2], args[3], args[4], args[5], args[6], out, mask)
+          assert.are.same(want_touch, ids_of(out, n))
+        end
+      end)
+    end
+  end)
+end)
 
 describe("sector query results", function()
   describe("when an out table is reused", function()

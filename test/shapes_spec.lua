@@ -14,187 +14,184 @@ end
 
 local function hit(method, args, point) return #hits(method, args, { point }) == 1 end
 
-for _, arch in ipairs(soageo.archs()) do
-  describe("when the " .. arch .. " target runs shape queries", function()
-    util.use_target(arch, setup, teardown)
+util.each_target(describe, setup, teardown, function(arch) return "when the " .. arch .. " target runs shape queries" end, function(arch)
 
-    describe("circles", function()
-      it("returns centres strictly inside for in_circle", function()
-        assert.is_true(hit("in_circle", { 0, 0, 5 }, { 3, 3.99 }))
-        assert.is_false(hit("in_circle", { 0, 0, 5 }, { 3, 4 }))   -- on the circle
-        assert.is_false(hit("in_circle", { 0, 0, 0 }, { 0, 0 }))
-      end)
-      it("counts tangent disks for touch_circle", function()
-        assert.is_true(hit("touch_circle", { 0, 0, 5 }, { 8, 0, 3 }))
-        assert.is_false(hit("touch_circle", { 0, 0, 5 }, { 8.01, 0, 3 }))
-        assert.is_true(hit("touch_circle", { 0, 0, 0 }, { 3, 4, 5 }))
-      end)
+  describe("circles", function()
+    it("returns centres strictly inside for in_circle", function()
+      assert.is_true(hit("in_circle", { 0, 0, 5 }, { 3, 3.99 }))
+      assert.is_false(hit("in_circle", { 0, 0, 5 }, { 3, 4 }))   -- on the circle
+      assert.is_false(hit("in_circle", { 0, 0, 0 }, { 0, 0 }))
     end)
-
-    describe("boxes", function()
-      local box = { -2, -1, 2, 1 }
-      it("includes the edges and corners for in_box", function()
-        assert.is_true(hit("in_box", box, { 2, 1 }))
-        assert.is_true(hit("in_box", box, { -2, 0 }))
-        assert.is_false(hit("in_box", box, { 2.001, 0 }))
-        assert.is_true(hit("in_box", { 1, 1, 1, 1 }, { 1, 1 }))  -- a point box
-      end)
-      it("counts disks tangent to an edge or a corner for touch_box", function()
-        assert.is_true(hit("touch_box", box, { 5, 0, 3 }))
-        assert.is_false(hit("touch_box", box, { 5.01, 0, 3 }))
-        assert.is_true(hit("touch_box", box, { 5, 5, 5 }))      -- corner (2,1): distance 5
-        assert.is_false(hit("touch_box", box, { 5, 5.01, 5 }))
-        assert.is_true(hit("touch_box", box, { 0, 0, 0 }))
-      end)
-    end)
-
-    describe("capsules", function()
-      it("counts disks within the radius of the segment, ends included", function()
-        local blade = { 0, 0, 10, 0, 2 }
-        assert.is_true(hit("touch_capsule", blade, { 5, 3, 1 }))
-        assert.is_false(hit("touch_capsule", blade, { 5, 3.01, 1 }))
-        assert.is_true(hit("touch_capsule", blade, { 13, 0, 1 }))     -- past the end: round cap
-        assert.is_true(hit("touch_capsule", blade, { 12, 0, 0 }))
-        assert.is_false(hit("touch_capsule", blade, { 12.01, 0, 0 }))
-        assert.is_true(hit("touch_capsule", blade, { -1.2, -1.6, 0 })) -- on the start cap
-      end)
-      it("treats a zero-length capsule as a circle", function()
-        assert.is_true(hit("touch_capsule", { 1, 1, 1, 1, 2 }, { 1, 4, 1 }))
-        assert.is_false(hit("touch_capsule", { 1, 1, 1, 1, 2 }, { 1, 4.01, 1 }))
-      end)
-    end)
-
-    describe("triangles", function()
-      local tri = { 0, 0, 8, 0, 0, 8 }
-      it("includes edges and vertices, either winding", function()
-        for _, t in ipairs({ tri, { 0, 0, 0, 8, 8, 0 } }) do
-          assert.is_true(hit("in_triangle", t, { 1, 1 }))
-          assert.is_true(hit("in_triangle", t, { 4, 4 }))      -- on the hypotenuse
-          assert.is_true(hit("in_triangle", t, { 8, 0 }))      -- a vertex
-          assert.is_true(hit("in_triangle", t, { 3, 0 }))      -- on an edge
-          assert.is_false(hit("in_triangle", t, { 4, 4.001 }))
-          assert.is_false(hit("in_triangle", t, { -0.001, 1 }))
-        end
-      end)
-      it("answers the recast triangle case's point exactly: outside", function()
-        local t = { 261.137939, 8.13000488, 73.6379318, 8.13000488, 76.9379349, 10.2300053 }
-        assert.is_false(hit("in_triangle", t, { 74.4069519, 8.6193819 }))
-        assert.is_true(hit("in_triangle", t, { 74.4069519, 8.5 }))
-      end)
-      it("holds exactly its segment hull when degenerate", function()
-        local flat = { 0, 0, 4, 4, 2, 2 }
-        assert.is_true(hit("in_triangle", flat, { 1, 1 }))
-        assert.is_true(hit("in_triangle", flat, { 4, 4 }))
-        assert.is_false(hit("in_triangle", flat, { 5, 5 }))
-        assert.is_false(hit("in_triangle", flat, { 1, 1.0000001 }))
-      end)
-      it("counts disks tangent to an edge or a vertex for touch_triangle", function()
-        assert.is_true(hit("touch_triangle", tri, { 4, -2, 2 }))
-        assert.is_false(hit("touch_triangle", tri, { 4, -2.01, 2 }))
-        assert.is_true(hit("touch_triangle", tri, { 11, 0, 3 }))     -- at vertex (8, 0)
-        assert.is_true(hit("touch_triangle", tri, { 1, 1, 0 }))      -- centre inside
-        assert.is_true(hit("touch_triangle", { 3, 3, 3, 3, 3, 3 }, { 3, 5, 2 }))  -- a point triangle
-      end)
-    end)
-
-    describe("segment casts", function()
-      local l = layer_of({ { 5, 0, 1 }, { 2, 0, 0.5 }, { 8, 0, 1 }, { 5, 5, 1 }, { 0, 0, 0.25 }, { 11, 0, 1 } })
-      it("returns ids ordered by entry t, with t", function()
-        local ids, ts, n = l:cast_segment(0, 0, 10, 0)
-        assert.are.equal(5, n)
-        assert.are.same({ 5, 2, 1, 3, 6 }, ids)
-        for i, t in ipairs({ 0, 0.15, 0.4, 0.7, 1 }) do assert.is_true(math.abs(ts[i] - t) < 1e-6) end
-        assert.are.equal(0, ts[1])
-        assert.are.equal(1, ts[5])
-      end)
-      it("orders equal t by id", function()
-        local m = layer_of({ { 5, 1, 1 }, { 5, -1, 1 }, { 5, 0, 1 } })
-        local ids, ts = m:cast_segment(0, 0, 10, 0)
-        assert.are.same({ 1, 2, 3 }, ids)
-        assert.are.equal(ts[1], ts[3])
-      end)
-      it("handles axis-parallel and zero-length segments without NaN", function()
-        local ids, ts, n = l:cast_segment(5, -10, 5, 10)
-        assert.are.same({ 1, 4 }, ids)
-        assert.is_true(ts[1] == ts[1] and ts[2] == ts[2])
-        ids, ts, n = l:cast_segment(5, 0, 5, 0)
-        assert.are.equal(1, n)
-        assert.are.same({ 1 }, ids)
-        assert.are.same({ 0 }, ts)
-      end)
-      it("returns only the nearest hit from cast_segment_first", function()
-        assert.are.same({ 5, 0 }, { l:cast_segment_first(0, 0, 10, 0) })
-        local id, t = l:cast_segment_first(1, 0, 10, 0)
-        assert.are.equal(2, id)
-        assert.is_true(math.abs(t - 0.5 / 9) < 1e-6)
-        assert.is_nil(l:cast_segment_first(0, 100, 10, 100))
-        assert.are.same({ 6 }, { (l:cast_segment_first(20, 0, 10, 0, 1)) })
-      end)
-    end)
-
-    describe("when scenes are random", function()
-      local g = rng.new(4242)
-      for _, size in ipairs({ 0, 1, 7, 8, 9, 16, 17, 2000 }) do
-        it("returns what the pure-Lua reference returns for " .. size .. " entities", function()
-          local pts, l = {}, soageo.layer()
-          for i = 1, size do
-            -- a 2^-10 grid, so the exact triangle reference can use integers
-            local p = { g:int(-100 * 1024, 100 * 1024) / 1024, g:int(-100 * 1024, 100 * 1024) / 1024, g:int(0, 5 * 1024) / 1024, 1 << g:int(0, 2) }
-            l:set(i, p[1], p[2], p[3], p[4])
-            p[1], p[2], p[3] = l:get(i)  -- the references work on the stored float32 values
-            pts[i] = p
-          end
-          local grid = function(lo, hi) return g:int(lo * 1024, hi * 1024) / 1024 end
-          local out, out_t = {}, {}
-          for _ = 1, (size > 100 and 5 or 20) do
-            local mask = g:int(0, 1) == 1 and 3 or nil
-            local shapes = {
-              { "in_circle", { grid(-100, 100), grid(-100, 100), grid(0, 60) } },
-              { "touch_circle", { grid(-100, 100), grid(-100, 100), grid(0, 60) } },
-              { "touch_capsule", { grid(-100, 100), grid(-100, 100), grid(-100, 100), grid(-100, 100), grid(0, 20) } },
-              { "in_triangle", { grid(-100, 100), grid(-100, 100), grid(-100, 100), grid(-100, 100), grid(-100, 100), grid(-100, 100) } },
-              { "touch_triangle", { grid(-100, 100), grid(-100, 100), grid(-100, 100), grid(-100, 100), grid(-100, 100), grid(-100, 100) } },
-            }
-            local x0, y0 = grid(-100, 100), grid(-100, 100)
-            shapes[#shapes + 1] = { "in_box", { x0, y0, x0 + grid(0, 80), y0 + grid(0, 80) } }
-            shapes[#shapes + 1] = { "touch_box", { x0, y0, x0 + grid(0, 80), y0 + grid(0, 80) } }
-            for _, s in ipairs(shapes) do
-              local name, args = s[1], s[2]
-              local want = {}
-              for i, p in ipairs(pts) do
-                if (mask == nil or p[4] & mask ~= 0) then
-                  local a = { table.unpack(args) }
-                  a[#a + 1], a[#a + 2], a[#a + 3] = p[1], p[2], p[3]
-                  if ref[name](table.unpack(a)) then want[#want + 1] = i end
-                end
-              end
-              local call = { table.unpack(args) }
-              call[#args + 1] = out
-              call[#args + 2] = mask
-              local n
-              out, n = l[name](l, table.unpack(call, 1, #args + 2))
-              assert.are.same(want, sorted(out, n), name)
-            end
-            local seg = { grid(-100, 100), grid(-100, 100), grid(-100, 100), grid(-100, 100) }
-            if g:int(0, 3) == 0 then seg[3] = seg[1] end
-            local want = {}
-            for i, p in ipairs(pts) do
-              local t = (mask == nil or p[4] & mask ~= 0) and ref.cast(seg[1], seg[2], seg[3], seg[4], p[1], p[2], p[3])
-              if t then want[#want + 1] = { t, i } end
-            end
-            table.sort(want, function(a, b) return a[1] < b[1] or (a[1] == b[1] and a[2] < b[2]) end)
-            local ids, ts, n = l:cast_segment(seg[1], seg[2], seg[3], seg[4], out, out_t, mask)
-            assert.are.equal(#want, n)
-            for i = 1, n do
-              assert.are.equal(want[i][2], ids[i])
-              assert.are.equal(want[i][1], ts[i])
-            end
-          end
-        end)
-      end
+    it("counts tangent disks for touch_circle", function()
+      assert.is_true(hit("touch_circle", { 0, 0, 5 }, { 8, 0, 3 }))
+      assert.is_false(hit("touch_circle", { 0, 0, 5 }, { 8.01, 0, 3 }))
+      assert.is_true(hit("touch_circle", { 0, 0, 0 }, { 3, 4, 5 }))
     end)
   end)
-end
+
+  describe("boxes", function()
+    local box = { -2, -1, 2, 1 }
+    it("includes the edges and corners for in_box", function()
+      assert.is_true(hit("in_box", box, { 2, 1 }))
+      assert.is_true(hit("in_box", box, { -2, 0 }))
+      assert.is_false(hit("in_box", box, { 2.001, 0 }))
+      assert.is_true(hit("in_box", { 1, 1, 1, 1 }, { 1, 1 }))  -- a point box
+    end)
+    it("counts disks tangent to an edge or a corner for touch_box", function()
+      assert.is_true(hit("touch_box", box, { 5, 0, 3 }))
+      assert.is_false(hit("touch_box", box, { 5.01, 0, 3 }))
+      assert.is_true(hit("touch_box", box, { 5, 5, 5 }))      -- corner (2,1): distance 5
+      assert.is_false(hit("touch_box", box, { 5, 5.01, 5 }))
+      assert.is_true(hit("touch_box", box, { 0, 0, 0 }))
+    end)
+  end)
+
+  describe("capsules", function()
+    it("counts disks within the radius of the segment, ends included", function()
+      local blade = { 0, 0, 10, 0, 2 }
+      assert.is_true(hit("touch_capsule", blade, { 5, 3, 1 }))
+      assert.is_false(hit("touch_capsule", blade, { 5, 3.01, 1 }))
+      assert.is_true(hit("touch_capsule", blade, { 13, 0, 1 }))     -- past the end: round cap
+      assert.is_true(hit("touch_capsule", blade, { 12, 0, 0 }))
+      assert.is_false(hit("touch_capsule", blade, { 12.01, 0, 0 }))
+      assert.is_true(hit("touch_capsule", blade, { -1.2, -1.6, 0 })) -- on the start cap
+    end)
+    it("treats a zero-length capsule as a circle", function()
+      assert.is_true(hit("touch_capsule", { 1, 1, 1, 1, 2 }, { 1, 4, 1 }))
+      assert.is_false(hit("touch_capsule", { 1, 1, 1, 1, 2 }, { 1, 4.01, 1 }))
+    end)
+  end)
+
+  describe("triangles", function()
+    local tri = { 0, 0, 8, 0, 0, 8 }
+    it("includes edges and vertices, either winding", function()
+      for _, t in ipairs({ tri, { 0, 0, 0, 8, 8, 0 } }) do
+        assert.is_true(hit("in_triangle", t, { 1, 1 }))
+        assert.is_true(hit("in_triangle", t, { 4, 4 }))      -- on the hypotenuse
+        assert.is_true(hit("in_triangle", t, { 8, 0 }))      -- a vertex
+        assert.is_true(hit("in_triangle", t, { 3, 0 }))      -- on an edge
+        assert.is_false(hit("in_triangle", t, { 4, 4.001 }))
+        assert.is_false(hit("in_triangle", t, { -0.001, 1 }))
+      end
+    end)
+    it("answers the recast triangle case's point exactly: outside", function()
+      local t = { 261.137939, 8.13000488, 73.6379318, 8.13000488, 76.9379349, 10.2300053 }
+      assert.is_false(hit("in_triangle", t, { 74.4069519, 8.6193819 }))
+      assert.is_true(hit("in_triangle", t, { 74.4069519, 8.5 }))
+    end)
+    it("holds exactly its segment hull when degenerate", function()
+      local flat = { 0, 0, 4, 4, 2, 2 }
+      assert.is_true(hit("in_triangle", flat, { 1, 1 }))
+      assert.is_true(hit("in_triangle", flat, { 4, 4 }))
+      assert.is_false(hit("in_triangle", flat, { 5, 5 }))
+      assert.is_false(hit("in_triangle", flat, { 1, 1.0000001 }))
+    end)
+    it("counts disks tangent to an edge or a vertex for touch_triangle", function()
+      assert.is_true(hit("touch_triangle", tri, { 4, -2, 2 }))
+      assert.is_false(hit("touch_triangle", tri, { 4, -2.01, 2 }))
+      assert.is_true(hit("touch_triangle", tri, { 11, 0, 3 }))     -- at vertex (8, 0)
+      assert.is_true(hit("touch_triangle", tri, { 1, 1, 0 }))      -- centre inside
+      assert.is_true(hit("touch_triangle", { 3, 3, 3, 3, 3, 3 }, { 3, 5, 2 }))  -- a point triangle
+    end)
+  end)
+
+  describe("segment casts", function()
+    local l = layer_of({ { 5, 0, 1 }, { 2, 0, 0.5 }, { 8, 0, 1 }, { 5, 5, 1 }, { 0, 0, 0.25 }, { 11, 0, 1 } })
+    it("returns ids ordered by entry t, with t", function()
+      local ids, ts, n = l:cast_segment(0, 0, 10, 0)
+      assert.are.equal(5, n)
+      assert.are.same({ 5, 2, 1, 3, 6 }, ids)
+      for i, t in ipairs({ 0, 0.15, 0.4, 0.7, 1 }) do assert.is_true(math.abs(ts[i] - t) < 1e-6) end
+      assert.are.equal(0, ts[1])
+      assert.are.equal(1, ts[5])
+    end)
+    it("orders equal t by id", function()
+      local m = layer_of({ { 5, 1, 1 }, { 5, -1, 1 }, { 5, 0, 1 } })
+      local ids, ts = m:cast_segment(0, 0, 10, 0)
+      assert.are.same({ 1, 2, 3 }, ids)
+      assert.are.equal(ts[1], ts[3])
+    end)
+    it("handles axis-parallel and zero-length segments without NaN", function()
+      local ids, ts, n = l:cast_segment(5, -10, 5, 10)
+      assert.are.same({ 1, 4 }, ids)
+      assert.is_true(ts[1] == ts[1] and ts[2] == ts[2])
+      ids, ts, n = l:cast_segment(5, 0, 5, 0)
+      assert.are.equal(1, n)
+      assert.are.same({ 1 }, ids)
+      assert.are.same({ 0 }, ts)
+    end)
+    it("returns only the nearest hit from cast_segment_first", function()
+      assert.are.same({ 5, 0 }, { l:cast_segment_first(0, 0, 10, 0) })
+      local id, t = l:cast_segment_first(1, 0, 10, 0)
+      assert.are.equal(2, id)
+      assert.is_true(math.abs(t - 0.5 / 9) < 1e-6)
+      assert.is_nil(l:cast_segment_first(0, 100, 10, 100))
+      assert.are.same({ 6 }, { (l:cast_segment_first(20, 0, 10, 0, 1)) })
+    end)
+  end)
+
+  describe("when scenes are random", function()
+    local g = rng.new(4242)
+    for _, size in ipairs({ 0, 1, 7, 8, 9, 16, 17, 2000 }) do
+      it("returns what the pure-Lua reference returns for " .. size .. " entities", function()
+        local pts, l = {}, soageo.layer()
+        for i = 1, size do
+          -- a 2^-10 grid, so the exact triangle reference can use integers
+          local p = { g:int(-100 * 1024, 100 * 1024) / 1024, g:int(-100 * 1024, 100 * 1024) / 1024, g:int(0, 5 * 1024) / 1024, 1 << g:int(0, 2) }
+          l:set(i, p[1], p[2], p[3], p[4])
+          p[1], p[2], p[3] = l:get(i)  -- the references work on the stored float32 values
+          pts[i] = p
+        end
+        local grid = function(lo, hi) return g:int(lo * 1024, hi * 1024) / 1024 end
+        local out, out_t = {}, {}
+        for _ = 1, (size > 100 and 5 or 20) do
+          local mask = g:int(0, 1) == 1 and 3 or nil
+          local shapes = {
+            { "in_circle", { grid(-100, 100), grid(-100, 100), grid(0, 60) } },
+            { "touch_circle", { grid(-100, 100), grid(-100, 100), grid(0, 60) } },
+            { "touch_capsule", { grid(-100, 100), grid(-100, 100), grid(-100, 100), grid(-100, 100), grid(0, 20) } },
+            { "in_triangle", { grid(-100, 100), grid(-100, 100), grid(-100, 100), grid(-100, 100), grid(-100, 100), grid(-100, 100) } },
+            { "touch_triangle", { grid(-100, 100), grid(-100, 100), grid(-100, 100), grid(-100, 100), grid(-100, 100), grid(-100, 100) } },
+          }
+          local x0, y0 = grid(-100, 100), grid(-100, 100)
+          shapes[#shapes + 1] = { "in_box", { x0, y0, x0 + grid(0, 80), y0 + grid(0, 80) } }
+          shapes[#shapes + 1] = { "touch_box", { x0, y0, x0 + grid(0, 80), y0 + grid(0, 80) } }
+          for _, s in ipairs(shapes) do
+            local name, args = s[1], s[2]
+            local want = {}
+            for i, p in ipairs(pts) do
+              if (mask == nil or p[4] & mask ~= 0) then
+                local a = { table.unpack(args) }
+                a[#a + 1], a[#a + 2], a[#a + 3] = p[1], p[2], p[3]
+                if ref[name](table.unpack(a)) then want[#want + 1] = i end
+              end
+            end
+            local call = { table.unpack(args) }
+            call[#args + 1] = out
+            call[#args + 2] = mask
+            local n
+            out, n = l[name](l, table.unpack(call, 1, #args + 2))
+            assert.are.same(want, sorted(out, n), name)
+          end
+          local seg = { grid(-100, 100), grid(-100, 100), grid(-100, 100), grid(-100, 100) }
+          if g:int(0, 3) == 0 then seg[3] = seg[1] end
+          local want = {}
+          for i, p in ipairs(pts) do
+            local t = (mask == nil or p[4] & mask ~= 0) and ref.cast(seg[1], seg[2], seg[3], seg[4], p[1], p[2], p[3])
+            if t then want[#want + 1] = { t, i } end
+          end
+          table.sort(want, function(a, b) return a[1] < b[1] or (a[1] == b[1] and a[2] < b[2]) end)
+          local ids, ts, n = l:cast_segment(seg[1], seg[2], seg[3], seg[4], out, out_t, mask)
+          assert.are.equal(#want, n)
+          for i = 1, n do
+            assert.are.equal(want[i][2], ids[i])
+            assert.are.equal(want[i][1], ts[i])
+          end
+        end
+      end)
+    end
+  end)
+end)
 
 describe("shape queries", function()
   describe("when given bad input", function()

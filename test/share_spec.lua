@@ -32,54 +32,51 @@ local function assert_same(view, layer, r, what)
   assert.are.same({ soageo.pairs_between(other, layer) }, { soageo.pairs_between(other, view) }, what .. ": pairs_between")
 end
 
-for _, arch in ipairs(soageo.archs()) do
-  describe("when a shared layer is queried (" .. arch .. ")", function()
-    util.use_target(arch, setup, teardown)
+util.each_target(describe, setup, teardown, function(arch) return "when a shared layer is queried (" .. arch .. ")" end, function(arch)
 
-    it("returns the answers of the layer it was shared from, through the index and the scan", function()
-      local r = rng.new(41)
-      local layer = random_layer(r, 300)
-      local name = "share_spec.layer." .. arch
-      soageo.share(layer, name)
-      local view = assert(soageo.attach(name))
-      assert_same(view, layer, r, arch)
-      -- The index was built at share time: no view query ever builds one.
-      local st = view:stats()
-      assert.are.equal(0, st.builds)
-      assert.are.equal(0, st.refreshes)
-      assert.is_true(st.indexed > 0)
-      view:close()
-    end)
-
-    it("returns the same answers when the layer's own index is copied, built afresh or refreshed loose", function()
-      local r = rng.new(43)
-      local layer = random_layer(r, 300)
-      layer:reindex()
-      soageo.share(layer, "share_spec.fresh." .. arch)
-      -- A few small moves, an add and a remove: the index catches up without a build (loose).
-      for id = 1, 300, 13 do
-        local x, y = layer:get(id)
-        if x then layer:move(id, x + 0.5, y - 0.5) end
-      end
-      layer:set(5000, 10, 10, 1, 1)
-      layer:remove(4)
-      layer:index_mode("index")
-      layer:touch_box(0, 0, 50, 50)
-      layer:index_mode("auto")
-      assert.is_true(layer:stats().refreshes > 0)
-      soageo.share(layer, "share_spec.loose." .. arch)
-      local fresh, loose = soageo.attach("share_spec.fresh." .. arch), soageo.attach("share_spec.loose." .. arch)
-      assert_same(loose, layer, r, arch .. " loose")
-      assert_same(fresh, soageo.load(fresh:dump()), r, arch .. " copied")
-      assert.are.equal(0, loose:stats().builds)
-      fresh:index_mode("index")
-      loose:index_mode("index")
-      assert.are_not.same({ fresh:touch_box(0, 0, 400, 400) }, { loose:touch_box(0, 0, 400, 400) })
-      fresh:close()
-      loose:close()
-    end)
+  it("returns the answers of the layer it was shared from, through the index and the scan", function()
+    local r = rng.new(41)
+    local layer = random_layer(r, 300)
+    local name = "share_spec.layer." .. arch
+    soageo.share(layer, name)
+    local view = assert(soageo.attach(name))
+    assert_same(view, layer, r, arch)
+    -- The index was built at share time: no view query ever builds one.
+    local st = view:stats()
+    assert.are.equal(0, st.builds)
+    assert.are.equal(0, st.refreshes)
+    assert.is_true(st.indexed > 0)
+    view:close()
   end)
-end
+
+  it("returns the same answers when the layer's own index is copied, built afresh or refreshed loose", function()
+    local r = rng.new(43)
+    local layer = random_layer(r, 300)
+    layer:reindex()
+    soageo.share(layer, "share_spec.fresh." .. arch)
+    -- A few small moves, an add and a remove: the index catches up without a build (loose).
+    for id = 1, 300, 13 do
+      local x, y = layer:get(id)
+      if x then layer:move(id, x + 0.5, y - 0.5) end
+    end
+    layer:set(5000, 10, 10, 1, 1)
+    layer:remove(4)
+    layer:index_mode("index")
+    layer:touch_box(0, 0, 50, 50)
+    layer:index_mode("auto")
+    assert.is_true(layer:stats().refreshes > 0)
+    soageo.share(layer, "share_spec.loose." .. arch)
+    local fresh, loose = soageo.attach("share_spec.fresh." .. arch), soageo.attach("share_spec.loose." .. arch)
+    assert_same(loose, layer, r, arch .. " loose")
+    assert_same(fresh, soageo.load(fresh:dump()), r, arch .. " copied")
+    assert.are.equal(0, loose:stats().builds)
+    fresh:index_mode("index")
+    loose:index_mode("index")
+    assert.are_not.same({ fresh:touch_box(0, 0, 400, 400) }, { loose:touch_box(0, 0, 400, 400) })
+    fresh:close()
+    loose:close()
+  end)
+end)
 
 describe("when a layer is shared", function()
   it("returns a view that keeps its version while the layer changes and newer versions are published", function()

@@ -47,6 +47,17 @@ function util.use_target(arch, setup, teardown)
   teardown(function() soageo.use_arch(previous) end)
 end
 
+-- describe(title(arch), body(arch)) once per SIMD target this CPU runs, with that target in
+-- use inside it (busted's describe, setup and teardown passed in: mini_busted has its own).
+function util.each_target(describe, setup, teardown, title, body)
+  for _, arch in ipairs(soageo.archs()) do
+    describe(title(arch), function()
+      util.use_target(arch, setup, teardown)
+      body(arch)
+    end)
+  end
+end
+
 -- Asserts (with the spec's `assert`) that walls or tiles `obj` answer blocked and cast on the
 -- query (ax, ay, bx, by) as the exact reference's cast did: rt (nil: nothing hit, else an exact
 -- value) and rk, what it hit first.

@@ -45,130 +45,127 @@ end
 
 local function scaled(q) return q[1] * Q, q[2] * Q, q[3] * Q, q[4] * Q end
 
-for _, arch in ipairs(soageo.archs()) do
-  describe("when tiles are queried on target " .. arch, function()
-    util.use_target(arch, setup, teardown)
+util.each_target(describe, setup, teardown, function(arch) return "when tiles are queried on target " .. arch end, function(arch)
 
-    it("returns the reference's blocked, cast and visible on random maps", function()
-      local g = rng.new(3311)
-      for _ = 1, 25 do
-        local map, bytes = random_map(g, g:int(1, 8), g:int(1, 6), 30)
-        local tiles = module_map(map, bytes)
-        for _ = 1, 120 do
-          local q = random_query(g, map)
-          local rt, rk = ref.tiles_cast(map, q)
-          util.same_cast(assert, tiles, rt, rk, scaled(q))
-        end
+  it("returns the reference's blocked, cast and visible on random maps", function()
+    local g = rng.new(3311)
+    for _ = 1, 25 do
+      local map, bytes = random_map(g, g:int(1, 8), g:int(1, 6), 30)
+      local tiles = module_map(map, bytes)
+      for _ = 1, 120 do
+        local q = random_query(g, map)
+        local rt, rk = ref.tiles_cast(map, q)
+        util.same_cast(assert, tiles, rt, rk, scaled(q))
       end
-    end)
-
-    -- The cells are stored in 8 x 8 bit blocks: a map of several blocks each way, whose side
-    -- is no multiple of 8, with rays that cross block boundaries, run along them and through
-    -- their corners (the small maps above fit in one block).
-    it("returns the reference's answers on a map of several 8 x 8 blocks", function()
-      local g = rng.new(3313)
-      local cols, rows = 21, 17
-      for _ = 1, 3 do
-        local map, bytes = random_map(g, cols, rows, 12, 3, -5, 7)
-        local tiles = module_map(map, bytes)
-        local function edge_x(c) return map.x0 + c * map.cell end
-        local function edge_y(r) return map.y0 + r * map.cell end
-        local function block_x() return edge_x(8 * g:int(0, 3)) end  -- 0, 8, 16, 24: block edges
-        local function block_y() return edge_y(8 * g:int(0, 2)) end
-        local function anywhere() return g:int(-12, edge_x(cols) + 6), g:int(0, edge_y(rows) + 6) end
-        local function corner() return edge_x(g:int(-1, cols + 1)), edge_y(g:int(-1, rows + 1)) end
-        local function query()
-          local kind = g:int(1, 8)
-          if kind == 1 then local ax, ay = corner(); local bx, by = corner(); return { ax, ay, bx, by } end
-          if kind == 2 then  -- a diagonal through cell corners, often across a block corner
-            local ax, ay = block_x(), block_y()
-            local k, s = g:int(1, 12), g:int(0, 1) * 2 - 1
-            return { ax - 3 * k, ay - 3 * k * s, ax + 3 * k, ay + 3 * k * s }
-          end
-          if kind == 3 then local ax, ay = anywhere(); local y = block_y(); return { ax, y, g:int(-12, 70), y } end
-          if kind == 4 then local x = block_x(); local _, ay = anywhere(); local _, by = anywhere(); return { x, ay, x, by } end
-          if kind == 5 then  -- along a row or column edge
-            if g:int(0, 1) == 0 then local y = edge_y(g:int(0, rows)); return { g:int(-12, 70), y, g:int(-12, 70), y } end
-            local x = edge_x(g:int(0, cols)); return { x, g:int(0, 65), x, g:int(0, 65) }
-          end
-          if kind == 6 then  -- long, across the map through several blocks
-            return { g:int(-12, 0), g:int(0, 12), g:int(50, 70), g:int(50, 65) }
-          end
-          if kind == 7 then local ax, ay = anywhere(); return { ax, ay, ax, ay } end
-          local ax, ay = anywhere(); local bx, by = anywhere(); return { ax, ay, bx, by }
-        end
-        for _ = 1, 150 do
-          local q = query()
-          local rt, rk = ref.tiles_cast(map, q)
-          util.same_cast(assert, tiles, rt, rk, scaled(q))
-        end
-        -- visible: targets on cell corners (block corners among them) and anywhere.
-        local l = soageo.layer()
-        local pts, ids = {}, {}
-        for id = 1, 40 do
-          local x, y
-          if id % 4 == 0 then x, y = block_x(), block_y()
-          elseif id % 4 == 1 then x, y = corner()
-          else x, y = anywhere() end
-          pts[id] = { x, y }
-          l:set(id, x * Q, y * Q)
-          ids[id] = id
-        end
-        for _ = 1, 8 do
-          local v = pts[g:int(1, 40)]
-          local want = {}
-          for id = 1, 40 do
-            if ref.tiles_visible(map, { v[1], v[2], pts[id][1], pts[id][2] }) then want[#want + 1] = id end
-          end
-          local out, m = tiles:visible(v[1] * Q, v[2] * Q, l, ids)
-          assert.are.same(want, out)
-          assert.are.equal(#want, m)
-        end
-      end
-    end)
-
-    it("returns the ids the reference sees, and follows set (doors)", function()
-      local g = rng.new(3312)
-      for _ = 1, 15 do
-        local map, bytes = random_map(g, 6, 5, 30)
-        local tiles = module_map(map, bytes)
-        local l = soageo.layer()
-        local pts, ids = {}, {}
-        for id = 1, 25 do
-          local x, y
-          if id % 3 == 0 then x, y = map.x0 + g:int(0, 6) * 4, map.y0 + g:int(0, 5) * 4  -- on corners
-          else x, y = g:int(-8, 22), g:int(-2, 24) end
-          pts[id] = { x, y }
-          l:set(id, x * Q, y * Q)
-          ids[id] = id
-        end
-        for round = 1, 6 do
-          if round > 1 then  -- open or close a door
-            local c, r = g:int(0, 5), g:int(0, 4)
-            local b = g:int(0, 1) == 1
-            tiles:set(c, r, b)
-            map.blocked[r * 6 + c] = b or nil
-          end
-          local vx, vy = pts[g:int(1, 25)][1], pts[g:int(1, 25)][2]
-          local want = {}
-          for id = 1, 25 do
-            if ref.tiles_visible(map, { vx, vy, pts[id][1], pts[id][2] }) then want[#want + 1] = id end
-          end
-          local out, m = tiles:visible(vx * Q, vy * Q, l, ids)
-          assert.are.same(want, out)
-          assert.are.equal(#want, m)
-          local coords, many = {}, {}
-          for k = 1, 20 do
-            local q = random_query(g, map)
-            for j = 1, 4 do coords[#coords + 1] = q[j] * Q end
-            many[k] = ref.tiles_blocked(map, q)
-          end
-          assert.are.same(many, (tiles:blocked_many(coords)))
-        end
-      end
-    end)
+    end
   end)
-end
+
+  -- The cells are stored in 8 x 8 bit blocks: a map of several blocks each way, whose side
+  -- is no multiple of 8, with rays that cross block boundaries, run along them and through
+  -- their corners (the small maps above fit in one block).
+  it("returns the reference's answers on a map of several 8 x 8 blocks", function()
+    local g = rng.new(3313)
+    local cols, rows = 21, 17
+    for _ = 1, 3 do
+      local map, bytes = random_map(g, cols, rows, 12, 3, -5, 7)
+      local tiles = module_map(map, bytes)
+      local function edge_x(c) return map.x0 + c * map.cell end
+      local function edge_y(r) return map.y0 + r * map.cell end
+      local function block_x() return edge_x(8 * g:int(0, 3)) end  -- 0, 8, 16, 24: block edges
+      local function block_y() return edge_y(8 * g:int(0, 2)) end
+      local function anywhere() return g:int(-12, edge_x(cols) + 6), g:int(0, edge_y(rows) + 6) end
+      local function corner() return edge_x(g:int(-1, cols + 1)), edge_y(g:int(-1, rows + 1)) end
+      local function query()
+        local kind = g:int(1, 8)
+        if kind == 1 then local ax, ay = corner(); local bx, by = corner(); return { ax, ay, bx, by } end
+        if kind == 2 then  -- a diagonal through cell corners, often across a block corner
+          local ax, ay = block_x(), block_y()
+          local k, s = g:int(1, 12), g:int(0, 1) * 2 - 1
+          return { ax - 3 * k, ay - 3 * k * s, ax + 3 * k, ay + 3 * k * s }
+        end
+        if kind == 3 then local ax, ay = anywhere(); local y = block_y(); return { ax, y, g:int(-12, 70), y } end
+        if kind == 4 then local x = block_x(); local _, ay = anywhere(); local _, by = anywhere(); return { x, ay, x, by } end
+        if kind == 5 then  -- along a row or column edge
+          if g:int(0, 1) == 0 then local y = edge_y(g:int(0, rows)); return { g:int(-12, 70), y, g:int(-12, 70), y } end
+          local x = edge_x(g:int(0, cols)); return { x, g:int(0, 65), x, g:int(0, 65) }
+        end
+        if kind == 6 then  -- long, across the map through several blocks
+          return { g:int(-12, 0), g:int(0, 12), g:int(50, 70), g:int(50, 65) }
+        end
+        if kind == 7 then local ax, ay = anywhere(); return { ax, ay, ax, ay } end
+        local ax, ay = anywhere(); local bx, by = anywhere(); return { ax, ay, bx, by }
+      end
+      for _ = 1, 150 do
+        local q = query()
+        local rt, rk = ref.tiles_cast(map, q)
+        util.same_cast(assert, tiles, rt, rk, scaled(q))
+      end
+      -- visible: targets on cell corners (block corners among them) and anywhere.
+      local l = soageo.layer()
+      local pts, ids = {}, {}
+      for id = 1, 40 do
+        local x, y
+        if id % 4 == 0 then x, y = block_x(), block_y()
+        elseif id % 4 == 1 then x, y = corner()
+        else x, y = anywhere() end
+        pts[id] = { x, y }
+        l:set(id, x * Q, y * Q)
+        ids[id] = id
+      end
+      for _ = 1, 8 do
+        local v = pts[g:int(1, 40)]
+        local want = {}
+        for id = 1, 40 do
+          if ref.tiles_visible(map, { v[1], v[2], pts[id][1], pts[id][2] }) then want[#want + 1] = id end
+        end
+        local out, m = tiles:visible(v[1] * Q, v[2] * Q, l, ids)
+        assert.are.same(want, out)
+        assert.are.equal(#want, m)
+      end
+    end
+  end)
+
+  it("returns the ids the reference sees, and follows set (doors)", function()
+    local g = rng.new(3312)
+    for _ = 1, 15 do
+      local map, bytes = random_map(g, 6, 5, 30)
+      local tiles = module_map(map, bytes)
+      local l = soageo.layer()
+      local pts, ids = {}, {}
+      for id = 1, 25 do
+        local x, y
+        if id % 3 == 0 then x, y = map.x0 + g:int(0, 6) * 4, map.y0 + g:int(0, 5) * 4  -- on corners
+        else x, y = g:int(-8, 22), g:int(-2, 24) end
+        pts[id] = { x, y }
+        l:set(id, x * Q, y * Q)
+        ids[id] = id
+      end
+      for round = 1, 6 do
+        if round > 1 then  -- open or close a door
+          local c, r = g:int(0, 5), g:int(0, 4)
+          local b = g:int(0, 1) == 1
+          tiles:set(c, r, b)
+          map.blocked[r * 6 + c] = b or nil
+        end
+        local vx, vy = pts[g:int(1, 25)][1], pts[g:int(1, 25)][2]
+        local want = {}
+        for id = 1, 25 do
+          if ref.tiles_visible(map, { vx, vy, pts[id][1], pts[id][2] }) then want[#want + 1] = id end
+        end
+        local out, m = tiles:visible(vx * Q, vy * Q, l, ids)
+        assert.are.same(want, out)
+        assert.are.equal(#want, m)
+        local coords, many = {}, {}
+        for k = 1, 20 do
+          local q = random_query(g, map)
+          for j = 1, 4 do coords[#coords + 1] = q[j] * Q end
+          many[k] = ref.tiles_blocked(map, q)
+        end
+        assert.are.same(many, (tiles:blocked_many(coords)))
+      end
+    end
+  end)
+end)
 
 -- The float32 value next to v (positive v), up (+1) or down (-1).
 local function next_float(v, dir)

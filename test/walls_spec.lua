@@ -67,81 +67,78 @@ local function flat(walls)
   return c
 end
 
-for _, arch in ipairs(soageo.archs()) do
-  describe("when walls are queried on target " .. arch, function()
-    util.use_target(arch, setup, teardown)
+util.each_target(describe, setup, teardown, function(arch) return "when walls are queried on target " .. arch end, function(arch)
 
-    it("returns the reference's blocked, cast and visible on random lattice scenes", function()
-      local g = rng.new(3301)
-      for scene = 1, 60 do
-        local span = 6 + scene % 10
-        local walls = random_walls(g, g:int(0, 40), span)
-        local w = soageo.walls(flat(walls))
-        assert.are.equal(#walls, #w)
-        for _ = 1, 80 do
-          local q = random_query(g, walls, span + 2)
-          local sq = scaled(q)
-          local rt, ri = ref.walls_cast(walls, q)
-          util.same_cast(assert, w, rt, ri, table.unpack(sq))
-        end
-      end
-    end)
-
-    it("returns the ids the reference sees, in order, into out or in place", function()
-      local g = rng.new(3302)
-      for scene = 1, 40 do
-        local span = 8
-        local walls = random_walls(g, g:int(0, 30), span)
-        local w = soageo.walls(flat(walls))
-        local l = soageo.layer()
-        local pts, ids = {}, {}
-        for id = 1, 30 do
-          pts[id] = { g:int(-span, span), g:int(-span, span) }
-          l:set(id * 7, pts[id][1] * Q, pts[id][2] * Q)
-          ids[#ids + 1] = id * 7
-        end
-        for _ = 1, 10 do
-          local vx, vy
-          if g:int(0, 2) == 0 and #walls > 0 then local ww = walls[g:int(1, #walls)]; vx, vy = ww[1], ww[2]
-          else vx, vy = g:int(-span, span), g:int(-span, span) end
-          local want = {}
-          for id = 1, 30 do
-            if ref.walls_visible(walls, { vx, vy, pts[id][1], pts[id][2] }) then want[#want + 1] = id * 7 end
-          end
-          local out, m = w:visible(vx * Q, vy * Q, l, ids)
-          assert.are.same(want, out)
-          assert.are.equal(#want, m)
-          local copy = { table.unpack(ids) }
-          local same, m2 = w:visible(vx * Q, vy * Q, l, copy, nil, copy)
-          assert.are.equal(copy, same)
-          assert.are.same(want, copy)
-          assert.are.equal(m, m2)
-        end
-      end
-    end)
-
-    it("returns blocked_many as one blocked per query", function()
-      local g = rng.new(3303)
-      local walls = random_walls(g, 30, 10)
+  it("returns the reference's blocked, cast and visible on random lattice scenes", function()
+    local g = rng.new(3301)
+    for scene = 1, 60 do
+      local span = 6 + scene % 10
+      local walls = random_walls(g, g:int(0, 40), span)
       local w = soageo.walls(flat(walls))
-      local coords, want = {}, {}
-      for k = 1, 50 do
-        local q = random_query(g, walls, 12)
-        for j = 1, 4 do coords[#coords + 1] = q[j] * Q end
-        want[k] = ref.walls_blocked(walls, q)
+      assert.are.equal(#walls, #w)
+      for _ = 1, 80 do
+        local q = random_query(g, walls, span + 2)
+        local sq = scaled(q)
+        local rt, ri = ref.walls_cast(walls, q)
+        util.same_cast(assert, w, rt, ri, table.unpack(sq))
       end
-      local out, n = w:blocked_many(coords)
-      assert.are.same(want, out)
-      assert.are.equal(50, n)
-      local reuse = { true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true,
-        true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true,
-        true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, "x", "y" }
-      local same = w:blocked_many(coords, reuse)
-      assert.are.equal(reuse, same)
-      assert.are.same(want, reuse)
-    end)
+    end
   end)
-end
+
+  it("returns the ids the reference sees, in order, into out or in place", function()
+    local g = rng.new(3302)
+    for scene = 1, 40 do
+      local span = 8
+      local walls = random_walls(g, g:int(0, 30), span)
+      local w = soageo.walls(flat(walls))
+      local l = soageo.layer()
+      local pts, ids = {}, {}
+      for id = 1, 30 do
+        pts[id] = { g:int(-span, span), g:int(-span, span) }
+        l:set(id * 7, pts[id][1] * Q, pts[id][2] * Q)
+        ids[#ids + 1] = id * 7
+      end
+      for _ = 1, 10 do
+        local vx, vy
+        if g:int(0, 2) == 0 and #walls > 0 then local ww = walls[g:int(1, #walls)]; vx, vy = ww[1], ww[2]
+        else vx, vy = g:int(-span, span), g:int(-span, span) end
+        local want = {}
+        for id = 1, 30 do
+          if ref.walls_visible(walls, { vx, vy, pts[id][1], pts[id][2] }) then want[#want + 1] = id * 7 end
+        end
+        local out, m = w:visible(vx * Q, vy * Q, l, ids)
+        assert.are.same(want, out)
+        assert.are.equal(#want, m)
+        local copy = { table.unpack(ids) }
+        local same, m2 = w:visible(vx * Q, vy * Q, l, copy, nil, copy)
+        assert.are.equal(copy, same)
+        assert.are.same(want, copy)
+        assert.are.equal(m, m2)
+      end
+    end
+  end)
+
+  it("returns blocked_many as one blocked per query", function()
+    local g = rng.new(3303)
+    local walls = random_walls(g, 30, 10)
+    local w = soageo.walls(flat(walls))
+    local coords, want = {}, {}
+    for k = 1, 50 do
+      local q = random_query(g, walls, 12)
+      for j = 1, 4 do coords[#coords + 1] = q[j] * Q end
+      want[k] = ref.walls_blocked(walls, q)
+    end
+    local out, n = w:blocked_many(coords)
+    assert.are.same(want, out)
+    assert.are.equal(50, n)
+    local reuse = { true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true,
+      true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true,
+      true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, "x", "y" }
+    local same = w:blocked_many(coords, reuse)
+    assert.are.equal(reuse, same)
+    assert.are.same(want, reuse)
+  end)
+end)
 
 describe("when walls meet the rules' boundary cases", function()
   local w = soageo.walls({ 0, 0, 10, 0,  5, -5, 5, 5,  5, 0, 7, -2,  3, 3, 3, 3,  20, 0, 14, 0 })
