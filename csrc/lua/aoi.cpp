@@ -532,10 +532,7 @@ const luaL_Reg methods[] = {
     {nullptr, nullptr},
 };
 
-const luaL_Reg module_functions[] = {
-    {"aoi", l_new},
-    {nullptr, nullptr},
-};
+const luaL_Reg module_functions[] = {{"aoi", l_new}, {nullptr, nullptr}};
 
 }  // namespace
 

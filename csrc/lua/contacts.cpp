@@ -261,10 +261,7 @@ const luaL_Reg methods[] = {
     {nullptr, nullptr},
 };
 
-const luaL_Reg module_functions[] = {
-    {"contacts", l_new},
-    {nullptr, nullptr},
-};
+const luaL_Reg module_functions[] = {{"contacts", l_new}, {nullptr, nullptr}};
 
 }  // namespace
 

@@ -513,10 +513,7 @@ const luaL_Reg metamethods[] = {
     {nullptr, nullptr},
 };
 
-const luaL_Reg module_functions[] = {
-    {"layer", l_new},
-    {nullptr, nullptr},
-};
+const luaL_Reg module_functions[] = {{"layer", l_new}, {nullptr, nullptr}};
 
 }  // namespace
 

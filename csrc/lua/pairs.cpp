@@ -180,10 +180,7 @@ const luaL_Reg methods[] = {
     {nullptr, nullptr},
 };
 
-const luaL_Reg module_functions[] = {
-    {"pairs_between", l_pairs_between},
-    {nullptr, nullptr},
-};
+const luaL_Reg module_functions[] = {{"pairs_between", l_pairs_between}, {nullptr, nullptr}};
 
 }  // namespace
 

@@ -152,10 +152,7 @@ const luaL_Reg methods[] = {
     {nullptr, nullptr},
 };
 
-const luaL_Reg module_functions[] = {
-    {"load", l_load},
-    {nullptr, nullptr},
-};
+const luaL_Reg module_functions[] = {{"load", l_load}, {nullptr, nullptr}};
 
 }  // namespace
 

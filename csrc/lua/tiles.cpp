@@ -98,26 +98,14 @@ int l_tostring(lua_State* L) {
     return 1;
 }
 
-const luaL_Reg methods[] = {
-    {"set", l_set},
-    {nullptr, nullptr},
-};
+const luaL_Reg methods[] = {{"set", l_set}, {nullptr, nullptr}};
 
 // A view's methods: the class's, then these in their place.
-const luaL_Reg view_overrides[] = {
-    {"set", l_view_set},
-    {nullptr, nullptr},
-};
+const luaL_Reg view_overrides[] = {{"set", l_view_set}, {nullptr, nullptr}};
 
-const luaL_Reg metamethods[] = {
-    {"__tostring", l_tostring},
-    {nullptr, nullptr},
-};
+const luaL_Reg metamethods[] = {{"__tostring", l_tostring}, {nullptr, nullptr}};
 
-const luaL_Reg module_functions[] = {
-    {"tiles", l_tiles},
-    {nullptr, nullptr},
-};
+const luaL_Reg module_functions[] = {{"tiles", l_tiles}, {nullptr, nullptr}};
 
 }  // namespace
 

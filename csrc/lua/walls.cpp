@@ -86,10 +86,7 @@ int l_tostring(lua_State* L) {
     return 1;
 }
 
-const luaL_Reg methods[] = {
-    {"get", l_get},
-    {nullptr, nullptr},
-};
+const luaL_Reg methods[] = {{"get", l_get}, {nullptr, nullptr}};
 
 const luaL_Reg metamethods[] = {
     {"__len", l_len},
@@ -97,10 +94,7 @@ const luaL_Reg metamethods[] = {
     {nullptr, nullptr},
 };
 
-const luaL_Reg module_functions[] = {
-    {"walls", l_walls},
-    {nullptr, nullptr},
-};
+const luaL_Reg module_functions[] = {{"walls", l_walls}, {nullptr, nullptr}};
 
 }  // namespace
 
