@@ -518,18 +518,9 @@ int l_close(lua_State* L) { return event_close(L, kAoi); }
 int l_tostring(lua_State* L) { return event_tostring(L, kAoi); }
 
 const luaL_Reg methods[] = {
-    {"watch", l_watch},
-    {"unwatch", l_unwatch},
-    {"update", l_update},
-    {"visible", l_visible},
-    {"watchers_of", l_watchers_of},
-    {"watchers", l_watchers},
-    {"due", l_due},
-    {"pin", l_pin},
-    {"unpin", l_unpin},
-    {"stats", l_stats},
-    {"close", l_close},
-    {nullptr, nullptr},
+    {"watch", l_watch}, {"unwatch", l_unwatch}, {"update", l_update}, {"visible", l_visible},
+    {"watchers_of", l_watchers_of}, {"watchers", l_watchers}, {"due", l_due}, {"pin", l_pin},
+    {"unpin", l_unpin}, {"stats", l_stats}, {"close", l_close}, {nullptr, nullptr},
 };
 
 const luaL_Reg module_functions[] = {{"aoi", l_new}, {nullptr, nullptr}};

@@ -254,11 +254,7 @@ int l_close(lua_State* L) { return event_close(L, kContacts); }
 int l_tostring(lua_State* L) { return event_tostring(L, kContacts); }
 
 const luaL_Reg methods[] = {
-    {"update", l_update},
-    {"touching", l_touching},
-    {"stats", l_stats},
-    {"close", l_close},
-    {nullptr, nullptr},
+    {"update", l_update}, {"touching", l_touching}, {"stats", l_stats}, {"close", l_close}, {nullptr, nullptr},
 };
 
 const luaL_Reg module_functions[] = {{"contacts", l_new}, {nullptr, nullptr}};

@@ -146,10 +146,7 @@ int l_index_mode(lua_State* L) {
 }
 
 const luaL_Reg methods[] = {
-    {"nearest", l_nearest},
-    {"reindex", l_reindex},
-    {"index_mode", l_index_mode},
-    {"stats", l_stats},
+    {"nearest", l_nearest}, {"reindex", l_reindex}, {"index_mode", l_index_mode}, {"stats", l_stats},
     {nullptr, nullptr},
 };
 

@@ -491,26 +491,13 @@ int l_tostring(lua_State* L) {
 }
 
 const luaL_Reg methods[] = {
-    {"set", l_set},
-    {"move", l_move},
-    {"remove", l_remove},
-    {"get", l_get},
-    {"has", l_has},
-    {"each", l_each},
-    {"clear", l_clear},
-    {"set_many", l_set_many},
-    {"move_many", l_move_many},
-    {"capacity", l_capacity},
-    {"close", l_close},
-    {nullptr, nullptr},
+    {"set", l_set}, {"move", l_move}, {"remove", l_remove}, {"get", l_get}, {"has", l_has}, {"each", l_each},
+    {"clear", l_clear}, {"set_many", l_set_many}, {"move_many", l_move_many}, {"capacity", l_capacity},
+    {"close", l_close}, {nullptr, nullptr},
 };
 
 const luaL_Reg metamethods[] = {
-    {"__len", l_len},
-    {"__gc", l_close},
-    {"__close", l_close},
-    {"__tostring", l_tostring},
-    {nullptr, nullptr},
+    {"__len", l_len}, {"__gc", l_close}, {"__close", l_close}, {"__tostring", l_tostring}, {nullptr, nullptr},
 };
 
 const luaL_Reg module_functions[] = {{"layer", l_new}, {nullptr, nullptr}};

@@ -61,11 +61,8 @@ int l_in_polygon_batch(lua_State* L) { return query_polygon_batch(L, &KernelTabl
 int l_touch_polygon_batch(lua_State* L) { return query_polygon_batch(L, &KernelTable::touch_polygon); }
 
 const luaL_Reg methods[] = {
-    {"in_polygon", l_in_polygon},
-    {"touch_polygon", l_touch_polygon},
-    {"in_polygon_batch", l_in_polygon_batch},
-    {"touch_polygon_batch", l_touch_polygon_batch},
-    {nullptr, nullptr},
+    {"in_polygon", l_in_polygon}, {"touch_polygon", l_touch_polygon}, {"in_polygon_batch", l_in_polygon_batch},
+    {"touch_polygon_batch", l_touch_polygon_batch}, {nullptr, nullptr},
 };
 
 }  // namespace

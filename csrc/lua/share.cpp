@@ -240,12 +240,8 @@ int l_view_tostring(lua_State* L) {
 }
 
 const luaL_Reg module_functions[] = {
-    {"share", l_share},
-    {"attach", l_attach},
-    {"version", l_version},
-    {"unshare", l_unshare},
-    {"shared", l_shared},
-    {nullptr, nullptr},
+    {"share", l_share}, {"attach", l_attach}, {"version", l_version}, {"unshare", l_unshare},
+    {"shared", l_shared}, {nullptr, nullptr},
 };
 
 const char* const kMoreWriters[] = {"reindex", nullptr};
