@@ -48,25 +48,25 @@ TEST_CASE(store_counts_changes_to_its_ids_only) {
     Store s{columns_carve(col.data(), cap), idmap_init(map.data(), idmap_cap_for(cap)), 0, 0, {}, 0, 0, 0};
     store_set(s, 1, 0, 0, 0, 1);
     store_set(s, 2, 0, 0, 0, 1);
-    CHECK(s.members == 2);
+    CHECK(s.feed.seq == 2);
     store_set(s, 1, 5, 5, 1, 2);  // an update
     store_move(s, 0, 6, 6);
     const uint32_t slot = 1;
     const float xy[2] = {7, 7};
     store_move_many(s, &slot, xy, 1);
     CHECK(!store_remove(s, 99));
-    CHECK(s.members == 2);
+    CHECK(s.feed.seq == 2);
     std::vector<unsigned char> col2(columns_bytes(2 * cap)), map2(idmap_bytes(idmap_cap_for(2 * cap)));
     store_rehome(s, columns_carve(col2.data(), 2 * cap), idmap_init(map2.data(), idmap_cap_for(2 * cap)));
-    CHECK(s.members == 2);
+    CHECK(s.feed.seq == 2);
     CHECK(store_remove(s, 1));
-    CHECK(s.members == 3);
+    CHECK(s.feed.seq == 3);
     store_set(s, 1, 0, 0, 0, 1);  // back again: still a change
-    CHECK(s.members == 4);
+    CHECK(s.feed.seq == 4);
     store_clear(s);
-    CHECK(s.members == 5);
+    CHECK(s.feed.seq == 5);
     store_clear(s);  // nothing to clear
-    CHECK(s.members == 5);
+    CHECK(s.feed.seq == 5);
 }
 
 // move_batch_lookup against one idmap_find per move: in order with prefetching (small maps or
