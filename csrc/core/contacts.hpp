@@ -22,6 +22,7 @@ struct ContactFrame {
     float *x, *y, *r;
     int64_t* id_at;
     uint64_t n;  // pairs
+    uint64_t seq;  // the layer's feed seq then (store.hpp)
     uint32_t id_count, id_cap;
 };
 
@@ -69,6 +70,7 @@ struct ContactState {
     // raised by the boxes written since), so that change detection need not measure every box.
     double side, inv_side, drift, widest;
     uint64_t builds;       // grids built (contacts:stats)
+    uint64_t id_seen;      // the layer's feed seq when id_at last matched its ids (slot_changes.hpp)
     uint32_t buckets, movers, cap;
     // Positions in the grid: the buckets hold [0, n_grid); entities added since take the next
     // ones (every search visits them), removed ones stay as boxes that overlap nothing.
