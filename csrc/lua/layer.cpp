@@ -428,11 +428,11 @@ int l_capacity(lua_State* L) {
 }  // namespace
 
 // The generic-for step: the control value is the previous id; nil starts at slot 0. `members`
-// is the layer's change count (its feed's seq) when the loop began: an id added or removed since (which would
-// make the loop skip entities, or never end when every step adds one) raises, on every step,
-// the one that would end the loop included. The previous id is usually where the last step left
-// it: one look at that slot of the id column spares the id map's lookup, a cache miss in a
-// large layer (ids are unique, so a match is exact, whatever ran in between).
+// is the layer's count of changes to its ids (its change feed's seq) when the loop began: an id
+// added or removed since (which would make the loop skip entities, or never end when every step
+// adds one) raises, on every step, the one that would end the loop included. The previous id is
+// usually where the last step left it: one look at that slot of the id column spares the id
+// map's lookup, a cache miss in a large layer (ids are unique, so a match is exact, whatever ran in between).
 int layer_step(lua_State* L, lua_Integer members) {
     Layer* layer = check_layer(L, 1);
     const Store& s = layer->s;
