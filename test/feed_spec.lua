@@ -85,7 +85,8 @@ describe("when several aoi and contacts objects follow one layer at their own pa
     local incremental = 0
     for k, o in ipairs(aois) do
       local st = o.obj:stats()
-      assert.is_true(st.incremental >= 1 and st.full >= 2, "aoi " .. k .. ": " .. st.incremental .. " incremental, " .. st.full .. " full")
+      assert.is_true(st.incremental >= 1 and st.full >= 2,
+        "aoi " .. k .. ": " .. st.incremental .. " incremental, " .. st.full .. " full")
       incremental = incremental + st.incremental
       o.obj:close()
     end

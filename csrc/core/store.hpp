@@ -187,8 +187,9 @@ struct Store {
     uint32_t n;
     uint8_t stale;
     MemberFeed feed;
-    // The feed's seq when a query last asked: more than kMaxMembersBehind since, kChangedAll (a
-    // tick like this one would need a full build even with the index up to date).
+    // The feed's seq when a query last asked or the index caught up: more than
+    // kMaxMembersBehind since, kChangedAll (a tick like this one would need a full build even
+    // with the index up to date).
     uint64_t query_seen;
     uint64_t index_seen;   // the index's cursor: the feed's seq when it last caught up
     uint8_t since_commit;  // kCommitMoved, kCommitShape (last, so that aggregates listing the rest still fit)
@@ -197,7 +198,7 @@ struct Store {
 // The index has caught up with every change.
 inline void store_index_synced(Store& s) noexcept {
     s.stale = 0;
-    s.index_seen = s.feed.seq;
+    s.index_seen = s.query_seen = s.feed.seq;
 }
 
 inline Points points_of(const Store& s) noexcept { return {s.col.x, s.col.y, s.col.r, s.col.mask, s.n}; }

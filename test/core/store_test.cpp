@@ -41,8 +41,9 @@ TEST_CASE(store_matches_a_model_under_random_operations) {
     for (uint32_t i = s.n; i < s.col.cap; ++i) CHECK(s.col.x[i] == 0.0f && s.col.mask[i] == 0);
 }
 
-// `members` moves with the set of ids only (layer:each() relies on it): adds, removes and a
-// clear that empties something; never updates, moves, removes of absent ids or regrowth.
+// The change feed's seq moves with the set of ids only (layer:each() relies on it): adds,
+// removes and a clear that empties something; never updates, moves, removes of absent ids or
+// regrowth.
 TEST_CASE(store_counts_changes_to_its_ids_only) {
     const uint32_t cap = 64;
     std::vector<unsigned char> col(columns_bytes(cap)), map(idmap_bytes(idmap_cap_for(cap)));
@@ -108,7 +109,8 @@ TEST_CASE(feed_slot_changes_equal_comparing_every_slot) {
                       by_feed.n_relocated == by_slot.n_relocated);
                 for (uint32_t i = 0; i < by_feed.n_added; ++i)
                     CHECK(by_feed.added_id[i] == by_slot.added_id[i] && by_feed.added_slot[i] == by_slot.added_slot[i]);
-                for (uint32_t i = 0; i < by_feed.n_removed; ++i) CHECK(by_feed.removed_slot[i] == by_slot.removed_slot[i]);
+                for (uint32_t i = 0; i < by_feed.n_removed; ++i)
+                    CHECK(by_feed.removed_slot[i] == by_slot.removed_slot[i]);
                 for (uint32_t i = 0; i < by_feed.n_relocated; ++i)
                     CHECK(by_feed.from[i] == by_slot.from[i] && by_feed.to[i] == by_slot.to[i]);
             } else {
