@@ -93,7 +93,8 @@ ContactState contact_state_carve(void* block, uint32_t cap) noexcept;
 // An update that costs what changed: when the ranks in `s` describe the ids of the last update
 // (`ranks_current`: the caller knows it, as no update failed after ranking since the last one
 // committed), at least 2,048 entities and at most a quarter of them changed (moved, changed
-// radius, or were added; at most 64 slots changed entity), only the changed ones are searched
+// radius, or were added; at most kMaxMembersBehind adds and removes since id_at matched the
+// layer, and as many slots changed entity), only the changed ones are searched
 // again and the last pairs that involve none of them are kept as they are. Adds and removes
 // rank the ids again and build the grid again: the last pairs are then mapped to the new ranks
 // one by one (those of a removed entity end) instead of copied in runs. Returns
