@@ -1,7 +1,6 @@
 #include "slot_changes.hpp"
 
 #include <algorithm>
-#include <cstring>
 
 #include "invariant.hpp"
 
@@ -103,22 +102,17 @@ bool feed_slot_changes(const Store& s, uint64_t seen, const int64_t* then, uint3
     return true;
 }
 
+#if defined(SOAGEO_CHECKS)
 bool find_slot_changes(const int64_t* then, uint32_t n_then, const int64_t* now, uint32_t n_now,
                        SlotChanges& mc) noexcept {
     const uint32_t common = std::min(n_now, n_then);
     SlotId was[kMax], is[kMax];
     uint32_t n_was = 0, n_is = 0;
-    // Most slots keep their entity: runs of them are compared with memcmp, at memory speed.
-    constexpr uint32_t kRun = 64;
-    for (uint32_t first = 0; first < common; first += kRun) {
-        const uint32_t last = std::min(common, first + kRun);
-        if (std::memcmp(then + first, now + first, (last - first) * sizeof(int64_t)) == 0) continue;
-        for (uint32_t i = first; i < last; ++i) {
-            if (then[i] == now[i]) continue;
-            if (n_was == kMax) return false;
-            was[n_was++] = SlotId{then[i], i};
-            is[n_is++] = SlotId{now[i], i};
-        }
+    for (uint32_t i = 0; i < common; ++i) {
+        if (then[i] == now[i]) continue;
+        if (n_was == kMax) return false;
+        was[n_was++] = SlotId{then[i], i};
+        is[n_is++] = SlotId{now[i], i};
     }
     for (uint32_t i = common; i < n_then; ++i) {
         if (n_was == kMax) return false;
@@ -131,5 +125,7 @@ bool find_slot_changes(const int64_t* then, uint32_t n_then, const int64_t* now,
     match_by_id(was, n_was, is, n_is, mc);
     return true;
 }
+
+#endif
 
 }  // namespace soageo

@@ -28,9 +28,11 @@ struct SlotChanges {
 // kMaxMembersBehind behind) or more than kMax slots changed on either side: the full path then.
 bool feed_slot_changes(const Store& s, uint64_t seen, const int64_t* then, uint32_t n_then, SlotChanges& out) noexcept;
 
+#if defined(SOAGEO_CHECKS)
 // The same by comparing every slot, then[0, n_then) against now[0, n_now): what the checked
-// builds hold the feed's answer to, and the core tests' reference.
+// builds hold the feed's answer to, and the core tests' reference (the module has no use for it).
 bool find_slot_changes(const int64_t* then, uint32_t n_then, const int64_t* now, uint32_t n_now,
                        SlotChanges& out) noexcept;
+#endif
 
 }  // namespace soageo
