@@ -42,8 +42,8 @@ struct SlotChanges {
 // (changes that do not belong to this grid: the caller builds from scratch).
 bool replay(const Store& s, uint32_t n_old, uint32_t n_new, SlotChanges& c) noexcept {
     if (!feed_holds(s.feed, s.index_seen)) return false;
-    // What each slot the log touched holds now: an old slot's entity, an entity added since, or
-    // nothing (past the end); a slot the log never touched still holds its own old entity.
+    // What each slot the changes touched holds now: an old slot's entity, an entity added since,
+    // or nothing (past the end); a slot they never touched still holds its own old entity.
     constexpr uint32_t kAddedSince = 0xfffffffeu, kVacant = 0xfffffffdu;
     struct Holds {
         uint32_t slot, what;
@@ -230,7 +230,7 @@ bool grid_refresh(Grid& g, const Store& s) noexcept {
     SlotChanges c;
     const bool members = s.stale & kStaleMembers;
     const uint32_t n_old = g.n - g.dead;
-    // Not built, or changes it cannot follow (a log from elsewhere, no room for the adds).
+    // Not built, or changes it cannot follow (not in the feed any more, no room for the adds).
     if (!g.built || (members ? !replay(s, n_old, s.n, c) || uint64_t(g.n) + c.n_added > g.room : n_old != s.n)) {
         grid_fill(g, s, false);
         return false;
