@@ -66,6 +66,7 @@ void sort_entities(const Store& st, const Watchers& w, float margin, AoiScratch&
     std::memcpy(s.slot_y, c.y, n * sizeof(float));
     std::memcpy(s.slot_mask, c.mask, n * sizeof(uint32_t));
     std::memcpy(s.slot_id, c.id, n * sizeof(int64_t));
+    s.slot_id_seen = st.feed.seq;
     s.positions = s.n_built = n;
     s.dead = 0;
     for (uint32_t i = n; i < padded(n + 1) + kMaxWidth; ++i) s.xs[i] = s.ys[i] = 0.0f, s.ms[i] = 0;

@@ -165,6 +165,7 @@ struct AoiScratch {
     float* slot_y;
     uint32_t* slot_mask;
     int64_t* slot_id;
+    uint64_t slot_id_seen;  // the layer's feed seq when slot_id last matched its ids (slot_changes.hpp)
     // The watcher at each position as of the last update (watcher_at: its index, kNoSlot: none), its
     // squared view and reach (-1 for none, and for a watcher whose reach exceeds a cell, which
     // is rescanned instead) and its mask: what the movers' scan compares with.

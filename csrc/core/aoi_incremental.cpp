@@ -228,9 +228,12 @@ Incremental admit(Tick& t) noexcept {
     if (t.renumbered && (t.watchers > v.watcher_cap || t.watchers > t.log.watcher_cap)) return Incremental::full;
     if (2 * t.enter.cap / 3 < uint64_t(n) + kMaxWidth) return Incremental::need_enter;
     if (2 * t.leave.cap / 3 < uint64_t(n) + kMaxWidth) return Incremental::need_leave;
-    // 1. Who was added or removed (slot_changes.hpp, aoi_members.cpp), then what changed, by slot.
+    // 1. Who was added or removed (the layer's change feed since this aoi's cursor:
+    // slot_changes.hpp, aoi_members.cpp), then what changed, by slot. slot_id matches the
+    // layer's ids from here on (patch_members writes the changed slots).
     MemberChanges& mc = t.mc;
-    if (!find_slot_changes(s.slot_id, ids_before, c.id, n, mc)) return Incremental::full;
+    if (!feed_slot_changes(*t.in.layer, s.slot_id_seen, s.slot_id, ids_before, mc)) return Incremental::full;
+    s.slot_id_seen = t.in.layer->feed.seq;
     t.members = mc.any();
     const uint32_t added = t.added = mc.n_added, removed = t.removed = mc.n_removed;
     // Every search visits the added run whole, and the next full update drops the dead.

@@ -144,6 +144,7 @@ void contacts_diff(const ContactFrame& before, ContactFrame& now, const uint64_t
 }
 
 void contacts_keep(const Store& st, ContactFrame& now) noexcept {
+    now.seq = st.feed.seq;
     if (st.n == 0) return;
     std::memcpy(now.x, st.col.x, st.n * sizeof(float));
     std::memcpy(now.y, st.col.y, st.n * sizeof(float));
@@ -383,12 +384,14 @@ void restore_uncommitted(ContactTick& t) noexcept {
     t.widest = widest, t.drift = drift;
 }
 
-// Adds and removes found by slot: the kept columns, the ranks and the grid follow (renumber).
-// False when too many slots changed.
+// Adds and removes found by slot (the layer's change feed since id_at matched it): the kept
+// columns, the ranks and the grid follow (renumber). False when too many slots changed or the
+// feed no longer holds the changes.
 bool renumber_now(ContactTick& t) noexcept {
     ContactState& cs = t.cs;
     SlotChanges mc;
-    if (!find_slot_changes(cs.id_at, t.before.id_count, t.st.col.id, t.n, mc)) return false;
+    if (!feed_slot_changes(t.st, cs.id_seen, cs.id_at, t.before.id_count, mc)) return false;
+    cs.id_seen = t.st.feed.seq;  // renumber writes the changed slots of id_at
     cs.renumbered = true;  // until the commit
     cs.renumbered_n = t.n;
     cs.n_added = mc.n_added;
@@ -437,6 +440,7 @@ bool find_changed(ContactTick& t) noexcept {
         if (!other_id) break;
         if (t.members || !renumber_now(t)) return false;  // ids changed again: a sweep
     }
+    cs.id_seen = t.st.feed.seq;  // every slot's id compared equal
     const bool members = t.members;
     for (uint32_t q = 0; members && q < cs.n_added; ++q) {  // kept as they are: changed all the same
         if (movers == max_movers) return false;
@@ -722,6 +726,7 @@ void contacts_commit(ContactState& cs, const ContactFrame& now, bool incremental
         std::memcpy(cs.r, now.r, n * sizeof(float));
         std::memcpy(cs.id_at, now.id_at, n * sizeof(int64_t));
     }
+    cs.id_seen = now.seq;
     cs.kept = true;
     cs.built = false;  // every box may have moved: the next incremental update builds the grid
     cs.movers = 0;

@@ -22,6 +22,7 @@ struct ContactFrame {
     float *x, *y, *r;
     int64_t* id_at;
     uint64_t n;  // pairs
+    uint64_t seq;  // the layer's feed seq then (store.hpp)
     uint32_t id_count, id_cap;
 };
 
@@ -69,6 +70,7 @@ struct ContactState {
     // raised by the boxes written since), so that change detection need not measure every box.
     double side, inv_side, drift, widest;
     uint64_t builds;       // grids built (contacts:stats)
+    uint64_t id_seen;      // the layer's feed seq when id_at last matched its ids (slot_changes.hpp)
     uint32_t buckets, movers, cap;
     // Positions in the grid: the buckets hold [0, n_grid); entities added since take the next
     // ones (every search visits them), removed ones stay as boxes that overlap nothing.
@@ -91,7 +93,8 @@ ContactState contact_state_carve(void* block, uint32_t cap) noexcept;
 // An update that costs what changed: when the ranks in `s` describe the ids of the last update
 // (`ranks_current`: the caller knows it, as no update failed after ranking since the last one
 // committed), at least 2,048 entities and at most a quarter of them changed (moved, changed
-// radius, or were added; at most 64 slots changed entity), only the changed ones are searched
+// radius, or were added; at most kMaxMembersBehind adds and removes since id_at matched the
+// layer, and as many slots changed entity), only the changed ones are searched
 // again and the last pairs that involve none of them are kept as they are. Adds and removes
 // rank the ids again and build the grid again: the last pairs are then mapped to the new ranks
 // one by one (those of a removed entity end) instead of copied in runs. Returns

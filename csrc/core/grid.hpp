@@ -86,12 +86,12 @@ void grid_build(Grid& g, const Store& s, bool moves_only) noexcept;
 // calls it).
 void grid_fill(Grid& g, const Store& s, bool gathered) noexcept;
 
-// After the changes the store flagged since the grid last caught up (s.stale, s.log; a grid
+// After the changes the store flagged since the grid last caught up (s.stale, s.feed; a grid
 // built before, no kStaleAll): takes the new positions into the cell order and, while the
 // summed moves since the last build stay within kLooseCells of a cell per axis, keeps the
 // buckets as they are (loose: `drift` grows, and queries visit a little more); past that,
 // rebuilds from the order it has just refreshed. A tick of small moves then costs a pass over
-// the positions instead of a counting sort. The adds and removes of s.log are patched in:
+// the positions instead of a counting sort. The feed's adds and removes are patched in:
 // removed entities leave dead positions, added ones join the run every query visits, until
 // either grows past a bound and the grid rebuilds. Returns true when it stayed loose.
 constexpr double kLooseCells = 0.25;

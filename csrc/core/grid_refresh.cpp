@@ -22,9 +22,9 @@ constexpr uint32_t kMaxJumps = 8;
 // Removed entities leave dead positions in the runs: past this many the grid rebuilds.
 inline bool too_many_dead(const Grid& g) noexcept { return g.dead > 64 + g.n / 16; }
 
-// How the adds and removes of a store's log renumbered the slots the grid holds: old slot
-// from[i] is now to[i] (kDeadSlot: removed), for the few old slots that changed; the slots of
-// the entities added since. At most one removal and two moves per logged change.
+// How the adds and removes in the store's feed since the index caught up renumbered the slots
+// the grid holds: old slot from[i] is now to[i] (kDeadSlot: removed), for the few old slots that
+// changed; the slots of the entities added since. At most one removal and two moves a change.
 struct SlotChanges {
     uint32_t n_changed, n_added;
     uint32_t from[3 * kMaxMembersBehind], to[3 * kMaxMembersBehind];
@@ -37,11 +37,13 @@ struct SlotChanges {
     }
 };
 
-// Replays the log over the slots [0, n_old) the grid holds; false when it does not lead to the
-// store's n (a log that does not belong to this grid: the caller builds from scratch).
-bool replay(const MemberLog& log, uint32_t n_old, uint32_t n_new, SlotChanges& c) noexcept {
-    // What each slot the log touched holds now: an old slot's entity, an entity added since, or
-    // nothing (past the end); a slot the log never touched still holds its own old entity.
+// Replays the feed's changes since the index's cursor over the slots [0, n_old) the grid holds;
+// false when the feed no longer holds them, one is a clear, or they do not lead to the store's n
+// (changes that do not belong to this grid: the caller builds from scratch).
+bool replay(const Store& s, uint32_t n_old, uint32_t n_new, SlotChanges& c) noexcept {
+    if (!feed_holds(s.feed, s.index_seen)) return false;
+    // What each slot the changes touched holds now: an old slot's entity, an entity added since,
+    // or nothing (past the end); a slot they never touched still holds its own old entity.
     constexpr uint32_t kAddedSince = 0xfffffffeu, kVacant = 0xfffffffdu;
     struct Holds {
         uint32_t slot, what;
@@ -62,8 +64,9 @@ bool replay(const MemberLog& log, uint32_t n_old, uint32_t n_new, SlotChanges& c
         t[m++] = Holds{slot, what};
     };
     c.n_changed = c.n_added = 0;
-    for (uint32_t i = 0; i < log.n; ++i) {
-        const MemberOp op = log.op[i];
+    for (uint64_t k = s.index_seen; k < s.feed.seq; ++k) {
+        const MemberOp op = feed_at(s.feed, k);
+        if (op.slot == kMembersCleared) return false;
         if (op.last == kMemberAdded) {
             put(op.slot, kAddedSince);
             continue;
@@ -227,8 +230,8 @@ bool grid_refresh(Grid& g, const Store& s) noexcept {
     SlotChanges c;
     const bool members = s.stale & kStaleMembers;
     const uint32_t n_old = g.n - g.dead;
-    // Not built, or changes it cannot follow (a log from elsewhere, no room for the adds).
-    if (!g.built || (members ? !replay(s.log, n_old, s.n, c) || uint64_t(g.n) + c.n_added > g.room : n_old != s.n)) {
+    // Not built, or changes it cannot follow (not in the feed any more, no room for the adds).
+    if (!g.built || (members ? !replay(s, n_old, s.n, c) || uint64_t(g.n) + c.n_added > g.room : n_old != s.n)) {
         grid_fill(g, s, false);
         return false;
     }

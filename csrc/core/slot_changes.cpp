@@ -1,7 +1,8 @@
 #include "slot_changes.hpp"
 
 #include <algorithm>
-#include <cstring>
+
+#include "invariant.hpp"
 
 namespace soageo {
 namespace {
@@ -15,33 +16,9 @@ inline bool by_id(const SlotId& a, const SlotId& b) noexcept { return a.id < b.i
 
 constexpr uint32_t kMax = SlotChanges::kMax;
 
-}  // namespace
-
-bool find_slot_changes(const int64_t* then, uint32_t n_then, const int64_t* now, uint32_t n_now,
-                       SlotChanges& mc) noexcept {
-    const uint32_t common = std::min(n_now, n_then);
-    SlotId was[kMax], is[kMax];
-    uint32_t n_was = 0, n_is = 0;
-    // Most slots keep their entity: runs of them are compared with memcmp, at memory speed.
-    constexpr uint32_t kRun = 64;
-    for (uint32_t first = 0; first < common; first += kRun) {
-        const uint32_t last = std::min(common, first + kRun);
-        if (std::memcmp(then + first, now + first, (last - first) * sizeof(int64_t)) == 0) continue;
-        for (uint32_t i = first; i < last; ++i) {
-            if (then[i] == now[i]) continue;
-            if (n_was == kMax) return false;
-            was[n_was++] = SlotId{then[i], i};
-            is[n_is++] = SlotId{now[i], i};
-        }
-    }
-    for (uint32_t i = common; i < n_then; ++i) {
-        if (n_was == kMax) return false;
-        was[n_was++] = SlotId{then[i], i};
-    }
-    for (uint32_t i = common; i < n_now; ++i) {
-        if (n_is == kMax) return false;
-        is[n_is++] = SlotId{now[i], i};
-    }
+// The ids that left slots (was) and came to slots (is), matched by id: on one side only, removed
+// or added; on both, relocated.
+void match_by_id(SlotId* was, uint32_t n_was, SlotId* is, uint32_t n_is, SlotChanges& mc) noexcept {
     std::sort(was, was + n_was, by_id);
     std::sort(is, is + n_is, by_id);
     uint32_t i = 0, j = 0;
@@ -56,7 +33,99 @@ bool find_slot_changes(const int64_t* then, uint32_t n_then, const int64_t* now,
             mc.to[mc.n_relocated++] = is[j++].slot;
         }
     }
+}
+
+#if defined(SOAGEO_CHECKS)
+bool same_changes(const SlotChanges& a, const SlotChanges& b) noexcept {
+    if (a.n_added != b.n_added || a.n_removed != b.n_removed || a.n_relocated != b.n_relocated) return false;
+    for (uint32_t i = 0; i < a.n_added; ++i)
+        if (a.added_id[i] != b.added_id[i] || a.added_slot[i] != b.added_slot[i]) return false;
+    for (uint32_t i = 0; i < a.n_removed; ++i)
+        if (a.removed_slot[i] != b.removed_slot[i]) return false;
+    for (uint32_t i = 0; i < a.n_relocated; ++i)
+        if (a.from[i] != b.from[i] || a.to[i] != b.to[i]) return false;
     return true;
 }
+#endif
+
+// The slots a feed's changes name, repeats included: at most two a change while the consumer is
+// no further behind than the ring, and those between the two counts again (a clear names every
+// slot it emptied, and is followed only when that is few).
+constexpr uint32_t kMaxTouched = 3 * kMaxMembersBehind;
+
+}  // namespace
+
+bool feed_slot_changes(const Store& s, uint64_t seen, const int64_t* then, uint32_t n_then,
+                       SlotChanges& mc) noexcept {
+    if (!feed_holds(s.feed, seen)) return false;
+    const int64_t* now = s.col.id;
+    const uint32_t n_now = s.n;
+    uint32_t touched[kMaxTouched];
+    uint32_t k = 0;
+    auto name = [&](uint32_t first, uint32_t end) {
+        if (end - first > kMaxTouched - k) return false;
+        for (uint32_t t = first; t < end; ++t) touched[k++] = t;
+        return true;
+    };
+    for (uint64_t c = seen; c < s.feed.seq; ++c) {
+        const MemberOp op = feed_at(s.feed, c);
+        const bool named = op.slot == kMembersCleared ? name(0, op.last)
+                           : op.last == kMemberAdded  ? name(op.slot, op.slot + 1)
+                                                      : name(op.slot, op.slot + 1) && name(op.last, op.last + 1);
+        if (!named) return false;
+    }
+    // Slots past either count changed: the feed names them too, and this holds the answer to
+    // the full comparison's even for a cursor that did not describe `then` exactly.
+    if (!name(std::min(n_then, n_now), std::max(n_then, n_now))) return false;
+    std::sort(touched, touched + k);
+    k = static_cast<uint32_t>(std::unique(touched, touched + k) - touched);
+    SlotId was[kMax], is[kMax];
+    uint32_t n_was = 0, n_is = 0;
+    for (uint32_t q = 0; q < k; ++q) {
+        const uint32_t t = touched[q];
+        const bool in_then = t < n_then, in_now = t < n_now;
+        if (in_then && in_now && then[t] == now[t]) continue;
+        if (in_then) {
+            if (n_was == kMax) return false;
+            was[n_was++] = SlotId{then[t], t};
+        }
+        if (in_now) {
+            if (n_is == kMax) return false;
+            is[n_is++] = SlotId{now[t], t};
+        }
+    }
+    match_by_id(was, n_was, is, n_is, mc);
+#if defined(SOAGEO_CHECKS)
+    SlotChanges every;
+    SOAGEO_ASSERT(find_slot_changes(then, n_then, now, n_now, every) && same_changes(mc, every));
+#endif
+    return true;
+}
+
+#if defined(SOAGEO_CHECKS)
+bool find_slot_changes(const int64_t* then, uint32_t n_then, const int64_t* now, uint32_t n_now,
+                       SlotChanges& mc) noexcept {
+    const uint32_t common = std::min(n_now, n_then);
+    SlotId was[kMax], is[kMax];
+    uint32_t n_was = 0, n_is = 0;
+    for (uint32_t i = 0; i < common; ++i) {
+        if (then[i] == now[i]) continue;
+        if (n_was == kMax) return false;
+        was[n_was++] = SlotId{then[i], i};
+        is[n_is++] = SlotId{now[i], i};
+    }
+    for (uint32_t i = common; i < n_then; ++i) {
+        if (n_was == kMax) return false;
+        was[n_was++] = SlotId{then[i], i};
+    }
+    for (uint32_t i = common; i < n_now; ++i) {
+        if (n_is == kMax) return false;
+        is[n_is++] = SlotId{now[i], i};
+    }
+    match_by_id(was, n_was, is, n_is, mc);
+    return true;
+}
+
+#endif
 
 }  // namespace soageo

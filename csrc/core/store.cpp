@@ -247,16 +247,12 @@ MovePlan move_batch_lookup(const IdMap& m, const MoveBatch& b, uint32_t n) noexc
 namespace {
 
 void log_member(Store& s, uint32_t slot, uint32_t last) noexcept {
-    ++s.members;
-    s.stale |= kChanged;
-    if (++s.period_members > kMaxMembersBehind) s.stale |= kChangedAll;
-    if (s.stale & kStaleAll) return;  // the index starts from scratch anyway
-    if (s.log.n == kMaxMembersBehind) {
-        s.stale |= kStaleAll;
-        return;
-    }
-    s.log.op[s.log.n++] = MemberOp{slot, last};
-    s.stale |= kStaleMembers;
+    MemberFeed& f = s.feed;
+    f.op[f.seq % kMaxMembersBehind] = MemberOp{slot, last};
+    ++f.seq;
+    s.stale |= kChanged | kStaleMembers;
+    if (f.seq - s.query_seen > kMaxMembersBehind) s.stale |= kChangedAll;
+    if (!feed_holds(f, s.index_seen)) s.stale |= kStaleAll;  // the index starts from scratch
 }
 
 }  // namespace
@@ -328,7 +324,10 @@ bool store_remove(Store& s, int64_t id) noexcept {
 }
 
 void store_clear(Store& s) noexcept {
-    if (s.n) ++s.members;
+    if (s.n) {
+        s.feed.op[s.feed.seq % kMaxMembersBehind] = MemberOp{kMembersCleared, s.n};
+        ++s.feed.seq;
+    }
     idmap_clear(s.map);
     std::memset(s.col.x, 0, s.n * sizeof(float));
     std::memset(s.col.y, 0, s.n * sizeof(float));

@@ -136,35 +136,44 @@ MovePlan move_batch_lookup(const IdMap& m, const MoveBatch& b, uint32_t n) noexc
 // The whole layer as the core sees it. Every mutation below assumes the caller has already
 // validated its arguments and made room: none of them can fail.
 // What changed since the spatial index (grid.hpp) was last brought up to date: the index
-// catches up lazily, so every mutation only sets a bit here (and logs adds and removes).
+// catches up lazily, so every mutation only sets a bit here (adds and removes also go to the
+// change feed below).
 constexpr uint8_t kStaleMoved = 1;    // positions
-constexpr uint8_t kStaleAll = 2;      // anything the log below cannot tell: rebuild from scratch
+constexpr uint8_t kStaleAll = 2;      // anything the feed cannot tell the index: rebuild from scratch
 constexpr uint8_t kChanged = 4;       // any change since a query last asked (rebuild_policy.hpp)
 constexpr uint8_t kChangedAll = 8;    // since a query last asked: a clear, a regrow, or too many adds and removes
-constexpr uint8_t kStaleMembers = 16; // adds and removes, all in `log`
+constexpr uint8_t kStaleMembers = 16; // adds and removes since the index caught up, all in the feed
 constexpr uint8_t kStaleShape = 32;   // radii or masks of entities already there
 constexpr uint8_t kStaleIndex = kStaleMoved | kStaleAll | kStaleMembers | kStaleShape;
 
-// The adds and removes since the index caught up, in order, so that it can patch its copy of
-// the layer instead of building it again: an add put a new entity at `slot` (last ==
-// kMemberAdded); a remove freed `slot` and moved the entity at `last` into it (the swap-remove).
-// More than kMaxMembersBehind adds and removes since the index caught up (several ticks, while
-// queries scan) set kStaleAll instead.
+// The change feed: every change to the set of ids is numbered (seq counts them, from 0 for a
+// new layer; 64 bits never wrap) and the last kMaxMembersBehind are kept in a ring. Each
+// consumer (the index, each aoi, each contacts) keeps the number it has seen and, while it is
+// no further behind than that, learns which slots' ids changed from the feed instead of
+// comparing every slot; further behind, it takes its full path (a build, a full update, a sweep).
+// A change is an add (a new entity at `slot`, last == kMemberAdded), a remove (it freed `slot`
+// and moved the entity at `last` into it: the swap-remove) or a clear (slot == kMembersCleared,
+// last the count it emptied). A regrow moves no id between slots: not a change.
 //
-// How far behind the layer's set of ids a consumer may fall and still patch its copy instead of
-// rebuilding it: the index (this log, adds and removes since it caught up), each aoi and each
-// contacts (SlotChanges: slots whose id changed since its last update, per side; the aoi's
-// watch and unwatch per update too). One number for all: each counts in its own unit, and a
-// tick of a few deaths and spawns stays below it everywhere.
+// The one bound on how far behind the layer's set of ids a consumer may fall and still patch
+// its copy: a tick of a few deaths and spawns stays well below it.
 constexpr uint32_t kMaxMembersBehind = 64;
+static_assert((kMaxMembersBehind & (kMaxMembersBehind - 1)) == 0, "the ring is indexed by seq modulo its length");
 constexpr uint32_t kMemberAdded = 0xffffffffu;
+constexpr uint32_t kMembersCleared = 0xffffffffu;
 struct MemberOp {
     uint32_t slot, last;
 };
-struct MemberLog {
-    uint32_t n;
-    MemberOp op[kMaxMembersBehind];
+struct MemberFeed {
+    uint64_t seq;  // changes so far; layer:each() raises when it moved between steps
+    MemberOp op[kMaxMembersBehind];  // change k at op[k % kMaxMembersBehind]
 };
+// Whether the feed still holds every change after the first `seen`.
+inline bool feed_holds(const MemberFeed& f, uint64_t seen) noexcept {
+    return seen <= f.seq && f.seq - seen <= kMaxMembersBehind;
+}
+// Change k (the feed must hold it).
+inline MemberOp feed_at(const MemberFeed& f, uint64_t k) noexcept { return f.op[k % kMaxMembersBehind]; }
 
 // What changed since layer:commit last recorded the layer (history.hpp): positions only, or
 // which entities sit in which slot, or their radii and masks. A byte of its own, not bits of
@@ -177,21 +186,19 @@ struct Store {
     IdMap map;
     uint32_t n;
     uint8_t stale;
-    MemberLog log;
-    // Adds and removes since a query last asked: past kMaxMembersBehind, kChangedAll (a tick like
-    // this one would need a full build even with the index up to date).
-    uint32_t period_members;
-    // Bumped by every change to the set of ids (an add, a remove, a clear that emptied the
-    // layer), never by a move or an update: layer:each() raises when it moved between steps.
-    uint64_t members;
+    MemberFeed feed;
+    // The feed's seq when a query last asked or the index caught up: more than
+    // kMaxMembersBehind since, kChangedAll (a tick like this one would need a full build even
+    // with the index up to date).
+    uint64_t query_seen;
+    uint64_t index_seen;   // the index's cursor: the feed's seq when it last caught up
     uint8_t since_commit;  // kCommitMoved, kCommitShape (last, so that aggregates listing the rest still fit)
 };
 
 // The index has caught up with every change.
 inline void store_index_synced(Store& s) noexcept {
     s.stale = 0;
-    s.log.n = 0;
-    s.period_members = 0;
+    s.index_seen = s.query_seen = s.feed.seq;
 }
 
 inline Points points_of(const Store& s) noexcept { return {s.col.x, s.col.y, s.col.r, s.col.mask, s.n}; }

@@ -49,7 +49,7 @@ void consider_index(lua_State* L, int idx, Layer* layer, double saved, Held* h) 
         StaleCost c = stale_cost(layer);
         c.moves_only = !(layer->s.stale & kChangedAll);
         layer->s.stale &= static_cast<uint8_t>(~(kChanged | kChangedAll));
-        layer->s.period_members = 0;
+        layer->s.query_seen = layer->s.feed.seq;
         if (!policy_stale_query(layer->policy, new_period, saved, c)) return;
     }
     rebuild(L, idx, layer, h);

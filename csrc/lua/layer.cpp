@@ -198,14 +198,14 @@ int l_next(lua_State* L) { return layer_step(L, lua_tointeger(L, lua_upvalueinde
 int l_each(lua_State* L) {
     Layer* layer = check_layer(L, 1);
     lua_getiuservalue(L, 1, kEachValue);
-    if (lua_getupvalue(L, -1, 2) == nullptr || static_cast<uint64_t>(lua_tointeger(L, -1)) != layer->s.members) {
+    if (lua_getupvalue(L, -1, 2) == nullptr || static_cast<uint64_t>(lua_tointeger(L, -1)) != layer->s.feed.seq) {
         lua_settop(L, 1);
         lua_pushvalue(L, lua_upvalueindex(1));  // the context
         lua_pushinteger(L, 0);
         lua_pushcclosure(L, l_next, 2);
         // Made with a placeholder: the allocation may run a finalizer that changes the layer.
         layer = check_layer(L, 1);
-        lua_pushinteger(L, static_cast<lua_Integer>(layer->s.members));
+        lua_pushinteger(L, static_cast<lua_Integer>(layer->s.feed.seq));
         lua_setupvalue(L, -2, 2);
         lua_pushvalue(L, -1);
         lua_setiuservalue(L, 1, kEachValue);
@@ -428,11 +428,11 @@ int l_capacity(lua_State* L) {
 }  // namespace
 
 // The generic-for step: the control value is the previous id; nil starts at slot 0. `members`
-// is the layer's `members` count when the loop began: an id added or removed since (which would
-// make the loop skip entities, or never end when every step adds one) raises, on every step,
-// the one that would end the loop included. The previous id is usually where the last step left
-// it: one look at that slot of the id column spares the id map's lookup, a cache miss in a
-// large layer (ids are unique, so a match is exact, whatever ran in between).
+// is the layer's count of changes to its ids (its change feed's seq) when the loop began: an id
+// added or removed since (which would make the loop skip entities, or never end when every step
+// adds one) raises, on every step, the one that would end the loop included. The previous id is
+// usually where the last step left it: one look at that slot of the id column spares the id
+// map's lookup, a cache miss in a large layer (ids are unique, so a match is exact, whatever ran in between).
 int layer_step(lua_State* L, lua_Integer members) {
     Layer* layer = check_layer(L, 1);
     const Store& s = layer->s;
@@ -444,7 +444,7 @@ int layer_step(lua_State* L, lua_Integer members) {
         if (prev == kNoSlot) return luaL_error(L, "layer changed during iteration (id %I removed)", lua_tointeger(L, 2));
         slot = prev + 1;
     }
-    if (members != static_cast<lua_Integer>(s.members))
+    if (members != static_cast<lua_Integer>(s.feed.seq))
         return luaL_error(L, "layer changed during iteration (ids added or removed)");
     if (slot >= s.n) return 0;
     layer->hint_slot = slot;

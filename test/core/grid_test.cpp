@@ -257,10 +257,10 @@ TEST_CASE(grid_refresh_refiles_a_few_jumps_and_stays_loose) {
     check_grid(grid, s);
 }
 
-// Deaths and spawns among small moves (the store's log of adds and removes), and radii and
-// masks changed by store_set: patched into the loose grid (removed entities leave dead
+// Deaths and spawns among small moves (adds and removes, read from the store's change feed),
+// and radii and masks changed by store_set: patched into the loose grid (removed entities leave dead
 // positions, added ones join the run every query visits) until either passes its bound or a
-// tick changes more than the log holds; every state answers as brute force does.
+// tick changes more than the feed holds; every state answers as brute force does.
 TEST_CASE(grid_refresh_patches_in_adds_removes_radii_and_masks) {
     fixture::Rng g(23);
     RefreshWorld w(g);

@@ -5,6 +5,7 @@
 
 #include "check.hpp"
 #include "core/carve.hpp"
+#include "core/slot_changes.hpp"
 #include "fixtures.hpp"
 
 using namespace soageo;
@@ -40,33 +41,86 @@ TEST_CASE(store_matches_a_model_under_random_operations) {
     for (uint32_t i = s.n; i < s.col.cap; ++i) CHECK(s.col.x[i] == 0.0f && s.col.mask[i] == 0);
 }
 
-// `members` moves with the set of ids only (layer:each() relies on it): adds, removes and a
-// clear that empties something; never updates, moves, removes of absent ids or regrowth.
+// The change feed's seq moves with the set of ids only (layer:each() relies on it): adds,
+// removes and a clear that empties something; never updates, moves, removes of absent ids or
+// regrowth.
 TEST_CASE(store_counts_changes_to_its_ids_only) {
     const uint32_t cap = 64;
     std::vector<unsigned char> col(columns_bytes(cap)), map(idmap_bytes(idmap_cap_for(cap)));
     Store s{columns_carve(col.data(), cap), idmap_init(map.data(), idmap_cap_for(cap)), 0, 0, {}, 0, 0, 0};
     store_set(s, 1, 0, 0, 0, 1);
     store_set(s, 2, 0, 0, 0, 1);
-    CHECK(s.members == 2);
+    CHECK(s.feed.seq == 2);
     store_set(s, 1, 5, 5, 1, 2);  // an update
     store_move(s, 0, 6, 6);
     const uint32_t slot = 1;
     const float xy[2] = {7, 7};
     store_move_many(s, &slot, xy, 1);
     CHECK(!store_remove(s, 99));
-    CHECK(s.members == 2);
+    CHECK(s.feed.seq == 2);
     std::vector<unsigned char> col2(columns_bytes(2 * cap)), map2(idmap_bytes(idmap_cap_for(2 * cap)));
     store_rehome(s, columns_carve(col2.data(), 2 * cap), idmap_init(map2.data(), idmap_cap_for(2 * cap)));
-    CHECK(s.members == 2);
+    CHECK(s.feed.seq == 2);
     CHECK(store_remove(s, 1));
-    CHECK(s.members == 3);
+    CHECK(s.feed.seq == 3);
     store_set(s, 1, 0, 0, 0, 1);  // back again: still a change
-    CHECK(s.members == 4);
+    CHECK(s.feed.seq == 4);
     store_clear(s);
-    CHECK(s.members == 5);
+    CHECK(s.feed.seq == 5);
     store_clear(s);  // nothing to clear
-    CHECK(s.members == 5);
+    CHECK(s.feed.seq == 5);
+}
+
+// The change feed against comparing every slot: consumers (a copy of the ids by slot and the
+// feed's seq then) that fall behind by 0 to past the ring's length through adds, removes
+// (the last slot's among them), re-adds of removed ids and clears of small and large layers
+// get the same changes from the feed as from the full comparison, or are told to start over.
+TEST_CASE(feed_slot_changes_equal_comparing_every_slot) {
+    const uint32_t cap = 512;
+    std::vector<unsigned char> col(columns_bytes(cap)), map(idmap_bytes(idmap_cap_for(cap)));
+    Store s{columns_carve(col.data(), cap), idmap_init(map.data(), idmap_cap_for(cap)), 0, 0, {}, 0, 0, 0};
+    fixture::Rng g(77);
+    struct Consumer {
+        std::vector<int64_t> ids;
+        uint64_t seen;
+    };
+    std::vector<Consumer> consumers;
+    uint32_t followed = 0, behind = 0;
+    for (int step = 0; step < 20000; ++step) {
+        const uint32_t what = g.below(100);
+        if (what < 45 && s.n + 1 < cap) {
+            store_set(s, static_cast<int64_t>(g.below(600)), 0, 0, 0, 1);
+        } else if (what < 90 && s.n) {
+            store_remove(s, s.col.id[g.below(4) == 0 ? s.n - 1 : g.below(s.n)]);
+        } else if (what < 91) {
+            store_clear(s);
+        } else if (what < 95 || consumers.empty()) {
+            consumers.push_back(Consumer{std::vector<int64_t>(s.col.id, s.col.id + s.n), s.feed.seq});
+        } else {
+            Consumer& c = consumers[g.below(uint32_t(consumers.size()))];
+            SlotChanges by_feed, by_slot;
+            const bool fed = feed_slot_changes(s, c.seen, c.ids.data(), uint32_t(c.ids.size()), by_feed);
+            const bool compared = find_slot_changes(c.ids.data(), uint32_t(c.ids.size()), s.col.id, s.n, by_slot);
+            CHECK(!fed || compared);
+            CHECK(fed || !compared || s.feed.seq - c.seen > kMaxMembersBehind);
+            if (fed) {
+                ++followed;
+                CHECK(by_feed.n_added == by_slot.n_added && by_feed.n_removed == by_slot.n_removed &&
+                      by_feed.n_relocated == by_slot.n_relocated);
+                for (uint32_t i = 0; i < by_feed.n_added; ++i)
+                    CHECK(by_feed.added_id[i] == by_slot.added_id[i] && by_feed.added_slot[i] == by_slot.added_slot[i]);
+                for (uint32_t i = 0; i < by_feed.n_removed; ++i)
+                    CHECK(by_feed.removed_slot[i] == by_slot.removed_slot[i]);
+                for (uint32_t i = 0; i < by_feed.n_relocated; ++i)
+                    CHECK(by_feed.from[i] == by_slot.from[i] && by_feed.to[i] == by_slot.to[i]);
+            } else {
+                behind += s.feed.seq - c.seen > kMaxMembersBehind;
+            }
+            c = Consumer{std::vector<int64_t>(s.col.id, s.col.id + s.n), s.feed.seq};  // caught up
+        }
+        if (consumers.size() > 8) consumers.erase(consumers.begin());
+    }
+    CHECK_MSG(followed > 300 && behind > 100, "%u followed, %u behind", followed, behind);
 }
 
 // move_batch_lookup against one idmap_find per move: in order with prefetching (small maps or
