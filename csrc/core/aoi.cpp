@@ -9,7 +9,7 @@
 
 #include "aoi_internal.hpp"
 #include "carve.hpp"
-#include "cell.hpp"
+#include "loose_grid.hpp"
 #include "radix.hpp"
 
 namespace soageo {

@@ -9,7 +9,7 @@
 #include <cstdint>
 
 #include "aoi.hpp"
-#include "cell.hpp"
+#include "loose_grid.hpp"
 #include "slot_changes.hpp"
 
 namespace soageo {

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <limits>
 
-#include "cell.hpp"
+#include "loose_grid.hpp"
 #include "grid.hpp"
 
 namespace soageo {

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "check.hpp"
-#include "core/cell.hpp"
+#include "core/loose_grid.hpp"
 #include "core/grid.hpp"
 #include "fixtures.hpp"
 

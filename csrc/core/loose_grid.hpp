@@ -1,0 +1,154 @@
+// The loose grid under the spatial index (grid.hpp), the AOI (aoi_internal.hpp) and the
+// contacts' incremental path (contacts.hpp): each keeps its payload as columns by position and
+// its own kernels; this is what they share.
+//
+// - Cells hashed by row into a power-of-two table of buckets (row_bucket): the cells of one
+//   row are consecutive buckets, so a run of cells in a row is one run of positions (two when
+//   it wraps the table), and memory is O(entities) however large or sparse the world.
+// - A build is a counting sort of the entities by bucket (loose_count, loose_scatter): bucket
+//   b holds positions [start[b], start[b + 1]). A consumer may key some entities past the
+//   buckets (the index's big entities and dead positions), into runs of its own.
+// - Between builds the grid is loose: entities move without being filed again (`drift`: how
+//   far any may be from where it was filed, by the consumer's measure; every search widens by
+//   it), added ones go to the run after the build (every search visits it), removed ones leave
+//   dead positions (each consumer marks them so that they match nothing). One rule says when
+//   that costs more than a build (loose_takes, loose_drift_ok), with the constants below.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#include "invariant.hpp"
+#include "store.hpp"
+
+namespace soageo {
+
+// Cell coordinates are clamped, so that any finite float (and a tiny cell) maps to a cell;
+// clamping is monotonic, so the far cells merely grow.
+constexpr double kCellClamp = 0x1p40;
+
+inline int64_t cell_of(double v, double inv_cell) noexcept {
+    double c = v * inv_cell;
+    // NaN, which no caller should pass, goes to the lowest cell too: cast to an integer it would
+    // be undefined, and cell ranges computed from it could overflow.
+    c = !(c >= -kCellClamp) ? -kCellClamp : c > kCellClamp ? kCellClamp : c;
+    int64_t t = static_cast<int64_t>(c);  // floor without a libm call (baseline x86-64 has no roundsd)
+    return t - (static_cast<double>(t) > c ? 1 : 0);
+}
+
+inline uint32_t row_bucket(uint32_t buckets, int64_t cx, int64_t cy) noexcept {
+    const uint32_t row = static_cast<uint32_t>((static_cast<uint64_t>(cy) * 0x9E3779B97F4A7C15ull) >> 32);
+    return (row + static_cast<uint32_t>(cx)) & (buckets - 1);
+}
+
+// The rebuild rule of every loose grid. Entities added since the build sit in the run every
+// search visits: past kLooseMaxAdded of them, a build. Dead positions are scanned for nothing:
+// past kLooseDeadBase plus one per kLooseDeadShare built positions, a build. The drift stays
+// within kLooseDrift of the grid's unit, which each consumer sets to the reach of its typical
+// search (the index: a cell; the AOI: the median watcher's reach; contacts: the widest box),
+// so that a search's window grows by at most that share of its reach.
+constexpr uint32_t kLooseMaxAdded = 128;
+constexpr uint32_t kLooseDeadBase = 64;
+constexpr uint32_t kLooseDeadShare = 16;
+constexpr double kLooseDrift = 0.25;
+
+struct LooseGrid {
+    uint32_t* start;    // buckets + 2 + the consumer's extra runs (loose_count)
+    double inv_cell;    // rows, and cells within a row unless inv_cell_x says otherwise
+    double inv_cell_x;  // cells within a row (the AOI's are narrower than its rows)
+    double drift;       // how far an entity may be from where it was filed: 0 after a build
+    double drift_limit; // kLooseDrift of the unit, set by the consumer at each build
+    uint32_t buckets;   // a power of two
+    // Positions [0, n_cells) in buckets, then up to n_built the consumer's extra runs (the
+    // index's big entities), then the entities added since the build, up to n. `dead` of them
+    // held entities removed since.
+    uint32_t n_cells, n_built, n, dead;
+};
+
+// The smallest power of two of at least `n` buckets (and 16).
+inline uint32_t loose_buckets_for(uint32_t n) noexcept {
+    uint32_t b = 16;
+    while (b < n) b *= 2;
+    return b;
+}
+
+// Entries of `start` for `buckets` and `extra` runs past them.
+inline size_t loose_start_len(uint32_t buckets, uint32_t extra) noexcept { return size_t(buckets) + extra + 2; }
+
+// The counting pass of a build: source i goes to bucket key(i) (< buckets + extra), kept in
+// keys[i]. Then loose_scatter.
+template <class Key>
+void loose_count(LooseGrid& g, uint32_t n, uint32_t extra, uint32_t* keys, Key key) noexcept {
+    uint32_t* const start = g.start;
+    const uint32_t end = g.buckets + extra + 2;
+    std::memset(start, 0, size_t(end) * sizeof(uint32_t));
+    for (uint32_t i = 0; i < n; ++i) {
+        const uint32_t k = key(i);
+        keys[i] = k;
+        ++start[k + 2];
+    }
+    for (uint32_t b = 2; b < end; ++b) start[b] += start[b - 1];
+}
+
+// The scatter: put(i, position) for each source in order (start[b + 1] runs ahead while
+// scattering, so that start[b] ends as the first position of bucket b). A fresh grid: n_cells
+// positions in buckets, n_built = n = all sources but those of the last extra run (the
+// consumer may drop it: the index's dead positions), no drift, nothing dead.
+template <class Put>
+void loose_scatter(LooseGrid& g, uint32_t n, uint32_t extra, const uint32_t* keys, Put put) noexcept {
+    uint32_t* const start = g.start;
+    for (uint32_t i = 0; i < n; ++i) put(i, start[keys[i] + 1]++);
+    g.n_cells = start[g.buckets];
+    g.n_built = g.n = extra ? start[g.buckets + extra - 1] : g.n_cells;
+    g.dead = 0;
+    g.drift = 0;
+}
+
+// The positions of the buckets [b0, b1) (b0 < buckets, b1 - b0 <= buckets): visit(first, last)
+// once, twice when they wrap the table; false when visit stopped.
+template <class Visit>
+inline bool loose_runs(const LooseGrid& g, uint32_t b0, uint64_t b1, Visit visit) noexcept {
+    const uint32_t B = g.buckets;
+    if (b1 <= B) return visit(g.start[b0], g.start[b1]);
+    return visit(g.start[b0], g.start[B]) && visit(0, g.start[b1 - B]);
+}
+
+// Whether the grid can take `added` more entities into its added run and `removed` more dead
+// positions and stay loose (else the consumer builds).
+inline bool loose_takes(const LooseGrid& g, uint32_t added, uint32_t removed) noexcept {
+    return uint64_t(g.n) + added - g.n_built <= kLooseMaxAdded &&
+           uint64_t(g.dead) + removed <= kLooseDeadBase + g.n_built / kLooseDeadShare;
+}
+
+// Whether a grid whose entities may now be `drift` from where they were filed stays loose.
+inline bool loose_drift_ok(const LooseGrid& g, double drift) noexcept { return drift <= g.drift_limit; }
+
+// The grid's invariants (the checked builds: SOAGEO_CHECKS), after every build and refresh:
+// the bucket table in order, the runs nested, the rebuild rule kept. `extra` as in loose_count.
+#if defined(SOAGEO_CHECKS)
+inline void grid_validate(const LooseGrid& g, uint32_t extra) noexcept {
+    SOAGEO_ASSERT(g.buckets >= 1 && (g.buckets & (g.buckets - 1)) == 0);
+    SOAGEO_ASSERT(g.start[0] == 0);
+    for (uint32_t b = 0; b < g.buckets + extra; ++b) SOAGEO_ASSERT(g.start[b] <= g.start[b + 1]);
+    SOAGEO_ASSERT(g.start[g.buckets] == g.n_cells);
+    SOAGEO_ASSERT(g.n_cells <= g.n_built && g.n_built <= g.n && g.dead <= g.n);
+    SOAGEO_ASSERT(loose_takes(g, 0, 0));
+    SOAGEO_ASSERT(g.drift >= 0 && loose_drift_ok(g, g.drift));
+}
+// After a build: also every position in cells lies in the bucket bucket_at(p) gives.
+template <class BucketAt>
+void grid_validate(const LooseGrid& g, uint32_t extra, BucketAt bucket_at) noexcept {
+    grid_validate(g, extra);
+    SOAGEO_ASSERT(g.drift == 0 && g.dead == 0 && g.n == g.n_built);
+    for (uint32_t p = 0; p < g.n_cells; ++p) {
+        const uint32_t b = bucket_at(p);
+        SOAGEO_ASSERT(b < g.buckets && g.start[b] <= p && p < g.start[b + 1]);
+    }
+}
+#else
+inline void grid_validate(const LooseGrid&, uint32_t) noexcept {}
+template <class BucketAt>
+void grid_validate(const LooseGrid&, uint32_t, BucketAt) noexcept {}
+#endif
+
+}  // namespace soageo
