@@ -58,7 +58,7 @@ void sort_entities(const Store& st, const Watchers& w, float margin, AoiScratch&
         s.pos_of_rank[s.rank[i]] = at;
         s.pos_of_slot[i] = at;
     });
-    grid_validate(g, 0, [&](uint32_t p) { return row_bucket(B, cell_of(s.xs[p], inv_x), cell_of(s.ys[p], inv)); });
+    grid_validate(g, 0, [&](uint32_t p, float& x, float& y) { return x = s.xs[p], y = s.ys[p], true; });
     std::memcpy(s.slot_x, c.x, n * sizeof(float));
     std::memcpy(s.slot_y, c.y, n * sizeof(float));
     std::memcpy(s.slot_mask, c.mask, n * sizeof(uint32_t));

@@ -363,7 +363,7 @@ void follow_layer(Tick& t) noexcept {
     }
     for (uint32_t j = by_slot; j < moved; ++j) s.ms[s.moved[j]] = 0;  // the removed: seen by nobody
     s.loose.drift = t.drift;
-    grid_validate(s.loose, 0);
+    grid_validate(s.loose, 0, [&](uint32_t p, float& x, float& y) { return x = s.xs[p], y = s.ys[p], true; });
     // Some mask was 0 at the last update (last_ms has the added as 0 too): the masks are read then.
     t.zero_then = s.zero_masks || t.added;
     s.zero_masks = t.zero || s.loose.dead;  // a dead position has mask 0

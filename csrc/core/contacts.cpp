@@ -194,7 +194,6 @@ void build_grid(ContactState& cs, const Columns& c, uint32_t n, const uint32_t* 
     });
     cs.loose.drift_limit = kLooseDrift * side / kCellPerBox;  // a share of the widest box
     ++cs.builds;
-    grid_validate(cs.loose, 0, [&](uint32_t p) { return row_bucket(buckets, cell_of(cs.minx[p], inv), cell_of(cs.miny[p], inv)); });
 }
 
 // Below this many entities the sweep is as cheap as the searches and the grid's passes.
@@ -498,7 +497,10 @@ void place_movers(ContactTick& t) noexcept {
         }
     }
     cs.built = true;
-    grid_validate(cs.loose, 0);
+    grid_validate(cs.loose, 0, [&](uint32_t p, float& x, float& y) {
+        x = cs.minx[p], y = cs.miny[p];
+        return x != std::numeric_limits<float>::infinity();  // a dead box
+    });
 }
 
 // The changed entities' pairs now, as ranks in now.buf.a/b; a pair of two changed ones is

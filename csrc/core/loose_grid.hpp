@@ -15,6 +15,7 @@
 //   that costs more than a build (loose_takes, loose_drift_ok), with the constants below.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 
@@ -124,9 +125,12 @@ inline bool loose_takes(const LooseGrid& g, uint32_t added, uint32_t removed) no
 inline bool loose_drift_ok(const LooseGrid& g, double drift) noexcept { return drift <= g.drift_limit; }
 
 // The grid's invariants (the checked builds: SOAGEO_CHECKS), after every build and refresh:
-// the bucket table in order, the runs nested, the rebuild rule kept. `extra` as in loose_count.
+// the bucket table in order, the runs nested, the rebuild rule kept, and every position in
+// cells within `drift` (per axis) of a cell of its bucket. at(p, x, y) gives the point filed
+// at position p; false: a dead position, which holds anything. `extra` as in loose_count.
 #if defined(SOAGEO_CHECKS)
-inline void grid_validate(const LooseGrid& g, uint32_t extra) noexcept {
+template <class At>
+void grid_validate(const LooseGrid& g, uint32_t extra, At at) noexcept {
     SOAGEO_ASSERT(g.buckets >= 1 && (g.buckets & (g.buckets - 1)) == 0);
     SOAGEO_ASSERT(g.start[0] == 0);
     for (uint32_t b = 0; b < g.buckets + extra; ++b) SOAGEO_ASSERT(g.start[b] <= g.start[b + 1]);
@@ -134,21 +138,24 @@ inline void grid_validate(const LooseGrid& g, uint32_t extra) noexcept {
     SOAGEO_ASSERT(g.n_cells <= g.n_built && g.n_built <= g.n && g.dead <= g.n);
     SOAGEO_ASSERT(loose_takes(g, 0, 0));
     SOAGEO_ASSERT(g.drift >= 0 && loose_drift_ok(g, g.drift));
-}
-// After a build: also every position in cells lies in the bucket bucket_at(p) gives.
-template <class BucketAt>
-void grid_validate(const LooseGrid& g, uint32_t extra, BucketAt bucket_at) noexcept {
-    grid_validate(g, extra);
-    SOAGEO_ASSERT(g.drift == 0 && g.dead == 0 && g.n == g.n_built);
+    // A hair more than the drift: the consumers' own measures round to nearest.
+    const double d = g.drift * (1 + 0x1p-20);
+    uint32_t b = 0;
     for (uint32_t p = 0; p < g.n_cells; ++p) {
-        const uint32_t b = bucket_at(p);
-        SOAGEO_ASSERT(b < g.buckets && g.start[b] <= p && p < g.start[b + 1]);
+        while (g.start[b + 1] <= p) ++b;  // the bucket holding position p
+        float x, y;
+        if (!at(p, x, y)) continue;
+        const double pad = (std::fabs(double(x)) + std::fabs(double(y))) * 0x1p-40;
+        bool found = false;
+        for (int64_t cy = cell_of(y - d - pad, g.inv_cell); !found && cy <= cell_of(y + d + pad, g.inv_cell); ++cy)
+            for (int64_t cx = cell_of(x - d - pad, g.inv_cell_x); !found && cx <= cell_of(x + d + pad, g.inv_cell_x); ++cx)
+                found = row_bucket(g.buckets, cx, cy) == b;
+        SOAGEO_ASSERT(found);
     }
 }
 #else
-inline void grid_validate(const LooseGrid&, uint32_t) noexcept {}
-template <class BucketAt>
-void grid_validate(const LooseGrid&, uint32_t, BucketAt) noexcept {}
+template <class At>
+void grid_validate(const LooseGrid&, uint32_t, At) noexcept {}
 #endif
 
 }  // namespace soageo
