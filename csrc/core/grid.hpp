@@ -1,10 +1,7 @@
 // The layer's spatial index: a copy of its entities in cell order, so that a query visits the
 // few runs of entities its shape can reach and runs the same kernels over them.
 //
-// Cells are squares hashed by row into a power-of-two number of buckets (at least one per
-// entity): the cells of one row are consecutive buckets, so the cells an axis-aligned box
-// covers in a row are one run of positions (two when the row wraps around the table). Memory
-// is O(entities) however large or sparse the world: only buckets, no grid spanning the world.
+// The cells are a loose grid's (loose_grid.hpp): squares, at least one bucket per entity.
 // Entities whose radius exceeds a cell sit in one more run that every query visits, so a big
 // disk far away is still found by touch_* queries.
 //
