@@ -9,7 +9,6 @@
 
 #include "aoi_internal.hpp"
 #include "carve.hpp"
-#include "loose_grid.hpp"
 #include "radix.hpp"
 
 namespace soageo {

@@ -9,7 +9,6 @@
 #include <cstdint>
 
 #include "aoi.hpp"
-#include "loose_grid.hpp"
 #include "slot_changes.hpp"
 
 namespace soageo {

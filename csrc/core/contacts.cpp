@@ -6,7 +6,6 @@
 #include <limits>
 
 #include "carve.hpp"
-#include "loose_grid.hpp"
 #include "radix.hpp"
 #include "slot_changes.hpp"
 

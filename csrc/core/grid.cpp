@@ -6,7 +6,6 @@
 #include <limits>
 
 #include "carve.hpp"
-#include "loose_grid.hpp"
 
 // The cache-bypassing stores of the rebuild's scatter, from the wide type's one place.
 #if defined(__SSE2__)

@@ -18,16 +18,11 @@
 namespace soageo {
 
 struct Grid {
-    // The loose grid (loose_grid.hpp): positions [0, n_cells) grouped by bucket, then the run
-    // every query visits: the big entities (up to n_built: a run keyed past the buckets) and
-    // those added since the last build (up to n). `dead` of them held entities removed since
-    // (slot kDeadSlot). Its drift: how far (per axis, an upper bound) an entity may be from the
-    // position its bucket was computed from: 0 after a build, more after loose refreshes
-    // (grid_refresh). Every plan widens its area by it, so the entities the buckets misplace
-    // are still visited.
+    // Positions [0, n_cells) by bucket, then the run every query visits: the big entities (a
+    // run keyed past the buckets, up to n_built) and those added since the build. Dead ones:
+    // slot kDeadSlot. Drift: summed per-axis moves since the build, by which plans widen.
     LooseGrid loose;
-    // Cell order: x, y, r, mask, slot by position.
-    float *x, *y, *r;
+    float *x, *y, *r;  // cell order: x, y, r, mask, slot by position
     uint32_t *mask, *slot;
     // The other half of a rebuild (swapped with the above after each build).
     float *x2, *y2, *r2;

@@ -6,16 +6,15 @@
 #include <cstring>
 #include <limits>
 
-#include "loose_grid.hpp"
 #include "grid.hpp"
 
 namespace soageo {
 namespace {
 
-// Entities that jump in one refresh (teleports, respawns) farther than a kJumpShare of the
-// drift bound per axis are refiled one by one (refile), at most kMaxJumps a refresh, so that
-// they do not make every other entity's search wider: one respawn a tick would otherwise make
-// every refresh a rebuild. More jumps than that, and the refresh counts them like any move.
+// Entities that jump in one refresh (teleports, respawns) farther than kJumpShare of the drift
+// bound per axis are refiled one by one (refile), at most kMaxJumps a refresh, so that they do
+// not widen every other entity's search: one respawn a tick would otherwise make every refresh
+// a rebuild. More jumps than that, and the refresh counts them like any move.
 constexpr double kJumpShare = 0.25;
 constexpr uint32_t kMaxJumps = 8;
 
@@ -120,7 +119,7 @@ Gathered gather_positions(Grid& g, const Store& s, float jump, const SlotChanges
     uint32_t* slot = g.slot;
     Gathered out{};
     float moved = 0.0f, rest = 0.0f;
-    // The big entities (from n_small) sit in a run every query visits: how far they went
+    // The big entities (from n_cells) sit in a run every query visits: how far they went
     // does not matter.
     const uint32_t small = g.loose.n_cells;
     for (uint32_t p = 0; p < n; ++p) {
@@ -240,35 +239,29 @@ bool grid_refresh(Grid& g, const Store& s) noexcept {
         g.slot[q] = at;
     }
     const bool shapes_fit = !(s.stale & kStaleShape) || gather_shapes(g, s);
-    auto validate = [&] {
-        grid_validate(g.loose, kGridRuns, [&](uint32_t p, float& x, float& y) {
-            return x = g.x[p], y = g.y[p], g.slot[p] != kDeadSlot;
-        });
-    };
-    if (shapes_fit && loose_takes(g.loose, 0, 0)) {
-        if (m.jumps <= kMaxJumps && loose_drift_ok(g.loose, g.loose.drift + double(m.moved_rest))) {
-            // The jumps to their buckets; each refile shifts the positions between, some of the
-            // other jumps' among them.
-            for (uint32_t j = 0; j < m.jumps; ++j) {
-                const uint32_t p = m.at[j], q = refile(g, p);
-                for (uint32_t k = j + 1; k < m.jumps; ++k) {
-                    uint32_t& o = m.at[k];
-                    if (q > p && o > p && o <= q) --o;
-                    if (q < p && o >= q && o < p) ++o;
-                }
+    const bool loose = shapes_fit && loose_takes(g.loose, 0, 0);
+    if (loose && m.jumps <= kMaxJumps && loose_drift_ok(g.loose, g.loose.drift + double(m.moved_rest))) {
+        // The jumps to their buckets; each refile shifts the positions between, some of the
+        // other jumps' among them.
+        for (uint32_t j = 0; j < m.jumps; ++j) {
+            const uint32_t p = m.at[j], q = refile(g, p);
+            for (uint32_t k = j + 1; k < m.jumps; ++k) {
+                uint32_t& o = m.at[k];
+                if (q > p && o > p && o <= q) --o;
+                if (q < p && o >= q && o < p) ++o;
             }
-            g.loose.drift += double(m.moved_rest);
-            validate();
-            return true;
         }
-        if (loose_drift_ok(g.loose, g.loose.drift + double(m.moved))) {
-            g.loose.drift += double(m.moved);
-            validate();
-            return true;
-        }
+        g.loose.drift += double(m.moved_rest);
+    } else if (loose && loose_drift_ok(g.loose, g.loose.drift + double(m.moved))) {
+        g.loose.drift += double(m.moved);
+    } else {
+        grid_fill(g, s, true);
+        return false;
     }
-    grid_fill(g, s, true);
-    return false;
+    grid_validate(g.loose, kGridRuns, [&](uint32_t p, float& x, float& y) {
+        return x = g.x[p], y = g.y[p], g.slot[p] != kDeadSlot;
+    });
+    return true;
 }
 
 }  // namespace soageo

@@ -1,18 +1,10 @@
-// The loose grid under the spatial index (grid.hpp), the AOI (aoi_internal.hpp) and the
-// contacts' incremental path (contacts.hpp): each keeps its payload as columns by position and
-// its own kernels; this is what they share.
-//
-// - Cells hashed by row into a power-of-two table of buckets (row_bucket): the cells of one
-//   row are consecutive buckets, so a run of cells in a row is one run of positions (two when
-//   it wraps the table), and memory is O(entities) however large or sparse the world.
-// - A build is a counting sort of the entities by bucket (loose_count, loose_scatter): bucket
-//   b holds positions [start[b], start[b + 1]). A consumer may key some entities past the
-//   buckets (the index's big entities and dead positions), into runs of its own.
-// - Between builds the grid is loose: entities move without being filed again (`drift`: how
-//   far any may be from where it was filed, by the consumer's measure; every search widens by
-//   it), added ones go to the run after the build (every search visits it), removed ones leave
-//   dead positions (each consumer marks them so that they match nothing). One rule says when
-//   that costs more than a build (loose_takes, loose_drift_ok), with the constants below.
+// The loose grid under the spatial index (grid.hpp), the AOI (aoi.hpp) and the contacts'
+// incremental path (contacts.hpp); each keeps its payload (columns by position) and kernels.
+// Cells hashed by row into a power-of-two table: a row's cells are consecutive buckets, so a
+// run of cells in a row is one run of positions (two when it wraps), in O(entities) memory.
+// Built by a counting sort; between builds entities move without being filed again (`drift`,
+// by which every search widens), added ones go to a run every search visits and removed ones
+// leave dead positions, until the one rule below says a build costs less (doc/design.md).
 #pragma once
 
 #include <cmath>
@@ -42,12 +34,9 @@ inline uint32_t row_bucket(uint32_t buckets, int64_t cx, int64_t cy) noexcept {
     return (row + static_cast<uint32_t>(cx)) & (buckets - 1);
 }
 
-// The rebuild rule of every loose grid. Entities added since the build sit in the run every
-// search visits: past kLooseMaxAdded of them, a build. Dead positions are scanned for nothing:
-// past kLooseDeadBase plus one per kLooseDeadShare built positions, a build. The drift stays
-// within kLooseDrift of the grid's unit, which each consumer sets to the reach of its typical
-// search (the index: a cell; the AOI: the median watcher's reach; contacts: the widest box),
-// so that a search's window grows by at most that share of its reach.
+// The rule: at most kLooseMaxAdded added, kLooseDeadBase + n_built / kLooseDeadShare dead, and
+// a drift within kLooseDrift of the owner's unit, the reach of its typical search (the index:
+// a cell; the AOI: the median watcher's reach; contacts: the widest box).
 constexpr uint32_t kLooseMaxAdded = 128;
 constexpr uint32_t kLooseDeadBase = 64;
 constexpr uint32_t kLooseDeadShare = 16;
@@ -60,9 +49,8 @@ struct LooseGrid {
     double drift;       // how far an entity may be from where it was filed: 0 after a build
     double drift_limit; // kLooseDrift of the unit, set by the consumer at each build
     uint32_t buckets;   // a power of two
-    // Positions [0, n_cells) in buckets, then up to n_built the consumer's extra runs (the
-    // index's big entities), then the entities added since the build, up to n. `dead` of them
-    // held entities removed since.
+    // Positions [0, n_cells) in buckets, then up to n_built the owner's extra runs (the index's
+    // big entities), then those added since the build up to n; `dead` of them were removed.
     uint32_t n_cells, n_built, n, dead;
 };
 
@@ -76,33 +64,25 @@ inline uint32_t loose_buckets_for(uint32_t n) noexcept {
 // Entries of `start` for `buckets` and `extra` runs past them.
 inline size_t loose_start_len(uint32_t buckets, uint32_t extra) noexcept { return size_t(buckets) + extra + 2; }
 
-// The counting pass of a build: source i goes to bucket key(i) (< buckets + extra), kept in
-// keys[i]. Then loose_scatter.
+// A build's count: source i goes to bucket key(i) < buckets + extra, kept in keys[i].
 template <class Key>
 void loose_count(LooseGrid& g, uint32_t n, uint32_t extra, uint32_t* keys, Key key) noexcept {
     uint32_t* const start = g.start;
     const uint32_t end = g.buckets + extra + 2;
     std::memset(start, 0, size_t(end) * sizeof(uint32_t));
-    for (uint32_t i = 0; i < n; ++i) {
-        const uint32_t k = key(i);
-        keys[i] = k;
-        ++start[k + 2];
-    }
+    for (uint32_t i = 0; i < n; ++i) ++start[(keys[i] = key(i)) + 2];
     for (uint32_t b = 2; b < end; ++b) start[b] += start[b - 1];
 }
 
-// The scatter: put(i, position) for each source in order (start[b + 1] runs ahead while
-// scattering, so that start[b] ends as the first position of bucket b). A fresh grid: n_cells
-// positions in buckets, n_built = n = all sources but those of the last extra run (the
-// consumer may drop it: the index's dead positions), no drift, nothing dead.
+// Then its scatter: put(i, position) (start[b + 1] runs ahead, so that start[b] ends as bucket
+// b's first position). The last extra run, if any, is left past n (the index's dead positions).
 template <class Put>
 void loose_scatter(LooseGrid& g, uint32_t n, uint32_t extra, const uint32_t* keys, Put put) noexcept {
     uint32_t* const start = g.start;
     for (uint32_t i = 0; i < n; ++i) put(i, start[keys[i] + 1]++);
     g.n_cells = start[g.buckets];
     g.n_built = g.n = extra ? start[g.buckets + extra - 1] : g.n_cells;
-    g.dead = 0;
-    g.drift = 0;
+    g.dead = 0, g.drift = 0;
 }
 
 // The positions of the buckets [b0, b1) (b0 < buckets, b1 - b0 <= buckets): visit(first, last)
@@ -114,14 +94,13 @@ inline bool loose_runs(const LooseGrid& g, uint32_t b0, uint64_t b1, Visit visit
     return visit(g.start[b0], g.start[B]) && visit(0, g.start[b1 - B]);
 }
 
-// Whether the grid can take `added` more entities into its added run and `removed` more dead
-// positions and stay loose (else the consumer builds).
+// Whether the grid takes `added` more added and `removed` more dead and stays loose.
 inline bool loose_takes(const LooseGrid& g, uint32_t added, uint32_t removed) noexcept {
     return uint64_t(g.n) + added - g.n_built <= kLooseMaxAdded &&
            uint64_t(g.dead) + removed <= kLooseDeadBase + g.n_built / kLooseDeadShare;
 }
 
-// Whether a grid whose entities may now be `drift` from where they were filed stays loose.
+// Whether it stays loose with entities `drift` from where they were filed.
 inline bool loose_drift_ok(const LooseGrid& g, double drift) noexcept { return drift <= g.drift_limit; }
 
 // The grid's invariants (the checked builds: SOAGEO_CHECKS), after every build and refresh:
@@ -131,13 +110,10 @@ inline bool loose_drift_ok(const LooseGrid& g, double drift) noexcept { return d
 #if defined(SOAGEO_CHECKS)
 template <class At>
 void grid_validate(const LooseGrid& g, uint32_t extra, At at) noexcept {
-    SOAGEO_ASSERT(g.buckets >= 1 && (g.buckets & (g.buckets - 1)) == 0);
-    SOAGEO_ASSERT(g.start[0] == 0);
+    SOAGEO_ASSERT(g.buckets >= 1 && (g.buckets & (g.buckets - 1)) == 0 && g.start[0] == 0);
     for (uint32_t b = 0; b < g.buckets + extra; ++b) SOAGEO_ASSERT(g.start[b] <= g.start[b + 1]);
-    SOAGEO_ASSERT(g.start[g.buckets] == g.n_cells);
-    SOAGEO_ASSERT(g.n_cells <= g.n_built && g.n_built <= g.n && g.dead <= g.n);
-    SOAGEO_ASSERT(loose_takes(g, 0, 0));
-    SOAGEO_ASSERT(g.drift >= 0 && loose_drift_ok(g, g.drift));
+    SOAGEO_ASSERT(g.start[g.buckets] == g.n_cells && g.n_cells <= g.n_built && g.n_built <= g.n && g.dead <= g.n);
+    SOAGEO_ASSERT(loose_takes(g, 0, 0) && g.drift >= 0 && loose_drift_ok(g, g.drift));
     // A hair more than the drift: the consumers' own measures round to nearest.
     const double d = g.drift * (1 + 0x1p-20);
     uint32_t b = 0;
