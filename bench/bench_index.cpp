@@ -68,7 +68,7 @@ int main() {
         double t_moved = median_of(9, jiggle, [&] { grid_build(grid, s, true); });
         std::printf("%8u entities: full build %6.2f ns/entity, rebuild after all moved (<= 2 units) %6.2f ns/entity, "
                     "reading x and y %5.2f ns/entity; %.2f entities per bucket\n",
-                    n, t_full / n * 1e9, t_moved / n * 1e9, t_read / n * 1e9, double(grid.n_small) / grid.buckets);
+                    n, t_full / n * 1e9, t_moved / n * 1e9, t_read / n * 1e9, double(grid.loose.n_cells) / grid.loose.buckets);
         // What the layer pays: after such a tick it refreshes (grid_refresh), loose until the
         // moves add up to a quarter of a cell, then rebuilt (from an order several ticks old,
         // which costs more than the rebuild above). Every tick timed, rebuilds included: the
@@ -114,7 +114,7 @@ int main() {
                         loose_t.size() + rebuild_t.size(), median(loose_t) / n * 1e9, median(rebuild_t) / n * 1e9);
         };
         std::printf("          upkeep per tick of such moves, as the layer pays it (loose refresh, rebuilt when the moves "
-                    "add up to %.2f of a cell)", kLooseCells);
+                    "add up to %.2f of a cell)", kLooseDrift);
         upkeep(0, 0);
         for (uint32_t jumps : {1u, 8u}) {
             std::printf("          the same with %u entit%s a tick jumping anywhere (respawns; refiled one by one)", jumps,

@@ -9,7 +9,6 @@
 
 #include "aoi_internal.hpp"
 #include "carve.hpp"
-#include "cell.hpp"
 #include "radix.hpp"
 
 namespace soageo {
@@ -36,23 +35,19 @@ void sort_entities(const Store& st, const Watchers& w, float margin, AoiScratch&
     // A radix sort of 64-bit keys was a tenth of an update: kept while the ids are.
     s.use = AoiScratch::Use::sorting;
     keep_or_rank_ids(c.id, n, s.id_keys, s.slot_of_rank, s.rank, s.tmp_id_keys, s.tmp_vals, &s.ranked_n);
-    // A counting sort by bucket. start[b] ends up as the first position of bucket b.
+    // A counting sort by bucket (loose_grid.hpp).
+    LooseGrid& g = s.loose;
     s.cell = choose_cell(w, margin, kCellHeightPerReach);
-    s.inv_cell = 1.0 / s.cell;
-    s.inv_cell_x = 1.0 / choose_cell(w, margin, kCellWidthPerReach);
-    uint32_t* start = s.start;
-    std::memset(start, 0, (size_t(s.buckets) + 2) * sizeof(uint32_t));
+    const double inv = g.inv_cell = 1.0 / s.cell;
+    const double inv_x = g.inv_cell_x = 1.0 / choose_cell(w, margin, kCellWidthPerReach);
+    // The drift's unit: the median reach, whose search windows it widens.
+    g.drift_limit = kLooseDrift * s.cell / kCellHeightPerReach;
     uint32_t zero = 0;
     for (uint32_t i = 0; i < n; ++i) zero |= c.mask[i] == 0;
     s.zero_masks = zero != 0;
-    for (uint32_t i = 0; i < n; ++i) {
-        uint32_t b = bucket_of(s, cell_of(c.x[i], s.inv_cell_x), cell_of(c.y[i], s.inv_cell));
-        s.keys[i] = b;
-        ++start[b + 2];
-    }
-    for (uint32_t b = 2; b <= s.buckets + 1; ++b) start[b] += start[b - 1];
-    for (uint32_t i = 0; i < n; ++i) {
-        uint32_t at = start[s.keys[i] + 1]++;
+    const uint32_t B = g.buckets;
+    loose_count(g, n, 0, s.keys, [&](uint32_t i) { return row_bucket(B, cell_of(c.x[i], inv_x), cell_of(c.y[i], inv)); });
+    loose_scatter(g, n, 0, s.keys, [&](uint32_t i, uint32_t at) {
         s.xs[at] = c.x[i];
         s.ys[at] = c.y[i];
         s.ms[at] = c.mask[i];
@@ -61,14 +56,13 @@ void sort_entities(const Store& st, const Watchers& w, float margin, AoiScratch&
         s.rank_at_pos[at] = s.rank[i];
         s.pos_of_rank[s.rank[i]] = at;
         s.pos_of_slot[i] = at;
-    }
+    });
+    grid_validate(g, 0, [&](uint32_t p, float& x, float& y) { return x = s.xs[p], y = s.ys[p], true; });
     std::memcpy(s.slot_x, c.x, n * sizeof(float));
     std::memcpy(s.slot_y, c.y, n * sizeof(float));
     std::memcpy(s.slot_mask, c.mask, n * sizeof(uint32_t));
     std::memcpy(s.slot_id, c.id, n * sizeof(int64_t));
     s.slot_id_seen = st.feed.seq;
-    s.positions = s.n_built = n;
-    s.dead = 0;
     for (uint32_t i = n; i < padded(n + 1) + kMaxWidth; ++i) s.xs[i] = s.ys[i] = 0.0f, s.ms[i] = 0;
 }
 

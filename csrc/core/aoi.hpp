@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "kernels.hpp"
+#include "loose_grid.hpp"
 #include "store.hpp"
 
 namespace soageo {
@@ -151,12 +152,11 @@ struct AoiScratch {
     uint32_t* pos_of_rank;
     uint32_t* remap;   // last update's rank -> this update's rank (kNoSlot: removed), full or incremental
     uint32_t* new_pos; // last update's position -> this update's position (kNoSlot: removed)
-    uint32_t* start;   // buckets + 2 entries: start[b] is the first position of bucket b
     uint32_t* pos_of_slot;
     // The incremental update (aoi_update's second path) keeps the last full update's bucket
     // order and positions, and updates xs, ys and ms in place for the entities that changed;
-    // sx, sy hold where each slot's entity was when it was bucketed (drift: the farthest any
-    // entity has gone from there, which every search widens by).
+    // sx, sy hold where each slot's entity was when it was bucketed (the grid's drift: the
+    // farthest any entity has gone from there, which every search widens by).
     float* sx;
     float* sy;
     // The same by slot (x, y, layer mask, id of each slot as the scratch has it): the
@@ -195,7 +195,6 @@ struct AoiScratch {
     uint32_t* mover_order;  // = keys: the movers and rescanned watchers in position order
     uint32_t* changed_at;   // = hits: the positions that changed, until the movers' scan
     uint8_t* searched;      // = tmp_vals: per mover, whether its rescan searched it
-    double drift;
     double reach_max;   // the largest reach of a watcher met by the movers' scan
     uint32_t serial;    // one per incremental update
     uint32_t mark_stamp;  // every mark is below 2 * mark_stamp + 2 (the incremental update goes on from there)
@@ -227,12 +226,11 @@ struct AoiScratch {
         bool layer_changed;            // patch_members ran: commit_incremental ranks the ids anew
         bool watchers_changed() const noexcept { return n_new_watchers || n_unwatched; }
     } members;
-    uint32_t positions;  // positions in use: the bucketed ones, then those added since
-    uint32_t n_built;    // positions the buckets hold (the entities of the last full update)
-    uint32_t dead;       // positions of entities removed since the last full update
-    double cell, inv_cell;  // rows: cell height
-    double inv_cell_x;      // cells within a row
-    uint32_t buckets;   // a power of two
+    // The loose grid (loose_grid.hpp): the last full update's entities in its buckets, those
+    // added since after them, removed ones' positions dead (mask 0). Rows of `cell`, cells
+    // within a row narrower (inv_cell_x).
+    LooseGrid loose;
+    double cell;
     uint32_t ranked_n;  // entities that rank, slot_of_rank and id_keys describe (kNoSlot: none)
     bool zero_masks;    // some entity has mask 0: even a watcher of every bit filters
     enum class Use : uint8_t { sorting, watchers } use;  // what tmp_* hold now (see above)

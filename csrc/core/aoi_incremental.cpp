@@ -15,14 +15,8 @@ namespace {
 // The incremental update: the last full update's bucket order stays, and so do the positions
 // the visible lists hold. xs, ys and ms follow the entities that changed; each search widens
 // by the drift (how far any entity has gone from the position it was bucketed at), and past
-// an eighth of a cell height (a quarter of the median reach) a full update buckets anew.
-constexpr double kDriftPerCell = 1.0 / 8;
-
-// Adds and removes since the last full update that the incremental update patches in (past
-// them, a full update): positions added after the buckets (every search visits them all), and
-// positions of removed entities (scanned for nothing).
-constexpr uint32_t kMaxAddedRun = 128;
-constexpr uint32_t kMaxDead = 64;
+// the loose grid's bound (loose_grid.hpp: its unit here is the median reach) a full update
+// buckets anew, as it does past the grid's added run and dead positions.
 
 // float32 squared distance in aoi_scan's order: target minus watcher, x term first.
 inline float distance2(float tx, float ty, float wx, float wy) noexcept {
@@ -46,7 +40,7 @@ void start_incremental(const AoiInput& in, AoiScratch& s) noexcept {
     std::memcpy(s.last_ys, s.ys, all * sizeof(float));
     std::memcpy(s.last_ms, s.ms, all * sizeof(uint32_t));
     s.serial = s.seen_stamp = 0;
-    s.drift = s.reach_max = 0.0;
+    s.loose.drift = s.reach_max = 0.0;
     s.any_wide = false;
     for (uint32_t k = 0; k < v.n; ++k)
         if (v.pos[k] != kNoSlot) place_watcher(s, v.pos[k], k, v.view[k], v.mask[k], in.margin);
@@ -204,7 +198,7 @@ Incremental admit(Tick& t) noexcept {
     AoiScratch& s = t.s;
     const Visible& v = t.v;
     const uint32_t n = t.n, ids_before = t.ids_before;
-    if (n == 0 || ids_before == 0 || s.positions != v.positions) return Incremental::full;
+    if (n == 0 || ids_before == 0 || s.loose.n != v.positions) return Incremental::full;
     // When most entities moved (all of them every tick is common), a sample of 64 slots says so
     // before the pass (a heuristic only: the pass below decides).
     if (n >= 1024) {
@@ -217,7 +211,7 @@ Incremental admit(Tick& t) noexcept {
     AoiScratch::Members& m = s.members;
     m.ids_before = ids_before;
     m.watchers_before = v.n;
-    m.positions_before = s.positions;
+    m.positions_before = s.loose.n;
     m.n_added = m.n_removed = m.n_gone = 0;
     m.n_new_watchers = m.n_unwatched = 0;
     // Watch and unwatch (aoi_members.cpp): until the commit, the new watchers' indices follow
@@ -237,9 +231,9 @@ Incremental admit(Tick& t) noexcept {
     t.members = mc.any();
     const uint32_t added = t.added = mc.n_added, removed = t.removed = mc.n_removed;
     // Every search visits the added run whole, and the next full update drops the dead.
-    if (t.members && (s.positions + added - s.n_built > kMaxAddedRun || s.dead + removed > kMaxDead + s.n_built / 16 ||
-                      s.positions + added > s.cap || s.positions + added > v.id_cap || ids_before + added > s.cap ||
-                      ids_before + added > v.id_cap))
+    const uint64_t room = std::min(s.cap, v.id_cap);
+    if (t.members && (!loose_takes(s.loose, added, removed) || uint64_t(s.loose.n) + added > room ||
+                      uint64_t(ids_before) + added > room))
         return Incremental::full;
     return Incremental::done;
 }
@@ -265,7 +259,7 @@ bool find_movers(Tick& t) noexcept {
         if (renumbered) t.wview = t.log.view, t.wmask = t.log.mask;
     }
     t.renumber = members || renumbered;
-    t.positions = s.positions;
+    t.positions = s.loose.n;
     bool zero = false;
     uint32_t moved = 0;
     uint32_t* const moved_slot = t.moved_slot = s.hits;
@@ -321,8 +315,8 @@ bool mark_changed(Tick& t) noexcept {
         const double dx = double(c.x[i]) - bx[i], dy = double(c.y[i]) - by[i];
         far2 = std::max(far2, dx * dx + dy * dy);
     }
-    t.drift = std::max(s.fresh ? 0.0 : s.drift, std::sqrt(far2));
-    if (t.drift > kDriftPerCell * s.cell) return false;
+    t.drift = std::max(s.fresh ? 0.0 : s.loose.drift, std::sqrt(far2));
+    if (!loose_drift_ok(s.loose, t.drift)) return false;
     if (s.fresh) start_incremental(in, s);
     t.padded_positions = size_t(padded(t.positions + 1)) + kMaxWidth;
     if (++s.serial == 0) {
@@ -371,10 +365,11 @@ void follow_layer(Tick& t) noexcept {
         s.slot_x[i] = c.x[i], s.slot_y[i] = c.y[i], s.slot_mask[i] = c.mask[i];
     }
     for (uint32_t j = by_slot; j < moved; ++j) s.ms[s.moved[j]] = 0;  // the removed: seen by nobody
-    s.drift = t.drift;
+    s.loose.drift = t.drift;
+    grid_validate(s.loose, 0, [&](uint32_t p, float& x, float& y) { return x = s.xs[p], y = s.ys[p], true; });
     // Some mask was 0 at the last update (last_ms has the added as 0 too): the masks are read then.
     t.zero_then = s.zero_masks || t.added;
-    s.zero_masks = t.zero || s.dead;  // a dead position has mask 0
+    s.zero_masks = t.zero || s.loose.dead;  // a dead position has mask 0
     // The movers and the rescanned watchers in position order: one after another, their
     // searches then meet the same cells (in slot order, each met cold memory). One pass over
     // the marks (match_u32); new_pos (the full path's) says which mover is at a position.

@@ -9,14 +9,10 @@
 #include <cstdint>
 
 #include "aoi.hpp"
-#include "cell.hpp"
 #include "slot_changes.hpp"
 
 namespace soageo {
 namespace aoi_detail {
-
-// Cells are hashed by row (cell.hpp): a run of cells in a row is one window (two when it wraps).
-inline uint32_t bucket_of(const AoiScratch& s, int64_t cx, int64_t cy) noexcept { return row_bucket(s.buckets, cx, cy); }
 
 // One watcher scanning its candidates, window by window (the kernels' aoi_scan).
 struct WatcherScan {
@@ -32,15 +28,15 @@ struct WatcherScan {
 // `visit(first, last)` receives each window, in order; returns false to stop listing.
 template <class Visit>
 void cover_circle(const AoiScratch& s, const Circle& reach, Visit visit) noexcept {
-    const uint32_t n = s.positions;
+    const uint32_t n = s.loose.n;
     const float wx = reach.cx, wy = reach.cy;
     // |dx| and |dy| in float32 can be a hair below the real distance: widen by a relative 2^-20.
     const double half = double(reach.radius) * (1.0 + 0x1p-20) + 0x1p-126;
-    const double inv = s.inv_cell, inv_x = s.inv_cell_x, cell = s.cell;
+    const double inv = s.loose.inv_cell, inv_x = s.loose.inv_cell_x, cell = s.cell;
     const int64_t cy_lo = cell_of(wy - half, inv), cy_hi = cell_of(wy + half, inv);
     const int64_t cx_lo = cell_of(wx - half, inv_x), cx_hi = cell_of(wx + half, inv_x);
     const uint64_t rows = uint64_t(cy_hi - cy_lo) + 1, cols = uint64_t(cx_hi - cx_lo) + 1;
-    if (cols >= s.buckets || rows > 64 + n / 256) {  // cheaper to test everything once
+    if (cols >= s.loose.buckets || rows > 64 + n / 256) {  // cheaper to test everything once
         visit(0, n);
         return;
     }
@@ -58,14 +54,11 @@ void cover_circle(const AoiScratch& s, const Circle& reach, Visit visit) noexcep
                 lo = cell_of(wx - hx, inv_x), hi = cell_of(wx + hx, inv_x);
             }
         }
-        const uint32_t b_lo = bucket_of(s, lo, cy), b_hi = (b_lo + uint32_t(hi - lo)) & (s.buckets - 1);
-        if (b_lo <= b_hi) {
-            if (!visit(s.start[b_lo], s.start[b_hi + 1])) return;
-        } else {  // the row's run wraps around the bucket table
-            if (!visit(s.start[b_lo], s.n_built) || !visit(0, s.start[b_hi + 1])) return;
-        }
+        // A run of cells in a row is one window, two when it wraps the bucket table.
+        const uint32_t b_lo = row_bucket(s.loose.buckets, lo, cy);
+        if (!loose_runs(s.loose, b_lo, uint64_t(b_lo) + uint64_t(hi - lo) + 1, visit)) return;
     }
-    if (n > s.n_built) visit(s.n_built, n);  // entities added since the buckets were built
+    if (n > s.loose.n_built) visit(s.loose.n_built, n);  // entities added since the buckets were built
 }
 
 // The windows of a cover gathered for one kernel call (aoi_scan, aoi_mover): a call per window

@@ -52,7 +52,7 @@ void patch_members(const AoiInput& in, AoiScratch& s, const Visible& v, const Me
         v.pos[k] = kNoSlot;  // nothing committed reads a watcher's pos
     }
     std::sort(m.removed_rank, m.removed_rank + mc.n_removed);
-    s.dead += mc.n_removed;
+    s.loose.dead += mc.n_removed;
     // 2. The relocated: all read, then all written (a slot may be one's source and another's
     // destination).
     float x[kMax], y[kMax], bx[kMax], by[kMax];
@@ -72,7 +72,7 @@ void patch_members(const AoiInput& in, AoiScratch& s, const Visible& v, const Me
     // where they are now, so that the pass over changes does not count them: the caller adds them
     // to the movers itself, from mask 0.
     for (uint32_t i = 0; i < mc.n_added; ++i) {
-        const uint32_t b = mc.added_slot[i], q = s.positions + i, e = ids_before + i;
+        const uint32_t b = mc.added_slot[i], q = s.loose.n + i, e = ids_before + i;
         const int64_t id = mc.added_id[i];
         s.slot_x[b] = s.sx[b] = c.x[b];
         s.slot_y[b] = s.sy[b] = c.y[b];
@@ -89,7 +89,7 @@ void patch_members(const AoiInput& in, AoiScratch& s, const Visible& v, const Me
         m.added_id[i] = id;
         m.added_at[i] = static_cast<uint32_t>(std::lower_bound(v.ids, v.ids + ids_before, id) - v.ids);
     }
-    s.positions += mc.n_added;
+    s.loose.n += mc.n_added;
 }
 
 namespace {
@@ -279,12 +279,12 @@ void commit_members(AoiScratch& s, Visible& v) noexcept {
     SOAGEO_ASSERT(out == ib - m.n_removed + m.n_added);
     std::memcpy(v.ids, ids, size_t(out) * sizeof(int64_t));
     v.id_count = out;
-    for (uint32_t q = 0; q < s.positions; ++q) {
+    for (uint32_t q = 0; q < s.loose.n; ++q) {
         const uint32_t was = v.rank_at[q], now = was == kNoSlot ? kNoSlot : s.remap[was];
         v.rank_at[q] = now;
         if (now != kNoSlot) s.pos_of_rank[now] = q;
     }
-    v.positions = s.positions;
+    v.positions = s.loose.n;
     for (uint32_t g = 0; g < m.n_gone; ++g) {  // their leaves went out with the events
         const uint32_t k = m.gone_watcher[g];
         v.pairs -= v.len[k];

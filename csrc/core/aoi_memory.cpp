@@ -100,13 +100,6 @@ void visible_copy(Visible& to, const Visible& from) noexcept {
 }
 
 namespace {
-// Buckets of the cell hash: a power of two, at least one per entity.
-uint32_t buckets_for(uint32_t cap) noexcept {
-    uint32_t b = 16;
-    while (b < cap) b *= 2;
-    return b;
-}
-
 AoiScratch lay_aoi_scratch(Carver& k, uint32_t cap) noexcept {
     size_t c = size_t(padded(cap + 1)) + kMaxWidth;
     AoiScratch s;
@@ -115,8 +108,8 @@ AoiScratch lay_aoi_scratch(Carver& k, uint32_t cap) noexcept {
     s.watcher_enters = s.tmp_keys;
     s.watcher_leaves = s.tmp_vals;
     k.take_each(c, &s.rank, &s.slot_of_rank, &s.rank_at_pos, &s.mark, &s.pos_of_rank, &s.remap, &s.new_pos);
-    s.buckets = buckets_for(cap);
-    s.start = k.take<uint32_t>(size_t(s.buckets) + 2);
+    s.loose.buckets = loose_buckets_for(cap);  // at least one per entity
+    s.loose.start = k.take<uint32_t>(loose_start_len(s.loose.buckets, 0));
     k.take_each(c, &s.pos_of_slot, &s.sx, &s.sy);
     k.take_each(c, &s.slot_x, &s.slot_y, &s.slot_mask, &s.slot_id);
     k.take_each(c, &s.watcher_at, &s.view_squared, &s.reach_squared, &s.watcher_mask);
@@ -127,16 +120,17 @@ AoiScratch lay_aoi_scratch(Carver& k, uint32_t cap) noexcept {
     s.mover_order = s.keys;
     s.changed_at = s.hits;
     s.searched = reinterpret_cast<uint8_t*>(s.tmp_vals);
-    s.drift = s.reach_max = 0.0;
+    s.loose.drift = s.reach_max = 0.0;
     s.any_wide = false;
     s.serial = 0;
     s.mark_stamp = s.seen_stamp = 0;
     s.n_redo = 0;
     s.synced = s.fresh = false;
-    s.cell = s.inv_cell = s.inv_cell_x = 1.0;
+    s.cell = s.loose.inv_cell = s.loose.inv_cell_x = 1.0;
     s.ranked_n = kNoSlot;
     s.members = AoiScratch::Members{};
-    s.positions = s.n_built = s.dead = 0;
+    s.loose.n_cells = s.loose.n = s.loose.n_built = s.loose.dead = 0;
+    s.loose.drift_limit = 0;
     s.zero_masks = false;
     s.use = AoiScratch::Use::sorting;
     s.cap = cap;

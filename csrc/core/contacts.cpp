@@ -6,7 +6,6 @@
 #include <limits>
 
 #include "carve.hpp"
-#include "cell.hpp"
 #include "radix.hpp"
 #include "slot_changes.hpp"
 
@@ -36,17 +35,17 @@ ContactState lay_contact_state(Carver& k, uint32_t cap) noexcept {
     cs.rank_changed = k.take<uint32_t>(cap);
     cs.hits = k.take<uint32_t>(padded);
     cs.filed = k.take<float>(size_t(cap) * 2);
-    cs.start = k.take<uint32_t>(size_t(cap) + 1);  // buckets + 1 <= cap + 1
+    cs.loose.start = k.take<uint32_t>(loose_start_len(std::max(cap, 16u), 0));  // at most cap buckets (and 16)
     cs.pos_of_slot = k.take<uint32_t>(cap);
     cs.bucket_of_slot = cs.pos_of_slot;
     k.take_each(size_t(cap) / 64 + 1, &cs.pos_bits, &cs.rank_moved);
     const size_t movers = size_t(cap) / 4 + kDetectBlock + kMaxWidth;
     k.take_each(movers, &cs.mover, &cs.mx, &cs.my, &cs.mr);
-    cs.side = cs.inv_side = 1.0;
-    cs.drift = cs.widest = 0;
+    cs.side = cs.loose.inv_cell = cs.loose.inv_cell_x = 1.0;
+    cs.loose.drift = cs.loose.drift_limit = cs.widest = 0;
     cs.builds = 0;
-    cs.buckets = cs.movers = 0;
-    cs.positions = cs.n_grid = cs.dead = 0;
+    cs.loose.buckets = cs.movers = 0;
+    cs.loose.n_cells = cs.loose.n_built = cs.loose.n = cs.loose.dead = 0;
     cs.cap = cap;
     cs.kept = cs.built = cs.renumbered = false;
     cs.renumbered_n = cs.n_added = 0;
@@ -154,8 +153,6 @@ void contacts_keep(const Store& st, ContactFrame& now) noexcept {
 
 namespace {
 
-inline uint32_t bucket_of(int64_t cx, int64_t cy, uint32_t mask) noexcept { return row_bucket(mask + 1, cx, cy); }
-
 // The side of the box of (x, y, r) as sweep_prepare's float32 bounds give it.
 inline double box_side(float x, float y, float r) noexcept {
     return std::max(double(x + r) - double(x - r), double(y + r) - double(y - r));
@@ -170,38 +167,36 @@ inline void put_box(ContactState& cs, uint32_t pos, float x, float y, float r, u
     cs.rank_changed[pos] = rank_changed;
 }
 
+// How far (per axis) the min corner of the box (x, y, r) is from where slot i's was filed.
+inline double filed_distance(const ContactState& cs, uint32_t i, float x, float y, float r) noexcept {
+    return std::max(std::fabs(double(x - r) - double(cs.filed[2 * i])), std::fabs(double(y - r) - double(cs.filed[2 * i + 1])));
+}
+
+// Cells are this many times the widest box. A box that overlaps a changed one has its min
+// corner within [min - widest, max] on each axis, plus the drift: 2 or 3 cells. Measured with a
+// tenth of 10,000 and 100,000 uniform entities moving (bench/bench_pairs_lua.lua, alternating
+// processes): 1.5 and twice the widest were the fastest and about even, as wide and half slower.
+constexpr double kCellPerBox = 1.5;
+
 // A grid of the current boxes (the layer's columns), filed by their min corner, cells of
 // `side`, hashed by row into a power-of-two table no larger than n.
 void build_grid(ContactState& cs, const Columns& c, uint32_t n, const uint32_t* rank, double side) noexcept {
     uint32_t buckets = 16;
     while (buckets * 2 <= n) buckets *= 2;
-    const uint32_t bmask = buckets - 1;
     const double inv = 1.0 / side;
-    uint32_t* const start = cs.start;
-    uint32_t* const bucket = cs.bucket_of_slot;
-    std::memset(start, 0, (size_t(buckets) + 1) * sizeof(uint32_t));
-    for (uint32_t i = 0; i < n; ++i) {
-        const float r = c.r[i];
-        bucket[i] = bucket_of(cell_of(c.x[i] - r, inv), cell_of(c.y[i] - r, inv), bmask);
-        ++start[bucket[i] + 1];
-    }
-    for (uint32_t b = 1; b <= buckets; ++b) start[b] += start[b - 1];
-    // start[b] runs ahead while scattering, then is shifted back by one bucket.
-    for (uint32_t i = 0; i < n; ++i) {
-        const uint32_t at = start[bucket[i]]++;
-        put_box(cs, at, c.x[i], c.y[i], c.r[i], rank[i]);
-        cs.filed[2 * i] = c.x[i] - c.r[i];
-        cs.filed[2 * i + 1] = c.y[i] - c.r[i];
-        cs.pos_of_slot[i] = at;
-    }
-    for (uint32_t b = buckets; b > 0; --b) start[b] = start[b - 1];
-    start[0] = 0;
+    cs.loose.buckets = buckets;
     cs.side = side;
-    cs.inv_side = inv;
-    cs.buckets = buckets;
-    cs.positions = cs.n_grid = n;
-    cs.dead = 0;
-    cs.drift = 0;
+    cs.loose.inv_cell = cs.loose.inv_cell_x = inv;
+    loose_count(cs.loose, n, 0, cs.bucket_of_slot, [&](uint32_t i) {
+        const float r = c.r[i];
+        return row_bucket(buckets, cell_of(c.x[i] - r, inv), cell_of(c.y[i] - r, inv));
+    });
+    loose_scatter(cs.loose, n, 0, cs.bucket_of_slot, [&](uint32_t i, uint32_t at) {
+        put_box(cs, at, c.x[i], c.y[i], c.r[i], rank[i]);
+        cs.filed[2 * i] = c.x[i] - c.r[i], cs.filed[2 * i + 1] = c.y[i] - c.r[i];
+        cs.pos_of_slot[i] = at;
+    });
+    cs.loose.drift_limit = kLooseDrift * side / kCellPerBox;  // a share of the widest box
     ++cs.builds;
 }
 
@@ -210,10 +205,6 @@ void build_grid(ContactState& cs, const Columns& c, uint32_t n, const uint32_t* 
 // 100,000, even at 2,000 (crowded or not), and the sweep no better with a quarter moving
 // (bench/bench_pairs_lua.lua's contacts lines compare the two).
 constexpr uint32_t kIncrementalMin = 2048;
-
-// Adds and removes the grid takes in (renumber) before it is built again.
-constexpr uint32_t kMaxAddedRun = 256;
-constexpr uint32_t kMaxDeadBoxes = 64;
 
 }  // namespace
 
@@ -231,9 +222,7 @@ void renumber(const Store& st, SweepScratch& s, const ContactFrame& before, Cont
     const Columns& c = st.col;
     constexpr uint32_t kMax = SlotChanges::kMax;
     // The grid follows (patch_grid below) while the added fit its run and the removed are few.
-    const bool patch = cs.built && cs.positions + mc.n_added <= cs.cap &&
-                       cs.positions + mc.n_added - cs.n_grid <= kMaxAddedRun &&
-                       cs.dead + mc.n_removed <= kMaxDeadBoxes + cs.n_grid / 16;
+    const bool patch = cs.built && cs.loose.n + mc.n_added <= cs.cap && loose_takes(cs.loose, mc.n_added, mc.n_removed);
     cs.built = patch;
     uint32_t removed_pos[kMax];
     for (uint32_t q = 0; patch && q < mc.n_removed; ++q) removed_pos[q] = cs.pos_of_slot[mc.removed_slot[q]];
@@ -278,7 +267,7 @@ void renumber(const Store& st, SweepScratch& s, const ContactFrame& before, Cont
     if (!patch) return;
     // The grid: every box's rank anew, the removed ones' boxes overlapping nothing (an infinite
     // min corner fails every test), the added ones after the others.
-    for (uint32_t p = 0; p < cs.positions; ++p) {
+    for (uint32_t p = 0; p < cs.loose.n; ++p) {
         const uint32_t now_rank = remap[cs.rank_changed[p]];
         cs.rank_changed[p] = now_rank == kNoSlot ? 0 : now_rank;
     }
@@ -288,14 +277,13 @@ void renumber(const Store& st, SweepScratch& s, const ContactFrame& before, Cont
         cs.minx[p] = cs.neg_maxx[p] = cs.miny[p] = cs.neg_maxy[p] = inf;
     }
     for (uint32_t q = 0; q < mc.n_added; ++q) {
-        const uint32_t i = mc.added_slot[q], p = cs.positions + q;
+        const uint32_t i = mc.added_slot[q], p = cs.loose.n + q;
         put_box(cs, p, c.x[i], c.y[i], c.r[i], s.rank[i]);
-        cs.filed[2 * i] = c.x[i] - c.r[i];
-        cs.filed[2 * i + 1] = c.y[i] - c.r[i];
+        cs.filed[2 * i] = c.x[i] - c.r[i], cs.filed[2 * i + 1] = c.y[i] - c.r[i];
         cs.pos_of_slot[i] = p;
     }
-    cs.positions += mc.n_added;
-    cs.dead += mc.n_removed;
+    cs.loose.n += mc.n_added;
+    cs.loose.dead += mc.n_removed;
 }
 
 // The last pairs mapped to the new ranks (kept order: the ranks follow the ids), merged with
@@ -373,11 +361,10 @@ void restore_uncommitted(ContactTick& t) noexcept {
             const uint32_t i = cs.mover[q], pos = cs.pos_of_slot[i];
             const float x = cs.x[i], y = cs.y[i], r = cs.r[i];
             put_box(cs, pos, x, y, r, rank[i]);
-            drift = std::max(drift, std::max(std::fabs(double(x - r) - double(cs.filed[2 * i])),
-                                              std::fabs(double(y - r) - double(cs.filed[2 * i + 1]))));
-            widest = std::max(widest, box_side(cs.x[i], cs.y[i], cs.r[i]));
+            drift = std::max(drift, filed_distance(cs, i, x, y, r));
+            widest = std::max(widest, box_side(x, y, r));
         }
-        cs.drift = drift;
+        cs.loose.drift = drift;
         cs.widest = widest;
     }
     cs.movers = 0;
@@ -472,15 +459,11 @@ void place_movers(ContactTick& t) noexcept {
         cs.mr[q] = r;
         widest = std::max(widest, box_side(x, y, r));
     }
-    // The grid as built holds, or is built again: cells 1.5 times the widest box. A box that
-    // overlaps a changed one has its min corner within [min - widest, max] on each axis, plus
-    // the drift: 2 or 3 cells. Measured with a tenth of 10,000 and 100,000 uniform entities
-    // moving (bench/bench_pairs_lua.lua, alternating processes): 1.5 and twice the widest were
-    // the fastest and about even, as wide and half slower.
+    // The grid as built holds, or is built again (cells kCellPerBox times the widest box).
     // `widest` only grows between grids, so cells grown too wide wait for the next grid.
-    double side = 1.5 * (widest > 0 ? widest : 1.0);
+    double side = kCellPerBox * (widest > 0 ? widest : 1.0);
     const size_t words = size_t(n) / 64 + 1;
-    std::memset(cs.pos_bits, 0, (size_t(cs.positions) / 64 + 1) * sizeof(uint64_t));
+    std::memset(cs.pos_bits, 0, (size_t(cs.loose.n) / 64 + 1) * sizeof(uint64_t));
     std::memset(cs.rank_moved, 0, words * sizeof(uint64_t));
     const uint32_t* const rank_of = t.s.rank;
     cs.movers = movers;  // their boxes are not the committed ones until the commit
@@ -492,24 +475,20 @@ void place_movers(ContactTick& t) noexcept {
         for (uint32_t q = 0; q < movers; ++q) {
             const uint32_t i = cs.mover[q], pos = cs.pos_of_slot[i], rank = rank_of[i];
             const float x = cs.mx[q], y = cs.my[q], r = cs.mr[q];
-            const double dx = std::fabs(double(x - r) - double(cs.filed[2 * i]));
-            const double dy = std::fabs(double(y - r) - double(cs.filed[2 * i + 1]));
-            drift = std::max(drift, std::max(dx, dy));
+            drift = std::max(drift, filed_distance(cs, i, x, y, r));
             put_box(cs, pos, x, y, r, rank | 0x80000000u);
             cs.pos_bits[pos >> 6] |= uint64_t(1) << (pos & 63);
             cs.rank_moved[rank >> 6] |= uint64_t(1) << (rank & 63);
         }
-        cs.drift = drift;
+        cs.loose.drift = drift;
         cs.widest = widest;
-        // Built again once a min corner went a quarter of the widest box away (a sixth of a
-        // cell): windows a third of a cell wider per axis at most.
-        build = drift > cs.side / 6;
+        build = !loose_drift_ok(cs.loose, drift);
     }
     if (build) {
         cs.built = false;
         widest = 0;
         for (uint32_t i = 0; i < n; ++i) widest = std::max(widest, box_side(c.x[i], c.y[i], c.r[i]));
-        side = 1.5 * (widest > 0 ? widest : 1.0);
+        side = kCellPerBox * (widest > 0 ? widest : 1.0);
         build_grid(cs, c, n, rank_of, side);
         cs.widest = widest;
         std::memset(cs.pos_bits, 0, words * sizeof(uint64_t));  // positions: n again
@@ -521,6 +500,10 @@ void place_movers(ContactTick& t) noexcept {
         }
     }
     cs.built = true;
+    grid_validate(cs.loose, 0, [&](uint32_t p, float& x, float& y) {
+        x = cs.minx[p], y = cs.miny[p];
+        return x != std::numeric_limits<float>::infinity();  // a dead box
+    });
 }
 
 // The changed entities' pairs now, as ranks in now.buf.a/b; a pair of two changed ones is
@@ -532,9 +515,8 @@ void place_movers(ContactTick& t) noexcept {
 uint64_t find_pairs(ContactTick& t) noexcept {
     ContactState& cs = t.cs;
     const KernelTable& kernels = t.kernels;
-    const uint32_t* const start = cs.start;
-    const uint32_t buckets = cs.buckets, bmask = buckets - 1, positions = cs.positions;
-    const double inv = cs.inv_side, reach = cs.widest + cs.drift, ahead = cs.drift;
+    const uint32_t buckets = cs.loose.buckets, positions = cs.loose.n;
+    const double inv = cs.loose.inv_cell, reach = cs.widest + cs.loose.drift, ahead = cs.loose.drift;
     uint32_t* const fa = t.now.buf.a;
     uint32_t* const fb = t.now.buf.b;
     const uint64_t cap = t.now.buf.cap;
@@ -575,12 +557,13 @@ uint64_t find_pairs(ContactTick& t) noexcept {
                 batch = 0;
             };
             auto run = [&](uint32_t first, uint32_t end) {
-                if (first >= end) return;
+                if (first >= end) return true;
                 if (n_runs == kRunBatch || batch + (end - first) > positions) flush();
                 runs[2 * n_runs] = first;
                 runs[2 * n_runs + 1] = end;
                 ++n_runs;
                 batch += end - first;
+                return true;
             };
             // Min corners filed within [lo - widest - drift, hi + drift]; widened by a
             // relative 2^-40, as the sums in double may round toward the box.
@@ -593,15 +576,10 @@ uint64_t find_pairs(ContactTick& t) noexcept {
             } else {
                 const uint32_t width = static_cast<uint32_t>(cx1 - cx0 + 1);  // <= buckets, checked above
                 for (int64_t cy = cy0; cy <= cy1; ++cy) {
-                    const uint32_t b0 = bucket_of(cx0, cy, bmask);
-                    if (b0 + width <= buckets) {  // the row's cells: one run of buckets
-                        run(start[b0], start[b0 + width]);
-                    } else {  // wrapping around the table: two
-                        run(start[b0], start[buckets]);
-                        run(start[0], start[b0 + width - buckets]);
-                    }
+                    const uint32_t b0 = row_bucket(buckets, cx0, cy);
+                    loose_runs(cs.loose, b0, uint64_t(b0) + width, run);
                 }
-                run(cs.n_grid, positions);  // the added since the grid was built
+                run(cs.loose.n_cells, positions);  // the added since the grid was built
             }
             if (n_runs) flush();
         }
@@ -691,7 +669,7 @@ ContactStep contacts_incremental(const Store& st, SweepScratch& s, bool ranks_cu
     if (cs.renumbered ? n != cs.renumbered_n || *s.ranked_n != n : *s.ranked_n != before.id_count)
         return ContactStep::full;
     ContactTick t{st, s, before, now, cs, kernels, began, ended, n,
-                  cs.renumbered, s.rank_remap, cs.widest, cs.drift, 0};
+                  cs.renumbered, s.rank_remap, cs.widest, cs.loose.drift, 0};
     restore_uncommitted(t);
     if (!find_changed(t)) return ContactStep::full;
     place_movers(t);

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "aoi.hpp"
+#include "loose_grid.hpp"
 #include "slot_changes.hpp"
 #include "sweep.hpp"
 
@@ -47,19 +48,22 @@ enum class ContactStep { full, done, need_pairs };
 // uniform entities, building a grid of every box each update was more than a quarter of it.
 // - The layer by slot as of the last committed update (x, y, r, id_at): change detection
 //   compares with it; a commit writes only what changed.
-// - A grid of the current boxes, keyed by the cell of their min corner as it was when the
-//   grid was built (filed), as columns by position that the search kernel reads W at a time
-//   (kernels.hpp, ContactSearch: the maxima negated, so the four tests have one direction). Movers are written in place, not filed again: a search widens its
-//   window by `drift`, the farthest any min corner went from where it was filed, and the grid
-//   is built again once that passes a quarter cell (or the boxes outgrow the cells).
+// - A loose grid (loose_grid.hpp) of the current boxes, keyed by the cell of their min corner
+//   as it was when the grid was built (filed), as columns by position that the search kernel
+//   reads W at a time (kernels.hpp, ContactSearch: the maxima negated, so the four tests have
+//   one direction). Movers are written in place, not filed again: a search widens its window
+//   by `drift`, the farthest any min corner went from where it was filed (per axis), and the
+//   grid is built again past its drift bound (its unit: the widest box) or once the boxes
+//   outgrow the cells. Entities added since take the positions after the build (every search
+//   visits them), removed ones stay as boxes that overlap nothing.
 struct ContactState {
+    LooseGrid loose;
     float *x, *y, *r;
     int64_t* id_at;
     float *minx, *neg_maxx, *miny, *neg_maxy;  // by position, kMaxWidth entries of padding
     uint32_t* rank_changed;  // by position: the rank, top bit set while the box is a changed one
     uint32_t* hits;        // scratch: the search kernel's overlaps (cap + kMaxWidth)
     float* filed;          // by slot: the min corner (x, y) its box was filed under
-    uint32_t* start;       // buckets + 1: bucket b holds positions [start[b], start[b + 1])
     uint32_t* pos_of_slot;
     uint32_t* bucket_of_slot;  // = pos_of_slot: a build's bucket of each slot, until its scatter
     uint64_t* pos_bits;    // scratch: the movers' positions, one bit each
@@ -68,13 +72,10 @@ struct ContactState {
     float *mx, *my, *mr;   // and their columns then, written to x, y, r by the commit
     // widest: at least the widest side of any box in the grid (exact when it was built, then
     // raised by the boxes written since), so that change detection need not measure every box.
-    double side, inv_side, drift, widest;
+    double side, widest;   // side: the cells'
     uint64_t builds;       // grids built (contacts:stats)
     uint64_t id_seen;      // the layer's feed seq when id_at last matched its ids (slot_changes.hpp)
-    uint32_t buckets, movers, cap;
-    // Positions in the grid: the buckets hold [0, n_grid); entities added since take the next
-    // ones (every search visits them), removed ones stay as boxes that overlap nothing.
-    uint32_t positions, n_grid, dead;
+    uint32_t movers, cap;
     bool kept;   // x, y, r, id_at hold the layer of the last committed update
     bool built;  // the grid holds the boxes of x, y, r, except at the slots mover[0, movers)
     // An update patched adds and removes into x, y, r, id_at (by this layer's slots) and into

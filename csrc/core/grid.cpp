@@ -6,7 +6,6 @@
 #include <limits>
 
 #include "carve.hpp"
-#include "cell.hpp"
 
 // The cache-bypassing stores of the rebuild's scatter, from the wide type's one place.
 #if defined(__SSE2__)
@@ -19,14 +18,6 @@
 
 namespace soageo {
 namespace {
-
-inline uint32_t bucket_of(uint32_t buckets, int64_t cx, int64_t cy) noexcept { return row_bucket(buckets, cx, cy); }
-
-uint32_t buckets_for(uint32_t cap) noexcept {
-    uint32_t b = 16;
-    while (b < cap) b *= 2;
-    return b;
-}
 
 // Entities per cell the cell size aims at. Measured with 50x50 boxes at the density of 10,000
 // in 2000x2000 (bench/bench_index_lua.lua): 2 per cell made 3-4 runs per query, 8 tested twice
@@ -142,13 +133,13 @@ Grid lay_grid(Carver& k, uint32_t cap) noexcept {
     g.xy = k.take<float>(2 * c);
     g.key = k.take<uint32_t>(c);
     g.hits = k.take<uint32_t>(size_t(room) + kHitSlack);
-    g.buckets = buckets_for(cap);
-    g.start = k.take<uint32_t>(size_t(g.buckets) + 4);
+    g.loose.buckets = loose_buckets_for(cap);
+    g.loose.start = k.take<uint32_t>(loose_start_len(g.loose.buckets, kGridRuns));
     g.bitmap = k.take<uint32_t>((size_t(room) + 31) / 32 + 1);
     g.cap = cap;
     g.room = room;
     g.cell = 1.0f;
-    g.inv_cell = 1.0;
+    g.loose.inv_cell = g.loose.inv_cell_x = 1.0;
     return g;
 }
 
@@ -161,9 +152,9 @@ Grid grid_sized(uint32_t cap) noexcept {
     std::memset(&g, 0, sizeof g);
     g.cap = cap;
     g.room = cap + kGridSpare;
-    g.buckets = buckets_for(cap);
+    g.loose.buckets = loose_buckets_for(cap);
     g.cell = 1.0f;
-    g.inv_cell = 1.0;
+    g.loose.inv_cell = g.loose.inv_cell_x = 1.0;
     return g;
 }
 
@@ -199,48 +190,44 @@ namespace {
 inline uint32_t key_of(float x, float y, float r, float fcell, double inv, uint32_t B, float& reach) noexcept {
     if (r > fcell) return B;  // the big entities' run
     reach = r > reach ? r : reach;
-    return bucket_of(B, cell_of(x, inv), cell_of(y, inv));
+    return row_bucket(B, cell_of(x, inv), cell_of(y, inv));
 }
 
 // Entities from which the scatter after moves bypasses the caches (measured crossover
 // 150,000-250,000 entities).
 constexpr uint32_t kStreamFrom = 262144;
 
-// Counting sort's second pass: source position p goes to start[key[p] + 1]++, with its slot
-// (src[p], or p itself). `put` copies one 4-byte value.
+// Counting sort's second pass (loose_scatter): source position p goes to position q of the
+// other half, with its slot (src[p], or p itself). `put` copies one 4-byte value.
 template <class Put>
-void scatter(Grid& g, uint32_t* start, const float* sx, const float* sy, const float* sr, const uint32_t* sm,
-             const uint32_t* src, uint32_t n, Put put) noexcept {
-    // In locals: `put` copies bytes, which might alias the grid's own fields.
-    const uint32_t* key = g.key;
+void scatter(Grid& g, const float* sx, const float* sy, const float* sr, const uint32_t* sm, const uint32_t* src,
+             uint32_t n, Put put) noexcept {
+    // By value: `put` copies bytes, which might alias the grid's own fields.
     float *x2 = g.x2, *y2 = g.y2, *r2 = g.r2;
     uint32_t *mask2 = g.mask2, *slot2 = g.slot2;
-    for (uint32_t p = 0; p < n; ++p) {
-        const uint32_t q = start[key[p] + 1]++;
+    loose_scatter(g.loose, n, kGridRuns, g.key, [=](uint32_t p, uint32_t q) {
         const uint32_t slot = src ? src[p] : p;
         put(x2 + q, sx + p);
         put(y2 + q, sy + p);
         put(r2 + q, sr + p);
         put(mask2 + q, sm + p);
         put(slot2 + q, &slot);
-    }
+    });
 }
 
 }  // namespace
 
 void grid_fill(Grid& g, const Store& s, bool gathered) noexcept {
     // Source positions: the store's slots, or the grid's cell order (dead ones included).
-    const uint32_t n = gathered ? g.n : s.n;
+    const uint32_t n = gathered ? g.loose.n : s.n;
     double cell = choose_cell(s);
     // After moves the density barely changes: keeping the last cell side keeps every entity
     // that did not cross a cell border in its bucket (a new side, even 1% off, shifts the far
     // cells' borders by whole cells and sends most entities elsewhere).
-    if (gathered && cell > 0.8 / g.inv_cell && cell < 1.25 / g.inv_cell) cell = 1.0 / g.inv_cell;
+    if (gathered && cell > 0.8 / g.loose.inv_cell && cell < 1.25 / g.loose.inv_cell) cell = 1.0 / g.loose.inv_cell;
     const double inv = 1.0 / cell;
     const float fcell = static_cast<float>(cell);
-    const uint32_t B = g.buckets;
-    uint32_t* start = g.start;
-    std::memset(start, 0, (size_t(B) + 4) * 4);
+    const uint32_t B = g.loose.buckets;
     float reach = 0.0f;
     // Where the scatter below reads each source position from.
     const float *sx = s.col.x, *sy = s.col.y, *sr = s.col.r;
@@ -254,53 +241,48 @@ void grid_fill(Grid& g, const Store& s, bool gathered) noexcept {
     }
     // Bucket B + 1 (after the big entities) takes the dead positions: the scatter puts them
     // past the end.
-    for (uint32_t p = 0; p < n; ++p) {
-        const uint32_t key = src && src[p] == kDeadSlot ? B + 1 : key_of(sx[p], sy[p], sr[p], fcell, inv, B, reach);
-        g.key[p] = key;
-        ++start[key + 2];
-    }
-    for (uint32_t b = 2; b < B + 4; ++b) start[b] += start[b - 1];
+    loose_count(g.loose, n, kGridRuns, g.key, [&](uint32_t p) {
+        return src && src[p] == kDeadSlot ? B + 1 : key_of(sx[p], sy[p], sr[p], fcell, inv, B, reach);
+    });
     // After moves the scatter writes nearly in order. Past a few hundred thousand entities its
     // output outgrows the caches, and stores that bypass them save reading every line before
     // writing it: fewer cycles per entity at 1,000,000 (build/bench_index); at 100,000 they
     // are slower (the output stays cached), and in a full build the writes jump everywhere.
     if (src && n >= kStreamFrom)
-        scatter(g, start, sx, sy, sr, sm, src, n, [](void* to, const void* from) {
+        scatter(g, sx, sy, sr, sm, src, n, [](void* to, const void* from) {
             uint32_t v;
             std::memcpy(&v, from, 4);
             grid_wide::stream_u32(static_cast<uint32_t*>(to), v);
         });
     else
-        scatter(g, start, sx, sy, sr, sm, src, n, [](void* to, const void* from) { std::memcpy(to, from, 4); });
+        scatter(g, sx, sy, sr, sm, src, n, [](void* to, const void* from) { std::memcpy(to, from, 4); });
     grid_wide::stream_fence();
     std::swap(g.x, g.x2);
     std::swap(g.y, g.y2);
     std::swap(g.r, g.r2);
     std::swap(g.mask, g.mask2);
     std::swap(g.slot, g.slot2);
-    g.n = g.n_built = start[B + 1];
-    g.dead = 0;
-    g.n_small = start[B];
     g.cell = fcell;
-    g.inv_cell = inv;
+    g.loose.inv_cell = g.loose.inv_cell_x = inv;
+    g.loose.drift_limit = kLooseDrift * double(fcell);  // the unit: a cell
     g.reach = reach;
-    g.drift = 0;
     g.built = true;
+    grid_validate(g.loose, kGridRuns, [&](uint32_t p, float& x, float& y) { return x = g.x[p], y = g.y[p], true; });
 }
 
 
 
 void grid_plan(const Grid& g, const Area& area, Plan& p) noexcept {
     Area a = area;
-    if (g.drift > 0) {
+    if (g.loose.drift > 0) {
         // A loose grid files an entity under a position up to `drift` away per axis; the
         // segment's rows are narrowed by per-axis distance, which needs the same `drift` (1.5x
         // of it is margin).
-        a.minx -= g.drift;
-        a.miny -= g.drift;
-        a.maxx += g.drift;
-        a.maxy += g.drift;
-        a.sreach += g.drift * 1.5;
+        a.minx -= g.loose.drift;
+        a.miny -= g.loose.drift;
+        a.maxx += g.loose.drift;
+        a.maxy += g.loose.drift;
+        a.sreach += g.loose.drift * 1.5;
     }
     p.n = 0;
     p.candidates = 0;
@@ -316,9 +298,9 @@ void grid_plan(const Grid& g, const Area& area, Plan& p) noexcept {
     uint32_t row_b0[kMaxRuns / 2 + 1];
     uint64_t row_b1[kMaxRuns / 2 + 1];
     uint32_t m = 0, rows = 0;
-    const uint32_t B = g.buckets;
-    const double inv = g.inv_cell;
-    if (g.n_small > 0) {
+    const uint32_t B = g.loose.buckets;
+    const double inv = g.loose.inv_cell;
+    if (g.loose.n_cells > 0) {
         const int64_t cy0 = cell_of(a.miny, inv), cy1 = cell_of(a.maxy, inv);
         if (cy1 - cy0 >= int64_t(kMaxRuns / 2)) {
             p.ok = false;
@@ -345,28 +327,20 @@ void grid_plan(const Grid& g, const Area& area, Plan& p) noexcept {
             if (cols >= B) {  // the row wraps the whole table: every cell entity
                 m = 0;
                 rows = 0;
-                tmp[m++] = {0, g.n_small};
+                tmp[m++] = {0, g.loose.n_cells};
                 break;
             }
-            uint32_t b0 = bucket_of(B, cx0, cy);
+            uint32_t b0 = row_bucket(B, cx0, cy);
             row_b0[rows] = b0;
             row_b1[rows++] = uint64_t(b0) + cols;
-            __builtin_prefetch(g.start + b0);
-            __builtin_prefetch(g.start + std::min<uint64_t>(uint64_t(b0) + cols, B));
+            __builtin_prefetch(g.loose.start + b0);
+            __builtin_prefetch(g.loose.start + std::min<uint64_t>(uint64_t(b0) + cols, B));
         }
         // The bucket starts are read once all of them are asked for (they miss in large layers).
-        for (uint32_t i = 0; i < rows; ++i) {
-            const uint32_t b0 = row_b0[i];
-            const uint64_t b1 = row_b1[i];
-            if (b1 <= B) {
-                tmp[m++] = {g.start[b0], g.start[b1]};
-            } else {
-                tmp[m++] = {g.start[b0], g.start[B]};
-                tmp[m++] = {0, g.start[b1 - B]};
-            }
-        }
+        for (uint32_t i = 0; i < rows; ++i)
+            loose_runs(g.loose, row_b0[i], row_b1[i], [&](uint32_t first, uint32_t last) { return tmp[m++] = {first, last}, true; });
     }
-    if (g.n > g.n_small) tmp[m++] = {g.n_small, g.n};
+    if (g.loose.n > g.loose.n_cells) tmp[m++] = {g.loose.n_cells, g.loose.n};
     // In order of position, overlapping or touching runs merged: no position twice.
     for (uint32_t i = 1; i < m; ++i) {
         Run v = tmp[i];
@@ -594,7 +568,7 @@ uint32_t scan_nearest(const Store& s, float cx, float cy, uint32_t k, bool has_m
 uint32_t grid_nearest(const Grid& g, const Store& s, const KernelTable& kt, float cx, float cy, uint32_t k,
                       bool has_max, float max_r, Filter f, bool* scanned) noexcept {
     if (scanned) *scanned = false;
-    if (k == 0 || g.n == 0) return 0;
+    if (k == 0 || g.loose.n == 0) return 0;
     // A first radius that holds about 1.5 k + 1 entities at the density the cells were sized
     // for (kPerCell per cell): a second, wider search is then rare, and few extra are sorted.
     double R = double(g.cell) * std::sqrt((1.5 * double(k) + 1.0) / (kPerCell * M_PI));
@@ -608,7 +582,7 @@ uint32_t grid_nearest(const Grid& g, const Store& s, const KernelTable& kt, floa
         Circle c{cx, cy, Rf};
         Plan p;
         grid_plan(g, area_of(c, 0.0), p);
-        if (!p.ok || (!last && p.candidates >= g.n)) break;  // the circle reaches everything: scan
+        if (!p.ok || (!last && p.candidates >= g.loose.n)) break;  // the circle reaches everything: scan
         uint32_t m = grid_query(g, p, kt.in_circle, c, f);
         if (m >= k || last) return select_nearest(s, cx, cy, g.hits, m, k);
         // Grow with the shortfall: the area needed scales with k over what was found.

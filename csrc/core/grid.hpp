@@ -1,10 +1,7 @@
 // The layer's spatial index: a copy of its entities in cell order, so that a query visits the
 // few runs of entities its shape can reach and runs the same kernels over them.
 //
-// Cells are squares hashed by row into a power-of-two number of buckets (at least one per
-// entity): the cells of one row are consecutive buckets, so the cells an axis-aligned box
-// covers in a row are one run of positions (two when the row wraps around the table). Memory
-// is O(entities) however large or sparse the world: only buckets, no grid spanning the world.
+// The cells are a loose grid's (loose_grid.hpp): squares, at least one bucket per entity.
 // Entities whose radius exceeds a cell sit in one more run that every query visits, so a big
 // disk far away is still found by touch_* queries.
 //
@@ -15,45 +12,39 @@
 #include <cstdint>
 
 #include "kernels.hpp"
+#include "loose_grid.hpp"
 #include "store.hpp"
 
 namespace soageo {
 
 struct Grid {
-    // Cell order: positions [0, n_small) grouped by bucket, then the run every query visits:
-    // the big entities and those added since the last build (see n, n_small, n_built below).
-    float *x, *y, *r;
+    // Positions [0, n_cells) by bucket, then the run every query visits: the big entities (a
+    // run keyed past the buckets, up to n_built) and those added since the build. Dead ones:
+    // slot kDeadSlot. Drift: summed per-axis moves since the build, by which plans widen.
+    LooseGrid loose;
+    float *x, *y, *r;  // cell order: x, y, r, mask, slot by position
     uint32_t *mask, *slot;
     // The other half of a rebuild (swapped with the above after each build).
     float *x2, *y2, *r2;
     uint32_t *mask2, *slot2;
     float* xy;             // build scratch: x and y interleaved by slot (the rebuild after moves)
     uint32_t* key;         // build scratch: bucket of each source position
-    uint32_t* start;       // buckets + 4 entries: bucket b holds positions [start[b], start[b + 1])
     uint32_t* hits;        // query scratch: room + kHitSlack entries
     uint32_t* bitmap;      // scratch, one bit per slot: ordering many hits; the slots a refresh renumbers
-    double inv_cell;
-    // How far (per axis, an upper bound) an entity may be from the position its bucket was
-    // computed from: 0 after a build, more after loose refreshes (grid_refresh). Every plan
-    // widens its area by it, so the entities the buckets misplace are still visited.
-    double drift;
     float cell;
     float reach;           // largest radius among the entities in cells (<= cell)
     uint32_t cap;          // entities the block holds (the layer's column capacity)
     uint32_t room;         // positions it holds: cap + kGridSpare
-    uint32_t buckets;      // a power of two
-    // Positions in use: [0, n_small) in cells, then the big entities up to n_built, then the
-    // entities added since the last build (both visited by every query). `dead` of them held
-    // entities removed since (slot kDeadSlot).
-    uint32_t n, n_small, n_built, dead;
     bool built;
 };
 
-// Entities added since the last build sit in the run every query visits (past this many the
-// grid rebuilds); with the dead positions of removed ones, the positions in use may pass the
-// layer's capacity by that and by one refresh's adds.
-constexpr uint32_t kMaxAdded = 128;
-constexpr uint32_t kGridSpare = kMaxAdded + kMaxMembersBehind;
+// Keyed past the buckets (loose_count): the big entities' run, then the dead positions a
+// rebuild from the cell order drops.
+constexpr uint32_t kGridRuns = 2;
+
+// With the dead positions of removed ones, the positions in use may pass the layer's capacity
+// by the loose grid's added run and by one refresh's adds.
+constexpr uint32_t kGridSpare = kLooseMaxAdded + kMaxMembersBehind;
 
 // The slot of a cell-order position whose entity was removed after the last build: a refresh
 // leaves its columns in place (the buckets stay as they are), queries skip it, builds drop it.
@@ -88,13 +79,13 @@ void grid_fill(Grid& g, const Store& s, bool gathered) noexcept;
 
 // After the changes the store flagged since the grid last caught up (s.stale, s.feed; a grid
 // built before, no kStaleAll): takes the new positions into the cell order and, while the
-// summed moves since the last build stay within kLooseCells of a cell per axis, keeps the
-// buckets as they are (loose: `drift` grows, and queries visit a little more); past that,
-// rebuilds from the order it has just refreshed. A tick of small moves then costs a pass over
-// the positions instead of a counting sort. The feed's adds and removes are patched in:
-// removed entities leave dead positions, added ones join the run every query visits, until
-// either grows past a bound and the grid rebuilds. Returns true when it stayed loose.
-constexpr double kLooseCells = 0.25;
+// summed moves since the last build stay within the loose grid's drift bound per axis (its
+// unit here: a cell), keeps the buckets as they are (loose: `drift` grows, and queries visit a
+// little more); past that, rebuilds from the order it has just refreshed. A tick of small
+// moves then costs a pass over the positions instead of a counting sort. The feed's adds and
+// removes are patched in: removed entities leave dead positions, added ones join the run every
+// query visits, until either grows past the loose grid's bounds and the grid rebuilds. Returns
+// true when it stayed loose.
 bool grid_refresh(Grid& g, const Store& s) noexcept;
 
 // The runs of cell-order positions a query visits: the cells an area covers (rows and, within
@@ -164,7 +155,7 @@ uint32_t grid_collect(const Grid& g, const Plan& p, Test test, const int64_t* id
         }
         k = w;
     }
-    return sort_slots(out, k, g.n, g.bitmap);
+    return sort_slots(out, k, g.loose.n, g.bitmap);
 }
 
 template <class Shape>

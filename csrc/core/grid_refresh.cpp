@@ -6,21 +6,17 @@
 #include <cstring>
 #include <limits>
 
-#include "cell.hpp"
 #include "grid.hpp"
 
 namespace soageo {
 namespace {
 
-// Entities that jump in one refresh (teleports, respawns) farther than kJumpCells of a cell per
-// axis are refiled one by one (refile), at most kMaxJumps a refresh, so that they do not make
-// every other entity's search wider: one respawn a tick would otherwise make every refresh a
-// rebuild. More jumps than that, and the refresh counts them like any move.
-constexpr double kJumpCells = kLooseCells / 4;
+// Entities that jump in one refresh (teleports, respawns) farther than kJumpShare of the drift
+// bound per axis are refiled one by one (refile), at most kMaxJumps a refresh, so that they do
+// not widen every other entity's search: one respawn a tick would otherwise make every refresh
+// a rebuild. More jumps than that, and the refresh counts them like any move.
+constexpr double kJumpShare = 0.25;
 constexpr uint32_t kMaxJumps = 8;
-
-// Removed entities leave dead positions in the runs: past this many the grid rebuilds.
-inline bool too_many_dead(const Grid& g) noexcept { return g.dead > 64 + g.n / 16; }
 
 // How the adds and removes in the store's feed since the index caught up renumbered the slots
 // the grid holds: old slot from[i] is now to[i] (kDeadSlot: removed), for the few old slots that
@@ -110,7 +106,7 @@ struct Gathered {
 // through one bit per old slot in g.bitmap), and removed entities' positions marked dead.
 template <bool kRenumber>
 Gathered gather_positions(Grid& g, const Store& s, float jump, const SlotChanges* c) noexcept {
-    const uint32_t n = g.n;
+    const uint32_t n = g.loose.n;
     const float* X = s.col.x;
     const float* Y = s.col.y;
     float* xy = g.xy;
@@ -126,9 +122,9 @@ Gathered gather_positions(Grid& g, const Store& s, float jump, const SlotChanges
     uint32_t* slot = g.slot;
     Gathered out{};
     float moved = 0.0f, rest = 0.0f;
-    // The big entities (from n_small) sit in a run every query visits: how far they went
+    // The big entities (from n_cells) sit in a run every query visits: how far they went
     // does not matter.
-    const uint32_t small = g.n_small;
+    const uint32_t small = g.loose.n_cells;
     for (uint32_t p = 0; p < n; ++p) {
         // Prefetch distance of the gather: 16 measured slower at 1,000,000 (build/bench_index).
         constexpr uint32_t kAhead = 48;
@@ -139,7 +135,7 @@ Gathered gather_positions(Grid& g, const Store& s, float jump, const SlotChanges
             at = slot[p] = c->now(at);
             if (at == kDeadSlot) {
                 g.mask[p] = 0;
-                ++g.dead;
+                ++g.loose.dead;
                 continue;
             }
         }
@@ -171,13 +167,13 @@ Gathered gather_positions(Grid& g, const Store& s, float jump, const SlotChanges
 bool gather_shapes(Grid& g, const Store& s) noexcept {
     float reach = 0.0f;
     bool fits = true;
-    for (uint32_t p = 0; p < g.n; ++p) {
+    for (uint32_t p = 0; p < g.loose.n; ++p) {
         const uint32_t at = g.slot[p];
         if (at == kDeadSlot) continue;
         const float r = s.col.r[at];
         g.r[p] = r;
         g.mask[p] = s.col.mask[at];
-        if (p < g.n_small) {
+        if (p < g.loose.n_cells) {
             fits = fits && r <= g.cell;
             reach = std::max(reach, r);
         }
@@ -190,11 +186,11 @@ bool gather_shapes(Grid& g, const Store& s) noexcept {
 // positions between by one (the buckets' order is kept); returns where it went. Costs the
 // distance it goes in the cell order, at most a pass over the grid.
 uint32_t refile(Grid& g, uint32_t p) noexcept {
-    uint32_t* start = g.start;
-    const uint32_t B = g.buckets;
+    uint32_t* start = g.loose.start;
+    const uint32_t B = g.loose.buckets;
     // Its bucket now: the last one starting at or before p (empty ones start where the next does).
     const uint32_t a = static_cast<uint32_t>(std::upper_bound(start, start + B + 1, p) - start) - 1;
-    const uint32_t b = row_bucket(B, cell_of(g.x[p], g.inv_cell), cell_of(g.y[p], g.inv_cell));
+    const uint32_t b = row_bucket(B, cell_of(g.x[p], g.loose.inv_cell), cell_of(g.y[p], g.loose.inv_cell));
     if (b == a) return p;
     // The end of bucket b: after p, the positions between come one back; before it, one on.
     const uint32_t q = b > a ? start[b + 1] - 1 : start[b + 1];
@@ -221,7 +217,7 @@ uint32_t refile(Grid& g, uint32_t p) noexcept {
 }  // namespace
 
 void grid_build(Grid& g, const Store& s, bool moves_only) noexcept {
-    const bool reuse = moves_only && g.built && g.n == s.n && g.dead == 0;
+    const bool reuse = moves_only && g.built && g.loose.n == s.n && g.loose.dead == 0;
     if (reuse) gather_positions<false>(g, s, std::numeric_limits<float>::infinity(), nullptr);
     grid_fill(g, s, reuse);
 }
@@ -229,16 +225,16 @@ void grid_build(Grid& g, const Store& s, bool moves_only) noexcept {
 bool grid_refresh(Grid& g, const Store& s) noexcept {
     SlotChanges c;
     const bool members = s.stale & kStaleMembers;
-    const uint32_t n_old = g.n - g.dead;
+    const uint32_t n_old = g.loose.n - g.loose.dead;
     // Not built, or changes it cannot follow (not in the feed any more, no room for the adds).
-    if (!g.built || (members ? !replay(s, n_old, s.n, c) || uint64_t(g.n) + c.n_added > g.room : n_old != s.n)) {
+    if (!g.built || (members ? !replay(s, n_old, s.n, c) || uint64_t(g.loose.n) + c.n_added > g.room : n_old != s.n)) {
         grid_fill(g, s, false);
         return false;
     }
-    const float jump = static_cast<float>(kJumpCells * double(g.cell));
+    const float jump = static_cast<float>(kJumpShare * g.loose.drift_limit);
     Gathered m = members ? gather_positions<true>(g, s, jump, &c) : gather_positions<false>(g, s, jump, nullptr);
     for (uint32_t i = 0; i < (members ? c.n_added : 0); ++i) {
-        const uint32_t q = g.n++, at = c.added[i];
+        const uint32_t q = g.loose.n++, at = c.added[i];
         g.x[q] = s.col.x[at];
         g.y[q] = s.col.y[at];
         g.r[q] = s.col.r[at];
@@ -246,29 +242,29 @@ bool grid_refresh(Grid& g, const Store& s) noexcept {
         g.slot[q] = at;
     }
     const bool shapes_fit = !(s.stale & kStaleShape) || gather_shapes(g, s);
-    const double bound = kLooseCells * double(g.cell);
-    if (shapes_fit && g.n - g.n_built <= kMaxAdded && !too_many_dead(g)) {
-        if (m.jumps <= kMaxJumps && g.drift + double(m.moved_rest) <= bound) {
-            // The jumps to their buckets; each refile shifts the positions between, some of the
-            // other jumps' among them.
-            for (uint32_t j = 0; j < m.jumps; ++j) {
-                const uint32_t p = m.at[j], q = refile(g, p);
-                for (uint32_t k = j + 1; k < m.jumps; ++k) {
-                    uint32_t& o = m.at[k];
-                    if (q > p && o > p && o <= q) --o;
-                    if (q < p && o >= q && o < p) ++o;
-                }
+    const bool loose = shapes_fit && loose_takes(g.loose, 0, 0);
+    if (loose && m.jumps <= kMaxJumps && loose_drift_ok(g.loose, g.loose.drift + double(m.moved_rest))) {
+        // The jumps to their buckets; each refile shifts the positions between, some of the
+        // other jumps' among them.
+        for (uint32_t j = 0; j < m.jumps; ++j) {
+            const uint32_t p = m.at[j], q = refile(g, p);
+            for (uint32_t k = j + 1; k < m.jumps; ++k) {
+                uint32_t& o = m.at[k];
+                if (q > p && o > p && o <= q) --o;
+                if (q < p && o >= q && o < p) ++o;
             }
-            g.drift += double(m.moved_rest);
-            return true;
         }
-        if (g.drift + double(m.moved) <= bound) {
-            g.drift += double(m.moved);
-            return true;
-        }
+        g.loose.drift += double(m.moved_rest);
+    } else if (loose && loose_drift_ok(g.loose, g.loose.drift + double(m.moved))) {
+        g.loose.drift += double(m.moved);
+    } else {
+        grid_fill(g, s, true);
+        return false;
     }
-    grid_fill(g, s, true);
-    return false;
+    grid_validate(g.loose, kGridRuns, [&](uint32_t p, float& x, float& y) {
+        return x = g.x[p], y = g.y[p], g.slot[p] != kDeadSlot;
+    });
+    return true;
 }
 
 }  // namespace soageo

@@ -91,7 +91,7 @@ LayerArrays lay_layer(Carver& k, uint32_t cap, uint32_t map_cap, size_t glen, si
 SharedVersion* shared_freeze_layer(const Store& s, const Grid* fresh, const char* name, size_t len) noexcept {
     const uint32_t n = s.n, cap = s.col.cap;
     Grid g = grid_sized(cap);
-    const size_t glen = grid_column_len(g.room), starts = size_t(g.buckets) + 4;
+    const size_t glen = grid_column_len(g.room), starts = loose_start_len(g.loose.buckets, kGridRuns);
     // The id map is copied as it is: the frozen columns keep every entity's slot.
     const uint32_t map_cap = s.map.cap;
     const size_t bytes = layout_bytes(lay_layer, cap, map_cap, glen, starts);
@@ -119,17 +119,17 @@ SharedVersion* shared_freeze_layer(const Store& s, const Grid* fresh, const char
         std::memcpy(a.gr, fresh->r, glen * sizeof(float));
         std::memcpy(a.gmask, fresh->mask, glen * sizeof(uint32_t));
         std::memcpy(a.gslot, fresh->slot, glen * sizeof(uint32_t));
-        std::memcpy(a.gstart, fresh->start, starts * sizeof(uint32_t));
+        std::memcpy(a.gstart, fresh->loose.start, starts * sizeof(uint32_t));
         g.x = a.gx, g.y = a.gy, g.r = a.gr, g.mask = a.gmask, g.slot = a.gslot;
     } else {
         // Built straight into the frozen arrays: a full build writes the other half and swaps.
         g.x2 = a.gx, g.y2 = a.gy, g.r2 = a.gr, g.mask2 = a.gmask, g.slot2 = a.gslot;
         g.key = key;
-        g.start = a.gstart;
+        g.loose.start = a.gstart;
         grid_build(g, f, false);
         std::free(key);
     }
-    g.start = a.gstart;
+    g.loose.start = a.gstart;
     g.x2 = g.y2 = g.r2 = nullptr;
     g.mask2 = g.slot2 = nullptr;
     g.xy = nullptr;

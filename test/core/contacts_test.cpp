@@ -1,10 +1,13 @@
 // The incremental contacts' search kernel: every target reports exactly the positions the
 // scalar reference does, in the same order, and those are the boxes that overlap the searching
 // one by the four comparisons of its definition (touching counts, NaN never overlaps).
+#include <algorithm>
 #include <limits>
 #include <vector>
 
 #include "check.hpp"
+#include "core/bands.hpp"
+#include "core/contacts.hpp"
 #include "core/kernels.hpp"
 #include "fixtures.hpp"
 
@@ -99,4 +102,96 @@ TEST_CASE(contact_changed_matches_scalar_and_its_definition) {
             }
         }
     }
+}
+
+namespace {
+
+using IdPairs = std::vector<std::pair<int64_t, int64_t>>;
+
+// Every pair of the store's boxes that overlap (touching counts), by the float32 bounds the
+// sweep computes, as ascending id pairs: what any update must leave its frame holding.
+IdPairs overlapping(const Store& st) {
+    IdPairs p;
+    const Columns& c = st.col;
+    for (uint32_t i = 0; i < st.n; ++i)
+        for (uint32_t j = i + 1; j < st.n; ++j)
+            if (c.x[i] - c.r[i] <= c.x[j] + c.r[j] && c.x[j] - c.r[j] <= c.x[i] + c.r[i] &&
+                c.y[i] - c.r[i] <= c.y[j] + c.r[j] && c.y[j] - c.r[j] <= c.y[i] + c.r[i])
+                p.push_back(std::minmax(c.id[i], c.id[j]));
+    std::sort(p.begin(), p.end());
+    return p;
+}
+
+IdPairs frame_pairs(const ContactFrame& f) {
+    IdPairs p;
+    for (uint64_t i = 0; i < f.n; ++i) p.push_back({f.ids[f.buf.keys[i] >> 32], f.ids[f.buf.keys[i] & 0xffffffffu]});
+    return p;
+}
+
+// The events applied to the pairs they follow.
+void replay(IdPairs& p, const EventList& began, const EventList& ended) {
+    for (uint64_t e = 0; e < ended.n; ++e) {
+        const auto at = std::lower_bound(p.begin(), p.end(), std::make_pair(ended.pair[2 * e], ended.pair[2 * e + 1]));
+        CHECK(at != p.end() && at->first == ended.pair[2 * e] && at->second == ended.pair[2 * e + 1]);
+        if (at != p.end()) p.erase(at);
+    }
+    for (uint64_t e = 0; e < began.n; ++e) p.push_back({began.pair[2 * e], began.pair[2 * e + 1]});
+    std::sort(p.begin(), p.end());
+}
+
+}  // namespace
+
+// The incremental path over ticks where a tenth moves and entities die and spawn: its frame
+// and its events give the pairs of the boxes now, and its loose grid (grid_validate in this
+// checked build) drifts, takes adds and removes, and is built again once drifted too far.
+TEST_CASE(contacts_incremental_follows_moves_adds_and_removes) {
+    const uint32_t cap = 4000, n = 3000;
+    const uint64_t pair_cap = 1 << 15, event_cap = 1 << 15;
+    fixture::SweepWorld w(cap);
+    fixture::Rng g(31);
+    for (uint32_t id = 1; id <= n; ++id)
+        store_set(w.s, id, float(g.uniform(0, 600)), float(g.uniform(0, 600)), float(g.uniform(0.5, 3)), 1);
+    std::vector<unsigned char> fa(contact_frame_bytes(pair_cap, cap)), fb(contact_frame_bytes(pair_cap, cap));
+    ContactFrame frame[2] = {contact_frame_carve(fa.data(), pair_cap, cap), contact_frame_carve(fb.data(), pair_cap, cap)};
+    std::vector<unsigned char> state(contact_state_bytes(cap)), ea(events_bytes(event_cap)), eb(events_bytes(event_cap));
+    ContactState cs = contact_state_carve(state.data(), cap);
+    EventList began = events_carve(ea.data(), event_cap), ended = events_carve(eb.data(), event_cap);
+    const KernelTable* k = fixture::reference();
+    int cur = 0;
+    // The full path, as the binding runs it: one sweep, one diff.
+    sweep_prepare(w.s, w.sw, true);
+    const BandPlan plan = band_plan(w.sw.boxes);
+    std::vector<unsigned char> bands(plan.bands ? band_scratch_bytes(plan.entries, plan.bands) : 0);
+    BandScratch bs{};
+    if (plan.bands) bs = band_scratch_carve(bands.data(), plan.entries, plan.bands);
+    contacts_keep(w.s, frame[1]);
+    frame[1].n = pairs_ordered(plan, w.sw, bs, k->sweep_complete, frame[1].buf);
+    contacts_diff(frame[0], frame[1], w.sw.id_keys, w.s.n, w.sw.rank_remap, began, ended);
+    cur = 1;
+    contacts_commit(cs, frame[cur], false);
+    IdPairs now = overlapping(w.s), followed = now;
+    CHECK(frame_pairs(frame[cur]) == now && began.n == now.size() && ended.n == 0);
+    int64_t next_id = n + 1;
+    uint32_t incremental = 0;
+    for (int tick = 0; tick < 30; ++tick) {
+        for (uint32_t i = 0; i < w.s.n; ++i)
+            if (g.below(10) == 0)
+                store_move(w.s, i, w.s.col.x[i] + float(g.uniform(-0.4, 0.4)), w.s.col.y[i] + float(g.uniform(-0.4, 0.4)));
+        for (int d = 0; d < 2 && tick % 3 != 2; ++d) {
+            store_remove(w.s, w.s.col.id[g.below(w.s.n)]);
+            store_set(w.s, next_id++, float(g.uniform(0, 600)), float(g.uniform(0, 600)), float(g.uniform(0.5, 3)), 1);
+        }
+        uint64_t need = 0;
+        began.n = ended.n = 0;
+        const ContactStep step = contacts_incremental(w.s, w.sw, true, frame[cur], frame[1 - cur], cs, *k, began, ended, &need);
+        CHECK_MSG(step == ContactStep::done, "tick %d", tick);
+        if (step != ContactStep::done) return;
+        ++incremental;
+        cur = 1 - cur;
+        contacts_commit(cs, frame[cur], true);
+        now = overlapping(w.s);
+        replay(followed, began, ended);
+        CHECK_MSG(frame_pairs(frame[cur]) == now && followed == now, "tick %d", tick);
+    }
+    CHECK_MSG(incremental == 30 && cs.builds >= 2 && cs.loose.n > cs.loose.n_built && cs.loose.dead > 0, "%u %llu %u %u %u", incremental, (unsigned long long)cs.builds, cs.loose.n, cs.loose.n_built, cs.loose.dead);
 }

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "check.hpp"
-#include "core/cell.hpp"
+#include "core/loose_grid.hpp"
 #include "core/grid.hpp"
 #include "fixtures.hpp"
 
@@ -14,27 +14,27 @@ using namespace soageo;
 namespace {
 
 void check_grid(const Grid& g, const Store& s) {
-    CHECK(g.n == s.n && g.n_small <= g.n && g.n_built == g.n && g.dead == 0);
+    CHECK(g.loose.n == s.n && g.loose.n_cells <= g.loose.n && g.loose.n_built == g.loose.n && g.loose.dead == 0);
     std::vector<uint32_t> seen(s.n, 0);
     float reach = 0;
     uint32_t b = 0, bad = 0;
-    for (uint32_t p = 0; p < g.n; ++p) {
+    for (uint32_t p = 0; p < g.loose.n; ++p) {
         const uint32_t slot = g.slot[p];
         if (slot >= s.n || seen[slot]++) {
             ++bad;
             continue;
         }
         bad += !(g.x[p] == s.col.x[slot] && g.y[p] == s.col.y[slot] && g.r[p] == s.col.r[slot] && g.mask[p] == s.col.mask[slot]);
-        if (p < g.n_small) {
-            while (g.start[b + 1] <= p) ++b;  // the bucket holding position p
-            bad += !(g.r[p] <= g.cell && b == row_bucket(g.buckets, cell_of(g.x[p], g.inv_cell), cell_of(g.y[p], g.inv_cell)));
+        if (p < g.loose.n_cells) {
+            while (g.loose.start[b + 1] <= p) ++b;  // the bucket holding position p
+            bad += !(g.r[p] <= g.cell && b == row_bucket(g.loose.buckets, cell_of(g.x[p], g.loose.inv_cell), cell_of(g.y[p], g.loose.inv_cell)));
             reach = std::max(reach, g.r[p]);
         } else {
             bad += !(g.r[p] > g.cell);
         }
     }
     CHECK(bad == 0);
-    CHECK(g.start[g.buckets] == g.n_small && reach == g.reach);
+    CHECK(g.loose.start[g.loose.buckets] == g.loose.n_cells && reach == g.reach);
 }
 
 void check_rebuild_after_moves(uint32_t n) {
@@ -65,15 +65,15 @@ void check_rebuild_after_moves(uint32_t n) {
 }
 
 // A loose grid (grid_refresh): the current positions, radii and masks in cell order, every
-// entity once (removed ones leave dead positions, counted in g.dead), and every entity in
+// entity once (removed ones leave dead positions, counted in g.loose.dead), and every entity in
 // cells in the bucket of a cell within `drift` (per axis) of where it is now, no wider than a
 // cell and within `reach`.
 void check_loose_grid(const Grid& g, const Store& s) {
-    CHECK(g.n - g.dead == s.n && g.n_small <= g.n_built && g.n_built <= g.n && g.n <= g.room);
-    CHECK(g.drift >= 0 && g.drift <= kLooseCells * g.cell * (1 + 0x1p-20));
+    CHECK(g.loose.n - g.loose.dead == s.n && g.loose.n_cells <= g.loose.n_built && g.loose.n_built <= g.loose.n && g.loose.n <= g.room);
+    CHECK(g.loose.drift >= 0 && g.loose.drift <= kLooseDrift * g.cell * (1 + 0x1p-20));
     std::vector<uint32_t> seen(s.n, 0);
     uint32_t b = 0, bad = 0, dead = 0;
-    for (uint32_t p = 0; p < g.n; ++p) {
+    for (uint32_t p = 0; p < g.loose.n; ++p) {
         const uint32_t slot = g.slot[p];
         if (slot == kDeadSlot) {
             ++dead;
@@ -84,17 +84,17 @@ void check_loose_grid(const Grid& g, const Store& s) {
             continue;
         }
         bad += !(g.x[p] == s.col.x[slot] && g.y[p] == s.col.y[slot] && g.r[p] == s.col.r[slot] && g.mask[p] == s.col.mask[slot]);
-        if (p >= g.n_small) continue;
+        if (p >= g.loose.n_cells) continue;
         bad += !(g.r[p] <= g.cell && g.r[p] <= g.reach);
-        while (g.start[b + 1] <= p) ++b;
-        const double d = g.drift;
+        while (g.loose.start[b + 1] <= p) ++b;
+        const double d = g.loose.drift;
         bool found = false;
-        for (int64_t cy = cell_of(g.y[p] - d, g.inv_cell); cy <= cell_of(g.y[p] + d, g.inv_cell); ++cy)
-            for (int64_t cx = cell_of(g.x[p] - d, g.inv_cell); cx <= cell_of(g.x[p] + d, g.inv_cell); ++cx)
-                found |= row_bucket(g.buckets, cx, cy) == b;
+        for (int64_t cy = cell_of(g.y[p] - d, g.loose.inv_cell); cy <= cell_of(g.y[p] + d, g.loose.inv_cell); ++cy)
+            for (int64_t cx = cell_of(g.x[p] - d, g.loose.inv_cell); cx <= cell_of(g.x[p] + d, g.loose.inv_cell); ++cx)
+                found |= row_bucket(g.loose.buckets, cx, cy) == b;
         bad += !found;
     }
-    CHECK(bad == 0 && dead == g.dead);
+    CHECK(bad == 0 && dead == g.loose.dead);
 }
 
 // Queries through `g` (loose or not) against brute force over the layer: boxes, long thin
@@ -193,18 +193,18 @@ TEST_CASE(grid_refresh_stays_loose_under_small_moves_and_rebuilds_past_the_bound
     RefreshWorld w(g);
     const Store& s = w.s;
     Grid& grid = w.grid;
-    const double step = grid.cell * kLooseCells / 3.5;  // a few loose ticks, then a rebuild
+    const double step = grid.cell * kLooseDrift / 3.5;  // a few loose ticks, then a rebuild
     int loose = 0, rebuilt = 0;
     for (int tick = 0; tick < 12; ++tick) {
         w.move_all(g, step);
-        const double before = grid.drift;
+        const double before = grid.loose.drift;
         if (w.refresh()) {
             ++loose;
-            CHECK(grid.drift > before);
+            CHECK(grid.loose.drift > before);
             check_loose_grid(grid, s);
         } else {
             ++rebuilt;
-            CHECK(grid.drift == 0);
+            CHECK(grid.loose.drift == 0);
             check_grid(grid, s);
         }
         CHECK(w.mismatches(g) == 0);
@@ -222,7 +222,7 @@ TEST_CASE(grid_refresh_refiles_a_few_jumps_and_stays_loose) {
     Grid& grid = w.grid;
     const uint32_t n = RefreshWorld::n;
     const double side = w.side;
-    const double step = grid.cell * kLooseCells / 12;  // small moves: many loose ticks
+    const double step = grid.cell * kLooseDrift / 12;  // small moves: many loose ticks
     uint32_t loose = 0;
     double drift = 0;
     for (int tick = 0; tick < 8; ++tick) {
@@ -241,8 +241,8 @@ TEST_CASE(grid_refresh_refiles_a_few_jumps_and_stays_loose) {
         if (stayed) {
             // The jumps do not count: the drift grows by the small moves only (each as float32
             // positions realise it, up to half a unit in the last place of a coordinate more).
-            CHECK(grid.drift <= drift + step * (1 + 0x1p-20) + 1e-3);
-            drift = grid.drift;
+            CHECK(grid.loose.drift <= drift + step * (1 + 0x1p-20) + 1e-3);
+            drift = grid.loose.drift;
             check_loose_grid(grid, s);
         } else {
             drift = 0;
@@ -267,7 +267,7 @@ TEST_CASE(grid_refresh_patches_in_adds_removes_radii_and_masks) {
     Store& s = w.s;
     Grid& grid = w.grid;
     const uint32_t n = RefreshWorld::n;
-    const double side = w.side, step = grid.cell * kLooseCells / 40;
+    const double side = w.side, step = grid.cell * kLooseDrift / 40;
     auto spawn = [&](int64_t id, float r) {
         store_set(s, id, static_cast<float>(g.uniform(0, side)), static_cast<float>(g.uniform(0, side)), r, 1u << g.below(4));
     };
@@ -295,7 +295,7 @@ TEST_CASE(grid_refresh_patches_in_adds_removes_radii_and_masks) {
         full += overflowed;
         if (w.refresh()) {
             ++loose;
-            patched += grid.dead > 0 && grid.n > grid.n_built;
+            patched += grid.loose.dead > 0 && grid.loose.n > grid.loose.n_built;
             check_loose_grid(grid, s);
         } else {
             check_grid(grid, s);
