@@ -37,18 +37,10 @@ inline void push_event(EventList& e, int64_t w, int64_t t) noexcept {
 }
 
 
-// The rank of target `id` now, from the rank kept with its pair (a hint, checked unless the
-// ids are those of the last update); kNoSlot when its entity is gone.
-inline uint32_t rank_now(const InterestInput& in, uint32_t hint, int64_t id) noexcept {
-    const Visible& v = *in.visible;
-    if (in.same_ids) {
-        SOAGEO_ASSERT(hint < v.id_count && v.ids[hint] == id);
-        return hint;
-    }
-    if (hint < v.id_count && v.ids[hint] == id) return hint;
-    const int64_t* at = std::lower_bound(v.ids, v.ids + v.id_count, id);
-    return at != v.ids + v.id_count && *at == id ? uint32_t(at - v.ids) : kNoSlot;
-}
+// The position now of a target at position q at the last update (kNoSlot: its entity is gone).
+// An incremental update keeps the positions (a removed entity's is in no list, so never
+// chosen again).
+inline uint32_t pos_now(const InterestInput& in, uint32_t q) noexcept { return in.new_pos ? in.new_pos[q] : q; }
 
 void first_listings(InterestPair* pairs, uint32_t n, uint64_t tick, uint32_t* tmp, uint32_t first,
                     uint32_t* count) noexcept;
@@ -226,15 +218,15 @@ uint32_t next_stamp(InterestScratch& s) noexcept {
     return s.stamp;
 }
 
-// Marks the ranks of the last view's targets with `seen`, keeps each one's rank in s.old_rank
-// (kNoSlot: its entity is gone) and the index of its pair in s.cand.
+// Marks the positions of the last view's targets with `seen`, keeps each one's position now in
+// s.old_pos (kNoSlot: its entity is gone) and the index of its pair in s.cand.
 void mark_last_view(const InterestInput& in, InterestScratch& s, const OldView& old, uint32_t seen) noexcept {
     for (uint32_t a = 0; a < old.n; ++a) {
-        const uint32_t r = rank_now(in, old.ranks[a], old.pairs[a].target);
-        s.old_rank[a] = r;
-        if (r == kNoSlot) continue;
-        s.mark[r] = seen;
-        s.cand[r] = a;
+        const uint32_t q = pos_now(in, old.pos[a]);
+        s.old_pos[a] = q;
+        if (q == kNoSlot) continue;
+        s.mark[q] = seen;
+        s.cand[q] = a;
     }
 }
 
@@ -276,15 +268,15 @@ bool movers_stay(const InterestInput& in, InterestScratch& s, const InterestOpti
     const uint32_t seen_mark = next_stamp(s);
     mark_last_view(in, s, old, seen_mark);
     for (uint32_t j = 0; j < movers; ++j) {
-        const uint32_t q = s.order[j], r = v.rank_at[q];
+        const uint32_t q = s.order[j];
         const float dx = in.xs[q] - wx, dy = in.ys[q] - wy;
         const float d2 = dx * dx + dy * dy;
-        const bool seen = s.mark[r] == seen_mark;
+        const bool seen = s.mark[q] == seen_mark;
         s.d2[j] = d2;
-        s.rank[j] = seen ? s.cand[r] : kNoSlot;
+        s.rank[j] = seen ? s.cand[q] : kNoSlot;
         if (!check) continue;
         if (any_pin) {
-            pins_find(pins, w, v.ids[r], &found);
+            pins_find(pins, w, v.ids[v.rank_at[q]], &found);
             if (found) continue;  // seen beyond the cap, wherever it is
         }
         const uint32_t key = cap_key(d2, in.margin, seen);
@@ -309,9 +301,8 @@ bool try_keep(const InterestInput& in, InterestScratch& s, const InterestOptions
     if (!movers_stay(in, s, opt, w, k, old, &movers)) return false;
     InterestPair* out = open_list(after, w, old.n, old.edge, old.pivot);
     std::memcpy(out, old.pairs, size_t(old.n) * sizeof(InterestPair));
-    uint32_t* out_rank = after.rank + (out - after.pair);
-    if (in.same_ids) std::memcpy(out_rank, old.ranks, size_t(old.n) * sizeof(uint32_t));
-    else for (uint32_t t = 0; t < old.n; ++t) out_rank[t] = rank_now(in, old.ranks[t], old.pairs[t].target);
+    SOAGEO_ASSERT(!in.new_pos);  // an incremental update: the positions stay
+    std::memcpy(after.pos + (out - after.pair), old.pos, size_t(old.n) * sizeof(uint32_t));
     PeriodTable periods;
     periods.build(opt);
     for (uint32_t j = 0; j < movers; ++j)
@@ -333,7 +324,7 @@ bool try_keep(const InterestInput& in, InterestScratch& s, const InterestOptions
 
 InterestNeed interest_need(const Visible& v_before, const EventList& enter, const EventList& leave,
                            const Specials& sp, const Pins& pins, const InterestLists& before,
-                           uint32_t layer_n) noexcept {
+                           uint32_t positions) noexcept {
     // One merge over the watchers special now or at the last update (ids ascending), their last
     // uncapped lists, their enters and their pins. A watcher's new view is at most its last
     // uncapped list plus its enters, and at most its cap when nothing passes beyond it.
@@ -363,7 +354,7 @@ InterestNeed interest_need(const Visible& v_before, const EventList& enter, cons
     need.pairs = pairs;
     need.enter = enter.n + pairs + others;
     need.leave = leave.n + before.pairs + old_sum;
-    need.scratch = std::max(layer_n, longest) + 2;
+    need.scratch = std::max(positions, longest) + 2;
     return need;
 }
 
@@ -446,12 +437,12 @@ void choose_sorted(const InterestInput& in, InterestScratch& s, Turn& t, uint32_
     std::sort(s.sel, s.sel + chosen);
     // Events: the difference of the old view and the new one, both ascending.
     InterestPair* out = nullptr;
-    uint32_t* out_rank = nullptr;
+    uint32_t* out_pos = nullptr;
     PeriodTable periods;
     if (opt && t.watching) {
         periods.build(*opt);
         out = open_list(after, t.w, chosen, edge, pivot);
-        out_rank = after.rank + (out - after.pair);
+        out_pos = after.pos + (out - after.pair);
     }
     uint32_t a = 0, b = 0;
     while (a < old.n || b < chosen) {
@@ -477,7 +468,7 @@ void choose_sorted(const InterestInput& in, InterestScratch& s, Turn& t, uint32_
                 q.since = 0;
                 q.period = p;
             }
-            out_rank[b] = uint32_t(s.sel[b] >> 32);
+            out_pos[b] = list[c];
             s.pair_d2[b] = s.d2[c];
         }
         a += kept;
@@ -503,16 +494,18 @@ void choose_marked(const InterestInput& in, InterestScratch& s, const Turn& t, u
     else for (uint32_t i = 0; i < m; ++i) s.order[i] = i;
     uint32_t entering = 0;
     for (uint32_t i = 0; i < chosen; ++i) {
-        const uint32_t c = s.order[i], r = v.rank_at[list[c]];
-        const uint32_t was = s.mark[r];
-        s.mark[r] = again;
-        s.cand[r] = c;
-        s.sel[entering] = uint64_t(r) << 32 | c;  // branch-free: enters are few
+        const uint32_t c = s.order[i], q = list[c];
+        const uint32_t was = s.mark[q];
+        s.mark[q] = again;
+        s.cand[q] = c;
+        s.sel[entering] = c;  // branch-free: enters are few
         entering += was != seen;
     }
+    // By rank (the ids' order) packed with the candidate: a sort of plain integers.
+    for (uint32_t e = 0; e < entering; ++e) s.sel[e] |= uint64_t(v.rank_at[list[s.sel[e]]]) << 32;
     std::sort(s.sel, s.sel + entering);
     InterestPair* out = open_list(after, t.w, chosen, edge, pivot);
-    uint32_t* out_rank = after.rank + (out - after.pair);
+    uint32_t* out_pos = after.pos + (out - after.pair);
     PeriodTable periods;
     periods.build(opt);
     // Without a budget every due pair is listed: the schedule is followed in the same pass, and
@@ -526,16 +519,16 @@ void choose_marked(const InterestInput& in, InterestScratch& s, const Turn& t, u
         const int64_t ta = a < old.n ? old.pairs[a].target : INT64_MAX;
         const int64_t te = e < entering ? v.ids[s.sel[e] >> 32] : INT64_MAX;
         if (ta < te) {
-            const uint32_t r = s.old_rank[a++];
-            if (r == kNoSlot || s.mark[r] != again) {
+            const uint32_t p = s.old_pos[a++];
+            if (p == kNoSlot || s.mark[p] != again) {
                 push_event(leave_out, t.w, ta);
                 continue;
             }
-            const float d2 = s.d2[s.cand[r]];
+            const float d2 = s.d2[s.cand[p]];
             InterestPair& q = out[b];
             q = old.pairs[a - 1];
             keep_pair(q, periods.again(q.period, d2));
-            out_rank[b] = r;
+            out_pos[b] = p;
             s.pair_d2[b] = d2;
             due[n_due] = q.target;
             if (!budget) n_due += follow_schedule(q, tick, b, firsts, n_first);
@@ -545,7 +538,8 @@ void choose_marked(const InterestInput& in, InterestScratch& s, const Turn& t, u
         const uint32_t c = uint32_t(s.sel[e]);
         push_event(enter_out, t.w, te);
         out[b] = InterestPair{te, tick, periods.of(s.d2[c]), 0};
-        out_rank[b] = uint32_t(s.sel[e++] >> 32);
+        out_pos[b] = list[c];
+        ++e;
         s.pair_d2[b] = s.d2[c];
         due[n_due++] = te;  // a new pair is due at once
         firsts[n_first++] = b++;
@@ -572,7 +566,7 @@ Turn next_turn(const InterestInput& in, uint32_t& i, uint32_t& j) noexcept {
     t.old = OldView{nullptr, nullptr, nullptr, 0, 0, 0};
     if (j < before.n && before.watcher[j] == t.w) {
         t.old.pairs = before.pair + before.off[j];
-        t.old.ranks = before.rank + before.off[j];
+        t.old.pos = before.pos + before.off[j];
         t.old.n = before.len[j];
         t.old.edge = before.edge[j];
         t.old.pivot = before.pivot[j];

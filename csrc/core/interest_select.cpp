@@ -49,8 +49,7 @@ uint32_t pack_keys(const InterestInput& in, InterestScratch& s, const InterestOp
         }
         bool was = false;
         if (in.margin > 0) {
-            const uint32_t r = in.visible->rank_at[list[t]];
-            was = seen ? s.mark[r] == seen : old.has(in.visible->ids[r]);
+            was = seen ? s.mark[list[t]] == seen : old.has(in.visible->ids[in.visible->rank_at[list[t]]]);
         }
         const uint64_t x = uint64_t(cap_key(s.d2[t], in.margin, was)) << 32 | t;
         s.packed[counted++] = x;
