@@ -285,20 +285,63 @@ bool movers_stay(const InterestInput& in, InterestScratch& s, const InterestOpti
     return true;
 }
 
+// A watcher's uncapped events in this update: enter [e_lo, e_hi), leave [l_lo, l_hi).
+struct UncappedEvents {
+    const EventList* enter;
+    const EventList* leave;
+    uint64_t e_lo, e_hi, l_lo, l_hi;
+};
+
+// Whether a capped watcher's uncapped events may leave its capped view as it was: it has a
+// cap's edge to check enters against (neither all candidates chosen, nor always-seen bits, nor
+// pins, which an enter could bring in beyond the cap), and no target of its view left.
+bool events_beyond(const InterestInput& in, const InterestOptions& opt, int64_t w, const UncappedEvents& ev,
+                   const OldView& old) noexcept {
+    if (!opt.max || opt.always || old.edge == kAllChosen) return false;
+    const Pins& pins = *in.pins;
+    if (pins.n) {
+        bool found;
+        const uint32_t lo = pins_find(pins, w, INT64_MIN, &found);
+        if (lo < pins.n && pins.pair[2 * size_t(lo)] == w) return false;
+    }
+    for (uint64_t l = ev.l_lo; l < ev.l_hi; ++l)
+        if (old.has(ev.leave->pair[2 * l + 1])) return false;
+    return true;
+}
+
+// Whether every enter of the watcher is one of its movers not seen before (s.order: their
+// positions, s.rank: kNoSlot), which movers_stay found beyond the cap's edge.
+bool enters_moved(const InterestInput& in, const InterestScratch& s, const UncappedEvents& ev, uint32_t movers) noexcept {
+    const Visible& v = *in.visible;
+    for (uint64_t e = ev.e_lo; e < ev.e_hi; ++e) {
+        const int64_t id = ev.enter->pair[2 * e + 1];
+        bool found = false;
+        for (uint32_t j = 0; j < movers && !found; ++j)
+            found = s.rank[j] == kNoSlot && v.ids[v.rank_at[s.order[j]]] == id;
+        if (!found) return false;
+    }
+    return true;
+}
+
 // Keeps special watcher k's view as it was, when an incremental update (which marks what
-// changed) changed neither its options, its pins, its uncapped view (no events) nor its
-// position, and each target of it that moved stays on its side of the cap's edge E (the
-// boundary key of the last selection): a seen one below E, another above. Then every seen key
-// is <= E and every other >= E (a target that did not move only gains the margin's bonus if
-// seen, or loses it if not), with any tie at E between targets that have not moved since that
-// selection, settled then as now: the selection would come out the same. The moved targets'
-// periods follow their d2. Returns false (nothing written) when the view must be chosen anew.
-// A budget orders by d2, which the pairs do not keep: such a watcher is always recomputed.
+// changed) changed neither its options, its pins nor its position, each target of it that
+// moved stays on its side of the cap's edge E (the boundary key of the last selection): a seen
+// one below E, another above, and its uncapped view changed only beyond E: no target of its
+// view left it, and every target that entered it moved there, beyond E (events_beyond,
+// enters_moved). Then every seen key is <= E and every other >= E (a target that did not move
+// only gains the margin's bonus if seen, or loses it if not; one that left the uncapped view
+// was not seen), with any tie at E between targets that have not moved since that selection,
+// settled then as now: the selection would come out the same. The moved targets' periods
+// follow their d2. Returns false (nothing written) when the view must be chosen anew. A budget
+// orders by d2, which the pairs do not keep: such a watcher is always recomputed.
 bool try_keep(const InterestInput& in, InterestScratch& s, const InterestOptions& opt, uint8_t dirty, int64_t w,
-              uint32_t k, bool no_events, const OldView& old, InterestLists& after) noexcept {
-    if (!in.changed || dirty || !no_events || opt.budget) return false;
+              uint32_t k, const UncappedEvents& ev, const OldView& old, InterestLists& after) noexcept {
+    if (!in.changed || dirty || opt.budget) return false;
+    const bool events = ev.e_lo != ev.e_hi || ev.l_lo != ev.l_hi;
+    if (events && !events_beyond(in, opt, w, ev, old)) return false;
     uint32_t movers;
     if (!movers_stay(in, s, opt, w, k, old, &movers)) return false;
+    if (events && !enters_moved(in, s, ev, movers)) return false;
     InterestPair* out = open_list(after, w, old.n, old.edge, old.pivot);
     std::memcpy(out, old.pairs, size_t(old.n) * sizeof(InterestPair));
     SOAGEO_ASSERT(!in.new_pos);  // an incremental update: the positions stay
@@ -598,7 +641,8 @@ uint32_t interest_update(const InterestInput& in, InterestScratch& s, InterestLi
         t.k = k;
         t.watching = k < v.n && v.watcher[k] == t.w;
         const bool both = t.opt && t.watching && t.old.pairs;  // special now and then
-        if (both && try_keep(in, s, *t.opt, t.dirty, t.w, k, t.e_lo == t.e_hi && t.l_lo == t.l_hi, t.old, after)) {
+        if (both && try_keep(in, s, *t.opt, t.dirty, t.w, k, UncappedEvents{&enter, &leave, t.e_lo, t.e_hi, t.l_lo, t.l_hi},
+                             t.old, after)) {
             ++kept;
             continue;
         }
