@@ -117,15 +117,21 @@ struct PeriodTable {
     static constexpr uint32_t kMax = 32;
     float limit[kMax];
     uint32_t n = 0;
-    bool banded = false;
+    bool banded = false, built = false;
+    double band = 0;  // the options the table was built for
+    uint32_t max_period = 0;
     const InterestOptions* opt = nullptr;
     static float at_least(double x) noexcept {
         float f = float(x);
         if (double(f) < x) f = std::nextafter(f, HUGE_VALF);
         return f;
     }
+    // Builds the table for o, unless it holds o's already (watchers most often share options:
+    // the table lives through an update, and its thresholds cost a rounding check each).
     void build(const InterestOptions& o) noexcept {
         opt = &o;
+        if (built && o.band == band && o.max_period == max_period) return;
+        built = true, band = o.band, max_period = o.max_period;
         n = 0;
         banded = o.band > 0;
         if (!banded) return;
@@ -335,7 +341,8 @@ bool enters_moved(const InterestInput& in, const InterestScratch& s, const Uncap
 // follow their d2. Returns false (nothing written) when the view must be chosen anew. A budget
 // orders by d2, which the pairs do not keep: such a watcher is always recomputed.
 bool try_keep(const InterestInput& in, InterestScratch& s, const InterestOptions& opt, uint8_t dirty, int64_t w,
-              uint32_t k, const UncappedEvents& ev, const OldView& old, InterestLists& after) noexcept {
+              uint32_t k, const UncappedEvents& ev, const OldView& old, PeriodTable* table,
+              InterestLists& after) noexcept {
     if (!in.changed || dirty || opt.budget) return false;
     const bool events = ev.e_lo != ev.e_hi || ev.l_lo != ev.l_hi;
     if (events && !events_beyond(in, opt, w, ev, old)) return false;
@@ -346,7 +353,7 @@ bool try_keep(const InterestInput& in, InterestScratch& s, const InterestOptions
     std::memcpy(out, old.pairs, size_t(old.n) * sizeof(InterestPair));
     SOAGEO_ASSERT(!in.new_pos);  // an incremental update: the positions stay
     std::memcpy(after.pos + (out - after.pair), old.pos, size_t(old.n) * sizeof(uint32_t));
-    PeriodTable periods;
+    PeriodTable& periods = *table;
     periods.build(opt);
     for (uint32_t j = 0; j < movers; ++j)
         if (s.rank[j] != kNoSlot) keep_pair(out[s.rank[j]], periods.again(out[s.rank[j]].period, s.d2[j]));
@@ -415,6 +422,7 @@ struct Turn {
     uint32_t k;
     OldView old;
     uint64_t e_lo, e_hi, l_lo, l_hi;
+    PeriodTable* periods;  // the update's, built for the options of the last watcher that used it
 };
 
 // The candidates of the watcher: its uncapped view, with their d2 (s.d2, by list index) from
@@ -481,7 +489,7 @@ void choose_sorted(const InterestInput& in, InterestScratch& s, Turn& t, uint32_
     // Events: the difference of the old view and the new one, both ascending.
     InterestPair* out = nullptr;
     uint32_t* out_pos = nullptr;
-    PeriodTable periods;
+    PeriodTable& periods = *t.periods;
     if (opt && t.watching) {
         periods.build(*opt);
         out = open_list(after, t.w, chosen, edge, pivot);
@@ -549,7 +557,7 @@ void choose_marked(const InterestInput& in, InterestScratch& s, const Turn& t, u
     std::sort(s.sel, s.sel + entering);
     InterestPair* out = open_list(after, t.w, chosen, edge, pivot);
     uint32_t* out_pos = after.pos + (out - after.pair);
-    PeriodTable periods;
+    PeriodTable& periods = *t.periods;
     periods.build(opt);
     // Without a budget every due pair is listed: the schedule is followed in the same pass, and
     // the pairs due their first listing (s.order, free now) are placed after it.
@@ -629,8 +637,10 @@ uint32_t interest_update(const InterestInput& in, InterestScratch& s, InterestLi
     enter_out.n = leave_out.n = 0;
     uint64_t e_at = 0, l_at = 0;  // next uncapped event not yet copied
     uint32_t i = 0, j = 0, k = 0;  // specials, before, visible watchers
+    PeriodTable periods;
     while (i < in.specials->n || j < in.before->n) {
         Turn t = next_turn(in, i, j);
+        t.periods = &periods;
         // The other watchers' events before this one's stay as the AOI wrote them.
         run_of(enter, e_at, t.w, &t.e_lo, &t.e_hi);
         run_of(leave, l_at, t.w, &t.l_lo, &t.l_hi);
@@ -642,7 +652,7 @@ uint32_t interest_update(const InterestInput& in, InterestScratch& s, InterestLi
         t.watching = k < v.n && v.watcher[k] == t.w;
         const bool both = t.opt && t.watching && t.old.pairs;  // special now and then
         if (both && try_keep(in, s, *t.opt, t.dirty, t.w, k, UncappedEvents{&enter, &leave, t.e_lo, t.e_hi, t.l_lo, t.l_hi},
-                             t.old, after)) {
+                             t.old, &periods, after)) {
             ++kept;
             continue;
         }
