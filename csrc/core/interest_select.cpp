@@ -1,24 +1,56 @@
 // The cap's selection (interest_internal.hpp): a capped watcher's candidates packed as keys
 // and the smallest chosen, around the last update's pivot.
 #include "interest_internal.hpp"
+#include "invariant.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+
+// The split at the pivot in wide compares, from the wide type's one place (as grid.cpp does).
+#if defined(__SSE2__)
+#define SOAGEO_WIDE_SSE2
+#endif
+#define SOAGEO_TARGET select_wide
+#include "wide.hpp"
+#undef SOAGEO_TARGET
+#undef SOAGEO_WIDE_SSE2
 
 namespace soageo {
 namespace interest_detail {
 namespace {
 
 
+// The keys of every candidate in s.packed, for the usual case of pack_keys (no always-seen or
+// pinned target, no margin).
+void pack_all(InterestScratch& s, uint32_t m) noexcept {
+    for (uint32_t t = 0; t < m; ++t) s.packed[t] = uint64_t(ordered_bits(s.d2[t])) << 32 | t;
+}
+
+// The candidates t < m with d2[t] <= at, ascending, into out (room for m + W); returns their
+// count.
+uint32_t below_limit(const float* d2, uint32_t m, float at, uint32_t* out) noexcept {
+    using namespace select_wide;
+    const wf x = splat(at);
+    uint32_t t = 0, k = 0;
+    for (; t + W <= m; t += W) k += emit(out + k, t, bits(le(loadu(d2 + t), x)));
+    for (; t < m; ++t) {
+        out[k] = t;
+        k += d2[t] <= at;
+    }
+    return k;
+}
+
 // Packs the keys of a capped watcher's m candidates (`list`: their positions) as (key << 32 |
 // candidate) into s.packed, and those with a key at or below `pivot` (0: none) into s.sel too:
 // the always-seen and pinned ones pass instead, first in s.order (*passed). With a margin,
 // whether a candidate was seen comes from the marks (`seen`: the last view's mark; 0: none,
-// search `old`). Returns how many were packed; *below of them went to s.sel as well.
+// search `old`). Returns how many were packed; *below of them went to s.sel as well. In the
+// usual case with a pivot, only s.sel is written (*packed_out false: pack_all writes s.packed
+// when the selection needs it).
 uint32_t pack_keys(const InterestInput& in, InterestScratch& s, const InterestOptions& opt, int64_t w,
                    const uint32_t* list, uint32_t m, const OldView& old, uint32_t seen, uint32_t pivot,
-                   uint32_t* passed_out, uint32_t* below_out) noexcept {
+                   uint32_t* passed_out, uint32_t* below_out, bool* packed_out) noexcept {
     const Pins& pins = *in.pins;
     bool found;
     const uint32_t pin_lo = pins.n ? pins_find(pins, w, INT64_MIN, &found) : 0;
@@ -26,15 +58,25 @@ uint32_t pack_keys(const InterestInput& in, InterestScratch& s, const InterestOp
     const uint64_t limit = pivot ? uint64_t(pivot) << 32 | 0xffffffffu : 0;  // no key is 0
     uint32_t passed = 0, counted = 0, below = 0;
     if (!opt.always && !any_pin && !(in.margin > 0)) {
-        // The usual case: every candidate counts, keyed by its d2. Branch-free: a key is on
-        // either side of the pivot about as often.
-        for (uint32_t t = 0; t < m; ++t) {
-            const uint64_t x = uint64_t(ordered_bits(s.d2[t])) << 32 | t;
-            s.packed[t] = x;
-            s.sel[below] = x;
-            below += x <= limit;
+        // The usual case: every candidate counts, keyed by its d2. A d2 is never negative, so
+        // its key is at or below the pivot exactly when it is at or below the pivot's float: the
+        // split is a wide compare, and only the keys below it are packed (the others only in
+        // the rare case the split does not hold: pack_all).
+        if (!pivot) {
+            pack_all(s, m);
+            *passed_out = 0, *below_out = 0, *packed_out = true;
+            return m;
         }
-        *passed_out = 0, *below_out = below;
+        const uint32_t bits_of_pivot = pivot & 0x7fffffffu;
+        float at;
+        std::memcpy(&at, &bits_of_pivot, sizeof at);
+        SOAGEO_ASSERT(pivot & 0x80000000u);
+        below = below_limit(s.d2, m, at, s.order);
+        for (uint32_t i = 0; i < below; ++i) {
+            const uint32_t t = s.order[i];
+            s.sel[i] = uint64_t(ordered_bits(s.d2[t])) << 32 | t;
+        }
+        *passed_out = 0, *below_out = below, *packed_out = false;
         return m;
     }
     for (uint32_t t = 0; t < m; ++t) {
@@ -56,7 +98,7 @@ uint32_t pack_keys(const InterestInput& in, InterestScratch& s, const InterestOp
         s.sel[below] = x;
         below += x <= limit;
     }
-    *passed_out = passed, *below_out = below;
+    *passed_out = passed, *below_out = below, *packed_out = true;
     return counted;
 }
 
@@ -96,9 +138,15 @@ uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const Inter
                         uint32_t* pivot_io) noexcept {
     const uint32_t pivot = *pivot_io;
     uint32_t passed, below;
-    const uint32_t counted = pack_keys(in, s, opt, w, list, m, old, seen, pivot, &passed, &below);
+    bool packed;  // s.packed holds every counted key (else only s.sel those below the pivot)
+    const uint32_t counted = pack_keys(in, s, opt, w, list, m, old, seen, pivot, &passed, &below, &packed);
+    const auto all_keys = [&s, &packed, m]() {
+        if (!packed) pack_all(s, m);
+        packed = true;
+    };
     const uint32_t n = opt.max;
     if (counted <= n) {
+        all_keys();
         for (uint32_t t = 0; t < counted; ++t) s.order[passed + t] = uint32_t(s.packed[t]);
         *edge_out = kAllChosen;
         return passed + counted;
@@ -109,6 +157,7 @@ uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const Inter
     uint32_t cut = pivot;
     bool split = pivot && below >= n;
     if (pivot && !split) {
+        all_keys();
         cut = widened(pivot, in.margin > 0);
         const uint64_t limit = uint64_t(cut) << 32 | 0xffffffffu;
         below = 0;
@@ -119,6 +168,7 @@ uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const Inter
         }
         split = below >= n;
     }
+    if (!split) all_keys();
     uint64_t* keys = split ? s.sel : s.packed;
     uint32_t len = split ? below : counted;
     if (split && len - n <= 4) {
@@ -146,6 +196,7 @@ uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const Inter
     std::fill(low, low + kPivotSlack, ~uint64_t(0));
     for (uint32_t t = n; t < len; ++t) keep_smallest(low, keys[t] >> 32);
     if (split && len < n + kPivotSlack) {
+        all_keys();
         const uint32_t pivot = cut;
         for (uint32_t t = 0; t < counted; ++t) {
             const uint64_t key = s.packed[t] >> 32;
