@@ -41,6 +41,22 @@ uint32_t below_limit(const float* d2, uint32_t m, float at, uint32_t* out) noexc
     return k;
 }
 
+// The usual case's split (no always-seen or pinned target, no margin: a key is the d2, never
+// negative, so it is at or below `cut` exactly when the d2 is at or below cut's float): the keys
+// of the candidates at or below it packed into s.sel, through s.order; returns their count.
+uint32_t split_d2(InterestScratch& s, uint32_t m, uint32_t cut) noexcept {
+    SOAGEO_ASSERT(cut & 0x80000000u);
+    const uint32_t b = cut & 0x7fffffffu;
+    float at;
+    std::memcpy(&at, &b, sizeof at);
+    const uint32_t below = below_limit(s.d2, m, at, s.order);
+    for (uint32_t i = 0; i < below; ++i) {
+        const uint32_t t = s.order[i];
+        s.sel[i] = uint64_t(ordered_bits(s.d2[t])) << 32 | t;
+    }
+    return below;
+}
+
 // Packs the keys of a capped watcher's m candidates (`list`: their positions) as (key << 32 |
 // candidate) into s.packed, and those with a key at or below `pivot` (0: none) into s.sel too:
 // the always-seen and pinned ones pass instead, first in s.order (*passed). With a margin,
@@ -67,16 +83,7 @@ uint32_t pack_keys(const InterestInput& in, InterestScratch& s, const InterestOp
             *passed_out = 0, *below_out = 0, *packed_out = true;
             return m;
         }
-        const uint32_t bits_of_pivot = pivot & 0x7fffffffu;
-        float at;
-        std::memcpy(&at, &bits_of_pivot, sizeof at);
-        SOAGEO_ASSERT(pivot & 0x80000000u);
-        below = below_limit(s.d2, m, at, s.order);
-        for (uint32_t i = 0; i < below; ++i) {
-            const uint32_t t = s.order[i];
-            s.sel[i] = uint64_t(ordered_bits(s.d2[t])) << 32 | t;
-        }
-        *passed_out = 0, *below_out = below, *packed_out = false;
+        *passed_out = 0, *below_out = split_d2(s, m, pivot), *packed_out = false;
         return m;
     }
     for (uint32_t t = 0; t < m; ++t) {
@@ -158,14 +165,17 @@ uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const Inter
     uint32_t cut = pivot;
     bool split = pivot && below >= n;
     if (pivot && !split) {
-        all_keys();
         cut = widened(pivot, in.margin > 0);
-        const uint64_t limit = uint64_t(cut) << 32 | 0xffffffffu;
-        below = 0;
-        for (uint32_t t = 0; t < counted; ++t) {
-            const uint64_t x = s.packed[t];
-            s.sel[below] = x;
-            below += x <= limit;
+        if (!packed) {
+            below = split_d2(s, m, cut);
+        } else {
+            const uint64_t limit = uint64_t(cut) << 32 | 0xffffffffu;
+            below = 0;
+            for (uint32_t t = 0; t < counted; ++t) {
+                const uint64_t x = s.packed[t];
+                s.sel[below] = x;
+                below += x <= limit;
+            }
         }
         split = below >= n;
     }
