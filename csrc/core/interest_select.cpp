@@ -206,15 +206,18 @@ uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const Inter
     uint64_t low[kPivotSlack];
     std::fill(low, low + kPivotSlack, ~uint64_t(0));
     for (uint32_t t = n; t < len; ++t) keep_smallest(low, keys[t] >> 32);
+    bool keep_cut = false;
     if (split && len < n + kPivotSlack) {
-        all_keys();
+        // The keys past the split are not at hand in the usual case (only those below it were
+        // packed): the pivot stays where it was, exactly n keys below it.
+        keep_cut = !packed;
         const uint32_t pivot = cut;
-        for (uint32_t t = 0; t < counted; ++t) {
+        for (uint32_t t = 0; t < counted && packed; ++t) {
             const uint64_t key = s.packed[t] >> 32;
             keep_smallest(low, key > pivot ? key : ~uint64_t(0));
         }
     }
-    *pivot_io = uint32_t(low[std::min(counted - n, kPivotSlack) - 1]);
+    *pivot_io = keep_cut ? cut : uint32_t(low[std::min(counted - n, kPivotSlack) - 1]);
     uint32_t out = passed, ties = 0;
     for (uint32_t t = 0; t < n; ++t) {
         if (keys[t] >> 32 < edge) s.order[out++] = uint32_t(keys[t]);
