@@ -37,18 +37,10 @@ inline void push_event(EventList& e, int64_t w, int64_t t) noexcept {
 }
 
 
-// The rank of target `id` now, from the rank kept with its pair (a hint, checked unless the
-// ids are those of the last update); kNoSlot when its entity is gone.
-inline uint32_t rank_now(const InterestInput& in, uint32_t hint, int64_t id) noexcept {
-    const Visible& v = *in.visible;
-    if (in.same_ids) {
-        SOAGEO_ASSERT(hint < v.id_count && v.ids[hint] == id);
-        return hint;
-    }
-    if (hint < v.id_count && v.ids[hint] == id) return hint;
-    const int64_t* at = std::lower_bound(v.ids, v.ids + v.id_count, id);
-    return at != v.ids + v.id_count && *at == id ? uint32_t(at - v.ids) : kNoSlot;
-}
+// The position now of a target at position q at the last update (kNoSlot: its entity is gone).
+// An incremental update keeps the positions (a removed entity's is in no list, so never
+// chosen again).
+inline uint32_t pos_now(const InterestInput& in, uint32_t q) noexcept { return in.new_pos ? in.new_pos[q] : q; }
 
 void first_listings(InterestPair* pairs, uint32_t n, uint64_t tick, uint32_t* tmp, uint32_t first,
                     uint32_t* count) noexcept;
@@ -125,15 +117,21 @@ struct PeriodTable {
     static constexpr uint32_t kMax = 32;
     float limit[kMax];
     uint32_t n = 0;
-    bool banded = false;
+    bool banded = false, built = false;
+    double band = 0;  // the options the table was built for
+    uint32_t max_period = 0;
     const InterestOptions* opt = nullptr;
     static float at_least(double x) noexcept {
         float f = float(x);
         if (double(f) < x) f = std::nextafter(f, HUGE_VALF);
         return f;
     }
+    // Builds the table for o, unless it holds o's already (watchers most often share options:
+    // the table lives through an update, and its thresholds cost a rounding check each).
     void build(const InterestOptions& o) noexcept {
         opt = &o;
+        if (built && o.band == band && o.max_period == max_period) return;
+        built = true, band = o.band, max_period = o.max_period;
         n = 0;
         banded = o.band > 0;
         if (!banded) return;
@@ -226,15 +224,15 @@ uint32_t next_stamp(InterestScratch& s) noexcept {
     return s.stamp;
 }
 
-// Marks the ranks of the last view's targets with `seen`, keeps each one's rank in s.old_rank
-// (kNoSlot: its entity is gone) and the index of its pair in s.cand.
+// Marks the positions of the last view's targets with `seen`, keeps each one's position now in
+// s.old_pos (kNoSlot: its entity is gone) and the index of its pair in s.cand.
 void mark_last_view(const InterestInput& in, InterestScratch& s, const OldView& old, uint32_t seen) noexcept {
     for (uint32_t a = 0; a < old.n; ++a) {
-        const uint32_t r = rank_now(in, old.ranks[a], old.pairs[a].target);
-        s.old_rank[a] = r;
-        if (r == kNoSlot) continue;
-        s.mark[r] = seen;
-        s.cand[r] = a;
+        const uint32_t q = pos_now(in, old.pos[a]);
+        s.old_pos[a] = q;
+        if (q == kNoSlot) continue;
+        s.mark[q] = seen;
+        s.cand[q] = a;
     }
 }
 
@@ -276,15 +274,15 @@ bool movers_stay(const InterestInput& in, InterestScratch& s, const InterestOpti
     const uint32_t seen_mark = next_stamp(s);
     mark_last_view(in, s, old, seen_mark);
     for (uint32_t j = 0; j < movers; ++j) {
-        const uint32_t q = s.order[j], r = v.rank_at[q];
+        const uint32_t q = s.order[j];
         const float dx = in.xs[q] - wx, dy = in.ys[q] - wy;
         const float d2 = dx * dx + dy * dy;
-        const bool seen = s.mark[r] == seen_mark;
+        const bool seen = s.mark[q] == seen_mark;
         s.d2[j] = d2;
-        s.rank[j] = seen ? s.cand[r] : kNoSlot;
+        s.rank[j] = seen ? s.cand[q] : kNoSlot;
         if (!check) continue;
         if (any_pin) {
-            pins_find(pins, w, v.ids[r], &found);
+            pins_find(pins, w, v.ids[v.rank_at[q]], &found);
             if (found) continue;  // seen beyond the cap, wherever it is
         }
         const uint32_t key = cap_key(d2, in.margin, seen);
@@ -293,26 +291,69 @@ bool movers_stay(const InterestInput& in, InterestScratch& s, const InterestOpti
     return true;
 }
 
+// A watcher's uncapped events in this update: enter [e_lo, e_hi), leave [l_lo, l_hi).
+struct UncappedEvents {
+    const EventList* enter;
+    const EventList* leave;
+    uint64_t e_lo, e_hi, l_lo, l_hi;
+};
+
+// Whether a capped watcher's uncapped events may leave its capped view as it was: it has a
+// cap's edge to check enters against (neither all candidates chosen, nor always-seen bits, nor
+// pins, which an enter could bring in beyond the cap), and no target of its view left.
+bool events_beyond(const InterestInput& in, const InterestOptions& opt, int64_t w, const UncappedEvents& ev,
+                   const OldView& old) noexcept {
+    if (!opt.max || opt.always || old.edge == kAllChosen) return false;
+    const Pins& pins = *in.pins;
+    if (pins.n) {
+        bool found;
+        const uint32_t lo = pins_find(pins, w, INT64_MIN, &found);
+        if (lo < pins.n && pins.pair[2 * size_t(lo)] == w) return false;
+    }
+    for (uint64_t l = ev.l_lo; l < ev.l_hi; ++l)
+        if (old.has(ev.leave->pair[2 * l + 1])) return false;
+    return true;
+}
+
+// Whether every enter of the watcher is one of its movers not seen before (s.order: their
+// positions, s.rank: kNoSlot), which movers_stay found beyond the cap's edge.
+bool enters_moved(const InterestInput& in, const InterestScratch& s, const UncappedEvents& ev, uint32_t movers) noexcept {
+    const Visible& v = *in.visible;
+    for (uint64_t e = ev.e_lo; e < ev.e_hi; ++e) {
+        const int64_t id = ev.enter->pair[2 * e + 1];
+        bool found = false;
+        for (uint32_t j = 0; j < movers && !found; ++j)
+            found = s.rank[j] == kNoSlot && v.ids[v.rank_at[s.order[j]]] == id;
+        if (!found) return false;
+    }
+    return true;
+}
+
 // Keeps special watcher k's view as it was, when an incremental update (which marks what
-// changed) changed neither its options, its pins, its uncapped view (no events) nor its
-// position, and each target of it that moved stays on its side of the cap's edge E (the
-// boundary key of the last selection): a seen one below E, another above. Then every seen key
-// is <= E and every other >= E (a target that did not move only gains the margin's bonus if
-// seen, or loses it if not), with any tie at E between targets that have not moved since that
-// selection, settled then as now: the selection would come out the same. The moved targets'
-// periods follow their d2. Returns false (nothing written) when the view must be chosen anew.
-// A budget orders by d2, which the pairs do not keep: such a watcher is always recomputed.
+// changed) changed neither its options, its pins nor its position, each target of it that
+// moved stays on its side of the cap's edge E (the boundary key of the last selection): a seen
+// one below E, another above, and its uncapped view changed only beyond E: no target of its
+// view left it, and every target that entered it moved there, beyond E (events_beyond,
+// enters_moved). Then every seen key is <= E and every other >= E (a target that did not move
+// only gains the margin's bonus if seen, or loses it if not; one that left the uncapped view
+// was not seen), with any tie at E between targets that have not moved since that selection,
+// settled then as now: the selection would come out the same. The moved targets' periods
+// follow their d2. Returns false (nothing written) when the view must be chosen anew. A budget
+// orders by d2, which the pairs do not keep: such a watcher is always recomputed.
 bool try_keep(const InterestInput& in, InterestScratch& s, const InterestOptions& opt, uint8_t dirty, int64_t w,
-              uint32_t k, bool no_events, const OldView& old, InterestLists& after) noexcept {
-    if (!in.changed || dirty || !no_events || opt.budget) return false;
+              uint32_t k, const UncappedEvents& ev, const OldView& old, PeriodTable* table,
+              InterestLists& after) noexcept {
+    if (!in.changed || dirty || opt.budget) return false;
+    const bool events = ev.e_lo != ev.e_hi || ev.l_lo != ev.l_hi;
+    if (events && !events_beyond(in, opt, w, ev, old)) return false;
     uint32_t movers;
     if (!movers_stay(in, s, opt, w, k, old, &movers)) return false;
+    if (events && !enters_moved(in, s, ev, movers)) return false;
     InterestPair* out = open_list(after, w, old.n, old.edge, old.pivot);
     std::memcpy(out, old.pairs, size_t(old.n) * sizeof(InterestPair));
-    uint32_t* out_rank = after.rank + (out - after.pair);
-    if (in.same_ids) std::memcpy(out_rank, old.ranks, size_t(old.n) * sizeof(uint32_t));
-    else for (uint32_t t = 0; t < old.n; ++t) out_rank[t] = rank_now(in, old.ranks[t], old.pairs[t].target);
-    PeriodTable periods;
+    SOAGEO_ASSERT(!in.new_pos);  // an incremental update: the positions stay
+    std::memcpy(after.pos + (out - after.pair), old.pos, size_t(old.n) * sizeof(uint32_t));
+    PeriodTable& periods = *table;
     periods.build(opt);
     for (uint32_t j = 0; j < movers; ++j)
         if (s.rank[j] != kNoSlot) keep_pair(out[s.rank[j]], periods.again(out[s.rank[j]].period, s.d2[j]));
@@ -333,7 +374,7 @@ bool try_keep(const InterestInput& in, InterestScratch& s, const InterestOptions
 
 InterestNeed interest_need(const Visible& v_before, const EventList& enter, const EventList& leave,
                            const Specials& sp, const Pins& pins, const InterestLists& before,
-                           uint32_t layer_n) noexcept {
+                           uint32_t positions) noexcept {
     // One merge over the watchers special now or at the last update (ids ascending), their last
     // uncapped lists, their enters and their pins. A watcher's new view is at most its last
     // uncapped list plus its enters, and at most its cap when nothing passes beyond it.
@@ -363,7 +404,7 @@ InterestNeed interest_need(const Visible& v_before, const EventList& enter, cons
     need.pairs = pairs;
     need.enter = enter.n + pairs + others;
     need.leave = leave.n + before.pairs + old_sum;
-    need.scratch = std::max(layer_n, longest) + 2;
+    need.scratch = std::max(positions, longest) + 2;
     return need;
 }
 
@@ -381,6 +422,7 @@ struct Turn {
     uint32_t k;
     OldView old;
     uint64_t e_lo, e_hi, l_lo, l_hi;
+    PeriodTable* periods;  // the update's, built for the options of the last watcher that used it
 };
 
 // The candidates of the watcher: its uncapped view, with their d2 (s.d2, by list index) from
@@ -446,12 +488,12 @@ void choose_sorted(const InterestInput& in, InterestScratch& s, Turn& t, uint32_
     std::sort(s.sel, s.sel + chosen);
     // Events: the difference of the old view and the new one, both ascending.
     InterestPair* out = nullptr;
-    uint32_t* out_rank = nullptr;
-    PeriodTable periods;
+    uint32_t* out_pos = nullptr;
+    PeriodTable& periods = *t.periods;
     if (opt && t.watching) {
         periods.build(*opt);
         out = open_list(after, t.w, chosen, edge, pivot);
-        out_rank = after.rank + (out - after.pair);
+        out_pos = after.pos + (out - after.pair);
     }
     uint32_t a = 0, b = 0;
     while (a < old.n || b < chosen) {
@@ -477,7 +519,7 @@ void choose_sorted(const InterestInput& in, InterestScratch& s, Turn& t, uint32_
                 q.since = 0;
                 q.period = p;
             }
-            out_rank[b] = uint32_t(s.sel[b] >> 32);
+            out_pos[b] = list[c];
             s.pair_d2[b] = s.d2[c];
         }
         a += kept;
@@ -503,17 +545,19 @@ void choose_marked(const InterestInput& in, InterestScratch& s, const Turn& t, u
     else for (uint32_t i = 0; i < m; ++i) s.order[i] = i;
     uint32_t entering = 0;
     for (uint32_t i = 0; i < chosen; ++i) {
-        const uint32_t c = s.order[i], r = v.rank_at[list[c]];
-        const uint32_t was = s.mark[r];
-        s.mark[r] = again;
-        s.cand[r] = c;
-        s.sel[entering] = uint64_t(r) << 32 | c;  // branch-free: enters are few
+        const uint32_t c = s.order[i], q = list[c];
+        const uint32_t was = s.mark[q];
+        s.mark[q] = again;
+        s.cand[q] = c;
+        s.sel[entering] = c;  // branch-free: enters are few
         entering += was != seen;
     }
+    // By rank (the ids' order) packed with the candidate: a sort of plain integers.
+    for (uint32_t e = 0; e < entering; ++e) s.sel[e] |= uint64_t(v.rank_at[list[s.sel[e]]]) << 32;
     std::sort(s.sel, s.sel + entering);
     InterestPair* out = open_list(after, t.w, chosen, edge, pivot);
-    uint32_t* out_rank = after.rank + (out - after.pair);
-    PeriodTable periods;
+    uint32_t* out_pos = after.pos + (out - after.pair);
+    PeriodTable& periods = *t.periods;
     periods.build(opt);
     // Without a budget every due pair is listed: the schedule is followed in the same pass, and
     // the pairs due their first listing (s.order, free now) are placed after it.
@@ -526,16 +570,16 @@ void choose_marked(const InterestInput& in, InterestScratch& s, const Turn& t, u
         const int64_t ta = a < old.n ? old.pairs[a].target : INT64_MAX;
         const int64_t te = e < entering ? v.ids[s.sel[e] >> 32] : INT64_MAX;
         if (ta < te) {
-            const uint32_t r = s.old_rank[a++];
-            if (r == kNoSlot || s.mark[r] != again) {
+            const uint32_t p = s.old_pos[a++];
+            if (p == kNoSlot || s.mark[p] != again) {
                 push_event(leave_out, t.w, ta);
                 continue;
             }
-            const float d2 = s.d2[s.cand[r]];
+            const float d2 = s.d2[s.cand[p]];
             InterestPair& q = out[b];
             q = old.pairs[a - 1];
             keep_pair(q, periods.again(q.period, d2));
-            out_rank[b] = r;
+            out_pos[b] = p;
             s.pair_d2[b] = d2;
             due[n_due] = q.target;
             if (!budget) n_due += follow_schedule(q, tick, b, firsts, n_first);
@@ -545,7 +589,8 @@ void choose_marked(const InterestInput& in, InterestScratch& s, const Turn& t, u
         const uint32_t c = uint32_t(s.sel[e]);
         push_event(enter_out, t.w, te);
         out[b] = InterestPair{te, tick, periods.of(s.d2[c]), 0};
-        out_rank[b] = uint32_t(s.sel[e++] >> 32);
+        out_pos[b] = list[c];
+        ++e;
         s.pair_d2[b] = s.d2[c];
         due[n_due++] = te;  // a new pair is due at once
         firsts[n_first++] = b++;
@@ -572,7 +617,7 @@ Turn next_turn(const InterestInput& in, uint32_t& i, uint32_t& j) noexcept {
     t.old = OldView{nullptr, nullptr, nullptr, 0, 0, 0};
     if (j < before.n && before.watcher[j] == t.w) {
         t.old.pairs = before.pair + before.off[j];
-        t.old.ranks = before.rank + before.off[j];
+        t.old.pos = before.pos + before.off[j];
         t.old.n = before.len[j];
         t.old.edge = before.edge[j];
         t.old.pivot = before.pivot[j];
@@ -592,8 +637,10 @@ uint32_t interest_update(const InterestInput& in, InterestScratch& s, InterestLi
     enter_out.n = leave_out.n = 0;
     uint64_t e_at = 0, l_at = 0;  // next uncapped event not yet copied
     uint32_t i = 0, j = 0, k = 0;  // specials, before, visible watchers
+    PeriodTable periods;
     while (i < in.specials->n || j < in.before->n) {
         Turn t = next_turn(in, i, j);
+        t.periods = &periods;
         // The other watchers' events before this one's stay as the AOI wrote them.
         run_of(enter, e_at, t.w, &t.e_lo, &t.e_hi);
         run_of(leave, l_at, t.w, &t.l_lo, &t.l_hi);
@@ -604,7 +651,8 @@ uint32_t interest_update(const InterestInput& in, InterestScratch& s, InterestLi
         t.k = k;
         t.watching = k < v.n && v.watcher[k] == t.w;
         const bool both = t.opt && t.watching && t.old.pairs;  // special now and then
-        if (both && try_keep(in, s, *t.opt, t.dirty, t.w, k, t.e_lo == t.e_hi && t.l_lo == t.l_hi, t.old, after)) {
+        if (both && try_keep(in, s, *t.opt, t.dirty, t.w, k, UncappedEvents{&enter, &leave, t.e_lo, t.e_hi, t.l_lo, t.l_hi},
+                             t.old, &periods, after)) {
             ++kept;
             continue;
         }

@@ -74,8 +74,8 @@ struct InterestLists {
     uint32_t* pivot;   // and its next selection's pivot
     uint32_t* due_len; // watcher k's due targets are due[off[k] .. + due_len[k]), ascending
     InterestPair* pair;
-    uint32_t* rank;    // each pair's target's id rank at the update that wrote it (a hint: the
-                       // next update checks it against its ids before use)
+    uint32_t* pos;     // each pair's target's position (Visible::target) at the update that
+                       // wrote it: the next update maps it to its own (InterestInput::new_pos)
     int64_t* due;
     uint32_t n, watcher_cap;
     uint64_t pairs, pair_cap;
@@ -96,16 +96,18 @@ struct InterestScratch {
     uint32_t* count;   // the schedule's counts by offset
     uint64_t* packed;  // the selection's keys
     uint64_t* sel;     // the chosen, by id: rank << 32 | candidate
-    uint32_t* rank;    // each candidate's id rank
+    uint32_t* rank;    // try_keep: each mover's pair
     float* pair_d2;    // d2 of each pair of the watcher's new list (the budget's order)
     int64_t* old_ids;  // a watcher's view at the last update, when it was not special then
-    // By id rank: mark[r] is `stamp` when the watcher's last view held r, stamp + 1 once chosen
-    // again (cand[r]: its candidate); old_rank: the rank of each pair of the last view.
+    // By position (the AOI's bucket order, where a watcher's targets lie near each other):
+    // mark[q] is `stamp` when the watcher's last view held q, stamp + 1 once chosen again
+    // (cand[q]: its candidate, or its pair's index in the last view); old_pos: the position now
+    // of each pair of the last view (kNoSlot: its entity is gone).
     uint32_t* mark;
     uint32_t* cand;
-    uint32_t* old_rank;
+    uint32_t* old_pos;
     uint32_t stamp;    // even; every mark is below stamp + 2
-    uint32_t cap;      // candidates (and old ids, and ranks) it holds
+    uint32_t cap;      // candidates (and old ids, and positions) it holds
 };
 
 size_t interest_scratch_bytes(uint32_t cap) noexcept;
@@ -127,8 +129,9 @@ struct InterestInput {
     // serial); null after a full one.
     const uint32_t* changed;
     uint32_t serial;
-    // The layer has the ids it had at the last update: the ranks kept with the pairs still hold.
-    bool same_ids;
+    // After a full update: each position of the last update -> its position now (kNoSlot: the
+    // entity is gone). Null after an incremental update, which keeps the positions.
+    const uint32_t* new_pos;
 };
 
 // Bounds the caller sizes the outputs with before the AOI commits: the special watchers'
@@ -140,10 +143,11 @@ struct InterestNeed {
     uint32_t scratch;
 };
 // `v_before` and the events are the uncommitted update's: the bound of each special watcher's
-// new list is its last list plus its enters.
+// new list is its last list plus its enters. `positions`: at least the layer's entities and
+// this update's positions (the marks are by position).
 InterestNeed interest_need(const Visible& v_before, const EventList& enter, const EventList& leave,
                            const Specials& sp, const Pins& pins, const InterestLists& before,
-                           uint32_t layer_n) noexcept;
+                           uint32_t positions) noexcept;
 
 // Rewrites the AOI's events for the special watchers (and those special at the last update)
 // into enter_out / leave_out, sorted like them, and writes their views and schedules to `after`.

@@ -17,7 +17,7 @@ constexpr uint32_t kAllChosen = 0xffffffffu;
 // What one affected watcher saw at the last update: its special list, or ids.
 struct OldView {
     const InterestPair* pairs;  // non-null: a special list
-    const uint32_t* ranks;      // its pairs' rank hints (InterestLists::rank)
+    const uint32_t* pos;        // its pairs' positions then (InterestLists::pos)
     const int64_t* ids;
     uint32_t n;
     uint32_t edge;              // the cap's boundary key then (ordered bits; 0: none)

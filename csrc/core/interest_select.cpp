@@ -1,24 +1,72 @@
 // The cap's selection (interest_internal.hpp): a capped watcher's candidates packed as keys
 // and the smallest chosen, around the last update's pivot.
 #include "interest_internal.hpp"
+#include "invariant.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+
+// The split at the pivot in wide compares, from the wide type's one place (as grid.cpp does).
+#if defined(__SSE2__)
+#define SOAGEO_WIDE_SSE2
+#endif
+#define SOAGEO_TARGET select_wide
+#include "wide.hpp"
+#undef SOAGEO_TARGET
+#undef SOAGEO_WIDE_SSE2
 
 namespace soageo {
 namespace interest_detail {
 namespace {
 
 
+// The keys of every candidate in s.packed, for the usual case of pack_keys (no always-seen or
+// pinned target, no margin).
+void pack_all(InterestScratch& s, uint32_t m) noexcept {
+    for (uint32_t t = 0; t < m; ++t) s.packed[t] = uint64_t(ordered_bits(s.d2[t])) << 32 | t;
+}
+
+// The candidates t < m with d2[t] <= at, ascending, into out (room for m + W); returns their
+// count.
+uint32_t below_limit(const float* d2, uint32_t m, float at, uint32_t* out) noexcept {
+    using namespace select_wide;
+    const wf x = splat(at);
+    uint32_t t = 0, k = 0;
+    for (; t + W <= m; t += W) k += emit(out + k, t, bits(le(loadu(d2 + t), x)));
+    for (; t < m; ++t) {
+        out[k] = t;
+        k += d2[t] <= at;
+    }
+    return k;
+}
+
+// The usual case's split (no always-seen or pinned target, no margin: a key is the d2, never
+// negative, so it is at or below `cut` exactly when the d2 is at or below cut's float): the keys
+// of the candidates at or below it packed into s.sel, through s.order; returns their count.
+uint32_t split_d2(InterestScratch& s, uint32_t m, uint32_t cut) noexcept {
+    SOAGEO_ASSERT(cut & 0x80000000u);
+    const uint32_t b = cut & 0x7fffffffu;
+    float at;
+    std::memcpy(&at, &b, sizeof at);
+    const uint32_t below = below_limit(s.d2, m, at, s.order);
+    for (uint32_t i = 0; i < below; ++i) {
+        const uint32_t t = s.order[i];
+        s.sel[i] = uint64_t(ordered_bits(s.d2[t])) << 32 | t;
+    }
+    return below;
+}
+
 // Packs the keys of a capped watcher's m candidates (`list`: their positions) as (key << 32 |
 // candidate) into s.packed, and those with a key at or below `pivot` (0: none) into s.sel too:
 // the always-seen and pinned ones pass instead, first in s.order (*passed). With a margin,
 // whether a candidate was seen comes from the marks (`seen`: the last view's mark; 0: none,
-// search `old`). Returns how many were packed; *below of them went to s.sel as well.
+// search `old`). Returns how many were packed; *below of them went to s.sel as well. In the
+// usual case with a pivot, only s.sel is written (*packed_out false: pack_all writes s.packed
+// when the selection needs it).
 uint32_t pack_keys(const InterestInput& in, InterestScratch& s, const InterestOptions& opt, int64_t w,
                    const uint32_t* list, uint32_t m, const OldView& old, uint32_t seen, uint32_t pivot,
-                   uint32_t* passed_out, uint32_t* below_out) noexcept {
+                   uint32_t* passed_out, uint32_t* below_out, bool* packed_out) noexcept {
     const Pins& pins = *in.pins;
     bool found;
     const uint32_t pin_lo = pins.n ? pins_find(pins, w, INT64_MIN, &found) : 0;
@@ -26,15 +74,16 @@ uint32_t pack_keys(const InterestInput& in, InterestScratch& s, const InterestOp
     const uint64_t limit = pivot ? uint64_t(pivot) << 32 | 0xffffffffu : 0;  // no key is 0
     uint32_t passed = 0, counted = 0, below = 0;
     if (!opt.always && !any_pin && !(in.margin > 0)) {
-        // The usual case: every candidate counts, keyed by its d2. Branch-free: a key is on
-        // either side of the pivot about as often.
-        for (uint32_t t = 0; t < m; ++t) {
-            const uint64_t x = uint64_t(ordered_bits(s.d2[t])) << 32 | t;
-            s.packed[t] = x;
-            s.sel[below] = x;
-            below += x <= limit;
+        // The usual case: every candidate counts, keyed by its d2. A d2 is never negative, so
+        // its key is at or below the pivot exactly when it is at or below the pivot's float: the
+        // split is a wide compare, and only the keys below it are packed (the others only in
+        // the rare case the split does not hold: pack_all).
+        if (!pivot) {
+            pack_all(s, m);
+            *passed_out = 0, *below_out = 0, *packed_out = true;
+            return m;
         }
-        *passed_out = 0, *below_out = below;
+        *passed_out = 0, *below_out = split_d2(s, m, pivot), *packed_out = false;
         return m;
     }
     for (uint32_t t = 0; t < m; ++t) {
@@ -49,21 +98,21 @@ uint32_t pack_keys(const InterestInput& in, InterestScratch& s, const InterestOp
         }
         bool was = false;
         if (in.margin > 0) {
-            const uint32_t r = in.visible->rank_at[list[t]];
-            was = seen ? s.mark[r] == seen : old.has(in.visible->ids[r]);
+            was = seen ? s.mark[list[t]] == seen : old.has(in.visible->ids[in.visible->rank_at[list[t]]]);
         }
         const uint64_t x = uint64_t(cap_key(s.d2[t], in.margin, was)) << 32 | t;
         s.packed[counted++] = x;
         s.sel[below] = x;
         below += x <= limit;
     }
-    *passed_out = passed, *below_out = below;
+    *passed_out = passed, *below_out = below, *packed_out = true;
     return counted;
 }
 
-// How far past the cap the next selection's pivot lies, in keys: the boundary of a crowd moves
-// by a few places from one update to the next (bench/bench_interest_lua.lua).
-constexpr uint32_t kPivotSlack = 2;
+// How far past the cap the next selection's pivot lies, in keys: the boundary moves by a few
+// places from one update to the next; one key of slack (the smallest key left out) measured
+// faster than two, and than none (the boundary itself), on bench/bench_interest_lua.lua.
+constexpr uint32_t kPivotSlack = 1;
 
 // A bound above `pivot` (ordered bits of a key), for a boundary that moved past it: a quarter
 // larger d2, or with a margin a quarter larger distance (at least 1 more either way).
@@ -97,9 +146,15 @@ uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const Inter
                         uint32_t* pivot_io) noexcept {
     const uint32_t pivot = *pivot_io;
     uint32_t passed, below;
-    const uint32_t counted = pack_keys(in, s, opt, w, list, m, old, seen, pivot, &passed, &below);
+    bool packed;  // s.packed holds every counted key (else only s.sel those below the pivot)
+    const uint32_t counted = pack_keys(in, s, opt, w, list, m, old, seen, pivot, &passed, &below, &packed);
+    const auto all_keys = [&s, &packed, m]() {
+        if (!packed) pack_all(s, m);
+        packed = true;
+    };
     const uint32_t n = opt.max;
     if (counted <= n) {
+        all_keys();
         for (uint32_t t = 0; t < counted; ++t) s.order[passed + t] = uint32_t(s.packed[t]);
         *edge_out = kAllChosen;
         return passed + counted;
@@ -111,15 +166,20 @@ uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const Inter
     bool split = pivot && below >= n;
     if (pivot && !split) {
         cut = widened(pivot, in.margin > 0);
-        const uint64_t limit = uint64_t(cut) << 32 | 0xffffffffu;
-        below = 0;
-        for (uint32_t t = 0; t < counted; ++t) {
-            const uint64_t x = s.packed[t];
-            s.sel[below] = x;
-            below += x <= limit;
+        if (!packed) {
+            below = split_d2(s, m, cut);
+        } else {
+            const uint64_t limit = uint64_t(cut) << 32 | 0xffffffffu;
+            below = 0;
+            for (uint32_t t = 0; t < counted; ++t) {
+                const uint64_t x = s.packed[t];
+                s.sel[below] = x;
+                below += x <= limit;
+            }
         }
         split = below >= n;
     }
+    if (!split) all_keys();
     uint64_t* keys = split ? s.sel : s.packed;
     uint32_t len = split ? below : counted;
     if (split && len - n <= 4) {
@@ -146,14 +206,18 @@ uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const Inter
     uint64_t low[kPivotSlack];
     std::fill(low, low + kPivotSlack, ~uint64_t(0));
     for (uint32_t t = n; t < len; ++t) keep_smallest(low, keys[t] >> 32);
+    bool keep_cut = false;
     if (split && len < n + kPivotSlack) {
+        // The keys past the split are not at hand in the usual case (only those below it were
+        // packed): the pivot stays where it was, exactly n keys below it.
+        keep_cut = !packed;
         const uint32_t pivot = cut;
-        for (uint32_t t = 0; t < counted; ++t) {
+        for (uint32_t t = 0; t < counted && packed; ++t) {
             const uint64_t key = s.packed[t] >> 32;
             keep_smallest(low, key > pivot ? key : ~uint64_t(0));
         }
     }
-    *pivot_io = uint32_t(low[std::min(counted - n, kPivotSlack) - 1]);
+    *pivot_io = keep_cut ? cut : uint32_t(low[std::min(counted - n, kPivotSlack) - 1]);
     uint32_t out = passed, ties = 0;
     for (uint32_t t = 0; t < n; ++t) {
         if (keys[t] >> 32 < edge) s.order[out++] = uint32_t(keys[t]);

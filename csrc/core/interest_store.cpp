@@ -132,7 +132,7 @@ InterestLists interest_lists_carve(void* block, uint32_t watcher_cap, uint64_t p
     l.pivot = carve<uint32_t>(p, watcher_cap);
     l.due_len = carve<uint32_t>(p, watcher_cap);
     l.pair = carve<InterestPair>(p, size_t(pair_cap));
-    l.rank = carve<uint32_t>(p, size_t(pair_cap));
+    l.pos = carve<uint32_t>(p, size_t(pair_cap));
     l.due = carve<int64_t>(p, size_t(pair_cap));
     l.n = 0, l.watcher_cap = watcher_cap;
     l.pairs = 0, l.pair_cap = pair_cap;
@@ -177,7 +177,7 @@ InterestScratch interest_scratch_carve(void* block, uint32_t cap) noexcept {
     s.pair_d2 = carve<float>(p, cap);
     s.mark = carve<uint32_t>(p, cap);
     s.cand = carve<uint32_t>(p, cap);
-    s.old_rank = carve<uint32_t>(p, cap);
+    s.old_pos = carve<uint32_t>(p, cap);
     std::memset(s.mark, 0, size_t(cap) * sizeof(uint32_t));
     s.stamp = 0;
     s.cap = cap;

@@ -201,8 +201,9 @@ int l_unwatch(lua_State* L) {
 // Sizes every block interest_apply writes, before the update commits: an allocation that fails
 // raises with the aoi at its last update.
 void interest_reserve(lua_State* L, Held* h, Aoi* a, int before, uint32_t n) {
+    // The pass marks by position: the AOI scratch holds every position of this update.
     const InterestNeed need = interest_need(a->visible[before], a->enter, a->leave, a->specials, a->pins,
-                                            a->interest[a->interest_current], n);
+                                            a->interest[a->interest_current], std::max(n, a->scratch.cap));
     const int other = 1 - a->interest_current;
     InterestLists& l = a->interest[other];
     if (!l.watcher || l.watcher_cap < need.watchers || l.pair_cap < need.pairs) {
@@ -232,12 +233,12 @@ void interest_reserve(lua_State* L, Held* h, Aoi* a, int before, uint32_t n) {
 // After the commit: the special watchers' views, schedules and events (interest.hpp).
 void interest_apply(Aoi* a, const AoiProgress& p) {
     const int other = 1 - a->interest_current;
-    // The ids changed with adds or removes: patched in by an incremental update, or seen by a
-    // full one.
-    const bool same_ids = p.incremental ? !(p.members && a->scratch.members.layer_changed) : p.same_ranks;
+    // A full update maps the last update's positions to its own (new_pos); an incremental one
+    // keeps them.
     InterestInput in{&a->visible[a->current], a->scratch.xs, a->scratch.ys, a->scratch.ms, &a->enter, &a->leave,
                      &a->specials, &a->pins, &a->interest[a->interest_current], a->margin, ++a->tick,
-                     p.incremental ? a->scratch.changed : nullptr, a->scratch.serial, same_ids};
+                     p.incremental ? a->scratch.changed : nullptr, a->scratch.serial,
+                     p.incremental ? nullptr : a->scratch.new_pos};
     const uint32_t kept = interest_update(in, a->interest_scratch, a->interest[other], a->final_enter, a->final_leave);
     a->interest_kept += kept;
     a->interest_chosen += a->interest[other].n - kept;
