@@ -17,7 +17,7 @@ constexpr uint32_t kDetectBlock = 256;  // change detection checks its limits pe
 constexpr uint32_t kRunBatch = 32;      // runs of grid positions handed to the search kernel at once
 
 ContactFrame lay_contact_frame(Carver& k, uint64_t pair_cap, uint32_t id_cap) noexcept {
-    ContactFrame f;
+    ContactFrame f{};
     f.buf = lay_pair_buffer(k, pair_cap);
     k.take_each(id_cap, &f.ids, &f.x, &f.y, &f.r, &f.id_at);
     f.n = 0;
@@ -27,7 +27,7 @@ ContactFrame lay_contact_frame(Carver& k, uint64_t pair_cap, uint32_t id_cap) no
 }
 
 ContactState lay_contact_state(Carver& k, uint32_t cap) noexcept {
-    ContactState cs;
+    ContactState cs{};
     // Change detection reads whole blocks of lanes, the search too.
     k.take_zeroed_each(padded(cap), &cs.x, &cs.y, &cs.r, &cs.id_at);
     const size_t padded = size_t(cap) + kMaxWidth;
