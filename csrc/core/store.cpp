@@ -246,10 +246,15 @@ MovePlan move_batch_lookup(const IdMap& m, const MoveBatch& b, uint32_t n) noexc
 
 namespace {
 
-void log_member(Store& s, uint32_t slot, uint32_t last) noexcept {
-    MemberFeed& f = s.feed;
+// Numbers a change and keeps it in the ring.
+void feed_push(MemberFeed& f, uint32_t slot, uint32_t last) noexcept {
     f.op[f.seq % kMaxMembersBehind] = MemberOp{slot, last};
     ++f.seq;
+}
+
+void log_member(Store& s, uint32_t slot, uint32_t last) noexcept {
+    MemberFeed& f = s.feed;
+    feed_push(f, slot, last);
     s.stale |= kChanged | kStaleMembers;
     if (f.seq - s.query_seen > kMaxMembersBehind) s.stale |= kChangedAll;
     if (!feed_holds(f, s.index_seen)) s.stale |= kStaleAll;  // the index starts from scratch
@@ -324,10 +329,7 @@ bool store_remove(Store& s, int64_t id) noexcept {
 }
 
 void store_clear(Store& s) noexcept {
-    if (s.n) {
-        s.feed.op[s.feed.seq % kMaxMembersBehind] = MemberOp{kMembersCleared, s.n};
-        ++s.feed.seq;
-    }
+    if (s.n) feed_push(s.feed, kMembersCleared, s.n);
     idmap_clear(s.map);
     std::memset(s.col.x, 0, s.n * sizeof(float));
     std::memset(s.col.y, 0, s.n * sizeof(float));
