@@ -232,8 +232,9 @@ Incremental admit(Tick& t) noexcept {
     const uint32_t added = t.added = mc.n_added, removed = t.removed = mc.n_removed;
     // Every search visits the added run whole, and the next full update drops the dead.
     const uint64_t room = std::min(s.cap, v.id_cap);
-    if (t.members && (!loose_takes(s.loose, added, removed) || uint64_t(s.loose.n) + added > room ||
-                      uint64_t(ids_before) + added > room))
+    // The positions count the dead too, so they bound the entities of the last update as well.
+    SOAGEO_ASSERT(ids_before <= s.loose.n);
+    if (t.members && (!loose_takes(s.loose, added, removed) || uint64_t(s.loose.n) + added > room))
         return Incremental::full;
     return Incremental::done;
 }

@@ -102,7 +102,7 @@ void visible_copy(Visible& to, const Visible& from) noexcept {
 namespace {
 AoiScratch lay_aoi_scratch(Carver& k, uint32_t cap) noexcept {
     size_t c = size_t(padded(cap + 1)) + kMaxWidth;
-    AoiScratch s{};
+    AoiScratch s;
     k.take_each(c, &s.xs, &s.ys, &s.ms, &s.keys, &s.tmp_keys, &s.tmp_vals, &s.id_keys, &s.tmp_id_keys);
     s.merged_ids = reinterpret_cast<int64_t*>(s.tmp_id_keys);
     s.watcher_enters = s.tmp_keys;
@@ -126,6 +126,7 @@ AoiScratch lay_aoi_scratch(Carver& k, uint32_t cap) noexcept {
     s.mark_stamp = s.seen_stamp = 0;
     s.n_redo = 0;
     s.synced = s.fresh = false;
+    s.slot_id_seen = 0;
     s.cell = s.loose.inv_cell = s.loose.inv_cell_x = 1.0;
     s.ranked_n = kNoSlot;
     s.members = AoiScratch::Members{};

@@ -17,17 +17,18 @@ constexpr uint32_t kDetectBlock = 256;  // change detection checks its limits pe
 constexpr uint32_t kRunBatch = 32;      // runs of grid positions handed to the search kernel at once
 
 ContactFrame lay_contact_frame(Carver& k, uint64_t pair_cap, uint32_t id_cap) noexcept {
-    ContactFrame f{};
+    ContactFrame f;
     f.buf = lay_pair_buffer(k, pair_cap);
     k.take_each(id_cap, &f.ids, &f.x, &f.y, &f.r, &f.id_at);
     f.n = 0;
     f.id_count = 0;
+    f.seq = 0;
     f.id_cap = id_cap;
     return f;
 }
 
 ContactState lay_contact_state(Carver& k, uint32_t cap) noexcept {
-    ContactState cs{};
+    ContactState cs;
     // Change detection reads whole blocks of lanes, the search too.
     k.take_zeroed_each(padded(cap), &cs.x, &cs.y, &cs.r, &cs.id_at);
     const size_t padded = size_t(cap) + kMaxWidth;
@@ -44,6 +45,7 @@ ContactState lay_contact_state(Carver& k, uint32_t cap) noexcept {
     cs.side = cs.loose.inv_cell = cs.loose.inv_cell_x = 1.0;
     cs.loose.drift = cs.loose.drift_limit = cs.widest = 0;
     cs.builds = 0;
+    cs.id_seen = 0;
     cs.loose.buckets = cs.movers = 0;
     cs.loose.n_cells = cs.loose.n_built = cs.loose.n = cs.loose.dead = 0;
     cs.cap = cap;
@@ -221,7 +223,7 @@ void renumber(const Store& st, SweepScratch& s, const ContactFrame& before, Cont
               uint32_t* remap) noexcept {
     const Columns& c = st.col;
     constexpr uint32_t kMax = SlotChanges::kMax;
-    // The grid follows (patch_grid below) while the added fit its run and the removed are few.
+    // The grid follows (the end of this function) while the added fit its run and the removed are few.
     const bool patch = cs.built && cs.loose.n + mc.n_added <= cs.cap && loose_takes(cs.loose, mc.n_added, mc.n_removed);
     cs.built = patch;
     uint32_t removed_pos[kMax];

@@ -97,7 +97,8 @@ ContactState contact_state_carve(void* block, uint32_t cap) noexcept;
 // radius, or were added; at most kMaxMembersBehind adds and removes since id_at matched the
 // layer, and as many slots changed entity), only the changed ones are searched
 // again and the last pairs that involve none of them are kept as they are. Adds and removes
-// rank the ids again and build the grid again: the last pairs are then mapped to the new ranks
+// rank the ids again, and the grid takes them in its added run and dead positions while the
+// loose grid's rule allows (else it is built again): the last pairs are then mapped to the new ranks
 // one by one (those of a removed entity end) instead of copied in runs. Returns
 // full when it does not apply (the caller sweeps); need_pairs with *need when now's buffer is
 // too small; done with now's keys and ids set and the events in began/ended (counted past

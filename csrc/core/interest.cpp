@@ -267,9 +267,8 @@ bool movers_stay(const InterestInput& in, InterestScratch& s, const InterestOpti
     if (opt.max && opt.always) return false;  // a mask may have changed: counted or not
     const bool check = opt.max && old.edge != kAllChosen;
     const Pins& pins = *in.pins;
+    const bool any_pin = check && pins_has_watcher(pins, w);
     bool found;
-    const uint32_t pin_lo = check && pins.n ? pins_find(pins, w, INT64_MIN, &found) : 0;
-    const bool any_pin = check && pin_lo < pins.n && pins.pair[2 * size_t(pin_lo)] == w;
     const float wx = in.xs[self], wy = in.ys[self];
     const uint32_t seen_mark = next_stamp(s);
     mark_last_view(in, s, old, seen_mark);
@@ -305,11 +304,7 @@ bool events_beyond(const InterestInput& in, const InterestOptions& opt, int64_t 
                    const OldView& old) noexcept {
     if (!opt.max || opt.always || old.edge == kAllChosen) return false;
     const Pins& pins = *in.pins;
-    if (pins.n) {
-        bool found;
-        const uint32_t lo = pins_find(pins, w, INT64_MIN, &found);
-        if (lo < pins.n && pins.pair[2 * size_t(lo)] == w) return false;
-    }
+    if (pins_has_watcher(pins, w)) return false;
     for (uint64_t l = ev.l_lo; l < ev.l_hi; ++l)
         if (old.has(ev.leave->pair[2 * l + 1])) return false;
     return true;

@@ -69,8 +69,7 @@ uint32_t pack_keys(const InterestInput& in, InterestScratch& s, const InterestOp
                    uint32_t* passed_out, uint32_t* below_out, bool* packed_out) noexcept {
     const Pins& pins = *in.pins;
     bool found;
-    const uint32_t pin_lo = pins.n ? pins_find(pins, w, INT64_MIN, &found) : 0;
-    const bool any_pin = pin_lo < pins.n && pins.pair[2 * size_t(pin_lo)] == w;
+    const bool any_pin = pins_has_watcher(pins, w);
     const uint64_t limit = pivot ? uint64_t(pivot) << 32 | 0xffffffffu : 0;  // no key is 0
     uint32_t passed = 0, counted = 0, below = 0;
     if (!opt.always && !any_pin && !(in.margin > 0)) {

@@ -104,6 +104,13 @@ void pins_erase(Pins& p, uint32_t at) noexcept {
     --p.n;
 }
 
+bool pins_has_watcher(const Pins& p, int64_t w) noexcept {
+    if (!p.n) return false;
+    bool found;
+    const uint32_t lo = pins_find(p, w, INT64_MIN, &found);
+    return lo < p.n && p.pair[2 * size_t(lo)] == w;
+}
+
 uint32_t pins_drop_watcher(Pins& p, int64_t w) noexcept {
     bool found;
     const uint32_t lo = pins_find(p, w, INT64_MIN, &found);

@@ -77,7 +77,7 @@ Layer* layer_of(lua_State* L, int aoi_idx) { return event_layer(L, aoi_idx, kAoi
 
 // soageo.aoi(layer [, {margin = m}])
 int l_new(lua_State* L) {
-    if (const Layer* layer = check_layer(L, 1); layer->shared) shared_read_only(L, 1, "layer", layer->shared);
+    check_writable_layer(L, 1);
     float margin = 0.0f;
     static const char* const options[] = {"margin", nullptr};
     if (check_options(L, 2, options)) {

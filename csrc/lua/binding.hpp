@@ -33,6 +33,7 @@ namespace soageo {
 namespace lua {
 
 constexpr const char* kLayerClass = "soageo.layer";
+constexpr const char* kPastViewClass = "soageo.past_view";  // layer:past's views (history.cpp)
 
 // Per Lua state (one per skynet service): which kernel table this state uses. Shared as
 // upvalue 1 by every function the module registers, so there is no process-wide mutable state.

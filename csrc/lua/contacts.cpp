@@ -58,7 +58,7 @@ Layer* layer_of(lua_State* L, int idx) { return event_layer(L, idx, kContacts); 
 
 // soageo.contacts(layer)
 int l_new(lua_State* L) {
-    if (const Layer* layer = check_layer(L, 1); layer->shared) shared_read_only(L, 1, "layer", layer->shared);
+    check_writable_layer(L, 1);
     auto* c = static_cast<Contacts*>(event_new(L, kContacts));
     c->scratch = sweep_scratch_carve(event_first_block(L, kScratchBlock, sweep_scratch_bytes(64)), 64);
     c->frame[0] = contact_frame_carve(event_first_block(L, kFrameA, contact_frame_bytes(1024, 64)), 1024, 64);

@@ -19,7 +19,7 @@ namespace lua {
 
 namespace {
 
-constexpr const char* kViewClass = "soageo.past_view";
+constexpr const char* kViewClass = kPastViewClass;
 
 // A frame's user values: the layer's (kColumnsValue holds its positions block, kMapValue its
 // id map, the index and pairs scratch go where a layer keeps them), then these.

@@ -48,7 +48,7 @@ int l_share(lua_State* L) {
     size_t len = 0;
     const char* name = check_name(L, 2, &len);
     if (is_view(L, 1)) luaL_argerror(L, 1, "a shared view cannot be shared again");
-    if (luaL_testudata(L, 1, "soageo.past_view")) luaL_argerror(L, 1, "a past tick's view cannot be shared");
+    if (luaL_testudata(L, 1, kPastViewClass)) luaL_argerror(L, 1, "a past tick's view cannot be shared");
     SharedVersion* v = nullptr;
     SharedKind kind;
     bool view = false;
