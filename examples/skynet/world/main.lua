@@ -147,8 +147,9 @@ local function new_set(opts, n, direct, remote_from)
       set.here[#set.here + 1] = i
     end
   end
-  local all = {}
-  for i = 1, n do all[i] = i end
+  set.all = {}  -- the regions' numbers, for each()
+  for i = 1, n do set.all[i] = i end
+  local all = set.all
   each(all, function(i) return set.call[i]("init", opts, cols, rows, i, nil, WALLS) end)
   if direct then
     local relay
@@ -184,9 +185,7 @@ end
 
 -- One tick of the coordinator's design: four rounds, every message through this service.
 local function tick_coordinated(set, t, by, leaves)
-  local n, call = set.n, set.call
-  local all = {}
-  for i = 1, n do all[i] = i end
+  local n, call, all = set.n, set.call, set.all
   local out = each(all, function(i) return call[i]("move", t, by[i], leaves) end)
   for _, step in ipairs({ "arrive", "ghosts", "update" }) do
     local outbox = {}
@@ -275,9 +274,7 @@ local function play(set, tally, t, by, leaves, ref, owned)
   end
   if owned then
     tally.owned_checks = tally.owned_checks + 1
-    local all = {}
-    for i = 1, set.n do all[i] = i end
-    local parts = each(all, function(i) return set.call[i]("owned") end)
+    local parts = each(set.all, function(i) return set.call[i]("owned") end)
     local b = {}
     for i = 1, set.n do for id, v in pairs(parts[i][1]) do b[id] = v end end
     if not owned_equal(owned, b) then tally.owned_bad = tally.owned_bad + 1 end
@@ -409,9 +406,7 @@ local function run()
   targets(kept, link, nodes == 2 and crossings(sets[1]))
   -- Every service lets its view of the walls go: none is left open on either node.
   for _, set in ipairs(sets) do
-    local all = {}
-    for i = 1, n do all[i] = i end
-    each(all, function(i) return set.call[i]("close") end)
+    each(set.all, function(i) return set.call[i]("close") end)
   end
   skynet.call(single, "lua", "close")
   local open_a = skynet.call(map, "lua", "holders", WALLS)
