@@ -116,6 +116,10 @@ void first_listings(InterestPair* pairs, uint32_t n, uint64_t tick, uint32_t* tm
 struct PeriodTable {
     static constexpr uint32_t kMax = 32;
     float limit[kMax];
+    // again()'s bounds: bound[p - 1] and bound[p] enclose the d2 of period p. Below period 1,
+    // -inf; above the last threshold, +inf when the table holds every threshold below
+    // max_period, else NaN (no d2 is below it: of() answers).
+    float bound[kMax + 2];
     uint32_t n = 0;
     bool banded = false, built = false;
     double band = 0;  // the options the table was built for
@@ -134,10 +138,14 @@ struct PeriodTable {
         built = true, band = o.band, max_period = o.max_period;
         n = 0;
         banded = o.band > 0;
+        bound[0] = -HUGE_VALF;
+        bound[1] = HUGE_VALF;  // unbanded: every period is 1
         if (!banded) return;
         const uint32_t want = o.max_period - 1 < kMax ? o.max_period - 1 : kMax;
         for (uint32_t k = 1; k <= want; ++k) limit[n++] = at_least((double(k) * o.band) * (double(k) * o.band));
         for (uint32_t k = n; k < kMax; ++k) limit[k] = std::numeric_limits<float>::quiet_NaN();
+        for (uint32_t k = 0; k < n; ++k) bound[k + 1] = limit[k];
+        bound[n + 1] = n == o.max_period - 1 ? HUGE_VALF : std::numeric_limits<float>::quiet_NaN();
     }
     uint32_t of(float d2) const noexcept {
         if (!banded) return 1;
@@ -149,12 +157,11 @@ struct PeriodTable {
         for (uint32_t i = 0; i < kMax; ++i) k += limit[i] <= d2;
         return k < kMax ? 1 + k : interest_period(*opt, d2);
     }
-    // of(d2) for a pair whose period was p: most often still p, which two of the (ascending)
-    // thresholds confirm.
+    // of(d2) for a pair whose period was p: most often still p, which the two (ascending)
+    // bounds around it confirm. Without a branch on p (periods vary from pair to pair at random).
     uint32_t again(uint32_t p, float d2) const noexcept {
-        if (banded && n <= 8 && p >= 1 && p <= n + 1 && (p == 1 || limit[p - 2] <= d2) &&
-            (p == n + 1 || !(limit[p - 1] <= d2)))
-            return p;
+        const uint32_t at = p - 1;  // wraps for p == 0: not in the table
+        if (at <= n && ((bound[at] <= d2) & (d2 < bound[at + 1]))) return p;
         return of(d2);
     }
 };
@@ -238,11 +245,13 @@ void mark_last_view(const InterestInput& in, InterestScratch& s, const OldView& 
 
 // Without a budget every due pair is listed: a listed pair due now is listed again, p updates
 // on; one never listed goes to `firsts` (first_listings places it). Returns whether it is due,
-// listed either way. Branch-free: about half the pairs are due.
+// listed either way. Branch-free, about half the pairs being due: the new fields are blended in
+// through a mask, as the compiler made a branch of the conditional form.
 inline bool follow_schedule(InterestPair& q, uint64_t tick, uint32_t b, uint32_t* firsts, uint32_t& n_first) noexcept {
     const bool due = q.deadline <= tick, listed = pair_listed(q);
-    q.deadline = due && listed ? tick + q.period : q.deadline;
-    q.since = due && listed ? q.period | kPairDue : q.since;
+    const uint64_t again = uint64_t(0) - uint64_t(due && listed);  // all ones when listed again
+    q.deadline = (q.deadline & ~again) | ((tick + q.period) & again);
+    q.since = (q.since & ~uint32_t(again)) | ((q.period | kPairDue) & uint32_t(again));
     firsts[n_first] = b;
     n_first += due && !listed;
     return due;
