@@ -75,6 +75,51 @@ void schedule(const InterestOptions& o, InterestPair* pairs, const float* d2, ui
     if (first) first_listings(pairs, n, tick, tmp, first, count);
 }
 
+// Places the first listings of a group of pairs of period p (tmp[g, h)): each at the offset s in
+// [1, span] with the fewest pairs of period p due next (count[s - 1], which it then joins).
+void place_group(InterestPair* pairs, uint64_t tick, const uint32_t* tmp, uint32_t g, uint32_t h, uint32_t span,
+                 uint32_t* count) noexcept {
+    for (; g < h; ++g) {
+        uint32_t best = 0;
+        for (uint32_t s = 1; s < span; ++s)
+            if (count[s] < count[best]) best = s;
+        ++count[best];
+        InterestPair& q = pairs[tmp[g]];
+        q.deadline = tick + best + 1;
+        q.since = (best + 1) | kPairDue;
+    }
+}
+
+// The periods up to which first_listings counts every period's pairs in one pass.
+constexpr uint32_t kFewPeriods = 8;
+
+// first_listings when every period of the first listings is at most kFewPeriods (the usual
+// case: max_period is 8 unless given): one branch-free pass over the watcher's pairs counts
+// each period's pairs and their offsets at once (a pair of period p is due within p updates),
+// where a pass per period would read them once per period among the first listings.
+void first_listings_few(InterestPair* pairs, uint32_t n, uint64_t tick, const uint32_t* tmp, uint32_t first) noexcept {
+    constexpr uint32_t kSlots = (kFewPeriods + 1) * kFewPeriods;  // by period and offset; one more: not counted
+    uint32_t of_period[kFewPeriods + 2] = {};
+    uint32_t at[kSlots + 1] = {};
+    for (uint32_t i = 0; i < n; ++i) {
+        const InterestPair& q = pairs[i];
+        const uint32_t p = q.period <= kFewPeriods ? q.period : kFewPeriods + 1;
+        ++of_period[p];
+        const uint64_t ahead = q.deadline - tick;  // wraps when the deadline is past: not counted
+        const bool counted = (p <= kFewPeriods) & pair_listed(q) & (ahead - 1 < p);
+        ++at[counted ? p * kFewPeriods + uint32_t(ahead - 1) : kSlots];
+    }
+    for (uint32_t g = 0; g < first;) {
+        const uint32_t p = pairs[tmp[g]].period;
+        uint32_t h = g;
+        while (h < first && pairs[tmp[h]].period == p) ++h;
+        // Among c pairs, some offset in [1, c + 1] has none: the fewest lies within it.
+        const uint32_t c = of_period[p];
+        place_group(pairs, tick, tmp, g, h, p < c + 1 ? p : c + 1, at + p * kFewPeriods);
+        g = h;
+    }
+}
+
 // Gives each pair due its first listing (tmp: `first` indices, ascending) the offset s in [1, p]
 // at which the fewest pairs of its period p are due next: its next deadline is tick + s.
 void first_listings(InterestPair* pairs, uint32_t n, uint64_t tick, uint32_t* tmp, uint32_t first,
@@ -82,6 +127,10 @@ void first_listings(InterestPair* pairs, uint32_t n, uint64_t tick, uint32_t* tm
     std::sort(tmp, tmp + first, [pairs](uint32_t a, uint32_t b) {
         return pairs[a].period != pairs[b].period ? pairs[a].period < pairs[b].period : a < b;
     });
+    if (pairs[tmp[first - 1]].period <= kFewPeriods) {
+        first_listings_few(pairs, n, tick, tmp, first);
+        return;
+    }
     for (uint32_t g = 0; g < first;) {
         const uint32_t p = pairs[tmp[g]].period;
         uint32_t h = g;
@@ -96,15 +145,8 @@ void first_listings(InterestPair* pairs, uint32_t n, uint64_t tick, uint32_t* tm
             if (q.period == p && pair_listed(q) && q.deadline > tick && q.deadline - tick <= span)
                 ++count[uint32_t(q.deadline - tick - 1)];
         }
-        for (; g < h; ++g) {
-            uint32_t best = 0;
-            for (uint32_t s = 1; s < span; ++s)
-                if (count[s] < count[best]) best = s;
-            ++count[best];
-            InterestPair& q = pairs[tmp[g]];
-            q.deadline = tick + best + 1;
-            q.since = (best + 1) | kPairDue;
-        }
+        place_group(pairs, tick, tmp, g, h, span, count);
+        g = h;
     }
 }
 
