@@ -108,18 +108,11 @@ inline void segment_xrange(const SegmentRows& s, double y0, double y1, double* o
     *out1 = std::min(*out1, std::max(xa, xb) + s.pad);
 }
 
-
-}  // namespace
-
-namespace {
-
 // Kernels read whole blocks: lanes past the last entity are masked off, but must be initialised
 // memory (the ten entity columns are zeroed).
 Grid lay_grid(Carver& k, uint32_t cap) noexcept {
-    const uint32_t room = cap + kGridSpare;
-    size_t c = grid_column_len(room);
-    Grid g;
-    std::memset(&g, 0, sizeof g);
+    Grid g = grid_sized(cap);
+    const size_t c = grid_column_len(g.room);
     g.x = k.take_zeroed<float>(c);
     g.y = k.take_zeroed<float>(c);
     g.r = k.take_zeroed<float>(c);
@@ -132,14 +125,9 @@ Grid lay_grid(Carver& k, uint32_t cap) noexcept {
     g.slot2 = k.take_zeroed<uint32_t>(c);
     g.xy = k.take<float>(2 * c);
     g.key = k.take<uint32_t>(c);
-    g.hits = k.take<uint32_t>(size_t(room) + kHitSlack);
-    g.loose.buckets = loose_buckets_for(cap);
+    g.hits = k.take<uint32_t>(size_t(g.room) + kHitSlack);
     g.loose.start = k.take<uint32_t>(loose_start_len(g.loose.buckets, kGridRuns));
-    g.bitmap = k.take<uint32_t>((size_t(room) + 31) / 32 + 1);
-    g.cap = cap;
-    g.room = room;
-    g.cell = 1.0f;
-    g.loose.inv_cell = g.loose.inv_cell_x = 1.0;
+    g.bitmap = k.take<uint32_t>((size_t(g.room) + 31) / 32 + 1);
     return g;
 }
 
@@ -269,8 +257,6 @@ void grid_fill(Grid& g, const Store& s, bool gathered) noexcept {
     g.built = true;
     grid_validate(g.loose, kGridRuns, [&](uint32_t p, float& x, float& y) { return x = g.x[p], y = g.y[p], true; });
 }
-
-
 
 void grid_plan(const Grid& g, const Area& area, Plan& p) noexcept {
     Area a = area;
@@ -442,42 +428,39 @@ Area area_of(const Sector& s, double reach) noexcept {
     return box_area(minx - slack, miny - slack, maxx + slack, maxy + slack, reach);
 }
 
-Area area_of(const Capsule& c, double reach) noexcept {
-    double x1 = double(c.x0) + c.dx, y1 = double(c.y0) + c.dy;
-    Area a = box_area(std::min(double(c.x0), x1) - c.radius, std::min(double(c.y0), y1) - c.radius,
-                      std::max(double(c.x0), x1) + c.radius, std::max(double(c.y0), y1) + c.radius, reach);
-    double pad = a.maxx - std::max(double(c.x0), x1);  // radius, reach and rounding
-    return Area{a.minx, a.miny, a.maxx, a.maxy, true, c.x0, c.y0, x1, y1, std::max(pad, a.maxy - std::max(double(c.y0), y1))};
+namespace {
+
+// The points within `radius` of the segment from (x0, y0) by (dx, dy), narrowed row by row;
+// sreach is what box_area added to the radius (reach and rounding).
+Area swept_area(float x0, float y0, float dx, float dy, double radius, double reach) noexcept {
+    double x1 = double(x0) + dx, y1 = double(y0) + dy;
+    Area a = box_area(std::min(double(x0), x1) - radius, std::min(double(y0), y1) - radius,
+                      std::max(double(x0), x1) + radius, std::max(double(y0), y1) + radius, reach);
+    double pad = std::max(a.maxx - std::max(double(x0), x1), a.maxy - std::max(double(y0), y1));
+    return Area{a.minx, a.miny, a.maxx, a.maxy, true, x0, y0, x1, y1, pad};
 }
+
+// The skill shapes' bounds (rect.cpp, polygon.cpp) are already padded for their kernels'
+// float32 steps and for `reach`, with an absolute margin for squared distances that underflow.
+Area bounds_area(const Box& b) noexcept { return box_area(b.minx, b.miny, b.maxx, b.maxy, 0.0); }
+
+}  // namespace
+
+Area area_of(const Capsule& c, double reach) noexcept { return swept_area(c.x0, c.y0, c.dx, c.dy, c.radius, reach); }
 
 Area area_of(const Triangle& t, double reach) noexcept {
     return box_area(std::min({t.ax, t.bx, t.cx}), std::min({t.ay, t.by, t.cy}), std::max({t.ax, t.bx, t.cx}),
                     std::max({t.ay, t.by, t.cy}), reach);
 }
 
-Area area_of(const Segment& s, double reach) noexcept {
-    double x1 = double(s.x0) + s.dx, y1 = double(s.y0) + s.dy;
-    Area a = box_area(std::min(double(s.x0), x1), std::min(double(s.y0), y1), std::max(double(s.x0), x1),
-                      std::max(double(s.y0), y1), reach);
-    double pad = std::max(a.maxx - std::max(double(s.x0), x1), a.maxy - std::max(double(s.y0), y1));
-    return Area{a.minx, a.miny, a.maxx, a.maxy, true, s.x0, s.y0, x1, y1, pad};
-}
+Area area_of(const Segment& s, double reach) noexcept { return swept_area(s.x0, s.y0, s.dx, s.dy, 0.0, reach); }
 
-// The skill shapes' bounds (rect.cpp, polygon.cpp) are already padded for their kernels'
-// float32 steps and for `reach`, with an absolute margin for squared distances that underflow.
-Area area_of(const Rect& r, double reach) noexcept {
-    Box b = rect_bounds(r, static_cast<float>(reach));
-    return box_area(b.minx, b.miny, b.maxx, b.maxy, 0.0);
-}
+Area area_of(const Rect& r, double reach) noexcept { return bounds_area(rect_bounds(r, static_cast<float>(reach))); }
 
-Area area_of(const Ring& r, double reach) noexcept {
-    Box b = ring_bounds(r, static_cast<float>(reach));
-    return box_area(b.minx, b.miny, b.maxx, b.maxy, 0.0);
-}
+Area area_of(const Ring& r, double reach) noexcept { return bounds_area(ring_bounds(r, static_cast<float>(reach))); }
 
 Area area_of(const Polygon& p, double reach) noexcept {
-    Box b = polygon_bounds(p, static_cast<float>(reach));
-    return box_area(b.minx, b.miny, b.maxx, b.maxy, 0.0);
+    return bounds_area(polygon_bounds(p, static_cast<float>(reach)));
 }
 
 namespace {
