@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <limits>
 
 #include "carve.hpp"
+#include "segment.hpp"
 
 // The cache-bypassing stores of the rebuild's scatter, from the wide type's one place.
 #if defined(__SSE2__)
@@ -498,25 +498,6 @@ uint32_t select_nearest(const Store& s, float cx, float cy, uint32_t* cand, uint
     return h;
 }
 
-// The nearest of the hits slots[0..m): smallest entry t, then smallest id.
-bool first_hit_of(const Store& s, const Segment& seg, const uint32_t* slots, uint32_t m, uint32_t* slot,
-                  float* t) noexcept {
-    if (m == 0) return false;
-    uint32_t best = slots[0];
-    float best_t = segment_entry(seg, s.col.x[best], s.col.y[best], s.col.r[best]);
-    for (uint32_t i = 1; i < m; ++i) {
-        uint32_t at = slots[i];
-        float ti = segment_entry(seg, s.col.x[at], s.col.y[at], s.col.r[at]);
-        if (ti < best_t || (ti == best_t && s.col.id[at] < s.col.id[best])) {
-            best = at;
-            best_t = ti;
-        }
-    }
-    *slot = best;
-    *t = best_t;
-    return true;
-}
-
 }  // namespace
 
 uint32_t scan_nearest(const Store& s, float cx, float cy, uint32_t k, bool has_max, float max_r, Filter f,
@@ -607,12 +588,12 @@ bool grid_cast_first(const Grid& g, const Store& s, const KernelTable& kt, const
         if (!p.ok) {  // a piece too long to list: scan everything once
             if (scanned) *scanned = true;
             uint32_t m = kt.cast_segment(points_of(s), seg, f, g.hits);
-            return first_hit_of(s, seg, g.hits, m, slot, t);
+            return first_segment_hit(s.col, seg, g.hits, m, slot, t);
         }
         uint32_t m = grid_query(g, p, kt.cast_segment, seg, f);
         uint32_t b;
         float bt;
-        if (first_hit_of(s, seg, g.hits, m, &b, &bt) &&
+        if (first_segment_hit(s.col, seg, g.hits, m, &b, &bt) &&
             (!found || bt < best_t || (bt == best_t && s.col.id[b] < s.col.id[best]))) {
             found = true;
             best = b;

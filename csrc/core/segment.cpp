@@ -41,12 +41,13 @@ void order_segment_hits(const Columns& col, const Segment& s, uint32_t k) noexce
     }
 }
 
-bool first_segment_hit(const Columns& col, const Segment& s, uint32_t k, uint32_t* slot, float* t) noexcept {
+bool first_segment_hit(const Columns& col, const Segment& s, const uint32_t* slots, uint32_t k, uint32_t* slot,
+                       float* t) noexcept {
     if (k == 0) return false;
-    uint32_t best = col.hits[0];
+    uint32_t best = slots[0];
     float best_t = segment_entry(s, col.x[best], col.y[best], col.r[best]);
     for (uint32_t i = 1; i < k; ++i) {
-        uint32_t at = col.hits[i];
+        uint32_t at = slots[i];
         float ti = segment_entry(s, col.x[at], col.y[at], col.r[at]);
         if (ti < best_t || (ti == best_t && col.id[at] < col.id[best])) {
             best = at;
