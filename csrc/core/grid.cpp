@@ -113,16 +113,8 @@ inline void segment_xrange(const SegmentRows& s, double y0, double y1, double* o
 Grid lay_grid(Carver& k, uint32_t cap) noexcept {
     Grid g = grid_sized(cap);
     const size_t c = grid_column_len(g.room);
-    g.x = k.take_zeroed<float>(c);
-    g.y = k.take_zeroed<float>(c);
-    g.r = k.take_zeroed<float>(c);
-    g.mask = k.take_zeroed<uint32_t>(c);
-    g.slot = k.take_zeroed<uint32_t>(c);
-    g.x2 = k.take_zeroed<float>(c);
-    g.y2 = k.take_zeroed<float>(c);
-    g.r2 = k.take_zeroed<float>(c);
-    g.mask2 = k.take_zeroed<uint32_t>(c);
-    g.slot2 = k.take_zeroed<uint32_t>(c);
+    k.take_zeroed_each(c, &g.x, &g.y, &g.r, &g.mask, &g.slot);
+    k.take_zeroed_each(c, &g.x2, &g.y2, &g.r2, &g.mask2, &g.slot2);
     g.xy = k.take<float>(2 * c);
     g.key = k.take<uint32_t>(c);
     g.hits = k.take<uint32_t>(size_t(g.room) + kHitSlack);

@@ -13,9 +13,7 @@ FramePositions lay_positions(Carver& k, uint32_t cap) {
 }
 FrameShapes lay_shapes(Carver& k, uint32_t cap) {
     FrameShapes f;
-    f.r = k.take_zeroed<float>(cap);
-    f.mask = k.take_zeroed<uint32_t>(cap);
-    f.id = k.take_zeroed<int64_t>(cap);
+    k.take_zeroed_each(cap, &f.r, &f.mask, &f.id);
     return f;
 }
 struct Scratch {

@@ -71,17 +71,9 @@ struct LayerArrays {
 
 LayerArrays lay_layer(Carver& k, uint32_t cap, uint32_t map_cap, size_t glen, size_t starts) noexcept {
     LayerArrays a;
-    a.x = k.take<float>(cap);
-    a.y = k.take<float>(cap);
-    a.r = k.take<float>(cap);
-    a.mask = k.take<uint32_t>(cap);
-    a.id = k.take<int64_t>(cap);
+    k.take_each(cap, &a.x, &a.y, &a.r, &a.mask, &a.id);
     a.buckets = k.take<IdMap::Bucket>(map_cap);
-    a.gx = k.take<float>(glen);
-    a.gy = k.take<float>(glen);
-    a.gr = k.take<float>(glen);
-    a.gmask = k.take<uint32_t>(glen);
-    a.gslot = k.take<uint32_t>(glen);
+    k.take_each(glen, &a.gx, &a.gy, &a.gr, &a.gmask, &a.gslot);
     a.gstart = k.take<uint32_t>(starts);
     return a;
 }
