@@ -1,10 +1,6 @@
-// The layer's spatial index: a copy of its entities in cell order, so that a query visits the
-// few runs of entities its shape can reach and runs the same kernels over them.
-//
-// The cells are a loose grid's (loose_grid.hpp): squares, at least one bucket per entity.
-// Entities whose radius exceeds a cell sit in one more run that every query visits, so a big
-// disk far away is still found by touch_* queries.
-//
+// The layer's spatial index (doc/design.md, "Spatial index"): its entities copied in the cell
+// order of a loose grid (loose_grid.hpp), so that a query runs the same kernels over the few
+// runs its shape can reach; entities wider than a cell sit in one more run every query visits.
 // No Lua here: the binding owns the block (a Lua userdata) and decides when to build.
 #pragma once
 
