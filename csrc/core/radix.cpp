@@ -11,17 +11,6 @@ namespace {
 
 inline uint32_t bits_for(uint32_t n) noexcept { return n ? 32 - uint32_t(__builtin_clz(n)) : 0; }
 
-// Counts by bucket into each bucket's first position.
-template <class Count>
-inline void counts_to_starts(Count* c, size_t buckets) noexcept {
-    Count sum = 0;
-    for (size_t b = 0; b < buckets; ++b) {
-        const Count v = c[b];
-        c[b] = sum;
-        sum += v;
-    }
-}
-
 template <class Key>
 void radix_sort(Key* keys, uint32_t* vals, Key* tmp_keys, uint32_t* tmp_vals, size_t n) noexcept {
     constexpr int passes = sizeof(Key);
@@ -43,14 +32,23 @@ void radix_sort(Key* keys, uint32_t* vals, Key* tmp_keys, uint32_t* tmp_vals, si
     for (int a = 0; a < n_active; ++a) {
         const int p = active[a];
         size_t* c = count[a];
-        counts_to_starts(c, 256);
+        size_t sum = 0;
+        for (int b = 0; b < 256; ++b) {
+            size_t v = c[b];
+            c[b] = sum;
+            sum += v;
+        }
         for (size_t i = 0; i < n; ++i) {
             size_t at = c[(src[i] >> (8 * p)) & 0xff]++;
             dst[at] = src[i];
             if (vsrc) vdst[at] = vsrc[i];
         }
-        std::swap(src, dst);
-        std::swap(vsrc, vdst);
+        Key* t = src;
+        src = dst;
+        dst = t;
+        uint32_t* vt = vsrc;
+        vsrc = vdst;
+        vdst = vt;
     }
     if (src != keys) {
         std::memcpy(keys, src, n * sizeof(Key));
@@ -72,7 +70,14 @@ void radix_sort_packed_pairs(uint64_t* keys, uint64_t* tmp, uint64_t n, uint32_t
     std::memset(count, 0, sizeof(count[0]) * passes);
     for (uint64_t i = 0; i < n; ++i)
         for (uint32_t p = 0; p < passes; ++p) ++count[p][(keys[i] >> (p * d)) & digit];
-    for (uint32_t p = 0; p < passes; ++p) counts_to_starts(count[p], size_t(digit) + 1);
+    for (uint32_t p = 0; p < passes; ++p) {
+        uint32_t sum = 0;
+        for (uint32_t v = 0; v <= digit; ++v) {
+            const uint32_t c = count[p][v];
+            count[p][v] = sum;
+            sum += c;
+        }
+    }
     const uint64_t low = (uint64_t(1) << lo_bits) - 1;
     uint64_t* src = keys;
     uint64_t* dst = tmp;
@@ -90,7 +95,9 @@ void radix_sort_packed_pairs(uint64_t* keys, uint64_t* tmp, uint64_t n, uint32_t
                 dst[c[(k >> shift) & digit]++] = ((k >> lo_bits) << 32) | (k & low);
             }
         }
-        std::swap(src, dst);
+        uint64_t* t = src;
+        src = dst;
+        dst = t;
     }
     if (src != keys) std::memcpy(keys, src, n * sizeof(uint64_t));
 }
@@ -127,7 +134,10 @@ void sort_pair_keys(uint64_t* keys, uint64_t* tmp, uint64_t n, uint32_t watchers
         for (uint32_t pass = 0, shift = 0; pass < passes; ++pass, shift += digit_bits) {
             std::memset(count, 0, buckets * sizeof(uint32_t));
             for (uint64_t i = 0; i < n; ++i) ++count[(from[i] >> shift) & digit_mask];
-            counts_to_starts(count, buckets);
+            for (uint32_t d = 0, sum = 0; d < buckets; ++d) {
+                const uint32_t c = count[d];
+                count[d] = sum, sum += c;
+            }
             for (uint64_t i = 0; i < n; ++i) to[count[(from[i] >> shift) & digit_mask]++] = from[i];
             std::swap(from, to);
         }
