@@ -63,7 +63,7 @@ int main() {
     // soageo: the index in plain memory.
     std::clock_t t0 = std::clock();
     const soageo::WallPlan plan = soageo::walls_plan(seg.data(), n);
-    std::vector<uint32_t> block(soageo::walls_index_bytes(plan, n) / 4 + 1);
+    std::vector<uint32_t> block(soageo::walls_index_bytes(plan) / 4 + 1);
     soageo::Walls w{};
     soageo::walls_build(w, seg.data(), n, plan, block.data());
     const double build_soageo = double(std::clock() - t0) / CLOCKS_PER_SEC;

@@ -34,7 +34,6 @@ const Candidate candidates[] = {
     {kernels_neon, always},  // Advanced SIMD is part of every AArch64 CPU
 #endif
 };
-constexpr size_t candidate_count = sizeof candidates / sizeof candidates[0];
 
 const KernelTable* detect_best() noexcept {
     const KernelTable* best = nullptr;
@@ -58,8 +57,8 @@ const KernelTable* kernels_named(const char* name) noexcept {
 
 size_t kernels_available(const KernelTable** out, size_t max) noexcept {
     size_t k = 0;
-    for (size_t i = 0; i < candidate_count && k < max; ++i)
-        if (candidates[i].runs_here()) out[k++] = candidates[i].get();
+    for (const Candidate& c : candidates)
+        if (k < max && c.runs_here()) out[k++] = c.get();
     return k;
 }
 

@@ -13,6 +13,7 @@
 namespace soageo {
 namespace exact {
 
+// Knuth's TwoSum: s + err == a + b exactly (round-to-nearest doubles, no overflow).
 inline void two_sum(double a, double b, double& s, double& err) noexcept {
     s = a + b;
     const double bb = s - a;

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <limits>
 
 #include "carve.hpp"
+#include "segment.hpp"
 
 // The cache-bypassing stores of the rebuild's scatter, from the wide type's one place.
 #if defined(__SSE2__)
@@ -108,38 +108,18 @@ inline void segment_xrange(const SegmentRows& s, double y0, double y1, double* o
     *out1 = std::min(*out1, std::max(xa, xb) + s.pad);
 }
 
-
-}  // namespace
-
-namespace {
-
 // Kernels read whole blocks: lanes past the last entity are masked off, but must be initialised
 // memory (the ten entity columns are zeroed).
 Grid lay_grid(Carver& k, uint32_t cap) noexcept {
-    const uint32_t room = cap + kGridSpare;
-    size_t c = grid_column_len(room);
-    Grid g;
-    std::memset(&g, 0, sizeof g);
-    g.x = k.take_zeroed<float>(c);
-    g.y = k.take_zeroed<float>(c);
-    g.r = k.take_zeroed<float>(c);
-    g.mask = k.take_zeroed<uint32_t>(c);
-    g.slot = k.take_zeroed<uint32_t>(c);
-    g.x2 = k.take_zeroed<float>(c);
-    g.y2 = k.take_zeroed<float>(c);
-    g.r2 = k.take_zeroed<float>(c);
-    g.mask2 = k.take_zeroed<uint32_t>(c);
-    g.slot2 = k.take_zeroed<uint32_t>(c);
+    Grid g = grid_sized(cap);
+    const size_t c = grid_column_len(g.room);
+    k.take_zeroed_each(c, &g.x, &g.y, &g.r, &g.mask, &g.slot);
+    k.take_zeroed_each(c, &g.x2, &g.y2, &g.r2, &g.mask2, &g.slot2);
     g.xy = k.take<float>(2 * c);
     g.key = k.take<uint32_t>(c);
-    g.hits = k.take<uint32_t>(size_t(room) + kHitSlack);
-    g.loose.buckets = loose_buckets_for(cap);
+    g.hits = k.take<uint32_t>(size_t(g.room) + kHitSlack);
     g.loose.start = k.take<uint32_t>(loose_start_len(g.loose.buckets, kGridRuns));
-    g.bitmap = k.take<uint32_t>((size_t(room) + 31) / 32 + 1);
-    g.cap = cap;
-    g.room = room;
-    g.cell = 1.0f;
-    g.loose.inv_cell = g.loose.inv_cell_x = 1.0;
+    g.bitmap = k.take<uint32_t>((size_t(g.room) + 31) / 32 + 1);
     return g;
 }
 
@@ -269,8 +249,6 @@ void grid_fill(Grid& g, const Store& s, bool gathered) noexcept {
     g.built = true;
     grid_validate(g.loose, kGridRuns, [&](uint32_t p, float& x, float& y) { return x = g.x[p], y = g.y[p], true; });
 }
-
-
 
 void grid_plan(const Grid& g, const Area& area, Plan& p) noexcept {
     Area a = area;
@@ -442,42 +420,39 @@ Area area_of(const Sector& s, double reach) noexcept {
     return box_area(minx - slack, miny - slack, maxx + slack, maxy + slack, reach);
 }
 
-Area area_of(const Capsule& c, double reach) noexcept {
-    double x1 = double(c.x0) + c.dx, y1 = double(c.y0) + c.dy;
-    Area a = box_area(std::min(double(c.x0), x1) - c.radius, std::min(double(c.y0), y1) - c.radius,
-                      std::max(double(c.x0), x1) + c.radius, std::max(double(c.y0), y1) + c.radius, reach);
-    double pad = a.maxx - std::max(double(c.x0), x1);  // radius, reach and rounding
-    return Area{a.minx, a.miny, a.maxx, a.maxy, true, c.x0, c.y0, x1, y1, std::max(pad, a.maxy - std::max(double(c.y0), y1))};
+namespace {
+
+// The points within `radius` of the segment from (x0, y0) by (dx, dy), narrowed row by row;
+// sreach is what box_area added to the radius (reach and rounding).
+Area swept_area(float x0, float y0, float dx, float dy, double radius, double reach) noexcept {
+    double x1 = double(x0) + dx, y1 = double(y0) + dy;
+    Area a = box_area(std::min(double(x0), x1) - radius, std::min(double(y0), y1) - radius,
+                      std::max(double(x0), x1) + radius, std::max(double(y0), y1) + radius, reach);
+    double pad = std::max(a.maxx - std::max(double(x0), x1), a.maxy - std::max(double(y0), y1));
+    return Area{a.minx, a.miny, a.maxx, a.maxy, true, x0, y0, x1, y1, pad};
 }
+
+// The skill shapes' bounds (rect.cpp, polygon.cpp) are already padded for their kernels'
+// float32 steps and for `reach`, with an absolute margin for squared distances that underflow.
+Area bounds_area(const Box& b) noexcept { return box_area(b.minx, b.miny, b.maxx, b.maxy, 0.0); }
+
+}  // namespace
+
+Area area_of(const Capsule& c, double reach) noexcept { return swept_area(c.x0, c.y0, c.dx, c.dy, c.radius, reach); }
 
 Area area_of(const Triangle& t, double reach) noexcept {
     return box_area(std::min({t.ax, t.bx, t.cx}), std::min({t.ay, t.by, t.cy}), std::max({t.ax, t.bx, t.cx}),
                     std::max({t.ay, t.by, t.cy}), reach);
 }
 
-Area area_of(const Segment& s, double reach) noexcept {
-    double x1 = double(s.x0) + s.dx, y1 = double(s.y0) + s.dy;
-    Area a = box_area(std::min(double(s.x0), x1), std::min(double(s.y0), y1), std::max(double(s.x0), x1),
-                      std::max(double(s.y0), y1), reach);
-    double pad = std::max(a.maxx - std::max(double(s.x0), x1), a.maxy - std::max(double(s.y0), y1));
-    return Area{a.minx, a.miny, a.maxx, a.maxy, true, s.x0, s.y0, x1, y1, pad};
-}
+Area area_of(const Segment& s, double reach) noexcept { return swept_area(s.x0, s.y0, s.dx, s.dy, 0.0, reach); }
 
-// The skill shapes' bounds (rect.cpp, polygon.cpp) are already padded for their kernels'
-// float32 steps and for `reach`, with an absolute margin for squared distances that underflow.
-Area area_of(const Rect& r, double reach) noexcept {
-    Box b = rect_bounds(r, static_cast<float>(reach));
-    return box_area(b.minx, b.miny, b.maxx, b.maxy, 0.0);
-}
+Area area_of(const Rect& r, double reach) noexcept { return bounds_area(rect_bounds(r, static_cast<float>(reach))); }
 
-Area area_of(const Ring& r, double reach) noexcept {
-    Box b = ring_bounds(r, static_cast<float>(reach));
-    return box_area(b.minx, b.miny, b.maxx, b.maxy, 0.0);
-}
+Area area_of(const Ring& r, double reach) noexcept { return bounds_area(ring_bounds(r, static_cast<float>(reach))); }
 
 Area area_of(const Polygon& p, double reach) noexcept {
-    Box b = polygon_bounds(p, static_cast<float>(reach));
-    return box_area(b.minx, b.miny, b.maxx, b.maxy, 0.0);
+    return bounds_area(polygon_bounds(p, static_cast<float>(reach)));
 }
 
 namespace {
@@ -513,25 +488,6 @@ uint32_t select_nearest(const Store& s, float cx, float cy, uint32_t* cand, uint
     }
     std::sort_heap(cand, cand + h, less);
     return h;
-}
-
-// The nearest of the hits slots[0..m): smallest entry t, then smallest id.
-bool first_hit_of(const Store& s, const Segment& seg, const uint32_t* slots, uint32_t m, uint32_t* slot,
-                  float* t) noexcept {
-    if (m == 0) return false;
-    uint32_t best = slots[0];
-    float best_t = segment_entry(seg, s.col.x[best], s.col.y[best], s.col.r[best]);
-    for (uint32_t i = 1; i < m; ++i) {
-        uint32_t at = slots[i];
-        float ti = segment_entry(seg, s.col.x[at], s.col.y[at], s.col.r[at]);
-        if (ti < best_t || (ti == best_t && s.col.id[at] < s.col.id[best])) {
-            best = at;
-            best_t = ti;
-        }
-    }
-    *slot = best;
-    *t = best_t;
-    return true;
 }
 
 }  // namespace
@@ -624,12 +580,12 @@ bool grid_cast_first(const Grid& g, const Store& s, const KernelTable& kt, const
         if (!p.ok) {  // a piece too long to list: scan everything once
             if (scanned) *scanned = true;
             uint32_t m = kt.cast_segment(points_of(s), seg, f, g.hits);
-            return first_hit_of(s, seg, g.hits, m, slot, t);
+            return first_segment_hit(s.col, seg, g.hits, m, slot, t);
         }
         uint32_t m = grid_query(g, p, kt.cast_segment, seg, f);
         uint32_t b;
         float bt;
-        if (first_hit_of(s, seg, g.hits, m, &b, &bt) &&
+        if (first_segment_hit(s.col, seg, g.hits, m, &b, &bt) &&
             (!found || bt < best_t || (bt == best_t && s.col.id[b] < s.col.id[best]))) {
             found = true;
             best = b;

@@ -1,10 +1,6 @@
-// The layer's spatial index: a copy of its entities in cell order, so that a query visits the
-// few runs of entities its shape can reach and runs the same kernels over them.
-//
-// The cells are a loose grid's (loose_grid.hpp): squares, at least one bucket per entity.
-// Entities whose radius exceeds a cell sit in one more run that every query visits, so a big
-// disk far away is still found by touch_* queries.
-//
+// The layer's spatial index (doc/design.md, "Spatial index"): its entities copied in the cell
+// order of a loose grid (loose_grid.hpp), so that a query runs the same kernels over the few
+// runs its shape can reach; entities wider than a cell sit in one more run every query visits.
 // No Lua here: the binding owns the block (a Lua userdata) and decides when to build.
 #pragma once
 
@@ -78,13 +74,9 @@ void grid_build(Grid& g, const Store& s, bool moves_only) noexcept;
 void grid_fill(Grid& g, const Store& s, bool gathered) noexcept;
 
 // After the changes the store flagged since the grid last caught up (s.stale, s.feed; a grid
-// built before, no kStaleAll): takes the new positions into the cell order and, while the
-// summed moves since the last build stay within the loose grid's drift bound per axis (its
-// unit here: a cell), keeps the buckets as they are (loose: `drift` grows, and queries visit a
-// little more); past that, rebuilds from the order it has just refreshed. A tick of small
-// moves then costs a pass over the positions instead of a counting sort. The feed's adds and
-// removes are patched in: removed entities leave dead positions, added ones join the run every
-// query visits, until either grows past the loose grid's bounds and the grid rebuilds. Returns
+// built before, no kStaleAll): the new positions, adds and removes into the cell order, keeping
+// the buckets while the loose grid's rule allows (doc/design.md, "Spatial index"), else a
+// rebuild from that order: a tick of small moves costs a pass, not a counting sort. Returns
 // true when it stayed loose.
 bool grid_refresh(Grid& g, const Store& s) noexcept;
 

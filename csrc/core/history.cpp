@@ -13,9 +13,7 @@ FramePositions lay_positions(Carver& k, uint32_t cap) {
 }
 FrameShapes lay_shapes(Carver& k, uint32_t cap) {
     FrameShapes f;
-    f.r = k.take_zeroed<float>(cap);
-    f.mask = k.take_zeroed<uint32_t>(cap);
-    f.id = k.take_zeroed<int64_t>(cap);
+    k.take_zeroed_each(cap, &f.r, &f.mask, &f.id);
     return f;
 }
 struct Scratch {
@@ -23,6 +21,17 @@ struct Scratch {
     uint64_t* order;
 };
 Scratch lay_scratch(Carver& k, uint32_t cap) { return Scratch{k.take<uint32_t>(cap), k.take<uint64_t>(cap)}; }
+
+template <class T>
+void copy_zero_padded(T* to, const T* from, uint32_t n, uint32_t cap) noexcept {
+    if (n) std::memcpy(to, from, size_t(n) * sizeof(T));  // an empty layer's columns may be null
+    std::memset(to + n, 0, size_t(cap - n) * sizeof(T));
+}
+
+inline float lerp(float a, float b, double alpha) noexcept {
+    if (alpha == 1.0) return b;
+    return static_cast<float>(double(a) + alpha * (double(b) - double(a)));
+}
 
 }  // namespace
 
@@ -40,33 +49,15 @@ void frame_scratch_carve(void* block, uint32_t cap, Columns& col) noexcept {
 }
 
 void frame_copy_positions(const FramePositions& to, const Store& s, uint32_t cap) noexcept {
-    if (s.n) {
-        std::memcpy(to.x, s.col.x, size_t(s.n) * sizeof(float));
-        std::memcpy(to.y, s.col.y, size_t(s.n) * sizeof(float));
-    }
-    std::memset(to.x + s.n, 0, size_t(cap - s.n) * sizeof(float));
-    std::memset(to.y + s.n, 0, size_t(cap - s.n) * sizeof(float));
+    copy_zero_padded(to.x, s.col.x, s.n, cap);
+    copy_zero_padded(to.y, s.col.y, s.n, cap);
 }
 
 void frame_copy_shapes(const FrameShapes& to, const Store& s, uint32_t cap) noexcept {
-    if (s.n) {
-        std::memcpy(to.r, s.col.r, size_t(s.n) * sizeof(float));
-        std::memcpy(to.mask, s.col.mask, size_t(s.n) * sizeof(uint32_t));
-        std::memcpy(to.id, s.col.id, size_t(s.n) * sizeof(int64_t));
-    }
-    std::memset(to.r + s.n, 0, size_t(cap - s.n) * sizeof(float));
-    std::memset(to.mask + s.n, 0, size_t(cap - s.n) * sizeof(uint32_t));
-    std::memset(to.id + s.n, 0, size_t(cap - s.n) * sizeof(int64_t));
+    copy_zero_padded(to.r, s.col.r, s.n, cap);
+    copy_zero_padded(to.mask, s.col.mask, s.n, cap);
+    copy_zero_padded(to.id, s.col.id, s.n, cap);
 }
-
-namespace {
-
-inline float lerp(float a, float b, double alpha) noexcept {
-    if (alpha == 1.0) return b;
-    return static_cast<float>(double(a) + alpha * (double(b) - double(a)));
-}
-
-}  // namespace
 
 void frame_interpolate(const float* x0, const float* y0, const int64_t* id0, uint32_t n0, const float* x1,
                        const float* y1, const IdMap& map1, bool same_slots, double alpha, float* x,

@@ -20,6 +20,18 @@ struct Points {
 constexpr int kMaxWidth = 16;   // lanes of the widest target (AVX-512)
 constexpr int kAlign = 64;      // bytes
 
+// A float32's IEEE bits, and back.
+inline uint32_t float_bits(float f) noexcept {
+    uint32_t b;
+    __builtin_memcpy(&b, &f, 4);
+    return b;
+}
+inline float bits_float(uint32_t b) noexcept {
+    float f;
+    __builtin_memcpy(&f, &b, 4);
+    return f;
+}
+
 // An entity passes the filter when (entity mask & bits) != 0; `on` false means no filter.
 struct Filter {
     uint32_t bits;

@@ -1,10 +1,7 @@
-// The loose grid under the spatial index (grid.hpp), the AOI (aoi.hpp) and the contacts'
-// incremental path (contacts.hpp); each keeps its payload (columns by position) and kernels.
-// Cells hashed by row into a power-of-two table: a row's cells are consecutive buckets, so a
-// run of cells in a row is one run of positions (two when it wraps), in O(entities) memory.
-// Built by a counting sort; between builds entities move without being filed again (`drift`,
-// by which every search widens), added ones go to a run every search visits and removed ones
-// leave dead positions, until the one rule below says a build costs less (doc/design.md).
+// The loose grid under the spatial index, the AOI and the contacts' incremental path
+// (doc/design.md, "The loose grid"). Cells hashed by row into a power-of-two table: a row's
+// cells are consecutive buckets, so a run of cells in a row is one run of positions (two when
+// it wraps), in O(entities) memory.
 #pragma once
 
 #include <cmath>

@@ -1,19 +1,10 @@
 // Exact geometric predicates on float32 inputs, for the lanes the kernels' float filter cannot
 // decide. Compiled once with the project's flags (no FMA contraction), so every target's
 // fallback is the same code.
+#include "exact.hpp"
 #include "kernels.hpp"
 
 namespace soageo {
-namespace {
-
-// Knuth's TwoSum: s + err == a + b exactly (round-to-nearest doubles, no overflow).
-inline void two_sum(double a, double b, double& s, double& err) noexcept {
-    s = a + b;
-    double bb = s - a;
-    err = (a - (s - bb)) + (b - bb);
-}
-
-}  // namespace
 
 // orient(a, b, p) = (bx - ax)(py - ay) - (by - ay)(px - ax)
 //                 = bx*py - by*px + ax*by - ay*bx + ay*px - ax*py.
@@ -28,19 +19,8 @@ int orient_exact(float ax, float ay, float bx, float by, float px, float py) noe
     };
     double e[7];
     int n = 0;
-    for (double q : terms) {
-        int m = 0;
-        for (int i = 0; i < n; ++i) {
-            double s, err;
-            two_sum(q, e[i], s, err);
-            if (err != 0.0) e[m++] = err;
-            q = s;
-        }
-        if (q != 0.0) e[m++] = q;
-        n = m;
-    }
-    if (n == 0) return 0;
-    return e[n - 1] > 0.0 ? 1 : -1;
+    for (double q : terms) n = exact::grow(e, n, q, e);
+    return exact::sign(e, n);
 }
 
 bool in_triangle_exact(const Triangle& t, float px, float py) noexcept {

@@ -19,13 +19,6 @@ struct GridFrame {
 // What a visitor tells the walk after a cell.
 enum class Walk { next, next_column, stop };
 
-// Calls visit(col, row, entry, column_entry) for every cell that the padded segment from a to
-// b crosses. Columns come in the segment's x direction and, in each,
-// rows in its y direction, so `column_entry` (where the segment enters the padded column) only
-// grows, and `entry` (where it enters the padded cell, a lower bound of every contact there)
-// only grows within a column: a visitor that has found a contact at t may skip the rest of a
-// column once entry > t and stop once column_entry > t.
-// Ordered = false: entries are not needed (any contact will do) and are passed as 0.
 inline double dmin(double a, double b) { return a < b ? a : b; }  // std::fmin is a libm call here
 inline double dmax(double a, double b) { return a > b ? a : b; }
 
@@ -83,6 +76,12 @@ void walk_columns(const GridFrame& g, double ax, double ay, double bx, double by
     }
 }
 
+// Calls visit(col, row, entry, column_entry) for every cell that the padded segment from a to
+// b crosses. Columns come in the segment's x direction and, in each, rows in its y direction,
+// so `column_entry` (where the segment enters the padded column) only grows, and `entry` (where
+// it enters the padded cell, a lower bound of every contact there) only grows within a column:
+// a visitor that has found a contact at t may skip the rest of a column once entry > t and
+// stop once column_entry > t. Ordered = false: entries are not needed and are passed as 0.
 template <bool Ordered = true, class Visit>
 void walk_cells(const GridFrame& g, double ax, double ay, double bx, double by, Visit&& visit) noexcept {
     RowFrame f;

@@ -1,25 +1,12 @@
-// When the spatial index is rebuilt. The binding asks at every query of a layer whose index is
-// stale; nothing here knows about Lua or the index itself, only about work, in "entities
-// tested by the scan" units: what a query would save through a fresh index, what a rebuild
-// costs.
-//
-// A period runs from the first query after a change of the layer to the next change. A game
-// server ticks: it changes the layer, then queries it, and a tick queries about as much as the
-// last one did. So a period that follows one whose queries saved at least a rebuild rebuilds
-// at its first query, and one that follows a period that did not keeps the scan. Only the
-// first period, and a period that queries far more than the last (twice a rebuild forgone),
-// fall back to ski rental: scan while the savings forgone stay below the bound, then rebuild.
-// The forgone savings are counted per period: an index built now serves only until the next
-// change, so savings forgone before it do not pay for it (counted across periods, a layer
-// queried once per tick rebuilt every ~40 ticks, twice the cost of always scanning).
-//
-// Except where a build is an investment: after a full build, periods whose changes a refresh
-// takes (moves, up to kMaxMembersBehind adds and removes, radius and mask changes: "moves-only" below) cost a
-// refresh each (`upkeep`), far less than the build. A layer that ticks like that, queried each
-// period for more than a refresh but less than a full build (100 small queries a tick at
-// 1,000,000 entities), would otherwise scan forever. So over consecutive moves-only periods
-// the savings beyond the upkeep that scanning forwent add up, and once they reach what the
-// build costs beyond a refresh, the next period builds (ski rental over periods).
+// When the spatial index is rebuilt (doc/design.md, "Spatial index"), in "entities tested by
+// the scan" units. A period runs from the first query after a change to the next change; a
+// game server's tick queries about as much as the last, so a period rebuilds at its first query
+// when the last one's queries saved at least a rebuild. Otherwise (the first period, or one
+// querying past twice a rebuild forgone) ski rental, with the forgone savings counted per
+// period: an index built now serves only until the next change (counted across periods, a
+// layer queried once per tick rebuilt every ~40 ticks, twice the cost of always scanning).
+// Over consecutive "moves-only" periods (changes a refresh takes) the savings beyond the
+// refresh (`upkeep`) add up until they pay for the build: such a layer would scan forever.
 #pragma once
 
 #include <cstdint>

@@ -1,33 +1,16 @@
 #include "segment.hpp"
 
 #include <algorithm>
-#include <cstring>
 
 namespace soageo {
-namespace {
-
-// t is never negative (and never -0: it starts at +0 and only grows), so its IEEE bits sort
-// as unsigned integers in the same order as the values.
-uint32_t t_bits(float t) noexcept {
-    uint32_t b;
-    std::memcpy(&b, &t, 4);
-    return b;
-}
-
-}  // namespace
-
-float key_t(uint64_t key) noexcept {
-    uint32_t b = static_cast<uint32_t>(key >> 32);
-    float t;
-    std::memcpy(&t, &b, 4);
-    return t;
-}
 
 void order_segment_hits(const Columns& col, const Segment& s, uint32_t k) noexcept {
     uint64_t* keys = col.order;
     for (uint32_t i = 0; i < k; ++i) {
         uint32_t slot = col.hits[i];
-        keys[i] = (uint64_t(t_bits(segment_entry(s, col.x[slot], col.y[slot], col.r[slot]))) << 32) | slot;
+        // t is never negative (and never -0: it starts at +0 and only grows), so its IEEE bits
+        // sort as unsigned integers in the same order as the values.
+        keys[i] = (uint64_t(float_bits(segment_entry(s, col.x[slot], col.y[slot], col.r[slot]))) << 32) | slot;
     }
     std::sort(keys, keys + k);
     // Equal t: order by id instead of by slot.
@@ -41,12 +24,13 @@ void order_segment_hits(const Columns& col, const Segment& s, uint32_t k) noexce
     }
 }
 
-bool first_segment_hit(const Columns& col, const Segment& s, uint32_t k, uint32_t* slot, float* t) noexcept {
+bool first_segment_hit(const Columns& col, const Segment& s, const uint32_t* slots, uint32_t k, uint32_t* slot,
+                       float* t) noexcept {
     if (k == 0) return false;
-    uint32_t best = col.hits[0];
+    uint32_t best = slots[0];
     float best_t = segment_entry(s, col.x[best], col.y[best], col.r[best]);
     for (uint32_t i = 1; i < k; ++i) {
-        uint32_t at = col.hits[i];
+        uint32_t at = slots[i];
         float ti = segment_entry(s, col.x[at], col.y[at], col.r[at]);
         if (ti < best_t || (ti == best_t && col.id[at] < col.id[best])) {
             best = at;

@@ -71,17 +71,9 @@ struct LayerArrays {
 
 LayerArrays lay_layer(Carver& k, uint32_t cap, uint32_t map_cap, size_t glen, size_t starts) noexcept {
     LayerArrays a;
-    a.x = k.take<float>(cap);
-    a.y = k.take<float>(cap);
-    a.r = k.take<float>(cap);
-    a.mask = k.take<uint32_t>(cap);
-    a.id = k.take<int64_t>(cap);
+    k.take_each(cap, &a.x, &a.y, &a.r, &a.mask, &a.id);
     a.buckets = k.take<IdMap::Bucket>(map_cap);
-    a.gx = k.take<float>(glen);
-    a.gy = k.take<float>(glen);
-    a.gr = k.take<float>(glen);
-    a.gmask = k.take<uint32_t>(glen);
-    a.gslot = k.take<uint32_t>(glen);
+    k.take_each(glen, &a.gx, &a.gy, &a.gr, &a.gmask, &a.gslot);
     a.gstart = k.take<uint32_t>(starts);
     return a;
 }
@@ -201,6 +193,13 @@ Registry* registry() noexcept {
     return r;
 }
 
+// The entry named `name`, or null; the caller holds the lock. A lookup by string_view
+// allocates nothing, so it cannot throw.
+Entry* find_entry(Registry& r, const char* name, size_t len) noexcept {
+    auto it = r.names.find(std::string_view(name, len));
+    return it == r.names.end() ? nullptr : &it->second;
+}
+
 }  // namespace
 
 ShareStatus shared_publish(SharedVersion* v, SharedKind* had) noexcept {
@@ -232,14 +231,10 @@ SharedVersion* shared_attach(const char* name, size_t len) noexcept {
     Registry* r = registry();
     if (!r) return nullptr;
     std::lock_guard<std::mutex> g(r->lock);
-    try {
-        auto it = r->names.find(std::string_view(name, len));
-        if (it == r->names.end() || !it->second.newest) return nullptr;
-        shared_retain(it->second.newest);
-        return it->second.newest;
-    } catch (...) {
-        return nullptr;
-    }
+    Entry* e = find_entry(*r, name, len);
+    if (!e || !e->newest) return nullptr;
+    shared_retain(e->newest);
+    return e->newest;
 }
 
 uint64_t shared_version(const char* name, size_t len, SharedKind* kind) noexcept {
@@ -247,14 +242,10 @@ uint64_t shared_version(const char* name, size_t len, SharedKind* kind) noexcept
     Registry* r = registry();
     if (!r) return 0;
     std::lock_guard<std::mutex> g(r->lock);
-    try {
-        auto it = r->names.find(std::string_view(name, len));
-        if (it == r->names.end()) return 0;
-        if (kind) *kind = it->second.kind;
-        return it->second.newest ? it->second.newest->version : 0;
-    } catch (...) {
-        return 0;
-    }
+    const Entry* e = find_entry(*r, name, len);
+    if (!e) return 0;
+    if (kind) *kind = e->kind;
+    return e->newest ? e->newest->version : 0;
 }
 
 bool shared_unshare(const char* name, size_t len) noexcept {
@@ -263,14 +254,10 @@ bool shared_unshare(const char* name, size_t len) noexcept {
     SharedVersion* old = nullptr;
     {
         std::lock_guard<std::mutex> g(r->lock);
-        try {
-            auto it = r->names.find(std::string_view(name, len));
-            if (it == r->names.end()) return false;
-            old = it->second.newest;
-            it->second.newest = nullptr;
-        } catch (...) {
-            return false;
-        }
+        Entry* e = find_entry(*r, name, len);
+        if (!e) return false;
+        old = e->newest;
+        e->newest = nullptr;
     }
     if (old) shared_release(old);
     return old != nullptr;

@@ -1,14 +1,8 @@
 // Objects shared by every Lua state of a process (soageo.share / soageo.attach): frozen copies
 // of a layer (its columns, id map and a built index), of walls or of tiles, in memory from
 // malloc (never a Lua allocator: a skynet service's allocator counts without atomics and dies
-// with its service), and the registry that names them.
-//
-// The registry is the module's one piece of process-wide mutable state: name -> (kind, the
-// last version number given, the newest version). A mutex guards it; publish, attach, unshare
-// and list take it for a few instructions. A version is frozen once published, so queries read
-// it without any lock; its reference count is atomic, the registry holds one reference to each
-// name's newest version, every view one more, and whichever thread brings the count to zero
-// frees it. No Lua here.
+// with its service), and the registry that names them (doc/design.md): one mutex, versions
+// frozen once published and read without a lock, an atomic count whose last holder frees. No Lua.
 #pragma once
 
 #include <atomic>

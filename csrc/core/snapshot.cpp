@@ -92,18 +92,6 @@ void seal(unsigned char* out, uint32_t n) noexcept {
     store64(out + body, snapshot_checksum(out, body));
 }
 
-float as_float(uint32_t bits) noexcept {
-    float f;
-    std::memcpy(&f, &bits, 4);
-    return f;
-}
-
-uint32_t bits_of(float f) noexcept {
-    uint32_t b;
-    std::memcpy(&b, &f, 4);
-    return b;
-}
-
 }  // namespace
 
 void snapshot_write(const Store& s, unsigned char* out) noexcept {
@@ -133,9 +121,9 @@ void snapshot_write_slots(const Store& s, const uint32_t* slots, uint32_t k, uns
     for (uint32_t i = 0; i < k; ++i) {
         uint32_t j = slots[i];
         store64(p + 8 * size_t(i), static_cast<uint64_t>(s.col.id[j]));
-        store32(px + 4 * size_t(i), bits_of(s.col.x[j]));
-        store32(py + 4 * size_t(i), bits_of(s.col.y[j]));
-        store32(pr + 4 * size_t(i), bits_of(s.col.r[j]));
+        store32(px + 4 * size_t(i), float_bits(s.col.x[j]));
+        store32(py + 4 * size_t(i), float_bits(s.col.y[j]));
+        store32(pr + 4 * size_t(i), float_bits(s.col.r[j]));
         store32(pm + 4 * size_t(i), s.col.mask[j]);
     }
     seal(out, k);
@@ -146,9 +134,9 @@ SnapshotEntity snapshot_entity(const unsigned char* data, uint32_t n, uint32_t i
     const unsigned char* px = p + size_t(n) * 8 + 4 * size_t(i);
     SnapshotEntity e;
     e.id = static_cast<int64_t>(load64(p + 8 * size_t(i)));
-    e.x = as_float(load32(px));
-    e.y = as_float(load32(px + size_t(n) * 4));
-    e.r = as_float(load32(px + size_t(n) * 8));
+    e.x = bits_float(load32(px));
+    e.y = bits_float(load32(px + size_t(n) * 4));
+    e.r = bits_float(load32(px + size_t(n) * 8));
     e.mask = load32(px + size_t(n) * 12);
     return e;
 }

@@ -13,13 +13,7 @@ namespace {
 Columns lay_columns(Carver& k, uint32_t cap) noexcept {
     Columns c;
     c.cap = padded(cap);
-    c.x = k.take_zeroed<float>(c.cap);
-    c.y = k.take_zeroed<float>(c.cap);
-    c.r = k.take_zeroed<float>(c.cap);
-    c.mask = k.take_zeroed<uint32_t>(c.cap);
-    c.hits = k.take_zeroed<uint32_t>(c.cap);
-    c.id = k.take_zeroed<int64_t>(c.cap);
-    c.order = k.take_zeroed<uint64_t>(c.cap);
+    k.take_zeroed_each(c.cap, &c.x, &c.y, &c.r, &c.mask, &c.hits, &c.id, &c.order);
     return c;
 }
 
@@ -158,12 +152,9 @@ namespace {
 MoveBatch lay_moves(Carver& k, uint32_t cap) noexcept {
     MoveBatch m;
     m.held_cap = k.take<uint64_t>(1);
-    m.ids = k.take<int64_t>(cap);
-    m.ids2 = k.take<int64_t>(cap);
-    m.xy = k.take<float>(2 * size_t(cap));
-    m.xy2 = k.take<float>(2 * size_t(cap));
-    m.home2 = k.take<uint32_t>(cap);
-    m.slots = k.take<uint32_t>(cap);
+    k.take_each(cap, &m.ids, &m.ids2);
+    k.take_each(2 * size_t(cap), &m.xy, &m.xy2);
+    k.take_each(cap, &m.home2, &m.slots);
     return m;
 }
 

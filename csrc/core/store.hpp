@@ -146,17 +146,11 @@ constexpr uint8_t kStaleMembers = 16; // adds and removes since the index caught
 constexpr uint8_t kStaleShape = 32;   // radii or masks of entities already there
 constexpr uint8_t kStaleIndex = kStaleMoved | kStaleAll | kStaleMembers | kStaleShape;
 
-// The change feed: every change to the set of ids is numbered (seq counts them, from 0 for a
-// new layer; 64 bits never wrap) and the last kMaxMembersBehind are kept in a ring. Each
-// consumer (the index, each aoi, each contacts) keeps the number it has seen and, while it is
-// no further behind than that, learns which slots' ids changed from the feed instead of
-// comparing every slot; further behind, it takes its full path (a build, a full update, a sweep).
-// A change is an add (a new entity at `slot`, last == kMemberAdded), a remove (it freed `slot`
-// and moved the entity at `last` into it: the swap-remove) or a clear (slot == kMembersCleared,
-// last the count it emptied). A regrow moves no id between slots: not a change.
-//
-// The one bound on how far behind the layer's set of ids a consumer may fall and still patch
-// its copy: a tick of a few deaths and spawns stays well below it.
+// The change feed (doc/design.md): every change to the set of ids numbered (seq, from 0; 64
+// bits never wrap), the last kMaxMembersBehind kept in a ring, from which a consumer no further
+// behind patches its copy. An add: a new entity at `slot`, last == kMemberAdded; a remove: it
+// freed `slot` and moved the entity at `last` into it; a clear: slot == kMembersCleared, last
+// the count it emptied. A tick of a few deaths and spawns stays well below the bound.
 constexpr uint32_t kMaxMembersBehind = 64;
 static_assert((kMaxMembersBehind & (kMaxMembersBehind - 1)) == 0, "the ring is indexed by seq modulo its length");
 constexpr uint32_t kMemberAdded = 0xffffffffu;

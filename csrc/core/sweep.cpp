@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <utility>
 
 #include "carve.hpp"
 #include "radix.hpp"
@@ -100,11 +101,7 @@ void order_pairs(PairBuffer& buf, uint64_t n, const SweepScratch& sa, const Swee
         for (uint64_t i = 0; i < n; ++i) {
             uint64_t ra = sa.rank[sa.boxes.slot[buf.a[i]]];
             uint64_t rb = sb.rank[sb.boxes.slot[buf.b[i]]];
-            if (complete && rb < ra) {
-                uint64_t t = ra;
-                ra = rb;
-                rb = t;
-            }
+            if (complete && rb < ra) std::swap(ra, rb);
             buf.keys[i] = (ra << 32) | rb;
         }
         radix_sort64(buf.keys, nullptr, buf.tmp, nullptr, n);
@@ -126,11 +123,7 @@ void order_pairs(PairBuffer& buf, uint64_t n, const SweepScratch& sa, const Swee
     for (uint64_t i = 0; i < n; ++i) {
         uint32_t ra = rank_a[buf.a[i]];
         uint32_t rb = rank_b[buf.b[i]];
-        if (complete && rb < ra) {
-            uint32_t t = ra;
-            ra = rb;
-            rb = t;
-        }
+        if (complete && rb < ra) std::swap(ra, rb);
         keys[i] = (ra << 16) | rb;
         ++by_lo[ra + 1];
         ++by_hi[rb + 1];

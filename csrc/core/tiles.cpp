@@ -23,17 +23,6 @@ inline void set_ratio(exact::Ratio& r, const double* n, int nn, bool neg, const 
     exact::ratio_finish(r);
 }
 
-}  // namespace
-
-TileMap tiles_make(uint64_t* bits, uint32_t cols, uint32_t rows, float x0, float y0, float cell) noexcept {
-    return TileMap{bits, cols, rows, x0, y0, cell, GridFrame{x0, y0, 1.0 / double(cell), cols, rows}};
-}
-
-namespace {
-
-// tile_meets in doubles, for the cells it can decide: 1 meets, -1 does not, 0 too close to
-// call (the exact test decides). Edges and parameters are within a few units in the last
-// place of their exact values; the margins are a thousand times that.
 // A query prepared for tile_meets_fast: its ends in double and 1 / (b - a) per axis.
 struct Ray {
     Seg q;
@@ -47,6 +36,9 @@ inline Ray ray_of(const Seg& q) noexcept {
     return r;
 }
 
+// tile_meets in doubles, for the cells it can decide: 1 meets, -1 does not, 0 too close to
+// call (the exact test decides). Edges and parameters are within a few units in the last
+// place of their exact values; the margins are a thousand times that.
 int tile_meets_fast(const TileMap& m, uint32_t col, uint32_t row, const Ray& r, bool open) noexcept {
     double lo = 0, hi = 1, err = 0;
     for (int axis = 0; axis < 2; ++axis) {
@@ -78,6 +70,10 @@ bool meets(const TileMap& m, uint32_t col, uint32_t row, const Ray& r, bool open
 }
 
 }  // namespace
+
+TileMap tiles_make(uint64_t* bits, uint32_t cols, uint32_t rows, float x0, float y0, float cell) noexcept {
+    return TileMap{bits, cols, rows, x0, y0, cell, GridFrame{x0, y0, 1.0 / double(cell), cols, rows}};
+}
 
 bool tile_meets(const TileMap& m, uint32_t col, uint32_t row, const Seg& q, bool open, exact::Ratio* enter) noexcept {
     // Liang-Barsky on exact values: the parameters where q enters and leaves each slab, the

@@ -199,7 +199,7 @@ WallPlan walls_plan(const Seg* seg, uint32_t n) noexcept {
     return p;
 }
 
-size_t walls_index_bytes(const WallPlan& p, uint32_t) noexcept {
+size_t walls_index_bytes(const WallPlan& p) noexcept {
     const uint64_t cells = uint64_t(p.frame.cols) * p.frame.rows;
     return static_cast<size_t>((cells + 1) * sizeof(uint32_t) + p.refs * (sizeof(Seg) + sizeof(uint32_t)));
 }
@@ -356,13 +356,9 @@ bool walls_cast(const Walls& w, float ax, float ay, float bx, float by, double* 
             const Contact kind = first_contact(q, s);
             if (kind == Contact::none) continue;
             const Approx a = approx_contact(p, s, kind);
-            if (!found) {
+            if (!found || a.t + a.err < best.a.t - best.a.err) {
                 best = Best{s, kind, i, a, false, {}};
                 found = true;
-                continue;
-            }
-            if (a.t + a.err < best.a.t - best.a.err) {
-                best = Best{s, kind, i, a, false, {}};
                 continue;
             }
             if (a.t - a.err > best.a.t + best.a.err) continue;

@@ -43,7 +43,7 @@ struct WallPlan {
 };
 
 WallPlan walls_plan(const Seg* seg, uint32_t n) noexcept;
-size_t walls_index_bytes(const WallPlan& p, uint32_t n) noexcept;
+size_t walls_index_bytes(const WallPlan& p) noexcept;
 // Lays the index out in `block` (walls_index_bytes of it, 4-byte aligned) and fills it.
 // Queries only read it: one Walls may serve any number of queries at once.
 void walls_build(Walls& w, const Seg* seg, uint32_t n, const WallPlan& p, void* block) noexcept;

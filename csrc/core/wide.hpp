@@ -55,7 +55,6 @@ constexpr LaneLists lane_lists{};
 constexpr int W = 16;
 struct wf { __m512 v; };
 using wm = __mmask16;
-using wi = __m512i;
 
 inline wf load(const float* p) { return {_mm512_load_ps(p)}; }
 inline wf loadu(const float* p) { return {_mm512_loadu_ps(p)}; }
@@ -71,10 +70,8 @@ inline wm ge(wf a, wf b) { return _mm512_cmp_ps_mask(b.v, a.v, _CMP_LE_OQ); }
 inline wm mand(wm a, wm b) { return static_cast<wm>(a & b); }
 inline wm mor(wm a, wm b) { return static_cast<wm>(a | b); }
 inline wm mnot(wm a) { return static_cast<wm>(~a); }
-inline wf select(wm m, wf a, wf b) { return {_mm512_mask_blend_ps(m, b.v, a.v)}; }
 inline wf vmin(wf a, wf b) { return {_mm512_min_ps(a.v, b.v)}; }
 inline wf vmax(wf a, wf b) { return {_mm512_max_ps(a.v, b.v)}; }
-inline wf vsqrt(wf a) { return {_mm512_sqrt_ps(a.v)}; }
 inline uint32_t bits(wm m) { return m; }
 inline wm from_bits(uint32_t b) { return static_cast<wm>(b); }
 inline wm mask_any(const uint32_t* m, uint32_t q) {
@@ -127,10 +124,8 @@ inline wm ge(wf a, wf b) { return {_mm256_cmp_ps(b.v, a.v, _CMP_LE_OQ)}; }
 inline wm mand(wm a, wm b) { return {_mm256_and_ps(a.v, b.v)}; }
 inline wm mor(wm a, wm b) { return {_mm256_or_ps(a.v, b.v)}; }
 inline wm mnot(wm a) { return {_mm256_xor_ps(a.v, _mm256_castsi256_ps(_mm256_set1_epi32(-1)))}; }
-inline wf select(wm m, wf a, wf b) { return {_mm256_blendv_ps(b.v, a.v, m.v)}; }
 inline wf vmin(wf a, wf b) { return {_mm256_min_ps(a.v, b.v)}; }
 inline wf vmax(wf a, wf b) { return {_mm256_max_ps(a.v, b.v)}; }
-inline wf vsqrt(wf a) { return {_mm256_sqrt_ps(a.v)}; }
 inline uint32_t bits(wm m) { return static_cast<uint32_t>(_mm256_movemask_ps(m.v)); }
 inline wm from_bits(uint32_t b) {
     const __m256i lane = _mm256_set_epi32(128, 64, 32, 16, 8, 4, 2, 1);
@@ -199,10 +194,8 @@ inline wm ge(wf a, wf b) { return {_mm_cmple_ps(b.v, a.v)}; }
 inline wm mand(wm a, wm b) { return {_mm_and_ps(a.v, b.v)}; }
 inline wm mor(wm a, wm b) { return {_mm_or_ps(a.v, b.v)}; }
 inline wm mnot(wm a) { return {_mm_xor_ps(a.v, _mm_castsi128_ps(_mm_set1_epi32(-1)))}; }
-inline wf select(wm m, wf a, wf b) { return {_mm_or_ps(_mm_and_ps(m.v, a.v), _mm_andnot_ps(m.v, b.v))}; }
 inline wf vmin(wf a, wf b) { return {_mm_min_ps(a.v, b.v)}; }
 inline wf vmax(wf a, wf b) { return {_mm_max_ps(a.v, b.v)}; }
-inline wf vsqrt(wf a) { return {_mm_sqrt_ps(a.v)}; }
 inline uint32_t bits(wm m) { return static_cast<uint32_t>(_mm_movemask_ps(m.v)); }
 inline wm from_bits(uint32_t b) {
     const __m128i lane = _mm_set_epi32(8, 4, 2, 1);
@@ -273,7 +266,6 @@ inline wf select(wm m, wf a, wf b) { return {vbslq_f32(m.v, a.v, b.v)}; }
 // vminq_f32 propagates NaN; the x86 rule returns the second operand instead.
 inline wf vmin(wf a, wf b) { return select(lt(a, b), a, b); }
 inline wf vmax(wf a, wf b) { return select(gt(a, b), a, b); }
-inline wf vsqrt(wf a) { return {vsqrtq_f32(a.v)}; }
 inline uint32_t bits(wm m) {
     const uint32x4_t weight = {1, 2, 4, 8};
     return vaddvq_u32(vandq_u32(m.v, weight));
@@ -317,10 +309,8 @@ inline wm ge(wf a, wf b) { return {b.v <= a.v}; }
 inline wm mand(wm a, wm b) { return {a.v && b.v}; }
 inline wm mor(wm a, wm b) { return {a.v || b.v}; }
 inline wm mnot(wm a) { return {!a.v}; }
-inline wf select(wm m, wf a, wf b) { return m.v ? a : b; }
 inline wf vmin(wf a, wf b) { return {a.v < b.v ? a.v : b.v}; }
 inline wf vmax(wf a, wf b) { return {a.v > b.v ? a.v : b.v}; }
-inline wf vsqrt(wf a) { return {__builtin_sqrtf(a.v)}; }
 inline uint32_t bits(wm m) { return m.v ? 1u : 0u; }
 inline wm from_bits(uint32_t b) { return {(b & 1u) != 0}; }
 inline wm mask_any(const uint32_t* m, uint32_t q) { return {(*m & q) != 0}; }

@@ -71,7 +71,7 @@ int l_cast_segment_first(lua_State* L) {
         hit = grid_cast_first(layer->grid, layer->s, *kernels(L), s, f, &slot, &t, &scanned);
     } else {
         uint32_t k = kernels(L)->cast_segment(points_of(layer->s), s, f, col.hits);
-        hit = first_segment_hit(col, s, k, &slot, &t);
+        hit = first_segment_hit(col, s, col.hits, k, &slot, &t);
     }
     count_query(layer, !scanned);
     if (!hit) {

@@ -50,7 +50,7 @@ int l_walls(lua_State* L) {
     }
     const WallPlan plan = walls_plan(seg, n);
     if (!plan.ok || n > kMaxWalls) luaL_argerror(L, 1, "coords has too many elements");  // not reached: check_array's limit
-    void* block = lua_newuserdatauv(L, walls_index_bytes(plan, n) + sizeof(uint32_t), 0);
+    void* block = lua_newuserdatauv(L, walls_index_bytes(plan) + sizeof(uint32_t), 0);
     lua_setiuservalue(L, 2, kWallIndexValue);
     walls_build(o->w, seg, n, plan, block);
     o->closed = false;

@@ -98,7 +98,7 @@ TEST_CASE(the_registry_counts_versions_per_name_keeps_kinds_and_holders) {
     // Another kind under the same name: refused, the caller keeps its copy.
     std::vector<Seg> seg{{0, 0, 1, 1}};
     WallPlan p = walls_plan(seg.data(), 1);
-    std::vector<uint32_t> block(walls_index_bytes(p, 1) / sizeof(uint32_t) + 1);
+    std::vector<uint32_t> block(walls_index_bytes(p) / sizeof(uint32_t) + 1);
     Walls w{};
     walls_build(w, seg.data(), 1, p, block.data());
     SharedVersion* c = shared_freeze_walls(w, name, len);

@@ -21,7 +21,7 @@ struct Built {
     explicit Built(std::vector<Seg> s) : seg(std::move(s)) {
         const uint32_t n = static_cast<uint32_t>(seg.size());
         WallPlan p = walls_plan(seg.data(), n);
-        block.resize(walls_index_bytes(p, n) / sizeof(uint32_t) + 1);
+        block.resize(walls_index_bytes(p) / sizeof(uint32_t) + 1);
         walls_build(w, seg.data(), n, p, block.data());
     }
 };
