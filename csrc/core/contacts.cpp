@@ -75,22 +75,26 @@ uint64_t merge_remapped(const ContactFrame& before, const uint64_t* cur, uint64_
         if (out) out[w++] = key;
         push_pair(began, ids[key >> 32], ids[key & 0xffffffffu]);
     };
-    for (uint64_t i = 0; i < before.n; ++i) {
+    for (uint64_t i = 0; i < before.n;) {
         const uint64_t key = old[i];
         const uint32_t ra = remap[key >> 32], rb = remap[key & 0xffffffffu];
         if (ra == kNoSlot || rb == kNoSlot) {  // an entity left the layer: its pairs end
             push_pair(ended, old_ids[key >> 32], old_ids[key & 0xffffffffu]);
+            ++i;
             continue;
         }
         const uint64_t m = uint64_t(ra) << 32 | rb;
-        for (; j < nc && cur[j] < m; ++j) begin(cur[j]);
-        if (j < nc && cur[j] == m) {  // still touching
+        if (j < nc && cur[j] < m) {
+            begin(cur[j++]);
+        } else if (j < nc && cur[j] == m) {  // still touching
             if (out) out[w++] = m;
-            ++j;
+            ++i, ++j;
         } else if (stays(ra, rb)) {
             out[w++] = m;
+            ++i;
         } else {
             push_pair(ended, ids[ra], ids[rb]);
+            ++i;
         }
     }
     for (; j < nc; ++j) begin(cur[j]);
