@@ -21,11 +21,9 @@ struct BandPlan {
     uint64_t count_entries;  // and count_banded, which needs 2 * bands of BandScratch's bands
 };
 
-// Plans bands for the sorted boxes of a sweep (sweep_prepare's output). Bands only when n is
-// large enough for them to pay, their count stays O(n) however large or sparse the world, and
-// the copies stay under 1.5n.
-// min_boxes: fewer boxes than this are not banded (kBandMinBoxes for layer:pairs; benchmarks
-// and tests may ask for bands below it).
+// Plans bands for the sorted boxes of a sweep (sweep_prepare's output): none below min_boxes
+// (benchmarks and tests may ask for bands below kBandMinBoxes), at most O(n) bands however
+// large or sparse the world, and copies under 1.5n.
 constexpr uint32_t kBandMinBoxes = 32768;
 BandPlan band_plan(const SweepBoxes& b, uint32_t min_boxes = kBandMinBoxes) noexcept;
 
