@@ -1,9 +1,6 @@
-// The AOI's incremental update across adds and removes. A tick where a few entities die and a
-// few spawn keeps the incremental path: the scratch's copies by slot follow the entities that a
-// remove moved to another slot, an added entity takes the next position after the buckets (every
-// search visits that run as one more window), a removed one keeps its position with mask 0 (seen
-// by nobody) until the next full update drops it. The movers' machinery then does the rest: an
-// added entity is a mover from mask 0, a removed one a mover to mask 0.
+// The AOI's incremental update across adds and removes (doc/design.md, AOI): an added entity
+// takes the next position after the buckets, a removed one keeps its position with mask 0 until
+// the next full update, and both are movers: an added one from mask 0, a removed one to mask 0.
 #include <algorithm>
 #include <cstring>
 
@@ -26,6 +23,35 @@ uint32_t equal_prefix(const int64_t* a, const int64_t* b, uint32_t n) noexcept {
     while (i + kRun <= n && std::memcmp(a + i, b + i, kRun * sizeof(int64_t)) == 0) i += kRun;
     while (i < n && a[i] == b[i]) ++i;
     return i;
+}
+
+// The position of id's entity now (kNoSlot: none), from the last update's ranks and the
+// members patched in.
+uint32_t position_of(const AoiScratch& s, const Visible& v, int64_t id) noexcept {
+    const AoiScratch::Members& m = s.members;
+    const uint32_t ib = m.ids_before;
+    const int64_t* at = std::lower_bound(v.ids, v.ids + ib, id);
+    if (at != v.ids + ib && *at == id) {
+        const uint32_t e = uint32_t(at - v.ids);
+        if (std::binary_search(m.removed_rank, m.removed_rank + m.n_removed, e)) return kNoSlot;
+        return s.pos_of_rank[e];
+    }
+    const int64_t* added = std::lower_bound(m.added_id, m.added_id + m.n_added, id);
+    if (added != m.added_id + m.n_added && *added == id) return s.pos_of_rank[ib + uint32_t(added - m.added_id)];
+    return kNoSlot;
+}
+
+// For an update that patched members in, rank e < ids_before is an id of the last update and
+// ids_before + i the added i: in id order, e comes after the added below it, and the added i
+// after the added_at[i] ids of the last update below it. Watcher indices likewise.
+inline uint32_t to_order(uint32_t e, uint32_t before, const uint32_t* at, uint32_t n) noexcept {
+    return e < before ? e + uint32_t(std::upper_bound(at, at + n, e) - at) : (e - before) + at[e - before];
+}
+
+// `order` holds i + at[i] for each added i: strictly ascending.
+inline uint32_t from_order(uint32_t u, uint32_t before, const uint32_t* order, uint32_t n) noexcept {
+    const uint32_t below = uint32_t(std::lower_bound(order, order + n, u) - order);
+    return below < n && order[below] == u ? before + below : u - below;
 }
 
 }  // namespace
@@ -91,26 +117,6 @@ void patch_members(const AoiInput& in, AoiScratch& s, const Visible& v, const Me
     }
     s.loose.n += mc.n_added;
 }
-
-namespace {
-
-// The position of id's entity now (kNoSlot: none), from the last update's ranks and the
-// members patched in.
-uint32_t position_of(const AoiScratch& s, const Visible& v, int64_t id) noexcept {
-    const AoiScratch::Members& m = s.members;
-    const uint32_t ib = m.ids_before;
-    const int64_t* at = std::lower_bound(v.ids, v.ids + ib, id);
-    if (at != v.ids + ib && *at == id) {
-        const uint32_t e = uint32_t(at - v.ids);
-        if (std::binary_search(m.removed_rank, m.removed_rank + m.n_removed, e)) return kNoSlot;
-        return s.pos_of_rank[e];
-    }
-    const int64_t* added = std::lower_bound(m.added_id, m.added_id + m.n_added, id);
-    if (added != m.added_id + m.n_added && *added == id) return s.pos_of_rank[ib + uint32_t(added - m.added_id)];
-    return kNoSlot;
-}
-
-}  // namespace
 
 bool find_watchers(const Watchers& w, const Visible& v, AoiScratch::Members& m) noexcept {
     m.n_new_watchers = m.n_unwatched = 0;
@@ -194,15 +200,15 @@ void commit_watchers(const AoiInput& in, AoiScratch& s, Visible& v, Visible& tem
     uint32_t k = first, t = first, i = 0;
     uint32_t* const index_now = temp.mask;  // each update index's new one (kNoSlot: unwatched)
     for (uint32_t j = 0; j < first; ++j) index_now[j] = j;
-    auto take = [&](uint32_t to, uint32_t from, uint32_t len) {
-        std::memcpy(temp.pos + to, v.pos + from, len * sizeof(uint32_t));
-        std::memcpy(temp.off + to, v.off + from, len * sizeof(uint32_t));
-        std::memcpy(temp.len + to, v.len + from, len * sizeof(uint32_t));
-        std::memcpy(temp.room + to, v.room + from, len * sizeof(uint32_t));
+    auto copy_lists = [](Visible& to, const Visible& from, uint32_t at, uint32_t from_at, uint32_t count) {
+        std::memcpy(to.pos + at, from.pos + from_at, count * sizeof(uint32_t));
+        std::memcpy(to.off + at, from.off + from_at, count * sizeof(uint32_t));
+        std::memcpy(to.len + at, from.len + from_at, count * sizeof(uint32_t));
+        std::memcpy(to.room + at, from.room + from_at, count * sizeof(uint32_t));
     };
     while (t < w.n) {
         const uint32_t same = equal_prefix(v.watcher + k, w.id + t, std::min(before - k, w.n - t));
-        take(t, k, same);
+        copy_lists(temp, v, t, k, same);
         for (uint32_t j = 0; j < same; ++j) index_now[k + j] = t + j;
         k += same, t += same;
         if (t == w.n) break;
@@ -213,38 +219,20 @@ void commit_watchers(const AoiInput& in, AoiScratch& s, Visible& v, Visible& tem
         }
         SOAGEO_ASSERT(i < m.n_new_watchers && m.new_watcher[i] == w.id[t]);
         index_now[before + i] = t;
-        take(t++, before + i++, 1);
+        copy_lists(temp, v, t++, before + i++, 1);
     }
     for (; k < before; ++k) {  // unwatched after the last watcher
         index_now[k] = kNoSlot;
         v.pairs -= v.len[k];
     }
     const uint32_t moved = w.n - first;
-    std::memcpy(v.pos + first, temp.pos + first, moved * sizeof(uint32_t));
-    std::memcpy(v.off + first, temp.off + first, moved * sizeof(uint32_t));
-    std::memcpy(v.len + first, temp.len + first, moved * sizeof(uint32_t));
-    std::memcpy(v.room + first, temp.room + first, moved * sizeof(uint32_t));
+    copy_lists(v, temp, first, first, moved);
     std::memcpy(v.watcher + first, w.id + first, moved * sizeof(int64_t));
     v.n = w.n;
     // The scratch's watchers by position carry the new indices.
     for (t = first; t < w.n; ++t)
         if (v.pos[t] != kNoSlot) s.watcher_at[v.pos[t]] = t;
 }
-
-// For an update that patched members in, rank e < ids_before is an id of the last update and
-// ids_before + i the added i: in id order, e comes after the added below it, and the added i
-// after the added_at[i] ids of the last update below it. Watcher indices likewise.
-namespace {
-inline uint32_t to_order(uint32_t e, uint32_t before, const uint32_t* at, uint32_t n) noexcept {
-    return e < before ? e + uint32_t(std::upper_bound(at, at + n, e) - at) : (e - before) + at[e - before];
-}
-
-// `order` holds i + at[i] for each added i: strictly ascending.
-inline uint32_t from_order(uint32_t u, uint32_t before, const uint32_t* order, uint32_t n) noexcept {
-    const uint32_t below = uint32_t(std::lower_bound(order, order + n, u) - order);
-    return below < n && order[below] == u ? before + below : u - below;
-}
-}  // namespace
 
 void keys_to_id_order(const AoiScratch& s, uint64_t* keys, uint64_t n) noexcept {
     const AoiScratch::Members& m = s.members;

@@ -9,15 +9,54 @@
 namespace soageo {
 
 namespace {
+
 Watchers lay_watchers(Carver& k, uint32_t cap) noexcept {
-    Watchers w;
-    w.id = k.take<int64_t>(cap);
-    w.view = k.take<float>(cap);
-    w.mask = k.take<uint32_t>(cap);
-    w.n = 0;
+    Watchers w{};
+    k.take_each(cap, &w.id, &w.view, &w.mask);
     w.cap = cap;
     return w;
 }
+
+Visible lay_visible(Carver& k, uint32_t watcher_cap, uint64_t target_cap, uint32_t id_cap) noexcept {
+    Visible v{};
+    k.take_each(watcher_cap, &v.watcher, &v.view, &v.mask, &v.pos, &v.off, &v.len, &v.room);
+    v.target = k.take<uint32_t>(target_cap);
+    k.take_each(id_cap, &v.ids, &v.rank_at);
+    v.watcher_cap = watcher_cap;
+    v.target_cap = target_cap;
+    v.id_cap = id_cap;
+    return v;
+}
+
+AoiScratch lay_aoi_scratch(Carver& k, uint32_t cap) noexcept {
+    size_t c = size_t(padded(cap + 1)) + kMaxWidth;
+    AoiScratch s{};
+    k.take_each(c, &s.xs, &s.ys, &s.ms, &s.keys, &s.tmp_keys, &s.tmp_vals, &s.id_keys, &s.tmp_id_keys);
+    s.merged_ids = reinterpret_cast<int64_t*>(s.tmp_id_keys);
+    s.watcher_enters = s.tmp_keys;
+    s.watcher_leaves = s.tmp_vals;
+    k.take_each(c, &s.rank, &s.slot_of_rank, &s.rank_at_pos, &s.mark, &s.pos_of_rank, &s.remap, &s.new_pos);
+    s.loose.buckets = loose_buckets_for(cap);  // at least one per entity
+    s.loose.start = k.take<uint32_t>(loose_start_len(s.loose.buckets, 0));
+    k.take_each(c, &s.pos_of_slot, &s.sx, &s.sy);
+    k.take_each(c, &s.slot_x, &s.slot_y, &s.slot_mask, &s.slot_id);
+    k.take_each(c, &s.watcher_at, &s.view_squared, &s.reach_squared, &s.watcher_mask);
+    k.take_each(c, &s.changed, &s.moved, &s.old_x, &s.old_y, &s.old_m);
+    k.take_each(c, &s.redo, &s.redo_at, &s.redo_len, &s.hits, &s.seen);
+    k.take_each(c, &s.last_xs, &s.last_ys, &s.last_ms, &s.gone);
+    s.removed_pos = s.gone;
+    s.mover_order = s.keys;
+    s.changed_at = s.hits;
+    s.searched = reinterpret_cast<uint8_t*>(s.tmp_vals);
+    s.cell = s.loose.inv_cell = s.loose.inv_cell_x = 1.0;
+    s.ranked_n = kNoSlot;
+    s.use = AoiScratch::Use::sorting;
+    s.cap = cap;
+    return s;
+}
+
+EventList lay_events(Carver& k, uint64_t cap) noexcept { return EventList{k.take<int64_t>(cap * 2), 0, cap}; }
+
 }  // namespace
 
 size_t watchers_bytes(uint32_t cap) noexcept { return layout_bytes(lay_watchers, cap); }
@@ -55,23 +94,6 @@ void watchers_copy(Watchers& to, const Watchers& from) noexcept {
     to.n = from.n;
 }
 
-namespace {
-Visible lay_visible(Carver& k, uint32_t watcher_cap, uint64_t target_cap, uint32_t id_cap) noexcept {
-    Visible v;
-    k.take_each(watcher_cap, &v.watcher, &v.view, &v.mask, &v.pos, &v.off, &v.len, &v.room);
-    v.target = k.take<uint32_t>(target_cap);
-    k.take_each(id_cap, &v.ids, &v.rank_at);
-    v.n = 0;
-    v.watcher_cap = watcher_cap;
-    v.target_cap = target_cap;
-    v.id_count = 0;
-    v.id_cap = id_cap;
-    v.positions = 0;
-    v.top = v.pairs = 0;
-    return v;
-}
-}  // namespace
-
 size_t visible_bytes(uint32_t watcher_cap, uint64_t target_cap, uint32_t id_cap) noexcept {
     return layout_bytes(lay_visible, watcher_cap, target_cap, id_cap);
 }
@@ -98,49 +120,6 @@ void visible_copy(Visible& to, const Visible& from) noexcept {
     to.top = from.top;
     to.pairs = from.pairs;
 }
-
-namespace {
-AoiScratch lay_aoi_scratch(Carver& k, uint32_t cap) noexcept {
-    size_t c = size_t(padded(cap + 1)) + kMaxWidth;
-    AoiScratch s;
-    k.take_each(c, &s.xs, &s.ys, &s.ms, &s.keys, &s.tmp_keys, &s.tmp_vals, &s.id_keys, &s.tmp_id_keys);
-    s.merged_ids = reinterpret_cast<int64_t*>(s.tmp_id_keys);
-    s.watcher_enters = s.tmp_keys;
-    s.watcher_leaves = s.tmp_vals;
-    k.take_each(c, &s.rank, &s.slot_of_rank, &s.rank_at_pos, &s.mark, &s.pos_of_rank, &s.remap, &s.new_pos);
-    s.loose.buckets = loose_buckets_for(cap);  // at least one per entity
-    s.loose.start = k.take<uint32_t>(loose_start_len(s.loose.buckets, 0));
-    k.take_each(c, &s.pos_of_slot, &s.sx, &s.sy);
-    k.take_each(c, &s.slot_x, &s.slot_y, &s.slot_mask, &s.slot_id);
-    k.take_each(c, &s.watcher_at, &s.view_squared, &s.reach_squared, &s.watcher_mask);
-    k.take_each(c, &s.changed, &s.moved, &s.old_x, &s.old_y, &s.old_m);
-    k.take_each(c, &s.redo, &s.redo_at, &s.redo_len, &s.hits, &s.seen);
-    k.take_each(c, &s.last_xs, &s.last_ys, &s.last_ms, &s.gone);
-    s.removed_pos = s.gone;
-    s.mover_order = s.keys;
-    s.changed_at = s.hits;
-    s.searched = reinterpret_cast<uint8_t*>(s.tmp_vals);
-    s.loose.drift = s.reach_max = 0.0;
-    s.any_wide = false;
-    s.serial = 0;
-    s.mark_stamp = s.seen_stamp = 0;
-    s.n_redo = 0;
-    s.synced = s.fresh = false;
-    s.slot_id_seen = 0;
-    s.cell = s.loose.inv_cell = s.loose.inv_cell_x = 1.0;
-    s.ranked_n = kNoSlot;
-    s.members = AoiScratch::Members{};
-    s.loose.n_cells = s.loose.n = s.loose.n_built = s.loose.dead = 0;
-    s.loose.drift_limit = 0;
-    s.zero_masks = false;
-    s.use = AoiScratch::Use::sorting;
-    s.cap = cap;
-    return s;
-}
-
-EventList lay_events(Carver& k, uint64_t cap) noexcept { return EventList{k.take<int64_t>(cap * 2), 0, cap}; }
-
-}  // namespace
 
 size_t aoi_scratch_bytes(uint32_t cap) noexcept { return layout_bytes(lay_aoi_scratch, cap); }
 

@@ -10,10 +10,8 @@ namespace soageo {
 
 namespace {
 Observers lay_observers(Carver& k, uint32_t id_cap, uint64_t pair_cap) noexcept {
-    Observers o;
-    o.off = k.take<uint32_t>(id_cap);
-    o.len = k.take<uint32_t>(id_cap);
-    o.room = k.take<uint32_t>(id_cap);
+    Observers o{};
+    k.take_each(id_cap, &o.off, &o.len, &o.room);
     o.who = k.take<uint32_t>(pair_cap);
     o.sort_cap = id_cap > 64 ? id_cap : 64;
     o.sort = k.take<uint64_t>(o.sort_cap);
@@ -21,7 +19,6 @@ Observers lay_observers(Carver& k, uint32_t id_cap, uint64_t pair_cap) noexcept 
     o.unsorted = k.take<uint8_t>(id_cap);
     o.id_cap = id_cap;
     o.pair_cap = pair_cap;
-    o.top = 0;
     return o;
 }
 }  // namespace
@@ -126,12 +123,10 @@ bool apply_batch(Observers& o, const uint64_t* ev, uint32_t n) noexcept {
     }
     return true;
 }
-}  // namespace
 
 // The targets are sorted in groups of 2^shift ranks, at most this many groups.
 constexpr uint32_t kApplyGroups = 1024;
 
-namespace {
 bool apply_keys(Observers& o, uint32_t ids, const uint64_t* leave_keys, uint64_t n_leave, const uint64_t* enter_keys,
                 uint64_t n_enter) noexcept {
     SOAGEO_ASSERT(o.id_cap >= ids);

@@ -25,10 +25,6 @@ uint32_t band_of(const BandPlan& p, float y) noexcept {
 
 uint64_t round_block(uint64_t c) noexcept { return (c + (kMaxWidth - 1)) & ~uint64_t(kMaxWidth - 1); }
 
-}  // namespace
-
-namespace {
-
 // The cut for the boxes of `sets` (one set, or both sides of pairs_between): bands eight mean
 // box heights tall (about 140 units for boxes of radius 2.5 to 15): an eighth of the boxes
 // touch two bands, and a box's x window inside its band holds a few boxes, not a column of
@@ -81,6 +77,16 @@ BandPlan with_entries(BandPlan p, uint64_t copies, uint32_t n) noexcept {
     return p;
 }
 
+BandScratch lay_band_scratch(Carver& k, uint64_t entries, uint32_t bands) noexcept {
+    BandScratch s;
+    s.held = k.take<uint64_t>(2);
+    k.take_each(entries, &s.minx, &s.maxx, &s.miny, &s.maxy, &s.pos);
+    k.take_each(size_t(bands) + 1, &s.start, &s.fill);
+    s.entries = entries;
+    s.bands = bands;
+    return s;
+}
+
 }  // namespace
 
 // Below kBandMinBoxes the plain sweep's window is short already and the copies do not pay
@@ -105,20 +111,6 @@ BandPlan band_plan_between(const SweepBoxes& a, const SweepBoxes& b, uint64_t* e
     *entries_b = with_entries(p, copies[1], b.n).entries;
     return with_entries(p, copies[0], a.n);
 }
-
-namespace {
-
-BandScratch lay_band_scratch(Carver& k, uint64_t entries, uint32_t bands) noexcept {
-    BandScratch s;
-    s.held = k.take<uint64_t>(2);
-    k.take_each(entries, &s.minx, &s.maxx, &s.miny, &s.maxy, &s.pos);
-    k.take_each(size_t(bands) + 1, &s.start, &s.fill);
-    s.entries = entries;
-    s.bands = bands;
-    return s;
-}
-
-}  // namespace
 
 size_t band_scratch_bytes(uint64_t entries, uint32_t bands) noexcept {
     return layout_bytes(lay_band_scratch, entries, bands);
@@ -229,6 +221,13 @@ uint64_t keep_banded(const BandPlan& plan, uint32_t bands, uint32_t* out_a, uint
     return overflow ? found : kept;
 }
 
+uint32_t* ranks_at_positions(SweepScratch& s) noexcept {
+    SOAGEO_ASSERT(s.use == SweepScratch::Use::ordering);
+    uint32_t* rank_at = s.rank_at_pos;
+    for (uint32_t p = 0; p < s.boxes.n; ++p) rank_at[p] = s.rank[s.boxes.slot[p]];
+    return rank_at;
+}
+
 }  // namespace
 
 uint64_t sweep_banded(const BandPlan& plan, const SweepBoxes& b, BandScratch& s, SweepFn sweep, uint32_t* out_a,
@@ -255,30 +254,6 @@ uint64_t count_banded(const BandPlan& plan, const SweepBoxes& b, BandScratch& s,
     return total;
 }
 
-uint64_t sweep_banded_between(const BandPlan& plan, const SweepBoxes& a, const SweepBoxes& b, BandScratch& sa,
-                              BandScratch& sb, SweepBetweenFn sweep, uint32_t* out_a, uint32_t* out_b, uint64_t cap,
-                              const uint32_t* tag_a, const uint32_t* tag_b) noexcept {
-    const uint32_t nb = lay_bands(plan, a, sa, tag_a, false);
-    lay_bands(plan, b, sb, tag_b, false);
-    return keep_banded(plan, nb, out_a, out_b, cap,
-                       [&](uint32_t k, uint32_t* pa, uint32_t* pb, uint64_t room, SweepBoxes* A, SweepBoxes* B) -> uint64_t {
-                           *A = segment(sa, k);
-                           *B = segment(sb, k);
-                           return (!A->n || !B->n) ? 0 : sweep(*A, *B, pa, pb, room);
-                       });
-}
-
-namespace {
-
-uint32_t* ranks_at_positions(SweepScratch& s) noexcept {
-    SOAGEO_ASSERT(s.use == SweepScratch::Use::ordering);
-    uint32_t* rank_at = s.rank_at_pos;
-    for (uint32_t p = 0; p < s.boxes.n; ++p) rank_at[p] = s.rank[s.boxes.slot[p]];
-    return rank_at;
-}
-
-}  // namespace
-
 uint64_t pairs_banded(const BandPlan& plan, SweepScratch& s, BandScratch& bs, SweepFn sweep, PairBuffer& buf) noexcept {
     const uint64_t m = sweep_banded(plan, s.boxes, bs, sweep, buf.a, buf.b, buf.cap, ranks_at_positions(s));
     if (m > buf.cap) return m;
@@ -295,9 +270,14 @@ uint64_t pairs_ordered(const BandPlan& plan, SweepScratch& s, BandScratch& bs, S
 
 uint64_t pairs_banded_between(const BandPlan& plan, SweepScratch& sa, SweepScratch& sb, BandScratch& bsa,
                               BandScratch& bsb, SweepBetweenFn sweep, PairBuffer& buf) noexcept {
-    const uint32_t* ra = ranks_at_positions(sa);
-    const uint32_t* rb = ranks_at_positions(sb);
-    const uint64_t m = sweep_banded_between(plan, sa.boxes, sb.boxes, bsa, bsb, sweep, buf.a, buf.b, buf.cap, ra, rb);
+    const uint32_t nb = lay_bands(plan, sa.boxes, bsa, ranks_at_positions(sa), false);
+    lay_bands(plan, sb.boxes, bsb, ranks_at_positions(sb), false);
+    auto band = [&](uint32_t k, uint32_t* pa, uint32_t* pb, uint64_t room, SweepBoxes* A, SweepBoxes* B) -> uint64_t {
+        *A = segment(bsa, k);
+        *B = segment(bsb, k);
+        return (!A->n || !B->n) ? 0 : sweep(*A, *B, pa, pb, room);
+    };
+    const uint64_t m = keep_banded(plan, nb, buf.a, buf.b, buf.cap, band);
     if (m > buf.cap) return m;
     order_rank_pairs(buf, m, sa.boxes.n > sb.boxes.n ? sa.boxes.n : sb.boxes.n, false);
     return m;

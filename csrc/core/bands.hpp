@@ -1,11 +1,7 @@
-// layer:pairs in horizontal bands. A sort-and-sweep tests every box against the boxes whose
-// min-x falls inside its x extent: in a square world that window spans the world's height, so
-// the candidates per box grow like sqrt(n) (about 875 per box at 1,000,000 uniform entities).
-// Cutting the world into y bands several box heights tall and sweeping each band on its own
-// with the same kernel leaves a handful. A box is copied into every band its y extent
-// touches; a pair found in several bands is kept only in the band holding the larger of the
-// two min-y (a band both boxes touch), so each pair is reported once and the set of pairs
-// equals the plain sweep's.
+// layer:pairs in horizontal bands: a sweep's x window spans a square world's height (about 875
+// candidates per box at 1,000,000 uniform entities), a band a few box heights tall a handful.
+// A box is copied into every band it touches; a pair is kept only in the band of the larger of
+// its two min-y (one both boxes touch), so the pairs equal the plain sweep's, each once.
 #pragma once
 
 #include <cstddef>
@@ -25,11 +21,9 @@ struct BandPlan {
     uint64_t count_entries;  // and count_banded, which needs 2 * bands of BandScratch's bands
 };
 
-// Plans bands for the sorted boxes of a sweep (sweep_prepare's output). Bands only when n is
-// large enough for them to pay, their count stays O(n) however large or sparse the world, and
-// the copies stay under 1.5n.
-// min_boxes: fewer boxes than this are not banded (kBandMinBoxes for layer:pairs; benchmarks
-// and tests may ask for bands below it).
+// Plans bands for the sorted boxes of a sweep (sweep_prepare's output): none below min_boxes
+// (benchmarks and tests may ask for bands below kBandMinBoxes), at most O(n) bands however
+// large or sparse the world, and copies under 1.5n.
 constexpr uint32_t kBandMinBoxes = 32768;
 BandPlan band_plan(const SweepBoxes& b, uint32_t min_boxes = kBandMinBoxes) noexcept;
 
@@ -71,13 +65,6 @@ uint64_t sweep_banded(const BandPlan& plan, const SweepBoxes& b, BandScratch& s,
 // entries and 2 * plan.bands bands.
 uint64_t count_banded(const BandPlan& plan, const SweepBoxes& b, BandScratch& s, SweepFn sweep) noexcept;
 
-// The pairs between a and b (sweep: a target's sweep_between) under band_plan_between's plan,
-// each once, as positions (or tags) into a in out_a and into b in out_b; sa and sb hold the
-// plan's entries for a and b. Returns as sweep_banded does.
-uint64_t sweep_banded_between(const BandPlan& plan, const SweepBoxes& a, const SweepBoxes& b, BandScratch& sa,
-                              BandScratch& sb, SweepBetweenFn sweep, uint32_t* out_a, uint32_t* out_b, uint64_t cap,
-                              const uint32_t* tag_a = nullptr, const uint32_t* tag_b = nullptr) noexcept;
-
 // layer:pairs' banded path, for s prepared by sweep_prepare with ranks: the pairs in
 // buf.keys as order_pairs leaves them (rank_lo << 32 | rank_hi, ascending). The band entries
 // carry id ranks instead of positions, so no pair needs a lookup afterwards. Returns the
@@ -87,7 +74,8 @@ uint64_t pairs_banded(const BandPlan& plan, SweepScratch& s, BandScratch& bs, Sw
 // it bands, else one sweep of the whole layer and order_pairs. The same keys either way;
 // returns as pairs_banded.
 uint64_t pairs_ordered(const BandPlan& plan, SweepScratch& s, BandScratch& bs, SweepFn sweep, PairBuffer& buf) noexcept;
-// The same for pairs_between: keys rank_in_a << 32 | rank_in_b, ascending.
+// The same for pairs_between (sweep: a target's sweep_between; bsa and bsb hold the entries
+// band_plan_between gives a and b): keys rank_in_a << 32 | rank_in_b, ascending.
 uint64_t pairs_banded_between(const BandPlan& plan, SweepScratch& sa, SweepScratch& sb, BandScratch& bsa,
                               BandScratch& bsb, SweepBetweenFn sweep, PairBuffer& buf) noexcept;
 

@@ -7,7 +7,6 @@
 
 #include "carve.hpp"
 #include "radix.hpp"
-#include "slot_changes.hpp"
 
 namespace soageo {
 
@@ -17,18 +16,15 @@ constexpr uint32_t kDetectBlock = 256;  // change detection checks its limits pe
 constexpr uint32_t kRunBatch = 32;      // runs of grid positions handed to the search kernel at once
 
 ContactFrame lay_contact_frame(Carver& k, uint64_t pair_cap, uint32_t id_cap) noexcept {
-    ContactFrame f;
+    ContactFrame f{};
     f.buf = lay_pair_buffer(k, pair_cap);
     k.take_each(id_cap, &f.ids, &f.x, &f.y, &f.r, &f.id_at);
-    f.n = 0;
-    f.id_count = 0;
-    f.seq = 0;
     f.id_cap = id_cap;
     return f;
 }
 
 ContactState lay_contact_state(Carver& k, uint32_t cap) noexcept {
-    ContactState cs;
+    ContactState cs{};
     // Change detection reads whole blocks of lanes, the search too.
     k.take_zeroed_each(padded(cap), &cs.x, &cs.y, &cs.r, &cs.id_at);
     const size_t padded = size_t(cap) + kMaxWidth;
@@ -43,14 +39,7 @@ ContactState lay_contact_state(Carver& k, uint32_t cap) noexcept {
     const size_t movers = size_t(cap) / 4 + kDetectBlock + kMaxWidth;
     k.take_each(movers, &cs.mover, &cs.mx, &cs.my, &cs.mr);
     cs.side = cs.loose.inv_cell = cs.loose.inv_cell_x = 1.0;
-    cs.loose.drift = cs.loose.drift_limit = cs.widest = 0;
-    cs.builds = 0;
-    cs.id_seen = 0;
-    cs.loose.buckets = cs.movers = 0;
-    cs.loose.n_cells = cs.loose.n_built = cs.loose.n = cs.loose.dead = 0;
     cs.cap = cap;
-    cs.kept = cs.built = cs.renumbered = false;
-    cs.renumbered_n = cs.n_added = 0;
     return cs;
 }
 
@@ -61,6 +50,55 @@ Touching lay_touching(Carver& k, uint32_t id_cap, uint64_t pair_cap) noexcept {
     t.id_cap = id_cap;
     t.pair_cap = pair_cap;
     return t;
+}
+
+// Past the capacity, events are only counted: the caller grows the list and diffs again.
+inline void push_pair(EventList& e, int64_t a, int64_t b) noexcept {
+    if (e.n < e.cap) {
+        e.pair[2 * e.n] = a;
+        e.pair[2 * e.n + 1] = b;
+    }
+    ++e.n;
+}
+
+// The last pairs mapped to the new ranks (remap keeps order, so they still ascend; kNoSlot: a
+// removed entity, whose pairs end) merged with the pairs now, cur[0, nc), the events pushed as
+// ids. A last pair not found now ends unless stays(ra, rb). With `out`, the merged keys go there
+// (returns how many).
+template <class Stays>
+uint64_t merge_remapped(const ContactFrame& before, const uint64_t* cur, uint64_t nc, const int64_t* ids,
+                        const uint32_t* remap, uint64_t* out, Stays stays, EventList& began, EventList& ended) noexcept {
+    const uint64_t* const old = before.buf.keys;
+    const int64_t* const old_ids = before.ids;
+    uint64_t w = 0, j = 0;
+    auto begin = [&](uint64_t key) {
+        if (out) out[w++] = key;
+        push_pair(began, ids[key >> 32], ids[key & 0xffffffffu]);
+    };
+    for (uint64_t i = 0; i < before.n;) {
+        const uint64_t key = old[i];
+        const uint32_t ra = remap[key >> 32], rb = remap[key & 0xffffffffu];
+        if (ra == kNoSlot || rb == kNoSlot) {  // an entity left the layer: its pairs end
+            push_pair(ended, old_ids[key >> 32], old_ids[key & 0xffffffffu]);
+            ++i;
+            continue;
+        }
+        const uint64_t m = uint64_t(ra) << 32 | rb;
+        if (j < nc && cur[j] < m) {
+            begin(cur[j++]);
+        } else if (j < nc && cur[j] == m) {  // still touching
+            if (out) out[w++] = m;
+            ++i, ++j;
+        } else if (stays(ra, rb)) {
+            out[w++] = m;
+            ++i;
+        } else {
+            push_pair(ended, ids[ra], ids[rb]);
+            ++i;
+        }
+    }
+    for (; j < nc; ++j) begin(cur[j]);
+    return w;
 }
 
 }  // namespace
@@ -75,18 +113,17 @@ ContactFrame contact_frame_carve(void* block, uint64_t pair_cap, uint32_t id_cap
     return f;
 }
 
-namespace {
+size_t contact_state_bytes(uint32_t cap) noexcept { return layout_bytes(lay_contact_state, cap); }
 
-// Past the capacity, events are only counted: the caller grows the list and diffs again.
-inline void push_pair(EventList& e, int64_t a, int64_t b) noexcept {
-    if (e.n < e.cap) {
-        e.pair[2 * e.n] = a;
-        e.pair[2 * e.n + 1] = b;
-    }
-    ++e.n;
+ContactState contact_state_carve(void* block, uint32_t cap) noexcept { return layout_carve(block, lay_contact_state, cap); }
+
+size_t touching_bytes(uint32_t id_cap, uint64_t pair_cap) noexcept {
+    return layout_bytes(lay_touching, id_cap, pair_cap);
 }
 
-}  // namespace
+Touching touching_carve(void* block, uint32_t id_cap, uint64_t pair_cap) noexcept {
+    return layout_carve(block, lay_touching, id_cap, pair_cap);
+}
 
 void contacts_diff(const ContactFrame& before, ContactFrame& now, const uint64_t* id_keys, uint32_t n,
                    uint32_t* remap, EventList& began, EventList& ended) noexcept {
@@ -100,44 +137,25 @@ void contacts_diff(const ContactFrame& before, ContactFrame& now, const uint64_t
     // The same ids as last time (the usual tick): ranks carry over, keys compare as they are.
     bool same = before.id_count == n;
     for (uint32_t r = 0; same && r < n; ++r) same = old_ids[r] == ids[r];
-    uint64_t i = 0, j = 0;
-    if (same) {
-        while (i < no && j < nc) {
-            const uint64_t a = old[i], b = cur[j];
-            if (a == b) {
-                ++i, ++j;
-            } else if (a < b) {
-                push_pair(ended, ids[a >> 32], ids[a & 0xffffffffu]);
-                ++i;
-            } else {
-                push_pair(began, ids[b >> 32], ids[b & 0xffffffffu]);
-                ++j;
-            }
-        }
-    } else {
-        // Old rank -> new rank (kNoSlot: removed), merging the two ascending id lists. The map
-        // keeps order, so mapped old keys still ascend and one merge still does.
+    if (!same) {  // old rank -> new rank (kNoSlot: removed), merging the two ascending id lists
         for (uint32_t r = 0, k = 0; r < before.id_count; ++r) {
             while (k < n && ids[k] < old_ids[r]) ++k;
             remap[r] = k < n && ids[k] == old_ids[r] ? k : kNoSlot;
         }
-        while (i < no) {
-            const uint32_t ra = remap[old[i] >> 32], rb = remap[old[i] & 0xffffffffu];
-            if (ra == kNoSlot || rb == kNoSlot) {  // an entity left the layer: its pairs end
-                push_pair(ended, old_ids[old[i] >> 32], old_ids[old[i] & 0xffffffffu]);
-                ++i;
-                continue;
-            }
-            const uint64_t a = uint64_t(ra) << 32 | rb;
-            if (j < nc && cur[j] < a) {
-                push_pair(began, ids[cur[j] >> 32], ids[cur[j] & 0xffffffffu]);
-                ++j;
-            } else if (j < nc && cur[j] == a) {
-                ++i, ++j;
-            } else {
-                push_pair(ended, ids[ra], ids[rb]);
-                ++i;
-            }
+        merge_remapped(before, cur, nc, ids, remap, nullptr, [](uint32_t, uint32_t) { return false; }, began, ended);
+        return;
+    }
+    uint64_t i = 0, j = 0;
+    while (i < no && j < nc) {
+        const uint64_t a = old[i], b = cur[j];
+        if (a == b) {
+            ++i, ++j;
+        } else if (a < b) {
+            push_pair(ended, ids[a >> 32], ids[a & 0xffffffffu]);
+            ++i;
+        } else {
+            push_pair(began, ids[b >> 32], ids[b & 0xffffffffu]);
+            ++j;
         }
     }
     for (; i < no; ++i) push_pair(ended, old_ids[old[i] >> 32], old_ids[old[i] & 0xffffffffu]);
@@ -207,14 +225,6 @@ void build_grid(ContactState& cs, const Columns& c, uint32_t n, const uint32_t* 
 // 100,000, even at 2,000 (crowded or not), and the sweep no better with a quarter moving
 // (bench/bench_pairs_lua.lua's contacts lines compare the two).
 constexpr uint32_t kIncrementalMin = 2048;
-
-}  // namespace
-
-size_t contact_state_bytes(uint32_t cap) noexcept { return layout_bytes(lay_contact_state, cap); }
-
-ContactState contact_state_carve(void* block, uint32_t cap) noexcept { return layout_carve(block, lay_contact_state, cap); }
-
-namespace {
 
 // Adds and removes: the kept columns follow the entities to their slots now (an added one is
 // kept as it is now: the caller counts it as changed), and the ranks are those of the layer's
@@ -288,43 +298,14 @@ void renumber(const Store& st, SweepScratch& s, const ContactFrame& before, Cont
     cs.loose.dead += mc.n_removed;
 }
 
-// The last pairs mapped to the new ranks (kept order: the ranks follow the ids), merged with
-// the pairs found, found[0, k): as the merge in runs, with the events pushed as ids.
+// The last pairs mapped to the new ranks, merged with the pairs found, found[0, k): a last
+// pair of two unchanged entities stays, found or not.
 ContactStep merge_renumbered(const ContactFrame& before, ContactFrame& now, const ContactState& cs, const uint32_t* remap,
                              uint64_t k, EventList& began, EventList& ended) noexcept {
-    const uint64_t* const old = before.buf.keys;
-    const uint64_t* const found = now.buf.keys;
-    uint64_t* const out = now.buf.tmp;
-    const int64_t* const old_ids = before.ids;
-    const int64_t* const ids = now.ids;
     const uint64_t* const moved = cs.rank_moved;
     auto is_moved = [&](uint32_t r) { return (moved[r >> 6] >> (r & 63)) & 1; };
-    uint64_t w = 0, j = 0;
-    for (uint64_t i = 0; i < before.n; ++i) {
-        const uint64_t key = old[i];
-        const uint32_t ra = remap[key >> 32], rb = remap[key & 0xffffffffu];
-        if (ra == kNoSlot || rb == kNoSlot) {  // an entity left the layer: its pairs end
-            push_pair(ended, old_ids[key >> 32], old_ids[key & 0xffffffffu]);
-            continue;
-        }
-        const uint64_t m = uint64_t(ra) << 32 | rb;
-        for (; j < k && found[j] < m; ++j) {
-            out[w++] = found[j];
-            push_pair(began, ids[found[j] >> 32], ids[found[j] & 0xffffffffu]);
-        }
-        if (j < k && found[j] == m) {  // still touching
-            out[w++] = m;
-            ++j;
-        } else if (is_moved(ra) || is_moved(rb)) {  // a changed one's pair, not found again
-            push_pair(ended, ids[ra], ids[rb]);
-        } else {
-            out[w++] = m;
-        }
-    }
-    for (; j < k; ++j) {
-        out[w++] = found[j];
-        push_pair(began, ids[found[j] >> 32], ids[found[j] & 0xffffffffu]);
-    }
+    auto stays = [&](uint32_t ra, uint32_t rb) { return !(is_moved(ra) || is_moved(rb)); };
+    const uint64_t w = merge_remapped(before, now.buf.keys, k, now.ids, remap, now.buf.tmp, stays, began, ended);
     std::swap(now.buf.keys, now.buf.tmp);
     std::swap(now.buf.keys32, now.buf.tmp32);
     now.n = w;
@@ -396,22 +377,13 @@ bool find_changed(ContactTick& t) noexcept {
     ContactState& cs = t.cs;
     const SweepScratch& s = t.s;
     const uint32_t n = t.n;
-    // Same ids in the same slots as at the last update, whose ranks the scratch holds (the
-    // caller says so: checking it here would be a random read per entity, so the checked
-    // builds assert it instead).
     uint32_t movers = 0;
-    const uint32_t max_movers = n / 4;  // more, and a sweep is cheaper than their searches
-    // A kernel compares every entity with the kept copy; the limits are checked per block.
-    // Only the comparisons run over every entity: the movers' columns and sizes are read after.
-    ContactChanges changes;
-    changes.x = reinterpret_cast<const uint32_t*>(c.x);
-    changes.y = reinterpret_cast<const uint32_t*>(c.y);
-    changes.r = reinterpret_cast<const uint32_t*>(c.r);
-    changes.id = reinterpret_cast<const uint32_t*>(c.id);
-    changes.kept_x = reinterpret_cast<const uint32_t*>(cs.x);
-    changes.kept_y = reinterpret_cast<const uint32_t*>(cs.y);
-    changes.kept_r = reinterpret_cast<const uint32_t*>(cs.r);
-    changes.kept_id = reinterpret_cast<const uint32_t*>(cs.id_at);
+    const uint32_t max_movers = n / 4;
+    // Only the kernel's comparisons run over every entity (the limits checked per block): the
+    // movers' columns and sizes are read after.
+    auto bits = [](const auto* column) { return reinterpret_cast<const uint32_t*>(column); };
+    ContactChanges changes{bits(c.x),  bits(c.y),  bits(c.r),  bits(c.id),
+                           bits(cs.x), bits(cs.y), bits(cs.r), bits(cs.id_at), 0, 0};
     if (!t.members && n != t.before.id_count && !renumber_now(t)) return false;
     for (int pass = 0; pass < 2; ++pass) {
         movers = 0;
@@ -421,6 +393,8 @@ bool find_changed(ContactTick& t) noexcept {
             changes.last = std::min(n, i0 + kDetectBlock);
             movers += t.kernels.contact_changed(changes, cs.mover + movers, &other_id);
 #if defined(SOAGEO_CHECKS)
+            // The ranks are those of these ids: the caller says so (checking would be a random
+            // read per entity).
             for (uint32_t i = changes.first; i < changes.last; ++i)
                 SOAGEO_ASSERT(cs.id_at[i] != c.id[i] || s.id_keys[s.rank[i]] == int_key(c.id[i]));
 #endif
@@ -461,7 +435,6 @@ void place_movers(ContactTick& t) noexcept {
         cs.mr[q] = r;
         widest = std::max(widest, box_side(x, y, r));
     }
-    // The grid as built holds, or is built again (cells kCellPerBox times the widest box).
     // `widest` only grows between grids, so cells grown too wide wait for the next grid.
     double side = kCellPerBox * (widest > 0 ? widest : 1.0);
     const size_t words = size_t(n) / 64 + 1;
@@ -526,12 +499,7 @@ uint64_t find_pairs(ContactTick& t) noexcept {
     uint32_t* const rank_changed = cs.rank_changed;
     uint32_t* const hits = cs.hits;
     uint32_t runs[2 * kRunBatch];
-    ContactSearch search;
-    search.minx = cs.minx;
-    search.neg_maxx = cs.neg_maxx;
-    search.miny = cs.miny;
-    search.neg_maxy = cs.neg_maxy;
-    search.runs = runs;
+    ContactSearch search{cs.minx, cs.neg_maxx, cs.miny, cs.neg_maxy, runs, 0, 0, 0, 0, 0};
     for (size_t wd = 0, pos_words = size_t(positions) / 64 + 1; wd < pos_words; ++wd) {
         for (uint64_t bits = cs.pos_bits[wd]; bits; bits &= bits - 1) {
             const uint32_t q = static_cast<uint32_t>(wd * 64 + static_cast<unsigned>(__builtin_ctzll(bits)));
@@ -710,14 +678,6 @@ void contacts_commit(ContactState& cs, const ContactFrame& now, bool incremental
     cs.kept = true;
     cs.built = false;  // every box may have moved: the next incremental update builds the grid
     cs.movers = 0;
-}
-
-size_t touching_bytes(uint32_t id_cap, uint64_t pair_cap) noexcept {
-    return layout_bytes(lay_touching, id_cap, pair_cap);
-}
-
-Touching touching_carve(void* block, uint32_t id_cap, uint64_t pair_cap) noexcept {
-    return layout_carve(block, lay_touching, id_cap, pair_cap);
 }
 
 // A counting sort of both ends of every pair. Pairs ascend by (lower, higher): an entity's

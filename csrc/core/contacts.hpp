@@ -44,18 +44,11 @@ void contacts_keep(const Store& st, ContactFrame& now) noexcept;
 enum class ContactStep { full, done, need_pairs };
 
 // What the incremental path keeps from update to update (one block, cap entities), so that an
-// update where a tenth moved costs what moved rather than the layer's size: at 100,000
-// uniform entities, building a grid of every box each update was more than a quarter of it.
-// - The layer by slot as of the last committed update (x, y, r, id_at): change detection
-//   compares with it; a commit writes only what changed.
-// - A loose grid (loose_grid.hpp) of the current boxes, keyed by the cell of their min corner
-//   as it was when the grid was built (filed), as columns by position that the search kernel
-//   reads W at a time (kernels.hpp, ContactSearch: the maxima negated, so the four tests have
-//   one direction). Movers are written in place, not filed again: a search widens its window
-//   by `drift`, the farthest any min corner went from where it was filed (per axis), and the
-//   grid is built again past its drift bound (its unit: the widest box) or once the boxes
-//   outgrow the cells. Entities added since take the positions after the build (every search
-//   visits them), removed ones stay as boxes that overlap nothing.
+// update where a tenth moved costs what moved rather than the layer's size (at 100,000 uniform
+// entities, a grid of every box each update was more than a quarter of it): the layer by slot
+// as of the last committed update, which change detection compares with, and a loose grid
+// (loose_grid.hpp) of the boxes filed by their min corner, as columns the search kernel reads
+// W at a time (ContactSearch: the maxima negated, so the four tests have one direction).
 struct ContactState {
     LooseGrid loose;
     float *x, *y, *r;
@@ -91,18 +84,14 @@ size_t contact_state_bytes(uint32_t cap) noexcept;
 // kept and built false: the next update sweeps.
 ContactState contact_state_carve(void* block, uint32_t cap) noexcept;
 
-// An update that costs what changed: when the ranks in `s` describe the ids of the last update
-// (`ranks_current`: the caller knows it, as no update failed after ranking since the last one
-// committed), at least 2,048 entities and at most a quarter of them changed (moved, changed
-// radius, or were added; at most kMaxMembersBehind adds and removes since id_at matched the
-// layer, and as many slots changed entity), only the changed ones are searched
-// again and the last pairs that involve none of them are kept as they are. Adds and removes
-// rank the ids again, and the grid takes them in its added run and dead positions while the
-// loose grid's rule allows (else it is built again): the last pairs are then mapped to the new ranks
-// one by one (those of a removed entity end) instead of copied in runs. Returns
-// full when it does not apply (the caller sweeps); need_pairs with *need when now's buffer is
-// too small; done with now's keys and ids set and the events in began/ended (counted past
-// their caps, as contacts_diff). Then, once the update is committed, contacts_commit.
+// An update that costs what changed: when the ranks in `s` describe the last update's ids
+// (`ranks_current`: no update failed after ranking since the last commit), with at least 2,048
+// entities of which at most a quarter changed (moved, changed radius or were added; at most
+// kMaxMembersBehind adds and removes since id_at matched the layer), only the changed ones are
+// searched again and the last pairs that involve none of them are kept. Returns full when it
+// does not apply (the caller sweeps); need_pairs with *need when now's buffer is too small;
+// done with now's keys and ids set and the events in began/ended (counted past their caps, as
+// contacts_diff). Then, once the update is committed, contacts_commit.
 ContactStep contacts_incremental(const Store& st, SweepScratch& s, bool ranks_current, const ContactFrame& before,
                                  ContactFrame& now, ContactState& cs, const KernelTable& kernels, EventList& began,
                                  EventList& ended, uint64_t* need) noexcept;
