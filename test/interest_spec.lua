@@ -136,7 +136,10 @@ for _, arch in ipairs(soageo.archs()) do
             for i = 1, n do
               if not view[out[i]] or (i > 1 and out[i - 1] >= out[i]) then wrong = "visible(" .. w .. ")[" .. i .. "]" end
             end
-            for t in pairs(view) do seers[t] = seers[t] or {}; table.insert(seers[t], w) end
+            for t in pairs(view) do
+              seers[t] = seers[t] or {}
+              table.insert(seers[t], w)
+            end
           end
           for t = 1, next_id do
             local want = seers[t] or {}

@@ -89,7 +89,8 @@ uint64_t merge_remapped(const ContactFrame& before, const uint64_t* cur, uint64_
         } else if (j < nc && cur[j] == m) {  // still touching
             if (out) out[w++] = m;
             ++i, ++j;
-        } else if (stays(ra, rb)) {
+        } else if (stays(ra, rb)) {  // only a caller that keeps its pairs (out given) says so
+            SOAGEO_ASSERT(out);
             out[w++] = m;
             ++i;
         } else {
@@ -378,7 +379,7 @@ bool find_changed(ContactTick& t) noexcept {
     const SweepScratch& s = t.s;
     const uint32_t n = t.n;
     uint32_t movers = 0;
-    const uint32_t max_movers = n / 4;
+    const uint32_t max_movers = n / 4;  // more, and a sweep is cheaper than their searches
     // Only the kernel's comparisons run over every entity (the limits checked per block): the
     // movers' columns and sizes are read after.
     auto bits = [](const auto* column) { return reinterpret_cast<const uint32_t*>(column); };

@@ -423,7 +423,7 @@ Area area_of(const Sector& s, double reach) noexcept {
 namespace {
 
 // The points within `radius` of the segment from (x0, y0) by (dx, dy), narrowed row by row;
-// sreach is what box_area added to the radius (reach and rounding).
+// sreach: the radius plus what box_area added (reach and rounding).
 Area swept_area(float x0, float y0, float dx, float dy, double radius, double reach) noexcept {
     double x1 = double(x0) + dx, y1 = double(y0) + dy;
     Area a = box_area(std::min(double(x0), x1) - radius, std::min(double(y0), y1) - radius,
