@@ -106,7 +106,13 @@ bool observers_apply_renumbered(Observers& o, uint32_t ids_before, uint32_t adde
                                 const uint32_t* remap, const uint32_t* index_now, const uint64_t* leave_keys,
                                 uint64_t n_leave, const uint64_t* enter_keys, uint64_t n_enter) noexcept;
 
-struct AoiStats;
+// How the updates ran (aoi:stats()): which path each committed update took, and how the
+// inversion watchers_of reads was kept. Tests check from these that the cheap paths run.
+struct AoiStats {
+    uint64_t full = 0, incremental = 0;  // committed updates, by path
+    uint64_t inversion_builds = 0;       // watchers_of built the inversion anew
+    uint64_t inversion_follows = 0;      // an update applied its events to the inversion
+};
 
 // Who sees me, as an aoi keeps it for watchers_of: the inversion, built when asked
 // (who_sees_me_ask), then followed by each commit while the caller keeps asking; after
@@ -289,14 +295,6 @@ struct AoiProgress {
 };
 
 enum class AoiStatus { done, need_targets, need_enter, need_leave };
-
-// How the updates ran (aoi:stats()): which path each committed update took, and how the
-// inversion watchers_of reads was kept. Tests check from these that the cheap paths run.
-struct AoiStats {
-    uint64_t full = 0, incremental = 0;  // committed updates, by path
-    uint64_t inversion_builds = 0;       // watchers_of built the inversion anew
-    uint64_t inversion_follows = 0;      // an update applied its events to the inversion
-};
 
 struct AoiInput {
     const Store* layer;

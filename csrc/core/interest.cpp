@@ -405,8 +405,7 @@ InterestNeed interest_need(const Visible& v_before, const EventList& enter, cons
                            const Specials& sp, const Pins& pins, const InterestLists& before,
                            uint32_t positions) noexcept {
     // One merge over the watchers special now or at the last update (ids ascending), their last
-    // uncapped lists, their enters and their pins. A watcher's new view is at most its last
-    // uncapped list plus its enters, and at most its cap when nothing passes beyond it.
+    // uncapped lists, their enters and their pins; a view is at most its cap when none passes it.
     uint64_t pairs = 0, others = 0, old_sum = 0;
     uint32_t i = 0, j = 0, k = 0, p = 0;
     uint64_t e = 0;
@@ -438,8 +437,6 @@ InterestNeed interest_need(const Visible& v_before, const EventList& enter, cons
 }
 
 namespace {
-
-using namespace interest_detail;
 
 // One watcher of interest_update: special now (opt) or at the last update (old.pairs), with its
 // index k in the visible lists when it watches, and its uncapped events [lo, hi).
