@@ -4,11 +4,9 @@
 #include "aoi.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <cstring>
 
 #include "aoi_internal.hpp"
-#include "carve.hpp"
 #include "radix.hpp"
 
 namespace soageo {
@@ -35,7 +33,6 @@ void sort_entities(const Store& st, const Watchers& w, float margin, AoiScratch&
     // A radix sort of 64-bit keys was a tenth of an update: kept while the ids are.
     s.use = AoiScratch::Use::sorting;
     keep_or_rank_ids(c.id, n, s.id_keys, s.slot_of_rank, s.rank, s.tmp_id_keys, s.tmp_vals, &s.ranked_n);
-    // A counting sort by bucket (loose_grid.hpp).
     LooseGrid& g = s.loose;
     s.cell = choose_cell(w, margin, kCellHeightPerReach);
     const double inv = g.inv_cell = 1.0 / s.cell;
@@ -102,7 +99,6 @@ void plan_windows(const AoiInput& in, const AoiScratch& s, uint32_t self, float 
     });
 }
 
-// Asks for the first blocks of every planned window (coordinates and marks).
 void prefetch_plan(const AoiScratch& s, const Plan& plan) noexcept {
     for (uint32_t k = 0; k < plan.n; ++k) {
         uint32_t blocks = 0;
@@ -138,12 +134,6 @@ void remap_ranks(const Visible& before, const AoiScratch& s, uint32_t n) noexcep
         while (j < n && s.id_keys[j] < key) ++j;
         s.remap[i] = j < n && s.id_keys[j] == key ? j : kNoSlot;
     }
-}
-
-inline void push_event(EventList& e, int64_t watcher, int64_t target) noexcept {
-    e.pair[2 * e.n] = watcher;
-    e.pair[2 * e.n + 1] = target;
-    ++e.n;
 }
 
 // aoi_update works in four index spaces: slots (the layer's storage order), ranks (ids
@@ -292,9 +282,8 @@ AoiStatus aoi_update(const AoiInput& in, AoiScratch& s, Visible& after, EventLis
         const Turn t = next_turn(w, before, p);
         const uint32_t* old_t = t.in_before ? before.target + before.off[p.prev] : nullptr;
         uint32_t old_n = t.in_before ? before.len[p.prev] : 0;
-        // Room for the worst case of this watcher: it may see every entity, leave all it saw.
+        // Room for the worst case (it sees every entity) and the blocks scans write past the list.
         uint64_t used = after.top;
-        // Scans write whole blocks past what they keep: kMaxWidth more.
         const uint64_t worst = uint64_t(list_room(st.n)) + kMaxWidth;
         if (t.in_now && used + worst > after.target_cap) return *need = worst, AoiStatus::need_targets;
         // A grown buffer keeps the pairs, not the keys at its end.

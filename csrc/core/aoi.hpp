@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "invariant.hpp"
 #include "kernels.hpp"
 #include "loose_grid.hpp"
 #include "store.hpp"
@@ -66,9 +67,8 @@ void visible_copy(Visible& to, const Visible& from) noexcept;
 
 // Who sees whom, inverted: the watchers (indices into Visible::watcher) that see the entity of
 // rank r are who[off[r] .. off[r] + len[r]), ascending once observers_sort(o, r) has run, with
-// room[r] >= len[r] entries reserved there. Built from a Visible on demand, so an update that nobody asks "who sees me"
-// of pays nothing for it; once built, an update that keeps the ids and the watchers applies its
-// events to the lists (observers_apply) instead of a new build: a cost that follows the events.
+// room[r] >= len[r] entries reserved there. Built on demand (an update nobody asks "who sees
+// me" of pays nothing), then followed by applying each update's events (observers_apply).
 // By rank, not position: ranks last while the ids do, positions only until the next full update.
 struct Observers {
     uint32_t* off;
@@ -106,7 +106,13 @@ bool observers_apply_renumbered(Observers& o, uint32_t ids_before, uint32_t adde
                                 const uint32_t* remap, const uint32_t* index_now, const uint64_t* leave_keys,
                                 uint64_t n_leave, const uint64_t* enter_keys, uint64_t n_enter) noexcept;
 
-struct AoiStats;
+// How the updates ran (aoi:stats()): which path each committed update took, and how the
+// inversion watchers_of reads was kept. Tests check from these that the cheap paths run.
+struct AoiStats {
+    uint64_t full = 0, incremental = 0;  // committed updates, by path
+    uint64_t inversion_builds = 0;       // watchers_of built the inversion anew
+    uint64_t inversion_follows = 0;      // an update applied its events to the inversion
+};
 
 // Who sees me, as an aoi keeps it for watchers_of: the inversion, built when asked
 // (who_sees_me_ask), then followed by each commit while the caller keeps asking; after
@@ -259,6 +265,13 @@ struct EventList {
 size_t events_bytes(uint64_t cap) noexcept;
 EventList events_carve(void* block, uint64_t cap) noexcept;
 
+inline void push_event(EventList& e, int64_t watcher, int64_t target) noexcept {
+    SOAGEO_ASSERT(e.n < e.cap);
+    e.pair[2 * e.n] = watcher;
+    e.pair[2 * e.n + 1] = target;
+    ++e.n;
+}
+
 // Progress of an update, so that it can stop when a buffer is full and resume once the
 // caller (the binding, which owns the memory) has grown it.
 struct AoiProgress {
@@ -282,14 +295,6 @@ struct AoiProgress {
 };
 
 enum class AoiStatus { done, need_targets, need_enter, need_leave };
-
-// How the updates ran (aoi:stats()): which path each committed update took, and how the
-// inversion watchers_of reads was kept. Tests check from these that the cheap paths run.
-struct AoiStats {
-    uint64_t full = 0, incremental = 0;  // committed updates, by path
-    uint64_t inversion_builds = 0;       // watchers_of built the inversion anew
-    uint64_t inversion_follows = 0;      // an update applied its events to the inversion
-};
 
 struct AoiInput {
     const Store* layer;

@@ -1,5 +1,7 @@
 // The AOI's incremental update: when few entities moved since the last update, only the
 // watchers that changed are rescanned and every other watcher meets only the movers near it.
+// The last full update's bucket order and positions stay; each search widens by the drift, and
+// past the loose grid's bound (loose_grid.hpp; its unit: the median reach) a full update buckets anew.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -11,12 +13,6 @@
 namespace soageo {
 namespace aoi_detail {
 namespace {
-
-// The incremental update: the last full update's bucket order stays, and so do the positions
-// the visible lists hold. xs, ys and ms follow the entities that changed; each search widens
-// by the drift (how far any entity has gone from the position it was bucketed at), and past
-// the loose grid's bound (loose_grid.hpp: its unit here is the median reach) a full update
-// buckets anew, as it does past the grid's added run and dead positions.
 
 // float32 squared distance in aoi_scan's order: target minus watcher, x term first.
 inline float distance2(float tx, float ty, float wx, float wy) noexcept {
@@ -60,10 +56,6 @@ Circle widened(double cx, double cy, double radius, double drift) noexcept {
     const double r = (radius + drift) * (1.0 + 0x1p-18) + (std::fabs(cx) + std::fabs(cy)) * 0x1p-22 + 0x1p-100;
     return Circle{float(cx), float(cy), float(r * (1.0 + 0x1p-20))};
 }
-
-}  // namespace
-
-namespace {
 
 // Sorts the keys, moves them to the end of the event buffer and writes the (watcher, target)
 // id pairs in front of them; returns where the keys went (aoi_commit reads them).
@@ -112,12 +104,11 @@ uint64_t relocations(const AoiScratch& s, const Visible& v, const uint64_t* ek, 
     return need;
 }
 
-// A rescanned watcher with kLeaveWindowList targets or more in its last list: its leaves (the
-// old targets still marked `open` after its scan) are looked for in the windows of its cover,
-// whose marks are read W at a time, instead of entry by entry along the list with a random mark
-// each (that pass was 12% of the instructions of an update at 2,000 crowded). Each one found is
-// marked `kept`, so that the list pass, needed only for leaves outside the windows, finds the
-// others alone. Returns how many are still to find. (s.hits is free during the rescans.)
+// A rescanned watcher with kLeaveWindowList targets or more in its last list: its leaves (old
+// targets still marked `open` after its scan) are looked for in its cover's windows, marks read
+// W at a time, not along the list with a random mark each. Each one found is marked `kept`, so
+// the list pass finds only those outside the windows. Returns how many are still to find.
+// (s.hits is free during the rescans.)
 constexpr uint32_t kLeaveWindowList = 64;
 
 __attribute__((noinline)) uint32_t leaves_in_windows(const AoiInput& in, AoiScratch& s, const Circle& cover, uint32_t open,
@@ -264,8 +255,7 @@ bool find_movers(Tick& t) noexcept {
     bool zero = false;
     uint32_t moved = 0;
     uint32_t* const moved_slot = t.moved_slot = s.hits;
-    // A kernel, W slots at a time (scalar, with a test per slot, this pass was a tenth of an
-    // update at 10,000 entities, a tenth moving), in runs of 256 slots.
+    // A kernel, W slots at a time (a scalar test per slot was costly), in runs of 256 slots.
     for (uint32_t run = 0; run < n; run += 256) {
         const AoiChanges changes{c.x, c.y, c.mask, s.slot_x, s.slot_y, s.slot_mask, run, std::min(n, run + 256)};
         moved += in.kernels->aoi_changed(changes, moved_slot + moved, &zero);
@@ -392,9 +382,8 @@ void follow_layer(Tick& t) noexcept {
         const uint32_t k = s.redo[r];
         place_watcher(s, v.pos[k], k, t.wview[k], t.wmask[k], in.margin);
     }
-    // The marks go on from the last update's stamps, so that they need no clearing: only when
-    // the stamps would wrap (clearing every position each tick was 1% of the instructions of an
-    // incremental update at 10,000 entities, a tenth moving, and 40 KB of stores).
+    // The marks go on from the last update's stamps, so that they need clearing only when the
+    // stamps would wrap, not every tick.
     t.stamp = s.mark_stamp;
     if (t.stamp > kMaxMarkStamp - redo - moved) {
         std::memset(s.mark, 0, t.padded_positions * sizeof(uint32_t));
@@ -477,8 +466,7 @@ inline Circle search_cover(const Tick& t, uint32_t j, double extra) noexcept {
 // 2^-22 more covers the rounding of that midpoint), and the two passes read the same blocks.
 // With no margin, a moved watcher's last list (same view and filter) held exactly what was
 // within its view then: its scan recomputes that from where everything was (last_xs,
-// last_ys, last_ms) instead of marking the list, read cold at a random place (perf, 10,000
-// uniform, a tenth moving: fetching and marking those lists and the leaves pass showed).
+// last_ys, last_ms) instead of marking the list, read cold at a random place.
 bool rescan_watchers(Tick& t) noexcept {
     const AoiInput& in = t.in;
     AoiScratch& s = t.s;

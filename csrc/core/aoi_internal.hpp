@@ -112,7 +112,6 @@ inline void unplace_watcher(AoiScratch& s, uint32_t q) noexcept {
 
 inline uint64_t event_key(uint32_t k, uint32_t rank) noexcept { return uint64_t(k) << 32 | rank; }
 
-
 // Adds and removes since the last update, by slot (slot_changes.hpp).
 using MemberChanges = SlotChanges;
 
@@ -139,13 +138,11 @@ void commit_members(AoiScratch& s, Visible& v) noexcept;
 // s.members; false when more than kMax watchers came or went.
 bool find_watchers(const Watchers& w, const Visible& v, AoiScratch::Members& m) noexcept;
 
-// After patch_members: the watchers of this update by the update's indices (the last update's,
-// then the new ones). Writes each one's view and mask to view_out and mask_out
-// (watchers_before + n_new_watchers entries; null when no watcher came or went), the new ones' entries past v.n in v (id, view, mask, pos, an empty
-// list: nothing committed reads them), unplaces the unwatched (their pos becomes kNoSlot:
-// nothing committed reads a watcher's pos either) and places every watcher whose entity is new
-// to it: a new watcher, or one whose entity was added. Those at positions that did not change
-// are listed in `placed` (the caller rescans them); returns how many.
+// After patch_members: the watchers by the update's indices (the last update's, then the new
+// ones). Writes each one's view and mask to view_out and mask_out (null when no watcher came or
+// went), the new ones' entries past v.n in v (nothing committed reads them), unplaces the
+// unwatched (pos kNoSlot) and places every watcher whose entity is new to it. Those at
+// positions that did not change are listed in `placed` (the caller rescans them); returns how many.
 uint32_t patch_watchers(const AoiInput& in, AoiScratch& s, const Visible& v, float* view_out, uint32_t* mask_out,
                         uint32_t* placed) noexcept;
 

@@ -30,16 +30,8 @@ void copy_events(const EventList& from, uint64_t lo, uint64_t hi, EventList& to)
     to.n += hi - lo;
 }
 
-inline void push_event(EventList& e, int64_t w, int64_t t) noexcept {
-    SOAGEO_ASSERT(e.n < e.cap);
-    e.pair[2 * e.n] = w, e.pair[2 * e.n + 1] = t;
-    ++e.n;
-}
-
-
 // The position now of a target at position q at the last update (kNoSlot: its entity is gone).
-// An incremental update keeps the positions (a removed entity's is in no list, so never
-// chosen again).
+// An incremental update keeps the positions (a removed entity's is in no list).
 inline uint32_t pos_now(const InterestInput& in, uint32_t q) noexcept { return in.new_pos ? in.new_pos[q] : q; }
 
 void first_listings(InterestPair* pairs, uint32_t n, uint64_t tick, uint32_t* tmp, uint32_t first,
@@ -253,15 +245,6 @@ void finish_schedule(const InterestOptions& opt, uint64_t tick, InterestScratch&
     write_due(after, out, n);
 }
 
-// Keeps special watcher k's view as it was, when an incremental update (which marks what
-// changed) changed neither its options, its pins, its uncapped view (no events) nor its
-// position, and each target of it that moved stays on its side of the cap's edge E (the
-// boundary key of the last selection): a seen one below E, another above. Then every seen key
-// is <= E and every other >= E (a target that did not move only gains the margin's bonus if
-// seen, or loses it if not), with any tie at E between targets that have not moved since that
-// selection, settled then as now: the selection would come out the same. The moved targets'
-// periods follow their d2. Returns false (nothing written) when the view must be chosen anew.
-// A budget orders by d2, which the pairs do not keep: such a watcher is always recomputed.
 // A fresh pair of marks for one watcher (`seen`, then seen + 1); the marks are cleared when the
 // stamps wrap.
 uint32_t next_stamp(InterestScratch& s) noexcept {
@@ -422,8 +405,7 @@ InterestNeed interest_need(const Visible& v_before, const EventList& enter, cons
                            const Specials& sp, const Pins& pins, const InterestLists& before,
                            uint32_t positions) noexcept {
     // One merge over the watchers special now or at the last update (ids ascending), their last
-    // uncapped lists, their enters and their pins. A watcher's new view is at most its last
-    // uncapped list plus its enters, and at most its cap when nothing passes beyond it.
+    // uncapped lists, their enters and their pins; a view is at most its cap when none passes it.
     uint64_t pairs = 0, others = 0, old_sum = 0;
     uint32_t i = 0, j = 0, k = 0, p = 0;
     uint64_t e = 0;
@@ -455,8 +437,6 @@ InterestNeed interest_need(const Visible& v_before, const EventList& enter, cons
 }
 
 namespace {
-
-using namespace interest_detail;
 
 // One watcher of interest_update: special now (opt) or at the last update (old.pairs), with its
 // index k in the visible lists when it watches, and its uncapped events [lo, hi).

@@ -46,7 +46,6 @@ size_t pins_bytes(uint32_t cap) noexcept;
 Pins pins_carve(void* block, uint32_t cap) noexcept;
 void pins_copy(Pins& to, const Pins& from) noexcept;
 uint32_t pins_find(const Pins& p, int64_t w, int64_t t, bool* found) noexcept;
-// Whether watcher w has a pin.
 bool pins_has_watcher(const Pins& p, int64_t w) noexcept;
 void pins_insert(Pins& p, uint32_t at, int64_t w, int64_t t) noexcept;  // needs n < cap
 void pins_erase(Pins& p, uint32_t at) noexcept;

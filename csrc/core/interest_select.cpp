@@ -20,15 +20,13 @@ namespace soageo {
 namespace interest_detail {
 namespace {
 
-
 // The keys of every candidate in s.packed, for the usual case of pack_keys (no always-seen or
 // pinned target, no margin).
 void pack_all(InterestScratch& s, uint32_t m) noexcept {
     for (uint32_t t = 0; t < m; ++t) s.packed[t] = uint64_t(ordered_bits(s.d2[t])) << 32 | t;
 }
 
-// The candidates t < m with d2[t] <= at, ascending, into out (room for m + W); returns their
-// count.
+// The candidates t < m with d2[t] <= at, ascending, into out (room for m + W); returns how many.
 uint32_t below_limit(const float* d2, uint32_t m, float at, uint32_t* out) noexcept {
     using namespace select_wide;
     const wf x = splat(at);
@@ -73,10 +71,8 @@ uint32_t pack_keys(const InterestInput& in, InterestScratch& s, const InterestOp
     const uint64_t limit = pivot ? uint64_t(pivot) << 32 | 0xffffffffu : 0;  // no key is 0
     uint32_t passed = 0, counted = 0, below = 0;
     if (!opt.always && !any_pin && !(in.margin > 0)) {
-        // The usual case: every candidate counts, keyed by its d2. A d2 is never negative, so
-        // its key is at or below the pivot exactly when it is at or below the pivot's float: the
-        // split is a wide compare, and only the keys below it are packed (the others only in
-        // the rare case the split does not hold: pack_all).
+        // The usual case: only the keys below the pivot are packed (split_d2); the others only
+        // in the rare case the split does not hold (pack_all).
         if (!pivot) {
             pack_all(s, m);
             *passed_out = 0, *below_out = 0, *packed_out = true;
@@ -134,12 +130,6 @@ inline void keep_smallest(uint64_t (&low)[kPivotSlack], uint64_t key) noexcept {
 
 }  // namespace
 
-// Picks a capped watcher's view among its m candidates: the always-seen and pinned ones, then
-// the opt.max smallest keys. A partial selection on packed keys (pack_keys): the ties at the
-// boundary key, rare, are then settled by d2 and id. The last update's pivot, a little above its
-// boundary key, splits the keys first: the boundary moves little from one update to the next,
-// so most often n or more keys are below it, a few more than n, and only those are selected
-// from. Leaves the chosen indices first in s.order and returns their count.
 uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const InterestOptions& opt, int64_t w,
                         const uint32_t* list, uint32_t m, const OldView& old, uint32_t seen, uint32_t* edge_out,
                         uint32_t* pivot_io) noexcept {

@@ -18,6 +18,8 @@ T* carve(char*& p, size_t n) noexcept {
 
 size_t padded(size_t bytes) noexcept { return (bytes + 15) & ~size_t(15); }
 
+bool pin_less(const int64_t* p, int64_t w, int64_t t) noexcept { return p[0] < w || (p[0] == w && p[1] < t); }
+
 }  // namespace
 
 size_t specials_bytes(uint32_t cap) noexcept {
@@ -78,10 +80,6 @@ void pins_copy(Pins& to, const Pins& from) noexcept {
     if (from.n) std::memcpy(to.pair, from.pair, 2 * size_t(from.n) * sizeof(int64_t));
     to.n = from.n;
 }
-
-namespace {
-bool pin_less(const int64_t* p, int64_t w, int64_t t) noexcept { return p[0] < w || (p[0] == w && p[1] < t); }
-}  // namespace
 
 uint32_t pins_find(const Pins& p, int64_t w, int64_t t, bool* found) noexcept {
     uint32_t lo = 0, hi = p.n;

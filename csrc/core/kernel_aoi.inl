@@ -197,9 +197,8 @@ inline uint32_t aoi_scan_mover(const AoiWindow& window, const AoiMoverWindow& mo
                     : aoi_scan_mover_with<false, false>(window, mover, meet, out);
 }
 
-// The first i < n with t[i] == v (n when there is none), W entries a compare; it reads only
-// t[0, n). The incremental commit finds each leaving target in its watcher's list, which is
-// hundreds long in a crowd: a scalar search there was a quarter of an update at 2,000 crowded.
+// The first i < n with t[i] == v (n: none), W entries a compare, reading only t[0, n): the
+// incremental commit finds each leaving target in its watcher's list, hundreds long in a crowd.
 inline uint32_t find_u32(const uint32_t* t, uint32_t n, uint32_t v) noexcept {
     uint32_t i = 0;
     for (; i + W <= n; i += W) {
@@ -211,8 +210,7 @@ inline uint32_t find_u32(const uint32_t* t, uint32_t n, uint32_t v) noexcept {
     return n;
 }
 
-// The incremental update's pass over the layer (AoiChanges). Scalar, with a branch per slot,
-// it was a tenth of an update at 10,000 entities and a tenth moving.
+// The incremental update's pass over the layer (AoiChanges), W slots a compare, not a branch each.
 inline uint32_t aoi_changed(const AoiChanges& changes, uint32_t* out, bool* zero) noexcept {
     const AoiChanges c = changes;
     uint32_t k = 0, zeros = 0;
