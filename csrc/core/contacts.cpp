@@ -382,9 +382,17 @@ bool find_changed(ContactTick& t) noexcept {
     const uint32_t max_movers = n / 4;  // more, and a sweep is cheaper than their searches
     // Only the kernel's comparisons run over every entity (the limits checked per block): the
     // movers' columns and sizes are read after.
+    // By name: the columns are pointers of one type, which a positional list would swap silently.
     auto bits = [](const auto* column) { return reinterpret_cast<const uint32_t*>(column); };
-    ContactChanges changes{bits(c.x),  bits(c.y),  bits(c.r),  bits(c.id),
-                           bits(cs.x), bits(cs.y), bits(cs.r), bits(cs.id_at), 0, 0};
+    ContactChanges changes{};
+    changes.x = bits(c.x);
+    changes.y = bits(c.y);
+    changes.r = bits(c.r);
+    changes.id = bits(c.id);
+    changes.kept_x = bits(cs.x);
+    changes.kept_y = bits(cs.y);
+    changes.kept_r = bits(cs.r);
+    changes.kept_id = bits(cs.id_at);
     if (!t.members && n != t.before.id_count && !renumber_now(t)) return false;
     for (int pass = 0; pass < 2; ++pass) {
         movers = 0;
@@ -500,7 +508,12 @@ uint64_t find_pairs(ContactTick& t) noexcept {
     uint32_t* const rank_changed = cs.rank_changed;
     uint32_t* const hits = cs.hits;
     uint32_t runs[2 * kRunBatch];
-    ContactSearch search{cs.minx, cs.neg_maxx, cs.miny, cs.neg_maxy, runs, 0, 0, 0, 0, 0};
+    ContactSearch search{};
+    search.minx = cs.minx;
+    search.neg_maxx = cs.neg_maxx;
+    search.miny = cs.miny;
+    search.neg_maxy = cs.neg_maxy;
+    search.runs = runs;
     for (size_t wd = 0, pos_words = size_t(positions) / 64 + 1; wd < pos_words; ++wd) {
         for (uint64_t bits = cs.pos_bits[wd]; bits; bits &= bits - 1) {
             const uint32_t q = static_cast<uint32_t>(wd * 64 + static_cast<unsigned>(__builtin_ctzll(bits)));
