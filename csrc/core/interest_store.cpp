@@ -2,6 +2,8 @@
 // the capped lists with their schedules, the pass's scratch; and a pair's period.
 #include "interest.hpp"
 
+#include "carve.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -9,32 +11,44 @@
 namespace soageo {
 namespace {
 
-template <class T>
-T* carve(char*& p, size_t n) noexcept {
-    T* r = reinterpret_cast<T*>(p);
-    p += (n * sizeof(T) + 15) & ~size_t(15);
-    return r;
+bool pin_less(const int64_t* p, int64_t w, int64_t t) noexcept { return p[0] < w || (p[0] == w && p[1] < t); }
+
+Specials lay_specials(Carver& k, uint32_t cap) noexcept {
+    Specials s{};
+    k.take_each(cap, &s.id, &s.opt, &s.dirty);
+    s.cap = cap;
+    return s;
 }
 
-size_t padded(size_t bytes) noexcept { return (bytes + 15) & ~size_t(15); }
+Pins lay_pins(Carver& k, uint32_t cap) noexcept {
+    Pins p{};
+    p.pair = k.take<int64_t>(2 * size_t(cap));
+    p.cap = cap;
+    return p;
+}
 
-bool pin_less(const int64_t* p, int64_t w, int64_t t) noexcept { return p[0] < w || (p[0] == w && p[1] < t); }
+InterestLists lay_interest_lists(Carver& k, uint32_t watcher_cap, uint64_t pair_cap) noexcept {
+    InterestLists l{};
+    k.take_each(watcher_cap, &l.watcher, &l.off, &l.len, &l.edge, &l.pivot, &l.due_len);
+    k.take_each(size_t(pair_cap), &l.pair, &l.pos, &l.due);
+    l.watcher_cap = watcher_cap;
+    l.pair_cap = pair_cap;
+    return l;
+}
+
+InterestScratch lay_interest_scratch(Carver& k, uint32_t cap) noexcept {
+    InterestScratch s{};
+    k.take_each(cap, &s.d2, &s.order, &s.count, &s.old_ids, &s.packed, &s.sel, &s.rank, &s.pair_d2, &s.cand, &s.old_pos);
+    s.mark = k.take_zeroed<uint32_t>(cap);
+    s.cap = cap;
+    return s;
+}
 
 }  // namespace
 
-size_t specials_bytes(uint32_t cap) noexcept {
-    return padded(cap * sizeof(int64_t)) + padded(cap * sizeof(InterestOptions)) + padded(cap);
-}
+size_t specials_bytes(uint32_t cap) noexcept { return layout_bytes(lay_specials, cap); }
 
-Specials specials_carve(void* block, uint32_t cap) noexcept {
-    char* p = static_cast<char*>(block);
-    Specials s;
-    s.id = carve<int64_t>(p, cap);
-    s.opt = carve<InterestOptions>(p, cap);
-    s.dirty = carve<uint8_t>(p, cap);
-    s.n = 0, s.cap = cap;
-    return s;
-}
+Specials specials_carve(void* block, uint32_t cap) noexcept { return layout_carve(block, lay_specials, cap); }
 
 void specials_copy(Specials& to, const Specials& from) noexcept {
     if (from.n) {
@@ -66,15 +80,9 @@ void specials_erase(Specials& s, uint32_t at) noexcept {
     --s.n;
 }
 
-size_t pins_bytes(uint32_t cap) noexcept { return padded(2 * size_t(cap) * sizeof(int64_t)); }
+size_t pins_bytes(uint32_t cap) noexcept { return layout_bytes(lay_pins, cap); }
 
-Pins pins_carve(void* block, uint32_t cap) noexcept {
-    char* p = static_cast<char*>(block);
-    Pins r;
-    r.pair = carve<int64_t>(p, 2 * size_t(cap));
-    r.n = 0, r.cap = cap;
-    return r;
-}
+Pins pins_carve(void* block, uint32_t cap) noexcept { return layout_carve(block, lay_pins, cap); }
 
 void pins_copy(Pins& to, const Pins& from) noexcept {
     if (from.n) std::memcpy(to.pair, from.pair, 2 * size_t(from.n) * sizeof(int64_t));
@@ -122,26 +130,11 @@ uint32_t pins_drop_watcher(Pins& p, int64_t w) noexcept {
 }
 
 size_t interest_lists_bytes(uint32_t watcher_cap, uint64_t pair_cap) noexcept {
-    return padded(watcher_cap * sizeof(int64_t)) + 5 * padded(watcher_cap * sizeof(uint32_t)) +
-           padded(size_t(pair_cap) * sizeof(InterestPair)) + padded(size_t(pair_cap) * sizeof(uint32_t)) +
-           padded(size_t(pair_cap) * sizeof(int64_t));
+    return layout_bytes(lay_interest_lists, watcher_cap, pair_cap);
 }
 
 InterestLists interest_lists_carve(void* block, uint32_t watcher_cap, uint64_t pair_cap) noexcept {
-    char* p = static_cast<char*>(block);
-    InterestLists l;
-    l.watcher = carve<int64_t>(p, watcher_cap);
-    l.off = carve<uint32_t>(p, watcher_cap);
-    l.len = carve<uint32_t>(p, watcher_cap);
-    l.edge = carve<uint32_t>(p, watcher_cap);
-    l.pivot = carve<uint32_t>(p, watcher_cap);
-    l.due_len = carve<uint32_t>(p, watcher_cap);
-    l.pair = carve<InterestPair>(p, size_t(pair_cap));
-    l.pos = carve<uint32_t>(p, size_t(pair_cap));
-    l.due = carve<int64_t>(p, size_t(pair_cap));
-    l.n = 0, l.watcher_cap = watcher_cap;
-    l.pairs = 0, l.pair_cap = pair_cap;
-    return l;
+    return layout_carve(block, lay_interest_lists, watcher_cap, pair_cap);
 }
 
 const InterestPair* interest_find(const InterestLists& l, int64_t id, uint32_t* n) noexcept {
@@ -164,29 +157,10 @@ bool interest_sees(const InterestLists& l, int64_t w, int64_t t) noexcept {
     return at != p + n && at->target == t;
 }
 
-size_t interest_scratch_bytes(uint32_t cap) noexcept {
-    return 2 * padded(size_t(cap) * sizeof(int64_t)) + 2 * padded(size_t(cap) * sizeof(float)) +
-           6 * padded(size_t(cap) * sizeof(uint32_t)) + padded(size_t(cap) * sizeof(uint64_t));
-}
+size_t interest_scratch_bytes(uint32_t cap) noexcept { return layout_bytes(lay_interest_scratch, cap); }
 
 InterestScratch interest_scratch_carve(void* block, uint32_t cap) noexcept {
-    char* p = static_cast<char*>(block);
-    InterestScratch s;
-    s.d2 = carve<float>(p, cap);
-    s.order = carve<uint32_t>(p, cap);
-    s.count = carve<uint32_t>(p, cap);
-    s.old_ids = carve<int64_t>(p, cap);
-    s.packed = carve<uint64_t>(p, cap);
-    s.sel = carve<uint64_t>(p, cap);
-    s.rank = carve<uint32_t>(p, cap);
-    s.pair_d2 = carve<float>(p, cap);
-    s.mark = carve<uint32_t>(p, cap);
-    s.cand = carve<uint32_t>(p, cap);
-    s.old_pos = carve<uint32_t>(p, cap);
-    std::memset(s.mark, 0, size_t(cap) * sizeof(uint32_t));
-    s.stamp = 0;
-    s.cap = cap;
-    return s;
+    return layout_carve(block, lay_interest_scratch, cap);
 }
 
 uint32_t interest_period(const InterestOptions& o, float d2) noexcept {
