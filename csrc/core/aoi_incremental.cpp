@@ -558,20 +558,17 @@ bool rescan_watchers(Tick& t) noexcept {
         if (recount) {  // its leaves came out of the scan
             if (nl + scan.found.n_leave > lcap) return false;
             for (uint32_t i = 0; i < scan.found.n_leave; ++i) lk[nl++] = event_key(k, v.rank_at[s.gone[i]]);
-            s.redo_at[r] = static_cast<uint32_t>(logged);
-            s.redo_len[r] = scan.found.n_visible;
-            logged += scan.found.n_visible;
-            continue;
+        } else {
+            // Every old target not met within reach leaves: none when all were met (most
+            // watchers), and the pass stops at the last one (as collect_leaves). A long list
+            // looks in the windows first (leaves_in_windows).
+            uint32_t left = old_n - scan.found.met;
+            if (nl + left > lcap) return false;
+            if (left && old_n >= kLeaveWindowList)
+                left = leaves_in_windows(in, s, widened(reach.cx, reach.cy, reach.radius, drift), open, kept, k, v, lk, nl, left);
+            for (uint32_t o = 0; left && o < old_n; ++o)
+                if (s.mark[old_t[o]] != kept) lk[nl++] = event_key(k, v.rank_at[old_t[o]]), --left;
         }
-        // Every old target not met within reach leaves: none when all were met (most watchers),
-        // and the pass stops at the last one (as collect_leaves). A long list looks in the
-        // windows first (leaves_in_windows).
-        uint32_t left = old_n - scan.found.met;
-        if (nl + left > lcap) return false;
-        if (left && old_n >= kLeaveWindowList)
-            left = leaves_in_windows(in, s, widened(reach.cx, reach.cy, reach.radius, drift), open, kept, k, v, lk, nl, left);
-        for (uint32_t o = 0; left && o < old_n; ++o)
-            if (s.mark[old_t[o]] != kept) lk[nl++] = event_key(k, v.rank_at[old_t[o]]), --left;
         s.redo_at[r] = static_cast<uint32_t>(logged);
         s.redo_len[r] = scan.found.n_visible;
         logged += scan.found.n_visible;

@@ -206,13 +206,13 @@ void commit_watchers(const AoiInput& in, AoiScratch& s, Visible& v, Visible& tem
         std::memcpy(to.len + at, from.len + from_at, count * sizeof(uint32_t));
         std::memcpy(to.room + at, from.room + from_at, count * sizeof(uint32_t));
     };
-    while (t < w.n) {
+    while (k < before || t < w.n) {
         const uint32_t same = equal_prefix(v.watcher + k, w.id + t, std::min(before - k, w.n - t));
         copy_lists(temp, v, t, k, same);
         for (uint32_t j = 0; j < same; ++j) index_now[k + j] = t + j;
         k += same, t += same;
-        if (t == w.n) break;
-        if (k < before && v.watcher[k] < w.id[t]) {  // unwatched: its pairs left
+        if (k == before && t == w.n) break;
+        if (t == w.n || (k < before && v.watcher[k] < w.id[t])) {  // unwatched: its pairs left
             index_now[k] = kNoSlot;
             v.pairs -= v.len[k++];
             continue;
@@ -220,10 +220,6 @@ void commit_watchers(const AoiInput& in, AoiScratch& s, Visible& v, Visible& tem
         SOAGEO_ASSERT(i < m.n_new_watchers && m.new_watcher[i] == w.id[t]);
         index_now[before + i] = t;
         copy_lists(temp, v, t++, before + i++, 1);
-    }
-    for (; k < before; ++k) {  // unwatched after the last watcher
-        index_now[k] = kNoSlot;
-        v.pairs -= v.len[k];
     }
     const uint32_t moved = w.n - first;
     copy_lists(v, temp, first, first, moved);
