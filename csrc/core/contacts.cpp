@@ -61,13 +61,13 @@ inline void push_pair(EventList& e, int64_t a, int64_t b) noexcept {
     ++e.n;
 }
 
-// The last pairs mapped to the new ranks (remap keeps order, so they still ascend; kNoSlot: a
-// removed entity, whose pairs end) merged with the pairs now, cur[0, nc), the events pushed as
-// ids. A last pair not found now ends unless stays(ra, rb). With `out`, the merged keys go there
-// (returns how many).
-template <class Stays>
-uint64_t merge_remapped(const ContactFrame& before, const uint64_t* cur, uint64_t nc, const int64_t* ids,
-                        const uint32_t* remap, uint64_t* out, Stays stays, EventList& began, EventList& ended) noexcept {
+// The last pairs mapped to the new ranks (remap(rank) keeps order, so they still ascend;
+// kNoSlot: a removed entity, whose pairs end) merged with the pairs now, cur[0, nc), the events
+// pushed as ids. A last pair not found now ends unless stays(ra, rb). With `out`, the merged
+// keys go there (returns how many).
+template <class Remap, class Stays>
+uint64_t merge_remapped(const ContactFrame& before, const uint64_t* cur, uint64_t nc, const int64_t* ids, Remap remap,
+                        uint64_t* out, Stays stays, EventList& began, EventList& ended) noexcept {
     const uint64_t* const old = before.buf.keys;
     const int64_t* const old_ids = before.ids;
     uint64_t w = 0, j = 0;
@@ -77,7 +77,7 @@ uint64_t merge_remapped(const ContactFrame& before, const uint64_t* cur, uint64_
     };
     for (uint64_t i = 0; i < before.n;) {
         const uint64_t key = old[i];
-        const uint32_t ra = remap[key >> 32], rb = remap[key & 0xffffffffu];
+        const uint32_t ra = remap(uint32_t(key >> 32)), rb = remap(uint32_t(key));
         if (ra == kNoSlot || rb == kNoSlot) {  // an entity left the layer: its pairs end
             push_pair(ended, old_ids[key >> 32], old_ids[key & 0xffffffffu]);
             ++i;
@@ -132,35 +132,21 @@ void contacts_diff(const ContactFrame& before, ContactFrame& now, const uint64_t
     now.id_count = n;
     const int64_t* ids = now.ids;
     const int64_t* old_ids = before.ids;
-    const uint64_t* cur = now.buf.keys;
-    const uint64_t* old = before.buf.keys;
-    const uint64_t nc = now.n, no = before.n;
+    auto never = [](uint32_t, uint32_t) { return false; };
     // The same ids as last time (the usual tick): ranks carry over, keys compare as they are.
     bool same = before.id_count == n;
     for (uint32_t r = 0; same && r < n; ++r) same = old_ids[r] == ids[r];
-    if (!same) {  // old rank -> new rank (kNoSlot: removed), merging the two ascending id lists
-        for (uint32_t r = 0, k = 0; r < before.id_count; ++r) {
-            while (k < n && ids[k] < old_ids[r]) ++k;
-            remap[r] = k < n && ids[k] == old_ids[r] ? k : kNoSlot;
-        }
-        merge_remapped(before, cur, nc, ids, remap, nullptr, [](uint32_t, uint32_t) { return false; }, began, ended);
+    if (same) {
+        merge_remapped(before, now.buf.keys, now.n, ids, [](uint32_t r) { return r; }, nullptr, never, began, ended);
         return;
     }
-    uint64_t i = 0, j = 0;
-    while (i < no && j < nc) {
-        const uint64_t a = old[i], b = cur[j];
-        if (a == b) {
-            ++i, ++j;
-        } else if (a < b) {
-            push_pair(ended, ids[a >> 32], ids[a & 0xffffffffu]);
-            ++i;
-        } else {
-            push_pair(began, ids[b >> 32], ids[b & 0xffffffffu]);
-            ++j;
-        }
+    // Old rank -> new rank (kNoSlot: removed), merging the two ascending id lists.
+    for (uint32_t r = 0, k = 0; r < before.id_count; ++r) {
+        while (k < n && ids[k] < old_ids[r]) ++k;
+        remap[r] = k < n && ids[k] == old_ids[r] ? k : kNoSlot;
     }
-    for (; i < no; ++i) push_pair(ended, old_ids[old[i] >> 32], old_ids[old[i] & 0xffffffffu]);
-    for (; j < nc; ++j) push_pair(began, ids[cur[j] >> 32], ids[cur[j] & 0xffffffffu]);
+    auto remapped = [remap](uint32_t r) { return remap[r]; };
+    merge_remapped(before, now.buf.keys, now.n, ids, remapped, nullptr, never, began, ended);
 }
 
 void contacts_keep(const Store& st, ContactFrame& now) noexcept {
@@ -221,10 +207,8 @@ void build_grid(ContactState& cs, const Columns& c, uint32_t n, const uint32_t* 
     ++cs.builds;
 }
 
-// Below this many entities the sweep is as cheap as the searches and the grid's passes.
-// Measured from Lua with 10% of a uniform layer moving: the grid ahead at 4,000, 10,000 and
-// 100,000, even at 2,000 (crowded or not), and the sweep no better with a quarter moving
-// (bench/bench_pairs_lua.lua's contacts lines compare the two).
+// Below this many entities the sweep is as cheap as the searches and the grid's passes, crowded
+// or not, and no better with a quarter moving (doc/design.md, Contacts; bench/bench_pairs_lua.lua).
 constexpr uint32_t kIncrementalMin = 2048;
 
 // Adds and removes: the kept columns follow the entities to their slots now (an added one is
@@ -306,7 +290,8 @@ ContactStep merge_renumbered(const ContactFrame& before, ContactFrame& now, cons
     const uint64_t* const moved = cs.rank_moved;
     auto is_moved = [&](uint32_t r) { return (moved[r >> 6] >> (r & 63)) & 1; };
     auto stays = [&](uint32_t ra, uint32_t rb) { return !(is_moved(ra) || is_moved(rb)); };
-    const uint64_t w = merge_remapped(before, now.buf.keys, k, now.ids, remap, now.buf.tmp, stays, began, ended);
+    auto remapped = [remap](uint32_t r) { return remap[r]; };
+    const uint64_t w = merge_remapped(before, now.buf.keys, k, now.ids, remapped, now.buf.tmp, stays, began, ended);
     std::swap(now.buf.keys, now.buf.tmp);
     std::swap(now.buf.keys32, now.buf.tmp32);
     now.n = w;
