@@ -1,6 +1,5 @@
-// The AOI's incremental update across adds and removes (doc/design.md, AOI): an added entity
-// takes the next position after the buckets, a removed one keeps its position with mask 0 until
-// the next full update, and both are movers: an added one from mask 0, a removed one to mask 0.
+// The AOI's incremental update across adds and removes, watch and unwatch (doc/design.md, AOI;
+// aoi_internal.hpp says what each step leaves).
 #include <algorithm>
 #include <cstring>
 
@@ -201,10 +200,7 @@ void commit_watchers(const AoiInput& in, AoiScratch& s, Visible& v, Visible& tem
     uint32_t* const index_now = temp.mask;  // each update index's new one (kNoSlot: unwatched)
     for (uint32_t j = 0; j < first; ++j) index_now[j] = j;
     auto copy_lists = [](Visible& to, const Visible& from, uint32_t at, uint32_t from_at, uint32_t count) {
-        std::memcpy(to.pos + at, from.pos + from_at, count * sizeof(uint32_t));
-        std::memcpy(to.off + at, from.off + from_at, count * sizeof(uint32_t));
-        std::memcpy(to.len + at, from.len + from_at, count * sizeof(uint32_t));
-        std::memcpy(to.room + at, from.room + from_at, count * sizeof(uint32_t));
+        move_rows(to, at, from, from_at, count, &Visible::pos, &Visible::off, &Visible::len, &Visible::room);
     };
     while (k < before || t < w.n) {
         const uint32_t same = equal_prefix(v.watcher + k, w.id + t, std::min(before - k, w.n - t));
