@@ -97,14 +97,6 @@ void observers_sort(Observers& o, uint32_t r) noexcept;
 // lists are then unusable until the next observers_build.
 bool observers_apply(Observers& o, uint32_t ids, const uint64_t* leave_keys, uint64_t n_leave,
                      const uint64_t* enter_keys, uint64_t n_enter) noexcept;
-// The same for an incremental update that patched adds and removes, watch or unwatch in: its
-// keys' target ranks are the last update's ids_before ranks plus the `added` after them, and its
-// watcher indices the last update's plus the new watchers after them. Once applied, the lists
-// take this update's ranks (remap: each such rank's new one, kNoSlot for a removed entity;
-// ids_now of them; null: the same) and watcher indices (index_now likewise; null: the same).
-bool observers_apply_renumbered(Observers& o, uint32_t ids_before, uint32_t added, uint32_t ids_now,
-                                const uint32_t* remap, const uint32_t* index_now, const uint64_t* leave_keys,
-                                uint64_t n_leave, const uint64_t* enter_keys, uint64_t n_enter) noexcept;
 
 // How the updates ran (aoi:stats()): which path each committed update took, and how the
 // inversion watchers_of reads was kept. Tests check from these that the cheap paths run.

@@ -16,7 +16,8 @@ namespace aoi_detail {
 // Moves `count` rows of the columns given (member pointers of one table) from `from`'s row
 // from_at to `to`'s row `at`; the two may be one table.
 template <class Table, class... T>
-void move_rows(Table& to, uint32_t at, const Table& from, uint32_t from_at, uint32_t count, T* Table::*... column) noexcept {
+void move_rows(Table& to, uint32_t at, const Table& from, uint32_t from_at, uint32_t count,
+               T* Table::*... column) noexcept {
     (std::memmove(to.*column + at, from.*column + from_at, size_t(count) * sizeof(T)), ...);
 }
 

@@ -129,8 +129,8 @@ constexpr uint32_t kApplyGroups = 1024;
 
 }  // namespace
 
-bool observers_apply(Observers& o, uint32_t ids, const uint64_t* leave_keys, uint64_t n_leave, const uint64_t* enter_keys,
-                     uint64_t n_enter) noexcept {
+bool observers_apply(Observers& o, uint32_t ids, const uint64_t* leave_keys, uint64_t n_leave,
+                     const uint64_t* enter_keys, uint64_t n_enter) noexcept {
     SOAGEO_ASSERT(o.id_cap >= ids);
     uint32_t* const count = o.count;
     // A counting sort of each batch by group of targets, leaves (then enters) in the order given,
@@ -159,6 +159,12 @@ bool observers_apply(Observers& o, uint32_t ids, const uint64_t* leave_keys, uin
     return true;
 }
 
+namespace {
+// observers_apply for an incremental update that patched adds and removes, watch or unwatch in:
+// its keys' target ranks are the last update's ids_before ranks plus the `added` after them, and
+// its watcher indices the last update's plus the new watchers after them. Once applied, the lists
+// take this update's ranks (remap: each such rank's new one, kNoSlot for a removed entity;
+// ids_now of them; null: the same) and watcher indices (index_now likewise; null: the same).
 bool observers_apply_renumbered(Observers& o, uint32_t ids_before, uint32_t added, uint32_t ids_now,
                                 const uint32_t* remap, const uint32_t* index_now, const uint64_t* leave_keys,
                                 uint64_t n_leave, const uint64_t* enter_keys, uint64_t n_enter) noexcept {
@@ -199,6 +205,7 @@ bool observers_apply_renumbered(Observers& o, uint32_t ids_before, uint32_t adde
     }
     return true;
 }
+}  // namespace
 
 bool who_sees_me_room(const WhoSeesMe& w, const Visible& v, uint32_t* id_cap, uint64_t* pair_cap) noexcept {
     if (w.current) return false;
