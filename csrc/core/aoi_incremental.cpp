@@ -558,7 +558,8 @@ bool rescan_watchers(Tick& t) noexcept {
             uint32_t left = old_n - scan.found.met;
             if (nl + left > lcap) return false;
             if (left && old_n >= kLeaveWindowList)
-                left = leaves_in_windows(in, s, widened(reach.cx, reach.cy, reach.radius, drift), open, kept, k, v, lk, nl, left);
+                left = leaves_in_windows(in, s, widened(reach.cx, reach.cy, reach.radius, drift), open, kept, k, v, lk,
+                                         nl, left);
             for (uint32_t o = 0; left && o < old_n; ++o)
                 if (s.mark[old_t[o]] != kept) lk[nl++] = event_key(k, v.rank_at[old_t[o]]), --left;
         }
@@ -619,6 +620,19 @@ Incremental finish(Tick& t, AoiProgress& p) noexcept {
     return Incremental::done;
 }
 
+// Moves list k to the free end of v's targets with room for `len` entries.
+void relocate(Visible& v, uint32_t k, uint32_t len) noexcept {
+    const uint32_t room = list_room(len);
+    SOAGEO_ASSERT(v.top + room <= v.target_cap);
+    std::memcpy(v.target + v.top, v.target + v.off[k], v.len[k] * sizeof(uint32_t));
+    v.off[k] = static_cast<uint32_t>(v.top);
+    v.room[k] = room;
+    v.top += room;
+}
+
+// uint32 entries in a 64-byte cache line.
+constexpr uint32_t kLineWords = 16;
+
 }  // namespace
 
 Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, EventList& enter, EventList& leave,
@@ -631,22 +645,6 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
     if (!rescan_watchers(t) || !search_movers(t)) return Incremental::full;
     return finish(t, p);
 }
-
-namespace {
-// Moves list k to the free end of v's targets with room for `len` entries.
-void relocate(Visible& v, uint32_t k, uint32_t len) noexcept {
-    const uint32_t room = list_room(len);
-    SOAGEO_ASSERT(v.top + room <= v.target_cap);
-    std::memcpy(v.target + v.top, v.target + v.off[k], v.len[k] * sizeof(uint32_t));
-    v.off[k] = static_cast<uint32_t>(v.top);
-    v.room[k] = room;
-    v.top += room;
-}
-
-}  // namespace
-
-// uint32 entries in a 64-byte cache line.
-constexpr uint32_t kLineWords = 16;
 
 void commit_incremental(const AoiInput& in, AoiScratch& s, Visible& v, Visible& log,
                         const AoiProgress& p) noexcept {

@@ -283,21 +283,6 @@ void renumber(const Store& st, SweepScratch& s, const ContactFrame& before, Cont
     cs.loose.dead += mc.n_removed;
 }
 
-// The last pairs mapped to the new ranks, merged with the pairs found, found[0, k): a last
-// pair of two unchanged entities stays, found or not.
-ContactStep merge_renumbered(const ContactFrame& before, ContactFrame& now, const ContactState& cs, const uint32_t* remap,
-                             uint64_t k, EventList& began, EventList& ended) noexcept {
-    const uint64_t* const moved = cs.rank_moved;
-    auto is_moved = [&](uint32_t r) { return (moved[r >> 6] >> (r & 63)) & 1; };
-    auto stays = [&](uint32_t ra, uint32_t rb) { return !(is_moved(ra) || is_moved(rb)); };
-    auto remapped = [remap](uint32_t r) { return remap[r]; };
-    const uint64_t w = merge_remapped(before, now.buf.keys, k, now.ids, remapped, now.buf.tmp, stays, began, ended);
-    std::swap(now.buf.keys, now.buf.tmp);
-    std::swap(now.buf.keys32, now.buf.tmp32);
-    now.n = w;
-    return ContactStep::done;
-}
-
 // One incremental update's state, handed from step to step in the order contacts_incremental
 // runs them (each step's loops copy what they read into locals).
 struct ContactTick {
@@ -313,7 +298,6 @@ struct ContactTick {
     // Another id at a slot, or another count: entities were added or removed (renumber), or
     // were when an update that did not commit renumbered (the ranks and remap are still its).
     bool members;
-    uint32_t* const remap;  // s.rank_remap: the last update's ranks' new ones
     double widest, drift;   // the grid's widest box and drift, as the steps learn them
     uint32_t movers;
 };
@@ -352,7 +336,7 @@ bool renumber_now(ContactTick& t) noexcept {
     cs.renumbered_n = t.n;
     cs.n_added = mc.n_added;
     std::memcpy(cs.added, mc.added_slot, mc.n_added * sizeof(uint32_t));
-    renumber(t.st, t.s, t.before, cs, mc, t.remap);
+    renumber(t.st, t.s, t.before, cs, mc, t.s.rank_remap);
     return t.members = true;
 }
 
@@ -398,12 +382,12 @@ bool find_changed(ContactTick& t) noexcept {
         if (t.members || !renumber_now(t)) return false;  // ids changed again: a sweep
     }
     cs.id_seen = t.st.feed.seq;  // every slot's id compared equal
-    const bool members = t.members;
-    for (uint32_t q = 0; members && q < cs.n_added; ++q) {  // kept as they are: changed all the same
-        if (movers == max_movers) return false;
-        cs.mover[movers++] = cs.added[q];
-    }
-    if (members) {  // now's ids (its block may be new since the renumbering)
+    if (t.members) {
+        for (uint32_t q = 0; q < cs.n_added; ++q) {  // kept as they are: changed all the same
+            if (movers == max_movers) return false;
+            cs.mover[movers++] = cs.added[q];
+        }
+        // now's ids (its block may be new since the renumbering)
         for (uint32_t q = 0; q < n; ++q) t.now.ids[q] = key_int(s.id_keys[q]);
         t.now.id_count = n;
     }
@@ -557,6 +541,20 @@ uint64_t find_pairs(ContactTick& t) noexcept {
     return k;
 }
 
+// The last pairs mapped to the new ranks, merged with the pairs found, found[0, k): a last
+// pair of two unchanged entities stays, found or not.
+void merge_renumbered(ContactTick& t, uint64_t k) noexcept {
+    ContactFrame& now = t.now;
+    const uint64_t* const moved = t.cs.rank_moved;
+    const uint32_t* const remap = t.s.rank_remap;
+    auto is_moved = [&](uint32_t r) { return (moved[r >> 6] >> (r & 63)) & 1; };
+    auto stays = [&](uint32_t ra, uint32_t rb) { return !(is_moved(ra) || is_moved(rb)); };
+    auto remapped = [remap](uint32_t r) { return remap[r]; };
+    now.n = merge_remapped(t.before, now.buf.keys, k, now.ids, remapped, now.buf.tmp, stays, t.began, t.ended);
+    std::swap(now.buf.keys, now.buf.tmp);
+    std::swap(now.buf.keys32, now.buf.tmp32);
+}
+
 // The last pairs that involve no changed entity stay; of those that do (touched), the ones
 // not found again ended; found ones not among them began. Few pairs begin or end in a tick
 // (a twentieth of those found with a tenth moving), so the touched ones are listed first
@@ -637,8 +635,7 @@ ContactStep contacts_incremental(const Store& st, SweepScratch& s, bool ranks_cu
     // did not commit (the same ids by slot still: checked as the changes are found).
     if (cs.renumbered ? n != cs.renumbered_n || *s.ranked_n != n : *s.ranked_n != before.id_count)
         return ContactStep::full;
-    ContactTick t{st, s, before, now, cs, kernels, began, ended, n,
-                  cs.renumbered, s.rank_remap, cs.widest, cs.loose.drift, 0};
+    ContactTick t{st, s, before, now, cs, kernels, began, ended, n, cs.renumbered, cs.widest, cs.loose.drift, 0};
     restore_uncommitted(t);
     if (!find_changed(t)) return ContactStep::full;
     place_movers(t);
@@ -648,8 +645,10 @@ ContactStep contacts_incremental(const Store& st, SweepScratch& s, bool ranks_cu
     order_rank_pairs(now.buf, k, n, true);
     uint64_t* const found = now.buf.keys;
     k = static_cast<uint64_t>(std::unique(found, found + k) - found);
-    if (t.members) return merge_renumbered(before, now, cs, t.remap, k, began, ended);
-    merge_touched(t, k);
+    if (t.members)
+        merge_renumbered(t, k);
+    else
+        merge_touched(t, k);
     return ContactStep::done;
 }
 
