@@ -6,40 +6,34 @@
 namespace soageo {
 namespace SOAGEO_TARGET {
 
-// The watcher's bookkeeping of block i, from its lanes' squared distances d2 (live: those in
-// the window), into m (a local copy, so that its counters stay in registers). OneReach: view is
-// reach, so near holds every fresh lane.
-template <bool Filtered, bool OneReach>
-inline void scan_lanes(const AoiWindow& w, uint32_t i, wf d2, wf reach2, wf view2, uint32_t live, AoiMeet& m) noexcept {
-    uint32_t in_reach = bits(lt(d2, reach2)) & live;
-    uint32_t near = OneReach ? in_reach : bits(lt(d2, view2));  // view <= reach, so near lies within reach
-    if (Filtered) {  // filtered out: never within reach, so one seen before leaves
-        const uint32_t pass = bits(mask_any(w.m + i, w.filter));
-        in_reach &= pass, near &= pass;
-    }
-    const uint32_t was = eq_bits(w.mark + i, w.open) & in_reach;
-    const uint32_t fresh = in_reach & ~eq_bits(w.mark + i, w.kept);
-    store_where(w.mark + i, in_reach, w.kept);
-    m.met += count_bits(was);
-    m.n_visible += emit(m.visible + m.n_visible, i, OneReach ? fresh : fresh & (was | near));
-    const uint32_t entering = OneReach ? fresh & ~was : fresh & near & ~was;
-    if (entering) m.n_enter += emit(m.enters + m.n_enter, i, entering);  // rare: a tick changes little
-}
-
 template <bool Filtered>
 inline void aoi_scan_with(const AoiWindow& window, AoiMeet& meet) noexcept {
     const AoiWindow w = window;
     const wf cx = splat(w.cx), cy = splat(w.cy);
     const wf reach2 = splat(w.reach * w.reach), view2 = splat(w.view * w.view);
-    AoiMeet m = meet;
+    uint32_t* const visible = meet.visible;
+    uint32_t* const enters = meet.enters;
+    uint32_t n_visible = meet.n_visible, n_enter = meet.n_enter, met = meet.met;
     for (uint32_t run = 0; run < w.n_runs; ++run) {
         const uint32_t last = w.runs[2 * run + 1];
         for (uint32_t i = w.runs[2 * run]; i < last; i += W) {
             const wf d2 = squared(load(w.x + i) - cx) + squared(load(w.y + i) - cy);
-            scan_lanes<Filtered, false>(w, i, d2, reach2, view2, live_lanes(last - i), m);
+            uint32_t in_reach = bits(lt(d2, reach2)) & live_lanes(last - i);
+            uint32_t near = bits(lt(d2, view2));  // view <= reach, so near lies within reach
+            if (Filtered) {  // filtered out: never within reach, so one seen before leaves
+                const uint32_t pass = bits(mask_any(w.m + i, w.filter));
+                in_reach &= pass, near &= pass;
+            }
+            const uint32_t was = eq_bits(w.mark + i, w.open) & in_reach;
+            const uint32_t fresh = in_reach & ~eq_bits(w.mark + i, w.kept);
+            store_where(w.mark + i, in_reach, w.kept);
+            met += count_bits(was);
+            n_visible += emit(visible + n_visible, i, fresh & (was | near));
+            const uint32_t entering = fresh & near & ~was;
+            if (entering) n_enter += emit(enters + n_enter, i, entering);  // rare: a tick changes little
         }
     }
-    meet = m;
+    meet.n_visible = n_visible, meet.n_enter = n_enter, meet.met = met;
 }
 
 // A watcher either filters every block or none: the unfiltered scan keeps its old cost.
@@ -104,21 +98,34 @@ inline uint32_t aoi_scan_mover_with(const AoiWindow& window, const AoiMoverWindo
     const AoiMoverWindow mv = mover;
     const wf cx = splat(w.cx), cy = splat(w.cy), ox = splat(mv.ox), oy = splat(mv.oy);
     const wf reach2 = splat(w.reach * w.reach), view2 = splat(w.view * w.view);
-    AoiMeet m = meet;
-    uint32_t k = 0;
+    uint32_t* const visible = meet.visible;
+    uint32_t* const enters = meet.enters;
+    uint32_t n_visible = meet.n_visible, n_enter = meet.n_enter, met = meet.met, k = 0;
     for (uint32_t run = 0; run < w.n_runs; ++run) {
         const uint32_t last = w.runs[2 * run + 1];
         for (uint32_t i = w.runs[2 * run]; i < last; i += W) {
             const wf x = load(w.x + i), y = load(w.y + i);
             const wf d2 = squared(x - cx) + squared(y - cy);
             const uint32_t live = live_lanes(last - i);
-            scan_lanes<Filtered, OneReach>(w, i, d2, reach2, view2, live, m);
+            uint32_t in_reach = bits(lt(d2, reach2)) & live;
+            uint32_t near = OneReach ? in_reach : bits(lt(d2, view2));
+            if (Filtered) {
+                const uint32_t pass = bits(mask_any(w.m + i, w.filter));
+                in_reach &= pass, near &= pass;
+            }
+            const uint32_t was = eq_bits(w.mark + i, w.open) & in_reach;
+            const uint32_t fresh = in_reach & ~eq_bits(w.mark + i, w.kept);
+            store_where(w.mark + i, in_reach, w.kept);
+            met += count_bits(was);
+            n_visible += emit(visible + n_visible, i, OneReach ? fresh : fresh & (was | near));
+            const uint32_t entering = OneReach ? fresh & ~was : fresh & near & ~was;
+            if (entering) n_enter += emit(enters + n_enter, i, entering);
             const wf d_o = squared(ox - x) + squared(oy - y);
             const uint32_t maybe = mover_lanes<OneReach>(mv, i, d2, d_o, live);
             if (maybe) k += emit(out + k, i, maybe);
         }
     }
-    meet = m;
+    meet.n_visible = n_visible, meet.n_enter = n_enter, meet.met = met;
     return k;
 }
 
