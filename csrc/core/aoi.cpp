@@ -1,6 +1,5 @@
 // The AOI's entry points (aoi_update, aoi_commit) and its full update: every watcher's circle
-// scanned over entities sorted anew into the grid's buckets. The incremental update is in
-// aoi_incremental.cpp, the inversion (who sees me) in aoi_observers.cpp.
+// scanned over entities sorted anew into the grid's buckets.
 #include "aoi.hpp"
 
 #include <algorithm>

@@ -92,19 +92,11 @@ void observers_build(const Visible& v, Observers& o) noexcept;
 // Puts the list of rank r in ascending order (it costs what is out of order).
 void observers_sort(Observers& o, uint32_t r) noexcept;
 // Applies an update's events, keys (watcher index << 32 | target rank) in any order, to lists
-// built for the last update's visible lists, with the same ids and watchers as `v` (this
-// update's). Returns false when a list outgrew its room and the free end is short: the lists
-// are then unusable until the next observers_build.
-bool observers_apply(const Visible& v, Observers& o, const uint64_t* leave_keys, uint64_t n_leave,
+// built for the last update's visible lists, with the same `ids` (their count) and watchers as
+// this update's. Returns false when a list outgrew its room and the free end is short: the
+// lists are then unusable until the next observers_build.
+bool observers_apply(Observers& o, uint32_t ids, const uint64_t* leave_keys, uint64_t n_leave,
                      const uint64_t* enter_keys, uint64_t n_enter) noexcept;
-// The same for an incremental update that patched adds and removes, watch or unwatch in: its
-// keys' target ranks are the last update's ids_before ranks plus the `added` after them, and its
-// watcher indices the last update's plus the new watchers after them. Once applied, the lists
-// take this update's ranks (remap: each such rank's new one, kNoSlot for a removed entity;
-// ids_now of them; null: the same) and watcher indices (index_now likewise; null: the same).
-bool observers_apply_renumbered(Observers& o, uint32_t ids_before, uint32_t added, uint32_t ids_now,
-                                const uint32_t* remap, const uint32_t* index_now, const uint64_t* leave_keys,
-                                uint64_t n_leave, const uint64_t* enter_keys, uint64_t n_enter) noexcept;
 
 // How the updates ran (aoi:stats()): which path each committed update took, and how the
 // inversion watchers_of reads was kept. Tests check from these that the cheap paths run.
@@ -209,9 +201,7 @@ struct AoiScratch {
     bool synced;        // the above describe the committed visible lists (set by aoi_commit)
     bool fresh;         // a full update bucketed the entities: sx, sy, watcher_at.. still to be built
     bool any_wide;      // some watcher placed since is wider than a cell (rescanned when anything moves)
-    // Entities added and removed since the last update, patched in by the incremental update
-    // (aoi_incremental.cpp): an added one takes the next position after the buckets (every search
-    // visits that run too), a removed one keeps its position with mask 0 until a full update.
+    // Adds, removes, watch and unwatch patched into the incremental update (aoi_members.cpp).
     struct Members {
         // Per update, added or removed (as SlotChanges), watched or unwatched; more: a full update.
         static constexpr uint32_t kMax = kMaxMembersBehind;

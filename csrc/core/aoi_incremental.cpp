@@ -156,7 +156,6 @@ struct Tick {
     const uint32_t* wmask = nullptr;
     uint32_t placed[MemberChanges::kMax];  // new watchers of entities that did not change
     uint32_t n_placed = 0;
-    bool renumber = false;
     uint32_t positions = 0;
     bool zero = false;
     uint32_t moved = 0;    // found by slot; from mark_changed on, with the added and the removed
@@ -169,14 +168,11 @@ struct Tick {
     uint32_t redo = 0;
     // follow_layer
     bool zero_then = false;
-    uint32_t* order = nullptr;
     uint32_t stamp = 0;
     uint64_t* ek = nullptr;
     uint64_t* lk = nullptr;
     uint64_t ecap = 0, lcap = 0;
-    double search = 0.0;
     const float* reach_squared = nullptr;
-    uint8_t* searched = nullptr;
     bool recount_lists = false;
     // rescan_watchers, search_movers
     uint64_t ne = 0, nl = 0, logged = 0;
@@ -250,7 +246,6 @@ bool find_movers(Tick& t) noexcept {
         t.n_placed = patch_watchers(in, s, v, renumbered ? t.log.view : nullptr, renumbered ? t.log.mask : nullptr, t.placed);
         if (renumbered) t.wview = t.log.view, t.wmask = t.log.mask;
     }
-    t.renumber = members || renumbered;
     t.positions = s.loose.n;
     bool zero = false;
     uint32_t moved = 0;
@@ -364,7 +359,7 @@ void follow_layer(Tick& t) noexcept {
     // The movers and the rescanned watchers in position order: one after another, their
     // searches then meet the same cells (in slot order, each met cold memory). One pass over
     // the marks (match_u32); new_pos (the full path's) says which mover is at a position.
-    uint32_t* const order = t.order = s.mover_order;
+    uint32_t* const order = s.mover_order;
     for (uint32_t j = 0; j < moved; ++j) s.new_pos[s.moved[j]] = j;
     uint32_t in_order = 0, redo_in_order = 0;
     uint32_t* const changed_at = s.changed_at;
@@ -393,12 +388,10 @@ void follow_layer(Tick& t) noexcept {
     t.ek = reinterpret_cast<uint64_t*>(t.enter.pair);
     t.lk = reinterpret_cast<uint64_t*>(t.leave.pair);
     t.ecap = 2 * t.enter.cap / 3, t.lcap = 2 * t.leave.cap / 3;  // keys and pairs side by side
-    t.search = s.reach_max;
     // With no margin, reach * reach and view * view are the same float: the movers' kernels read
     // one column and compare once (view_squared passed as both), and nothing here reads reach_squared.
     t.reach_squared = in.margin == 0.0f ? s.view_squared : s.reach_squared;
-    t.searched = s.searched;
-    std::memset(t.searched, 0, moved);
+    std::memset(s.searched, 0, moved);
     t.recount_lists = in.margin == 0.0f;  // (rescan_watchers says why)
 }
 
@@ -453,7 +446,7 @@ inline Circle search_cover(const Tick& t, uint32_t j, double extra) noexcept {
     const float ox = s.old_x[j], oy = s.old_y[j], nx = s.xs[q], ny = s.ys[q];
     const double mx = 0.5 * (double(ox) + nx), my = 0.5 * (double(oy) + ny);
     const double half = 0.5 * std::sqrt((double(nx) - ox) * (double(nx) - ox) + (double(ny) - oy) * (double(ny) - oy));
-    return widened(mx, my, t.search + half + extra * (std::fabs(mx) + std::fabs(my)), t.drift);
+    return widened(mx, my, s.reach_max + half + extra * (std::fabs(mx) + std::fabs(my)), t.drift);
 }
 
 // 3. The rescanned watchers, as the full path scans them (their new lists go to the log), and
@@ -475,7 +468,7 @@ bool rescan_watchers(Tick& t) noexcept {
     const float* const wview = t.wview;
     const uint32_t* const wmask = t.wmask;
     const float* const reach_squared = t.reach_squared;
-    uint8_t* const searched = t.searched;
+    uint8_t* const searched = s.searched;
     uint64_t* const ek = t.ek;
     uint64_t* const lk = t.lk;
     const uint64_t ecap = t.ecap, lcap = t.lcap;
@@ -558,20 +551,18 @@ bool rescan_watchers(Tick& t) noexcept {
         if (recount) {  // its leaves came out of the scan
             if (nl + scan.found.n_leave > lcap) return false;
             for (uint32_t i = 0; i < scan.found.n_leave; ++i) lk[nl++] = event_key(k, v.rank_at[s.gone[i]]);
-            s.redo_at[r] = static_cast<uint32_t>(logged);
-            s.redo_len[r] = scan.found.n_visible;
-            logged += scan.found.n_visible;
-            continue;
+        } else {
+            // Every old target not met within reach leaves: none when all were met (most
+            // watchers), and the pass stops at the last one (as collect_leaves). A long list
+            // looks in the windows first (leaves_in_windows).
+            uint32_t left = old_n - scan.found.met;
+            if (nl + left > lcap) return false;
+            if (left && old_n >= kLeaveWindowList)
+                left = leaves_in_windows(in, s, widened(reach.cx, reach.cy, reach.radius, drift), open, kept, k, v, lk,
+                                         nl, left);
+            for (uint32_t o = 0; left && o < old_n; ++o)
+                if (s.mark[old_t[o]] != kept) lk[nl++] = event_key(k, v.rank_at[old_t[o]]), --left;
         }
-        // Every old target not met within reach leaves: none when all were met (most watchers),
-        // and the pass stops at the last one (as collect_leaves). A long list looks in the
-        // windows first (leaves_in_windows).
-        uint32_t left = old_n - scan.found.met;
-        if (nl + left > lcap) return false;
-        if (left && old_n >= kLeaveWindowList)
-            left = leaves_in_windows(in, s, widened(reach.cx, reach.cy, reach.radius, drift), open, kept, k, v, lk, nl, left);
-        for (uint32_t o = 0; left && o < old_n; ++o)
-            if (s.mark[old_t[o]] != kept) lk[nl++] = event_key(k, v.rank_at[old_t[o]]), --left;
         s.redo_at[r] = static_cast<uint32_t>(logged);
         s.redo_len[r] = scan.found.n_visible;
         logged += scan.found.n_visible;
@@ -586,8 +577,8 @@ bool rescan_watchers(Tick& t) noexcept {
 bool search_movers(Tick& t) noexcept {
     AoiScratch& s = t.s;
     const KernelTable& kernels = *t.in.kernels;
-    const uint32_t* const order = t.order;
-    const uint8_t* const searched = t.searched;
+    const uint32_t* const order = s.mover_order;
+    const uint8_t* const searched = s.searched;
     const float* const reach_squared = t.reach_squared;
     const uint32_t moved = t.moved, positions = t.positions;
     uint64_t ne = t.ne, nl = t.nl;
@@ -620,13 +611,27 @@ Incremental finish(Tick& t, AoiProgress& p) noexcept {
         s.last_xs[q] = s.xs[q], s.last_ys[q] = s.ys[q], s.last_ms[q] = s.ms[q];
     }
     const uint64_t ne = t.ne, nl = t.nl;
-    p.enter_keys = keys_to_events(t.enter, ne, v, s, t.renumber);
-    p.leave_keys = keys_to_events(t.leave, nl, v, s, t.renumber);
+    const bool renumber = t.members || t.renumbered;
+    p.enter_keys = keys_to_events(t.enter, ne, v, s, renumber);
+    p.leave_keys = keys_to_events(t.leave, nl, v, s, renumber);
     if (v.top + relocations(s, v, p.enter_keys, ne, p.leave_keys, nl) > v.target_cap) return Incremental::full;
     p.n_enter = ne, p.n_leave = nl;
-    p.members = t.renumber;
+    p.members = renumber;
     return Incremental::done;
 }
+
+// Moves list k to the free end of v's targets with room for `len` entries.
+void relocate(Visible& v, uint32_t k, uint32_t len) noexcept {
+    const uint32_t room = list_room(len);
+    SOAGEO_ASSERT(v.top + room <= v.target_cap);
+    std::memcpy(v.target + v.top, v.target + v.off[k], v.len[k] * sizeof(uint32_t));
+    v.off[k] = static_cast<uint32_t>(v.top);
+    v.room[k] = room;
+    v.top += room;
+}
+
+// uint32 entries in a 64-byte cache line.
+constexpr uint32_t kLineWords = 16;
 
 }  // namespace
 
@@ -640,22 +645,6 @@ Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, Eve
     if (!rescan_watchers(t) || !search_movers(t)) return Incremental::full;
     return finish(t, p);
 }
-
-namespace {
-// Moves list k to the free end of v's targets with room for `len` entries.
-void relocate(Visible& v, uint32_t k, uint32_t len) noexcept {
-    const uint32_t room = list_room(len);
-    SOAGEO_ASSERT(v.top + room <= v.target_cap);
-    std::memcpy(v.target + v.top, v.target + v.off[k], v.len[k] * sizeof(uint32_t));
-    v.off[k] = static_cast<uint32_t>(v.top);
-    v.room[k] = room;
-    v.top += room;
-}
-
-}  // namespace
-
-// uint32 entries in a 64-byte cache line.
-constexpr uint32_t kLineWords = 16;
 
 void commit_incremental(const AoiInput& in, AoiScratch& s, Visible& v, Visible& log,
                         const AoiProgress& p) noexcept {

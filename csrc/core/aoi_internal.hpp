@@ -1,18 +1,25 @@
-// Internal to the AOI's translation units: aoi.cpp (aoi_update, aoi_commit and the full
-// update), aoi_incremental.cpp (the incremental update), aoi_observers.cpp (who sees me) and
-// aoi_memory.cpp (the blocks carved for watchers, visible lists, scratch and events). What the
-// full and the incremental update share: the grid's buckets and the cover of a circle by them.
+// Internal to the AOI's translation units (doc/design.md, AOI): what the full and the
+// incremental update share, the cover of a circle by the grid's buckets and the watchers' placement.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 
 #include "aoi.hpp"
 #include "slot_changes.hpp"
 
 namespace soageo {
 namespace aoi_detail {
+
+// Moves `count` rows of the columns given (member pointers of one table) from `from`'s row
+// from_at to `to`'s row `at`; the two may be one table.
+template <class Table, class... T>
+void move_rows(Table& to, uint32_t at, const Table& from, uint32_t from_at, uint32_t count,
+               T* Table::*... column) noexcept {
+    (std::memmove(to.*column + at, from.*column + from_at, size_t(count) * sizeof(T)), ...);
+}
 
 // One watcher scanning its candidates, window by window (the kernels' aoi_scan).
 struct WatcherScan {

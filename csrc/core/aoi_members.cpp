@@ -1,6 +1,5 @@
-// The AOI's incremental update across adds and removes (doc/design.md, AOI): an added entity
-// takes the next position after the buckets, a removed one keeps its position with mask 0 until
-// the next full update, and both are movers: an added one from mask 0, a removed one to mask 0.
+// The AOI's incremental update across adds and removes, watch and unwatch (doc/design.md, AOI;
+// aoi_internal.hpp says what each step leaves).
 #include <algorithm>
 #include <cstring>
 
@@ -201,18 +200,15 @@ void commit_watchers(const AoiInput& in, AoiScratch& s, Visible& v, Visible& tem
     uint32_t* const index_now = temp.mask;  // each update index's new one (kNoSlot: unwatched)
     for (uint32_t j = 0; j < first; ++j) index_now[j] = j;
     auto copy_lists = [](Visible& to, const Visible& from, uint32_t at, uint32_t from_at, uint32_t count) {
-        std::memcpy(to.pos + at, from.pos + from_at, count * sizeof(uint32_t));
-        std::memcpy(to.off + at, from.off + from_at, count * sizeof(uint32_t));
-        std::memcpy(to.len + at, from.len + from_at, count * sizeof(uint32_t));
-        std::memcpy(to.room + at, from.room + from_at, count * sizeof(uint32_t));
+        move_rows(to, at, from, from_at, count, &Visible::pos, &Visible::off, &Visible::len, &Visible::room);
     };
-    while (t < w.n) {
+    while (k < before || t < w.n) {
         const uint32_t same = equal_prefix(v.watcher + k, w.id + t, std::min(before - k, w.n - t));
         copy_lists(temp, v, t, k, same);
         for (uint32_t j = 0; j < same; ++j) index_now[k + j] = t + j;
         k += same, t += same;
-        if (t == w.n) break;
-        if (k < before && v.watcher[k] < w.id[t]) {  // unwatched: its pairs left
+        if (k == before && t == w.n) break;
+        if (t == w.n || (k < before && v.watcher[k] < w.id[t])) {  // unwatched: its pairs left
             index_now[k] = kNoSlot;
             v.pairs -= v.len[k++];
             continue;
@@ -220,10 +216,6 @@ void commit_watchers(const AoiInput& in, AoiScratch& s, Visible& v, Visible& tem
         SOAGEO_ASSERT(i < m.n_new_watchers && m.new_watcher[i] == w.id[t]);
         index_now[before + i] = t;
         copy_lists(temp, v, t++, before + i++, 1);
-    }
-    for (; k < before; ++k) {  // unwatched after the last watcher
-        index_now[k] = kNoSlot;
-        v.pairs -= v.len[k];
     }
     const uint32_t moved = w.n - first;
     copy_lists(v, temp, first, first, moved);

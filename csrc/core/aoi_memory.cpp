@@ -3,10 +3,11 @@
 #include <algorithm>
 #include <cstring>
 
-#include "aoi.hpp"
+#include "aoi_internal.hpp"
 #include "carve.hpp"
 
 namespace soageo {
+using aoi_detail::move_rows;
 
 namespace {
 
@@ -71,9 +72,7 @@ uint32_t watchers_find(const Watchers& w, int64_t id, bool* found) noexcept {
 
 void watchers_insert(Watchers& w, uint32_t at, int64_t id, float view, uint32_t mask) noexcept {
     SOAGEO_ASSERT(w.n < w.cap && at <= w.n);
-    std::memmove(w.id + at + 1, w.id + at, (w.n - at) * sizeof(int64_t));
-    std::memmove(w.view + at + 1, w.view + at, (w.n - at) * sizeof(float));
-    std::memmove(w.mask + at + 1, w.mask + at, (w.n - at) * sizeof(uint32_t));
+    move_rows(w, at + 1, w, at, w.n - at, &Watchers::id, &Watchers::view, &Watchers::mask);
     w.id[at] = id;
     w.view[at] = view;
     w.mask[at] = mask;
@@ -81,16 +80,12 @@ void watchers_insert(Watchers& w, uint32_t at, int64_t id, float view, uint32_t 
 }
 
 void watchers_erase(Watchers& w, uint32_t at) noexcept {
-    std::memmove(w.id + at, w.id + at + 1, (w.n - at - 1) * sizeof(int64_t));
-    std::memmove(w.view + at, w.view + at + 1, (w.n - at - 1) * sizeof(float));
-    std::memmove(w.mask + at, w.mask + at + 1, (w.n - at - 1) * sizeof(uint32_t));
+    move_rows(w, at, w, at + 1, w.n - at - 1, &Watchers::id, &Watchers::view, &Watchers::mask);
     --w.n;
 }
 
 void watchers_copy(Watchers& to, const Watchers& from) noexcept {
-    std::memcpy(to.id, from.id, from.n * sizeof(int64_t));
-    std::memcpy(to.view, from.view, from.n * sizeof(float));
-    std::memcpy(to.mask, from.mask, from.n * sizeof(uint32_t));
+    move_rows(to, 0, from, 0, from.n, &Watchers::id, &Watchers::view, &Watchers::mask);
     to.n = from.n;
 }
 
@@ -104,13 +99,8 @@ Visible visible_carve(void* block, uint32_t watcher_cap, uint64_t target_cap, ui
 
 void visible_copy(Visible& to, const Visible& from) noexcept {
     SOAGEO_ASSERT(to.watcher_cap >= from.n && to.target_cap >= from.top && to.id_cap >= from.positions);
-    std::memcpy(to.watcher, from.watcher, from.n * sizeof(int64_t));
-    std::memcpy(to.view, from.view, from.n * sizeof(float));
-    std::memcpy(to.mask, from.mask, from.n * sizeof(uint32_t));
-    std::memcpy(to.pos, from.pos, from.n * sizeof(uint32_t));
-    std::memcpy(to.off, from.off, from.n * sizeof(uint32_t));
-    std::memcpy(to.len, from.len, from.n * sizeof(uint32_t));
-    std::memcpy(to.room, from.room, from.n * sizeof(uint32_t));
+    move_rows(to, 0, from, 0, from.n, &Visible::watcher, &Visible::view, &Visible::mask, &Visible::pos, &Visible::off,
+              &Visible::len, &Visible::room);
     std::memcpy(to.target, from.target, from.top * sizeof(uint32_t));
     std::memcpy(to.ids, from.ids, from.id_count * sizeof(int64_t));
     std::memcpy(to.rank_at, from.rank_at, from.positions * sizeof(uint32_t));

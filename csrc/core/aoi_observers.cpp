@@ -127,8 +127,10 @@ bool apply_batch(Observers& o, const uint64_t* ev, uint32_t n) noexcept {
 // The targets are sorted in groups of 2^shift ranks, at most this many groups.
 constexpr uint32_t kApplyGroups = 1024;
 
-bool apply_keys(Observers& o, uint32_t ids, const uint64_t* leave_keys, uint64_t n_leave, const uint64_t* enter_keys,
-                uint64_t n_enter) noexcept {
+}  // namespace
+
+bool observers_apply(Observers& o, uint32_t ids, const uint64_t* leave_keys, uint64_t n_leave,
+                     const uint64_t* enter_keys, uint64_t n_enter) noexcept {
     SOAGEO_ASSERT(o.id_cap >= ids);
     uint32_t* const count = o.count;
     // A counting sort of each batch by group of targets, leaves (then enters) in the order given,
@@ -146,10 +148,7 @@ bool apply_keys(Observers& o, uint32_t ids, const uint64_t* leave_keys, uint64_t
     for (uint64_t first = 0, all = n_leave + n_enter; first < all; first += o.sort_cap) {
         const uint64_t last = std::min(all, first + o.sort_cap);
         std::memset(count, 0, (size_t(groups) + 1) * sizeof(uint32_t));
-        for (uint64_t i = first; i < last; ++i) {
-            const uint64_t key = i >= n_leave ? enter_keys[i - n_leave] : leave_keys[i];
-            ++count[(uint32_t(key) >> shift) + 1];
-        }
+        for (uint64_t i = first; i < last; ++i) ++count[(uint32_t(key_at(i) >> 33) >> shift) + 1];
         for (uint32_t g = 1; g <= groups; ++g) count[g] += count[g - 1];
         for (uint64_t i = first; i < last; ++i) {
             const uint64_t e = key_at(i);
@@ -159,13 +158,13 @@ bool apply_keys(Observers& o, uint32_t ids, const uint64_t* leave_keys, uint64_t
     }
     return true;
 }
-}  // namespace
 
-bool observers_apply(const Visible& v, Observers& o, const uint64_t* leave_keys, uint64_t n_leave,
-                     const uint64_t* enter_keys, uint64_t n_enter) noexcept {
-    return apply_keys(o, v.id_count, leave_keys, n_leave, enter_keys, n_enter);
-}
-
+namespace {
+// observers_apply for an incremental update that patched adds and removes, watch or unwatch in:
+// its keys' target ranks are the last update's ids_before ranks plus the `added` after them, and
+// its watcher indices the last update's plus the new watchers after them. Once applied, the lists
+// take this update's ranks (remap: each such rank's new one, kNoSlot for a removed entity;
+// ids_now of them; null: the same) and watcher indices (index_now likewise; null: the same).
 bool observers_apply_renumbered(Observers& o, uint32_t ids_before, uint32_t added, uint32_t ids_now,
                                 const uint32_t* remap, const uint32_t* index_now, const uint64_t* leave_keys,
                                 uint64_t n_leave, const uint64_t* enter_keys, uint64_t n_enter) noexcept {
@@ -175,7 +174,7 @@ bool observers_apply_renumbered(Observers& o, uint32_t ids_before, uint32_t adde
         o.off[r] = o.len[r] = o.room[r] = 0;
         o.unsorted[r] = 0;
     }
-    if (!apply_keys(o, ranks, leave_keys, n_leave, enter_keys, n_enter)) return false;
+    if (!observers_apply(o, ranks, leave_keys, n_leave, enter_keys, n_enter)) return false;
     // Each list to its rank now (a removed entity's is empty: every watcher of it left). The
     // map keeps order: one pass through the sort and count scratch, then back.
     uint64_t* const at = o.sort;     // sort_cap >= id_cap entries
@@ -206,6 +205,7 @@ bool observers_apply_renumbered(Observers& o, uint32_t ids_before, uint32_t adde
     }
     return true;
 }
+}  // namespace
 
 bool who_sees_me_room(const WhoSeesMe& w, const Visible& v, uint32_t* id_cap, uint64_t* pair_cap) noexcept {
     if (w.current) return false;
@@ -236,7 +236,7 @@ void who_sees_me_commit(WhoSeesMe& w, const AoiScratch& s, const Visible& commit
     // it applies its events (the commit left the maps in the scratch and the other lists).
     const AoiScratch::Members& m = s.members;
     w.current = !p.members
-                    ? observers_apply(committed, w.lists, p.leave_keys, p.n_leave, p.enter_keys, p.n_enter)
+                    ? observers_apply(w.lists, committed.id_count, p.leave_keys, p.n_leave, p.enter_keys, p.n_enter)
                     : observers_apply_renumbered(w.lists, m.ids_before, m.n_added, committed.id_count,
                                                  m.layer_changed ? s.remap : nullptr,
                                                  m.watchers_changed() ? previous.mask : nullptr, p.leave_keys,

@@ -61,13 +61,13 @@ inline void push_pair(EventList& e, int64_t a, int64_t b) noexcept {
     ++e.n;
 }
 
-// The last pairs mapped to the new ranks (remap keeps order, so they still ascend; kNoSlot: a
-// removed entity, whose pairs end) merged with the pairs now, cur[0, nc), the events pushed as
-// ids. A last pair not found now ends unless stays(ra, rb). With `out`, the merged keys go there
-// (returns how many).
-template <class Stays>
-uint64_t merge_remapped(const ContactFrame& before, const uint64_t* cur, uint64_t nc, const int64_t* ids,
-                        const uint32_t* remap, uint64_t* out, Stays stays, EventList& began, EventList& ended) noexcept {
+// The last pairs mapped to the new ranks (remap(rank) keeps order, so they still ascend;
+// kNoSlot: a removed entity, whose pairs end) merged with the pairs now, cur[0, nc), the events
+// pushed as ids. A last pair not found now ends unless stays(ra, rb). With `out`, the merged
+// keys go there (returns how many).
+template <class Remap, class Stays>
+uint64_t merge_remapped(const ContactFrame& before, const uint64_t* cur, uint64_t nc, const int64_t* ids, Remap remap,
+                        uint64_t* out, Stays stays, EventList& began, EventList& ended) noexcept {
     const uint64_t* const old = before.buf.keys;
     const int64_t* const old_ids = before.ids;
     uint64_t w = 0, j = 0;
@@ -77,7 +77,7 @@ uint64_t merge_remapped(const ContactFrame& before, const uint64_t* cur, uint64_
     };
     for (uint64_t i = 0; i < before.n;) {
         const uint64_t key = old[i];
-        const uint32_t ra = remap[key >> 32], rb = remap[key & 0xffffffffu];
+        const uint32_t ra = remap(uint32_t(key >> 32)), rb = remap(uint32_t(key));
         if (ra == kNoSlot || rb == kNoSlot) {  // an entity left the layer: its pairs end
             push_pair(ended, old_ids[key >> 32], old_ids[key & 0xffffffffu]);
             ++i;
@@ -132,35 +132,21 @@ void contacts_diff(const ContactFrame& before, ContactFrame& now, const uint64_t
     now.id_count = n;
     const int64_t* ids = now.ids;
     const int64_t* old_ids = before.ids;
-    const uint64_t* cur = now.buf.keys;
-    const uint64_t* old = before.buf.keys;
-    const uint64_t nc = now.n, no = before.n;
+    auto never = [](uint32_t, uint32_t) { return false; };
     // The same ids as last time (the usual tick): ranks carry over, keys compare as they are.
     bool same = before.id_count == n;
     for (uint32_t r = 0; same && r < n; ++r) same = old_ids[r] == ids[r];
-    if (!same) {  // old rank -> new rank (kNoSlot: removed), merging the two ascending id lists
-        for (uint32_t r = 0, k = 0; r < before.id_count; ++r) {
-            while (k < n && ids[k] < old_ids[r]) ++k;
-            remap[r] = k < n && ids[k] == old_ids[r] ? k : kNoSlot;
-        }
-        merge_remapped(before, cur, nc, ids, remap, nullptr, [](uint32_t, uint32_t) { return false; }, began, ended);
+    if (same) {
+        merge_remapped(before, now.buf.keys, now.n, ids, [](uint32_t r) { return r; }, nullptr, never, began, ended);
         return;
     }
-    uint64_t i = 0, j = 0;
-    while (i < no && j < nc) {
-        const uint64_t a = old[i], b = cur[j];
-        if (a == b) {
-            ++i, ++j;
-        } else if (a < b) {
-            push_pair(ended, ids[a >> 32], ids[a & 0xffffffffu]);
-            ++i;
-        } else {
-            push_pair(began, ids[b >> 32], ids[b & 0xffffffffu]);
-            ++j;
-        }
+    // Old rank -> new rank (kNoSlot: removed), merging the two ascending id lists.
+    for (uint32_t r = 0, k = 0; r < before.id_count; ++r) {
+        while (k < n && ids[k] < old_ids[r]) ++k;
+        remap[r] = k < n && ids[k] == old_ids[r] ? k : kNoSlot;
     }
-    for (; i < no; ++i) push_pair(ended, old_ids[old[i] >> 32], old_ids[old[i] & 0xffffffffu]);
-    for (; j < nc; ++j) push_pair(began, ids[cur[j] >> 32], ids[cur[j] & 0xffffffffu]);
+    auto remapped = [remap](uint32_t r) { return remap[r]; };
+    merge_remapped(before, now.buf.keys, now.n, ids, remapped, nullptr, never, began, ended);
 }
 
 void contacts_keep(const Store& st, ContactFrame& now) noexcept {
@@ -221,10 +207,8 @@ void build_grid(ContactState& cs, const Columns& c, uint32_t n, const uint32_t* 
     ++cs.builds;
 }
 
-// Below this many entities the sweep is as cheap as the searches and the grid's passes.
-// Measured from Lua with 10% of a uniform layer moving: the grid ahead at 4,000, 10,000 and
-// 100,000, even at 2,000 (crowded or not), and the sweep no better with a quarter moving
-// (bench/bench_pairs_lua.lua's contacts lines compare the two).
+// Below this many entities the sweep is as cheap as the searches and the grid's passes, crowded
+// or not, and no better with a quarter moving (doc/design.md, Contacts; bench/bench_pairs_lua.lua).
 constexpr uint32_t kIncrementalMin = 2048;
 
 // Adds and removes: the kept columns follow the entities to their slots now (an added one is
@@ -299,20 +283,6 @@ void renumber(const Store& st, SweepScratch& s, const ContactFrame& before, Cont
     cs.loose.dead += mc.n_removed;
 }
 
-// The last pairs mapped to the new ranks, merged with the pairs found, found[0, k): a last
-// pair of two unchanged entities stays, found or not.
-ContactStep merge_renumbered(const ContactFrame& before, ContactFrame& now, const ContactState& cs, const uint32_t* remap,
-                             uint64_t k, EventList& began, EventList& ended) noexcept {
-    const uint64_t* const moved = cs.rank_moved;
-    auto is_moved = [&](uint32_t r) { return (moved[r >> 6] >> (r & 63)) & 1; };
-    auto stays = [&](uint32_t ra, uint32_t rb) { return !(is_moved(ra) || is_moved(rb)); };
-    const uint64_t w = merge_remapped(before, now.buf.keys, k, now.ids, remap, now.buf.tmp, stays, began, ended);
-    std::swap(now.buf.keys, now.buf.tmp);
-    std::swap(now.buf.keys32, now.buf.tmp32);
-    now.n = w;
-    return ContactStep::done;
-}
-
 // One incremental update's state, handed from step to step in the order contacts_incremental
 // runs them (each step's loops copy what they read into locals).
 struct ContactTick {
@@ -328,7 +298,6 @@ struct ContactTick {
     // Another id at a slot, or another count: entities were added or removed (renumber), or
     // were when an update that did not commit renumbered (the ranks and remap are still its).
     bool members;
-    uint32_t* const remap;  // s.rank_remap: the last update's ranks' new ones
     double widest, drift;   // the grid's widest box and drift, as the steps learn them
     uint32_t movers;
 };
@@ -367,7 +336,7 @@ bool renumber_now(ContactTick& t) noexcept {
     cs.renumbered_n = t.n;
     cs.n_added = mc.n_added;
     std::memcpy(cs.added, mc.added_slot, mc.n_added * sizeof(uint32_t));
-    renumber(t.st, t.s, t.before, cs, mc, t.remap);
+    renumber(t.st, t.s, t.before, cs, mc, t.s.rank_remap);
     return t.members = true;
 }
 
@@ -413,12 +382,12 @@ bool find_changed(ContactTick& t) noexcept {
         if (t.members || !renumber_now(t)) return false;  // ids changed again: a sweep
     }
     cs.id_seen = t.st.feed.seq;  // every slot's id compared equal
-    const bool members = t.members;
-    for (uint32_t q = 0; members && q < cs.n_added; ++q) {  // kept as they are: changed all the same
-        if (movers == max_movers) return false;
-        cs.mover[movers++] = cs.added[q];
-    }
-    if (members) {  // now's ids (its block may be new since the renumbering)
+    if (t.members) {
+        for (uint32_t q = 0; q < cs.n_added; ++q) {  // kept as they are: changed all the same
+            if (movers == max_movers) return false;
+            cs.mover[movers++] = cs.added[q];
+        }
+        // now's ids (its block may be new since the renumbering)
         for (uint32_t q = 0; q < n; ++q) t.now.ids[q] = key_int(s.id_keys[q]);
         t.now.id_count = n;
     }
@@ -572,6 +541,20 @@ uint64_t find_pairs(ContactTick& t) noexcept {
     return k;
 }
 
+// The last pairs mapped to the new ranks, merged with the pairs found, found[0, k): a last
+// pair of two unchanged entities stays, found or not.
+void merge_renumbered(ContactTick& t, uint64_t k) noexcept {
+    ContactFrame& now = t.now;
+    const uint64_t* const moved = t.cs.rank_moved;
+    const uint32_t* const remap = t.s.rank_remap;
+    auto is_moved = [&](uint32_t r) { return (moved[r >> 6] >> (r & 63)) & 1; };
+    auto stays = [&](uint32_t ra, uint32_t rb) { return !(is_moved(ra) || is_moved(rb)); };
+    auto remapped = [remap](uint32_t r) { return remap[r]; };
+    now.n = merge_remapped(t.before, now.buf.keys, k, now.ids, remapped, now.buf.tmp, stays, t.began, t.ended);
+    std::swap(now.buf.keys, now.buf.tmp);
+    std::swap(now.buf.keys32, now.buf.tmp32);
+}
+
 // The last pairs that involve no changed entity stay; of those that do (touched), the ones
 // not found again ended; found ones not among them began. Few pairs begin or end in a tick
 // (a twentieth of those found with a tenth moving), so the touched ones are listed first
@@ -652,8 +635,7 @@ ContactStep contacts_incremental(const Store& st, SweepScratch& s, bool ranks_cu
     // did not commit (the same ids by slot still: checked as the changes are found).
     if (cs.renumbered ? n != cs.renumbered_n || *s.ranked_n != n : *s.ranked_n != before.id_count)
         return ContactStep::full;
-    ContactTick t{st, s, before, now, cs, kernels, began, ended, n,
-                  cs.renumbered, s.rank_remap, cs.widest, cs.loose.drift, 0};
+    ContactTick t{st, s, before, now, cs, kernels, began, ended, n, cs.renumbered, cs.widest, cs.loose.drift, 0};
     restore_uncommitted(t);
     if (!find_changed(t)) return ContactStep::full;
     place_movers(t);
@@ -663,8 +645,10 @@ ContactStep contacts_incremental(const Store& st, SweepScratch& s, bool ranks_cu
     order_rank_pairs(now.buf, k, n, true);
     uint64_t* const found = now.buf.keys;
     k = static_cast<uint64_t>(std::unique(found, found + k) - found);
-    if (t.members) return merge_renumbered(before, now, cs, t.remap, k, began, ended);
-    merge_touched(t, k);
+    if (t.members)
+        merge_renumbered(t, k);
+    else
+        merge_touched(t, k);
     return ContactStep::done;
 }
 

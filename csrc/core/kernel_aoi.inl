@@ -44,11 +44,25 @@ inline void aoi_scan(const AoiWindow& window, AoiMeet& meet) noexcept {
         aoi_scan_with<false>(window, meet);
 }
 
-// The incremental update's scan (AoiMoverWindow): one changed entity against still watchers.
-// Everything a watcher's state depends on is compared at both ends: in view now but not then
-// (an enter, unless it was seen already), in reach then but not now (a leave, if it was seen).
+// The still watchers of block i (live lanes) whose view of the mover may have changed, from
+// their squared distances to where it is now (dn) and was (d_o): in view now but not then (an
+// enter, unless it was seen already), in reach then but not now (a leave, if it was seen).
 // OneReach (reach_squared is view_squared: no margin): reach is view, so the change is
 // (vn ^ vo), from one column.
+template <bool OneReach>
+inline uint32_t mover_lanes(const AoiMoverWindow& mv, uint32_t i, wf dn, wf d_o, uint32_t live) noexcept {
+    const wf v2 = load(mv.view_squared + i);
+    const uint32_t pn = bits(mask_any(mv.watcher_mask + i, mv.nmask));
+    const uint32_t po = bits(mask_any(mv.watcher_mask + i, mv.omask));
+    const uint32_t vn = bits(lt(dn, v2)) & pn, vo = bits(lt(d_o, v2)) & po;
+    if (OneReach) return (vn ^ vo) & live;
+    const wf r2 = load(mv.reach_squared + i);
+    const uint32_t rn = bits(lt(dn, r2)) & pn, ro = bits(lt(d_o, r2)) & po;
+    return ((vn & ~vo) | (ro & ~rn)) & live;
+}
+
+// The incremental update's scan (AoiMoverWindow): one changed entity against still watchers,
+// everything a watcher's state depends on compared at both ends (mover_lanes).
 template <bool OneReach>
 inline uint32_t aoi_mover_with(const AoiMoverWindow& window, uint32_t* out) noexcept {
     const AoiMoverWindow w = window;
@@ -60,18 +74,7 @@ inline uint32_t aoi_mover_with(const AoiMoverWindow& window, uint32_t* out) noex
             const wf x = load(w.x + i), y = load(w.y + i);
             const wf dn = squared(nx - x) + squared(ny - y);
             const wf d_o = squared(ox - x) + squared(oy - y);
-            const wf v2 = load(w.view_squared + i);
-            const uint32_t pn = bits(mask_any(w.watcher_mask + i, w.nmask));
-            const uint32_t po = bits(mask_any(w.watcher_mask + i, w.omask));
-            const uint32_t vn = bits(lt(dn, v2)) & pn, vo = bits(lt(d_o, v2)) & po;
-            uint32_t maybe;
-            if (OneReach) {
-                maybe = (vn ^ vo) & live_lanes(last - i);
-            } else {
-                const wf r2 = load(w.reach_squared + i);
-                const uint32_t rn = bits(lt(dn, r2)) & pn, ro = bits(lt(d_o, r2)) & po;
-                maybe = ((vn & ~vo) | (ro & ~rn)) & live_lanes(last - i);
-            }
+            const uint32_t maybe = mover_lanes<OneReach>(w, i, dn, d_o, live_lanes(last - i));
             if (maybe) k += emit(out + k, i, maybe);
         }
     }
@@ -118,18 +121,7 @@ inline uint32_t aoi_scan_mover_with(const AoiWindow& window, const AoiMoverWindo
             const uint32_t entering = OneReach ? fresh & ~was : fresh & near & ~was;
             if (entering) n_enter += emit(enters + n_enter, i, entering);
             const wf d_o = squared(ox - x) + squared(oy - y);
-            const wf v2 = load(mv.view_squared + i);
-            const uint32_t pn = bits(mask_any(mv.watcher_mask + i, mv.nmask));
-            const uint32_t po = bits(mask_any(mv.watcher_mask + i, mv.omask));
-            const uint32_t vn = bits(lt(d2, v2)) & pn, vo = bits(lt(d_o, v2)) & po;
-            uint32_t maybe;
-            if (OneReach) {
-                maybe = (vn ^ vo) & live;
-            } else {
-                const wf r2 = load(mv.reach_squared + i);
-                const uint32_t rn = bits(lt(d2, r2)) & pn, ro = bits(lt(d_o, r2)) & po;
-                maybe = ((vn & ~vo) | (ro & ~rn)) & live;
-            }
+            const uint32_t maybe = mover_lanes<OneReach>(mv, i, d2, d_o, live);
             if (maybe) k += emit(out + k, i, maybe);
         }
     }
@@ -173,11 +165,7 @@ inline uint32_t aoi_rescan_mover_with(const AoiWindow& window, const AoiMoverWin
             if (entering) n_enter += emit(enters + n_enter, i, entering);
             if (leaving) n_leave += emit(leaves + n_leave, i, leaving);
             const wf d_o = squared(ox - x) + squared(oy - y);
-            const wf v2 = load(mv.view_squared + i);
-            const uint32_t pn = bits(mask_any(mv.watcher_mask + i, mv.nmask));
-            const uint32_t po = bits(mask_any(mv.watcher_mask + i, mv.omask));
-            const uint32_t vn = bits(lt(d2, v2)) & pn, vo = bits(lt(d_o, v2)) & po;
-            const uint32_t maybe = (vn ^ vo) & live;
+            const uint32_t maybe = mover_lanes<true>(mv, i, d2, d_o, live);
             if (maybe) k += emit(out + k, i, maybe);
         }
     }

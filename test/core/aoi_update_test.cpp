@@ -152,8 +152,8 @@ TEST_CASE(observers_apply_equals_a_new_build) {
             for (size_t i = leaves.size(); i > 1; --i) std::swap(leaves[i - 1], leaves[rng.below(uint32_t(i))]);
             for (size_t i = enters.size(); i > 1; --i) std::swap(enters[i - 1], enters[rng.below(uint32_t(i))]);
             lay_out();
-            CHECK_MSG(observers_apply(v, o, leaves.data(), leaves.size(), enters.data(), enters.size()), "ids %u round %d",
-                      ids, round);
+            CHECK_MSG(observers_apply(o, v.id_count, leaves.data(), leaves.size(), enters.data(), enters.size()),
+                      "ids %u round %d", ids, round);
             std::vector<unsigned char> fb(observers_bytes(ids, 4 * pairs));
             Observers fresh = observers_carve(fb.data(), ids, 4 * pairs);
             observers_build(v, fresh);
