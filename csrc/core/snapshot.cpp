@@ -32,23 +32,28 @@ void store64(unsigned char* p, uint64_t v) noexcept { store_le(p, v); }
 uint32_t load32(const unsigned char* p) noexcept { return load_le<uint32_t>(p); }
 void store32(unsigned char* p, uint32_t v) noexcept { store_le(p, v); }
 
-// Copies a column of 4-byte values out to little-endian bytes, or back.
-void put_column32(unsigned char* out, const void* col, uint32_t n) noexcept {
+// Copies a column of n Words (uint32_t for x, y, r, mask; uint64_t for ids) out to
+// little-endian bytes, or back; returns the bytes past it.
+template <class Word>
+unsigned char* put_column(unsigned char* out, const void* col, uint32_t n) noexcept {
     if (little_endian()) {
-        std::memcpy(out, col, size_t(n) * 4);
-        return;
+        std::memcpy(out, col, size_t(n) * sizeof(Word));
+    } else {
+        const auto* c = static_cast<const Word*>(col);
+        for (uint32_t i = 0; i < n; ++i) store_le(out + sizeof(Word) * i, c[i]);
     }
-    const auto* c = static_cast<const uint32_t*>(col);
-    for (uint32_t i = 0; i < n; ++i) store32(out + 4 * size_t(i), c[i]);
+    return out + size_t(n) * sizeof(Word);
 }
 
-void get_column32(void* col, const unsigned char* in, uint32_t n) noexcept {
+template <class Word>
+const unsigned char* get_column(void* col, const unsigned char* in, uint32_t n) noexcept {
     if (little_endian()) {
-        std::memcpy(col, in, size_t(n) * 4);
-        return;
+        std::memcpy(col, in, size_t(n) * sizeof(Word));
+    } else {
+        auto* c = static_cast<Word*>(col);
+        for (uint32_t i = 0; i < n; ++i) c[i] = load_le<Word>(in + sizeof(Word) * i);
     }
-    auto* c = static_cast<uint32_t*>(col);
-    for (uint32_t i = 0; i < n; ++i) c[i] = load32(in + 4 * size_t(i));
+    return in + size_t(n) * sizeof(Word);
 }
 
 uint64_t rotl(uint64_t v, int k) noexcept { return (v << k) | (v >> (64 - k)); }
@@ -97,17 +102,11 @@ void seal(unsigned char* out, uint32_t n) noexcept {
 void snapshot_write(const Store& s, unsigned char* out) noexcept {
     const uint32_t n = s.n;
     write_header(out, n);
-    unsigned char* p = out + kSnapshotHeader;
-    if (little_endian()) {
-        std::memcpy(p, s.col.id, size_t(n) * 8);
-    } else {
-        for (uint32_t i = 0; i < n; ++i) store64(p + 8 * size_t(i), static_cast<uint64_t>(s.col.id[i]));
-    }
-    p += size_t(n) * 8;
-    put_column32(p, s.col.x, n);
-    put_column32(p + size_t(n) * 4, s.col.y, n);
-    put_column32(p + size_t(n) * 8, s.col.r, n);
-    put_column32(p + size_t(n) * 12, s.col.mask, n);
+    unsigned char* p = put_column<uint64_t>(out + kSnapshotHeader, s.col.id, n);
+    p = put_column<uint32_t>(p, s.col.x, n);
+    p = put_column<uint32_t>(p, s.col.y, n);
+    p = put_column<uint32_t>(p, s.col.r, n);
+    put_column<uint32_t>(p, s.col.mask, n);
     seal(out, n);
 }
 
@@ -176,17 +175,11 @@ const char* snapshot_check(const unsigned char* data, size_t size, uint32_t* n) 
 }
 
 const char* snapshot_read(const unsigned char* data, uint32_t n, Store& s) noexcept {
-    const unsigned char* p = data + kSnapshotHeader;
-    if (little_endian()) {
-        std::memcpy(s.col.id, p, size_t(n) * 8);
-    } else {
-        for (uint32_t i = 0; i < n; ++i) s.col.id[i] = static_cast<int64_t>(load64(p + 8 * size_t(i)));
-    }
-    p += size_t(n) * 8;
-    get_column32(s.col.x, p, n);
-    get_column32(s.col.y, p + size_t(n) * 4, n);
-    get_column32(s.col.r, p + size_t(n) * 8, n);
-    get_column32(s.col.mask, p + size_t(n) * 12, n);
+    const unsigned char* p = get_column<uint64_t>(s.col.id, data + kSnapshotHeader, n);
+    p = get_column<uint32_t>(s.col.x, p, n);
+    p = get_column<uint32_t>(s.col.y, p, n);
+    p = get_column<uint32_t>(s.col.r, p, n);
+    get_column<uint32_t>(s.col.mask, p, n);
     // Map inserts land in random cache lines; asking for the line 16 inserts ahead makes loading
     // a million entities much faster (build/bench_snapshot's load).
     for (uint32_t i = 0; i < n; ++i) {
