@@ -43,12 +43,8 @@ void radix_sort(Key* keys, uint32_t* vals, Key* tmp_keys, uint32_t* tmp_vals, si
             dst[at] = src[i];
             if (vsrc) vdst[at] = vsrc[i];
         }
-        Key* t = src;
-        src = dst;
-        dst = t;
-        uint32_t* vt = vsrc;
-        vsrc = vdst;
-        vdst = vt;
+        std::swap(src, dst);
+        std::swap(vsrc, vdst);
     }
     if (src != keys) {
         std::memcpy(keys, src, n * sizeof(Key));
@@ -95,9 +91,7 @@ void radix_sort_packed_pairs(uint64_t* keys, uint64_t* tmp, uint64_t n, uint32_t
                 dst[c[(k >> shift) & digit]++] = ((k >> lo_bits) << 32) | (k & low);
             }
         }
-        uint64_t* t = src;
-        src = dst;
-        dst = t;
+        std::swap(src, dst);
     }
     if (src != keys) std::memcpy(keys, src, n * sizeof(uint64_t));
 }
