@@ -108,6 +108,13 @@ inline void segment_xrange(const SegmentRows& s, double y0, double y1, double* o
     *out1 = std::min(*out1, std::max(xa, xb) + s.pad);
 }
 
+// A query's scratch for g.room positions: hits and the bitmap (also a grid's own, in lay_grid).
+Grid lay_grid_scratch(Carver& k, Grid g) noexcept {
+    g.hits = k.take<uint32_t>(size_t(g.room) + kHitSlack);
+    g.bitmap = k.take<uint32_t>((size_t(g.room) + 31) / 32 + 1);
+    return g;
+}
+
 // Kernels read whole blocks: lanes past the last entity are masked off, but must be initialised
 // memory (the ten entity columns are zeroed).
 Grid lay_grid(Carver& k, uint32_t cap) noexcept {
@@ -117,10 +124,8 @@ Grid lay_grid(Carver& k, uint32_t cap) noexcept {
     k.take_zeroed_each(c, &g.x2, &g.y2, &g.r2, &g.mask2, &g.slot2);
     g.xy = k.take<float>(2 * c);
     g.key = k.take<uint32_t>(c);
-    g.hits = k.take<uint32_t>(size_t(g.room) + kHitSlack);
     g.loose.start = k.take<uint32_t>(loose_start_len(g.loose.buckets, kGridRuns));
-    g.bitmap = k.take<uint32_t>((size_t(g.room) + 31) / 32 + 1);
-    return g;
+    return lay_grid_scratch(k, g);
 }
 
 }  // namespace
@@ -140,29 +145,13 @@ Grid grid_sized(uint32_t cap) noexcept {
 
 Grid grid_carve(void* block, uint32_t cap) noexcept { return layout_carve(block, lay_grid, cap); }
 
-namespace {
-
-struct GridScratch {
-    uint32_t *hits, *bitmap;
-};
-
-// The same sizes as lay_grid's hits and bitmap.
-GridScratch lay_grid_scratch(Carver& k, uint32_t room) noexcept {
-    GridScratch s;
-    s.hits = k.take<uint32_t>(size_t(room) + kHitSlack);
-    s.bitmap = k.take<uint32_t>((size_t(room) + 31) / 32 + 1);
-    return s;
+size_t grid_scratch_bytes(uint32_t room) noexcept {
+    Grid g{};
+    g.room = room;
+    return layout_bytes(lay_grid_scratch, g);
 }
 
-}  // namespace
-
-size_t grid_scratch_bytes(uint32_t room) noexcept { return layout_bytes(lay_grid_scratch, room); }
-
-void grid_scratch_carve(void* block, Grid& g) noexcept {
-    const GridScratch s = layout_carve(block, lay_grid_scratch, g.room);
-    g.hits = s.hits;
-    g.bitmap = s.bitmap;
-}
+void grid_scratch_carve(void* block, Grid& g) noexcept { g = layout_carve(block, lay_grid_scratch, g); }
 
 namespace {
 
