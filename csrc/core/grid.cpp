@@ -72,37 +72,32 @@ inline double pad_of(double magnitude) noexcept { return magnitude * 0x1p-16 + 0
 // per row. The rounding of the slope and of the products is below 2^-50 of the segment's
 // width, which the pad's 2^-20 of it covers.
 struct SegmentRows {
-    double x0, y0, x1, ylo, yhi, slope, pad, reach;
+    const Area* a;
+    double ylo, yhi, slope, pad;
     bool flat;  // horizontal: every row it reaches sees all of it
 };
 
 SegmentRows segment_rows(const Area& a) noexcept {
-    SegmentRows r;
-    r.x0 = a.sx0;
-    r.y0 = a.sy0;
-    r.x1 = a.sx1;
-    r.ylo = std::min(a.sy0, a.sy1);
-    r.yhi = std::max(a.sy0, a.sy1);
-    r.flat = a.sy1 == a.sy0;
-    r.slope = r.flat ? 0.0 : (a.sx1 - a.sx0) / (a.sy1 - a.sy0);
-    r.pad = a.sreach + std::fabs(a.sx1 - a.sx0) * 0x1p-20;
-    r.reach = a.sreach;
-    return r;
+    const bool flat = a.sy1 == a.sy0;
+    const double slope = flat ? 0.0 : (a.sx1 - a.sx0) / (a.sy1 - a.sy0);
+    const double pad = a.sreach + std::fabs(a.sx1 - a.sx0) * 0x1p-20;
+    return SegmentRows{&a, std::min(a.sy0, a.sy1), std::max(a.sy0, a.sy1), slope, pad, flat};
 }
 
 // Narrows [*out0, *out1] to the points within reach of the segment for y in [y0, y1]; leaves
 // it empty (out0 > out1) when none is.
 inline void segment_xrange(const SegmentRows& s, double y0, double y1, double* out0, double* out1) noexcept {
-    const double lo = std::max(y0 - s.reach, s.ylo), hi = std::min(y1 + s.reach, s.yhi);
+    const Area& a = *s.a;
+    const double lo = std::max(y0 - a.sreach, s.ylo), hi = std::min(y1 + a.sreach, s.yhi);
     if (lo > hi) {
         *out0 = 1;
         *out1 = 0;
         return;
     }
-    double xa = s.x0, xb = s.x1;
+    double xa = a.sx0, xb = a.sx1;
     if (!s.flat) {
-        xa = s.x0 + (lo - s.y0) * s.slope;
-        xb = s.x0 + (hi - s.y0) * s.slope;
+        xa = a.sx0 + (lo - a.sy0) * s.slope;
+        xb = a.sx0 + (hi - a.sy0) * s.slope;
     }
     *out0 = std::max(*out0, std::min(xa, xb) - s.pad);
     *out1 = std::min(*out1, std::max(xa, xb) + s.pad);
@@ -459,22 +454,24 @@ struct Nearer {  // (d2, id) order over slots
     }
 };
 
+// Puts slot v into the max-heap heap[0, h) of the k nearest so far, in place of its farthest
+// when it holds k already (the caller knows v is nearer).
+void keep_nearer(uint32_t* heap, uint32_t& h, uint32_t k, uint32_t v, const Nearer& less) noexcept {
+    if (h == k)
+        std::pop_heap(heap, heap + h, less);  // the farthest to heap[h - 1], where v goes
+    else
+        ++h;
+    heap[h - 1] = v;
+    std::push_heap(heap, heap + h, less);
+}
+
 // Keeps the k nearest of cand[0..m) in a max-heap built in place over the array's prefix (an
 // entry is read before its position can be written), then sorts them nearest first.
 uint32_t select_nearest(const Store& s, float cx, float cy, uint32_t* cand, uint32_t m, uint32_t k) noexcept {
     Nearer less{&s, cx, cy};
     uint32_t h = 0;
-    for (uint32_t i = 0; i < m; ++i) {
-        uint32_t v = cand[i];
-        if (h < k) {
-            cand[h++] = v;
-            std::push_heap(cand, cand + h, less);
-        } else if (less(v, cand[0])) {
-            std::pop_heap(cand, cand + h, less);
-            cand[h - 1] = v;
-            std::push_heap(cand, cand + h, less);
-        }
-    }
+    for (uint32_t i = 0; i < m; ++i)
+        if (h < k || less(cand[i], cand[0])) keep_nearer(cand, h, k, cand[i], less);
     std::sort_heap(cand, cand + h, less);
     return h;
 }
@@ -494,15 +491,8 @@ uint32_t scan_nearest(const Store& s, float cx, float cy, uint32_t k, bool has_m
         float dx = s.col.x[i] - cx, dy = s.col.y[i] - cy;
         float d2 = dx * dx + dy * dy;
         if (has_max && !(d2 < lim)) continue;
-        if (h < k) {
-            out[h++] = i;
-            std::push_heap(out, out + h, less);
-        } else {
-            if (d2 > worst || (d2 == worst && s.col.id[i] > worst_id)) continue;
-            std::pop_heap(out, out + h, less);
-            out[h - 1] = i;
-            std::push_heap(out, out + h, less);
-        }
+        if (h == k && (d2 > worst || (d2 == worst && s.col.id[i] > worst_id))) continue;
+        keep_nearer(out, h, k, i, less);
         worst = less.d2(out[0]);
         worst_id = s.col.id[out[0]];
     }
@@ -528,7 +518,7 @@ uint32_t grid_nearest(const Grid& g, const Store& s, const KernelTable& kt, floa
         Plan p;
         grid_plan(g, area_of(c, 0.0), p);
         if (!p.ok || (!last && p.candidates >= g.loose.n)) break;  // the circle reaches everything: scan
-        uint32_t m = grid_query(g, p, kt.in_circle, c, f);
+        uint32_t m = grid_collect(g, p, [&](const Points& pts, uint32_t* out) { return kt.in_circle(pts, c, f, out); });
         if (m >= k || last) return select_nearest(s, cx, cy, g.hits, m, k);
         // Grow with the shortfall: the area needed scales with k over what was found.
         double grow = m ? std::sqrt(double(k) / double(m)) * 1.25 : 2.0;
@@ -571,7 +561,7 @@ bool grid_cast_first(const Grid& g, const Store& s, const KernelTable& kt, const
             uint32_t m = kt.cast_segment(points_of(s), seg, f, g.hits);
             return first_segment_hit(s.col, seg, g.hits, m, slot, t);
         }
-        uint32_t m = grid_query(g, p, kt.cast_segment, seg, f);
+        uint32_t m = grid_collect(g, p, [&](const Points& pts, uint32_t* out) { return kt.cast_segment(pts, seg, f, out); });
         uint32_t b;
         float bt;
         if (first_segment_hit(s.col, seg, g.hits, m, &b, &bt) &&
