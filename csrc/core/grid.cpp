@@ -193,16 +193,13 @@ void grid_fill(Grid& g, const Store& s, bool gathered) noexcept {
     const float fcell = static_cast<float>(cell);
     const uint32_t B = g.loose.buckets;
     float reach = 0.0f;
-    // Where the scatter below reads each source position from.
-    const float *sx = s.col.x, *sy = s.col.y, *sr = s.col.r;
-    const uint32_t* sm = s.col.mask;
-    const uint32_t* src = nullptr;  // slot of each source position (null: the position itself)
-    if (gathered) {
-        // Only positions changed: the last cell order is the source (most entities keep their
-        // cell, so the scatter writes nearly in order).
-        src = g.slot;
-        sx = g.x, sy = g.y, sr = g.r, sm = g.mask;
-    }
+    // Where the scatter below reads each source position from. Only positions changed: the last
+    // cell order (most entities keep their cell, so the scatter writes nearly in order).
+    const float* sx = gathered ? g.x : s.col.x;
+    const float* sy = gathered ? g.y : s.col.y;
+    const float* sr = gathered ? g.r : s.col.r;
+    const uint32_t* sm = gathered ? g.mask : s.col.mask;
+    const uint32_t* src = gathered ? g.slot : nullptr;  // slot of each source position (null: the position itself)
     // Bucket B + 1 (after the big entities) takes the dead positions: the scatter puts them
     // past the end.
     loose_count(g.loose, n, kGridRuns, g.key, [&](uint32_t p) {
@@ -538,9 +535,7 @@ bool grid_cast_first(const Grid& g, const Store& s, const KernelTable& kt, const
     // miss a logarithmic number of plans.
     double step = len > 0 ? 2.0 * g.cell / len : 1.0;
     double t0 = 0;
-    bool found = false;
-    uint32_t best = 0;
-    float best_t = 0;
+    bool found = false;  // the best hit so far in *slot and *t
     const double reach = g.reach;
     // Entry parameters are float32: a hit counts as "before the end of the pieces" with margin.
     const double t_slack = 0x1p-16;
@@ -565,19 +560,15 @@ bool grid_cast_first(const Grid& g, const Store& s, const KernelTable& kt, const
         uint32_t b;
         float bt;
         if (first_segment_hit(s.col, seg, g.hits, m, &b, &bt) &&
-            (!found || bt < best_t || (bt == best_t && s.col.id[b] < s.col.id[best]))) {
+            (!found || bt < *t || (bt == *t && s.col.id[b] < s.col.id[*slot]))) {
             found = true;
-            best = b;
-            best_t = bt;
+            *slot = b;
+            *t = bt;
         }
-        if (found && double(best_t) + t_slack <= t1) break;
+        if (found && double(*t) + t_slack <= t1) break;
         if (t1 >= 1.0) break;
         t0 = t1;
         step *= 2;
-    }
-    if (found) {
-        *slot = best;
-        *t = best_t;
     }
     return found;
 }
