@@ -485,8 +485,7 @@ uint32_t scan_nearest(const Store& s, float cx, float cy, uint32_t k, bool has_m
     int64_t worst_id = 0;
     for (uint32_t i = 0; i < s.n; ++i) {
         if (f.on && !(s.col.mask[i] & f.bits)) continue;
-        float dx = s.col.x[i] - cx, dy = s.col.y[i] - cy;
-        float d2 = dx * dx + dy * dy;
+        const float d2 = less.d2(i);
         if (has_max && !(d2 < lim)) continue;
         if (h == k && (d2 > worst || (d2 == worst && s.col.id[i] > worst_id))) continue;
         keep_nearer(out, h, k, i, less);
@@ -536,14 +535,13 @@ bool grid_cast_first(const Grid& g, const Store& s, const KernelTable& kt, const
     double step = len > 0 ? 2.0 * g.cell / len : 1.0;
     double t0 = 0;
     bool found = false;  // the best hit so far in *slot and *t
-    const double reach = g.reach;
     // Entry parameters are float32: a hit counts as "before the end of the pieces" with margin.
     const double t_slack = 0x1p-16;
     while (t0 < 1.0) {
         double t1 = step >= 1.0 ? 1.0 : std::min(1.0, t0 + step);
         double ax = x0 + (x1 - x0) * t0, ay = y0 + (y1 - y0) * t0;
         double bx = x0 + (x1 - x0) * t1, by = y0 + (y1 - y0) * t1;
-        Area a = box_area(std::min(ax, bx), std::min(ay, by), std::max(ax, bx), std::max(ay, by), reach);
+        Area a = box_area(std::min(ax, bx), std::min(ay, by), std::max(ax, bx), std::max(ay, by), g.reach);
         double widen = len * t_slack * 2;
         a.minx -= widen;
         a.miny -= widen;
