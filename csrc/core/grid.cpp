@@ -245,14 +245,11 @@ void grid_plan(const Grid& g, const Area& area, Plan& p) noexcept {
     }
     p.n = 0;
     p.candidates = 0;
-    p.ok = true;
     // Past 2^64 float32 squares overflow: the kernels then compare infinities, and a touch
     // test whose reach squared is infinite accepts entities at any distance, outside any area.
     // Only the scan gives the kernels' answer there (and an area this wide is no small query).
-    if (!(a.maxx - a.minx < kHugeArea && a.maxy - a.miny < kHugeArea)) {
-        p.ok = false;
-        return;
-    }
+    p.ok = a.maxx - a.minx < kHugeArea && a.maxy - a.miny < kHugeArea;
+    if (!p.ok) return;
     Run tmp[kMaxRuns + 2];
     uint32_t row_b0[kMaxRuns / 2 + 1];
     uint64_t row_b1[kMaxRuns / 2 + 1];
@@ -261,10 +258,8 @@ void grid_plan(const Grid& g, const Area& area, Plan& p) noexcept {
     const double inv = g.loose.inv_cell;
     if (g.loose.n_cells > 0) {
         const int64_t cy0 = cell_of(a.miny, inv), cy1 = cell_of(a.maxy, inv);
-        if (cy1 - cy0 >= int64_t(kMaxRuns / 2)) {
-            p.ok = false;
-            return;
-        }
+        p.ok = cy1 - cy0 < int64_t(kMaxRuns / 2);
+        if (!p.ok) return;
         const int64_t cx0a = cell_of(a.minx, inv), cx1a = cell_of(a.maxx, inv);
         const double cell = 1.0 / inv, band_pad = cell * 0x1p-10;
         // One row needs no narrowing: its x range is the area's.
@@ -309,11 +304,10 @@ void grid_plan(const Grid& g, const Area& area, Plan& p) noexcept {
     }
     for (uint32_t i = 0; i < m; ++i) {
         if (tmp[i].begin >= tmp[i].end) continue;
-        if (p.n > 0 && tmp[i].begin <= p.run[p.n - 1].end) {
+        if (p.n > 0 && tmp[i].begin <= p.run[p.n - 1].end)
             p.run[p.n - 1].end = std::max(p.run[p.n - 1].end, tmp[i].end);
-        } else {
+        else
             p.run[p.n++] = tmp[i];
-        }
     }
     for (uint32_t i = 0; i < p.n; ++i) p.candidates += p.run[i].end - p.run[i].begin;
 }
@@ -505,11 +499,8 @@ uint32_t grid_nearest(const Grid& g, const Store& s, const KernelTable& kt, floa
     double R = double(g.cell) * std::sqrt((1.5 * double(k) + 1.0) / (kPerCell * M_PI));
     for (;;) {
         float Rf = static_cast<float>(R);
-        bool last = false;
-        if (has_max && !(Rf < max_r)) {
-            Rf = max_r;
-            last = true;
-        }
+        const bool last = has_max && !(Rf < max_r);
+        if (last) Rf = max_r;
         Circle c{cx, cy, Rf};
         Plan p;
         grid_plan(g, area_of(c, 0.0), p);
