@@ -36,11 +36,9 @@ uint64_t round_block(uint64_t c) noexcept { return (c + (kMaxWidth - 1)) & ~uint
 // band entries set s takes (a box is copied into every band its y extent touches).
 BandPlan cut(const SweepBoxes* const* sets, int count, uint64_t* copies) noexcept {
     uint64_t n = 0;
-    double lo = 0, hi = 0, sum_h = 0;
-    bool first = true;
+    double lo = HUGE_VAL, hi = -HUGE_VAL, sum_h = 0;
     for (int k = 0; k < count; ++k) {
         const SweepBoxes& b = *sets[k];
-        if (b.n && first) lo = b.miny[0], hi = b.maxy[0], first = false;
         for (uint32_t i = 0; i < b.n; ++i) {
             lo = b.miny[i] < lo ? b.miny[i] : lo;
             hi = b.maxy[i] > hi ? b.maxy[i] : hi;
