@@ -316,9 +316,7 @@ bool store_remove(Store& s, int64_t id) noexcept {
 void store_clear(Store& s) noexcept {
     if (s.n) feed_push(s.feed, kMembersCleared, s.n);
     idmap_clear(s.map);
-    std::memset(s.col.x, 0, s.n * sizeof(float));
-    std::memset(s.col.y, 0, s.n * sizeof(float));
-    std::memset(s.col.r, 0, s.n * sizeof(float));
+    for (float* c : {s.col.x, s.col.y, s.col.r}) std::memset(c, 0, s.n * sizeof(float));
     std::memset(s.col.mask, 0, s.n * sizeof(uint32_t));
     s.n = 0;
     s.stale |= kStaleAll | kChanged | kChangedAll;
