@@ -555,8 +555,7 @@ bool grid_cast_first(const Grid& g, const Store& s, const KernelTable& kt, const
             *t = bt;
         }
         if (found && double(*t) + t_slack <= t1) break;
-        if (t1 >= 1.0) break;
-        t0 = t1;
+        t0 = t1;  // 1 after the last piece
         step *= 2;
     }
     return found;
