@@ -107,17 +107,15 @@ void snapshot_write(const Store& s, unsigned char* out) noexcept {
 void snapshot_write_slots(const Store& s, const uint32_t* slots, uint32_t k, unsigned char* out) noexcept {
     write_header(out, k);
     unsigned char* p = out + kSnapshotHeader;
-    unsigned char* px = p + size_t(k) * 8;
-    unsigned char* py = px + size_t(k) * 4;
-    unsigned char* pr = py + size_t(k) * 4;
-    unsigned char* pm = pr + size_t(k) * 4;
+    const size_t col = size_t(k) * 4;  // a 4-byte column; the ids take two
     for (uint32_t i = 0; i < k; ++i) {
         uint32_t j = slots[i];
+        unsigned char* px = p + 2 * col + 4 * size_t(i);  // entity i's x, then y, r and mask a column apart
         store_le<uint64_t>(p + 8 * size_t(i), static_cast<uint64_t>(s.col.id[j]));
-        store_le<uint32_t>(px + 4 * size_t(i), float_bits(s.col.x[j]));
-        store_le<uint32_t>(py + 4 * size_t(i), float_bits(s.col.y[j]));
-        store_le<uint32_t>(pr + 4 * size_t(i), float_bits(s.col.r[j]));
-        store_le<uint32_t>(pm + 4 * size_t(i), s.col.mask[j]);
+        store_le<uint32_t>(px, float_bits(s.col.x[j]));
+        store_le<uint32_t>(px + col, float_bits(s.col.y[j]));
+        store_le<uint32_t>(px + 2 * col, float_bits(s.col.r[j]));
+        store_le<uint32_t>(px + 3 * col, s.col.mask[j]);
     }
     seal(out, k);
 }
