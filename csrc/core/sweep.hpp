@@ -74,8 +74,7 @@ struct Carver;  // carve.hpp
 PairBuffer lay_pair_buffer(Carver& k, uint64_t cap) noexcept;
 PairBuffer pair_buffer_carve(void* block, uint64_t cap) noexcept;
 
-// Fills s.rank_at_pos (the id rank of the box at each sorted position) once sweep_prepare
-// ranked s; returns it.
+// Fills s.rank_at_pos (the id rank of each sorted position's box, s ranked); returns it.
 uint32_t* ranks_at_positions(const SweepScratch& s) noexcept;
 
 // Turns the n sweep positions in buf.a/buf.b into keys rank_lo << 32 | rank_hi sorted
