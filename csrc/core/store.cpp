@@ -17,11 +17,6 @@ Columns lay_columns(Carver& k, uint32_t cap) noexcept {
     return c;
 }
 
-void idmap_clear(IdMap& m) noexcept {
-    static_assert(sizeof(IdMap::Bucket) == kAlign, "a bucket is one cache line");
-    std::memset(static_cast<void*>(m.buckets), 0xff, sizeof(IdMap::Bucket) * size_t(m.cap));  // slots kNoSlot
-}
-
 }  // namespace
 
 size_t columns_bytes(uint32_t cap) noexcept { return layout_bytes(lay_columns, cap); }
@@ -49,6 +44,11 @@ IdMap idmap_init(void* block, uint32_t cap) noexcept {
     IdMap m{reinterpret_cast<IdMap::Bucket*>(align_up(reinterpret_cast<uintptr_t>(block))), cap};
     idmap_clear(m);
     return m;
+}
+
+void idmap_clear(IdMap& m) noexcept {
+    static_assert(sizeof(IdMap::Bucket) == kAlign, "a bucket is one cache line");
+    std::memset(static_cast<void*>(m.buckets), 0xff, sizeof(IdMap::Bucket) * size_t(m.cap));  // slots kNoSlot
 }
 
 uint32_t idmap_find(const IdMap& m, int64_t id) noexcept { return idmap_find_from(m, idmap_home(m, id), id); }

@@ -88,6 +88,7 @@ inline uint32_t idmap_find_from(const IdMap& m, uint32_t home, int64_t id) noexc
 uint32_t idmap_cap_for(uint32_t entities) noexcept;
 size_t idmap_bytes(uint32_t cap) noexcept;  // alignment slack included
 IdMap idmap_init(void* block, uint32_t cap) noexcept;  // all positions free
+void idmap_clear(IdMap& m) noexcept;
 uint32_t idmap_find(const IdMap& m, int64_t id) noexcept;  // slot or kNoSlot
 // Inserts or overwrites; the caller guarantees room (idmap_cap_for of the count).
 void idmap_put(IdMap& m, int64_t id, uint32_t slot) noexcept;
