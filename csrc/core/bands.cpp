@@ -23,6 +23,9 @@ uint32_t band_of(const BandPlan& p, float y) noexcept {
     return static_cast<uint32_t>(t);
 }
 
+// No bands: plain sweeps.
+constexpr BandPlan kNoBands{0, 0, 0, 0, 0};
+
 uint64_t round_block(uint64_t c) noexcept { return (c + (kMaxWidth - 1)) & ~uint64_t(kMaxWidth - 1); }
 
 // The cut for the boxes of `sets` (one set, or both sides of pairs_between): bands eight mean
@@ -32,13 +35,10 @@ uint64_t round_block(uint64_t c) noexcept { return (c + (kMaxWidth - 1)) & ~uint
 // bands, so a huge sparse world costs O(n) memory, never O(area). Fills copies[s] with the
 // band entries set s takes (a box is copied into every band its y extent touches).
 BandPlan cut(const SweepBoxes* const* sets, int count, uint64_t* copies) noexcept {
-    const BandPlan none{0, 0, 0, 0, 0};
     uint64_t n = 0;
-    double lo = 0, hi = 0, sum_h = 0;
-    bool first = true;
+    double lo = HUGE_VAL, hi = -HUGE_VAL, sum_h = 0;
     for (int k = 0; k < count; ++k) {
         const SweepBoxes& b = *sets[k];
-        if (b.n && first) lo = b.miny[0], hi = b.maxy[0], first = false;
         for (uint32_t i = 0; i < b.n; ++i) {
             lo = b.miny[i] < lo ? b.miny[i] : lo;
             hi = b.maxy[i] > hi ? b.maxy[i] : hi;
@@ -47,13 +47,13 @@ BandPlan cut(const SweepBoxes* const* sets, int count, uint64_t* copies) noexcep
         n += b.n;
     }
     const double span = hi - lo;
-    if (n < 2 || !std::isfinite(span) || !std::isfinite(sum_h) || !(span > 0)) return none;
+    if (n < 2 || !std::isfinite(span) || !std::isfinite(sum_h) || !(span > 0)) return kNoBands;
     double h = 8 * sum_h / n;
     const double min_h = span / (n / 64.0);
     if (h < min_h) h = min_h;
     for (int attempt = 0; attempt < 4; ++attempt, h *= 2) {
         const double bands = std::floor(span / h) + 1;
-        if (bands < 2) return none;
+        if (bands < 2) return kNoBands;
         BandPlan p{lo, 1.0 / h, static_cast<uint32_t>(bands), 0, 0};
         uint64_t total = 0;
         for (int k = 0; k < count; ++k) {
@@ -66,7 +66,7 @@ BandPlan cut(const SweepBoxes* const* sets, int count, uint64_t* copies) noexcep
         // Tall boxes touch many bands: past n / 2 extra copies, taller bands (or no bands).
         if (total <= n + n / 2) return p;
     }
-    return none;
+    return kNoBands;
 }
 
 // Entries of the layouts: each band's boxes (sweep_banded), and for count_banded each band's
@@ -92,7 +92,7 @@ BandScratch lay_band_scratch(Carver& k, uint64_t entries, uint32_t bands) noexce
 // Below kBandMinBoxes the plain sweep's window is short already and the copies do not pay
 // (build/bench_pairs: the same time at 10,000 and 20,000 uniform boxes, ahead from 40,000).
 BandPlan band_plan(const SweepBoxes& b, uint32_t min_boxes) noexcept {
-    if (b.n < min_boxes) return BandPlan{0, 0, 0, 0, 0};
+    if (b.n < min_boxes) return kNoBands;
     const SweepBoxes* sets[1] = {&b};
     uint64_t copies[1];
     const BandPlan p = cut(sets, 1, copies);
@@ -101,13 +101,12 @@ BandPlan band_plan(const SweepBoxes& b, uint32_t min_boxes) noexcept {
 
 BandPlan band_plan_between(const SweepBoxes& a, const SweepBoxes& b, uint64_t* entries_b, uint32_t min_boxes) noexcept {
     *entries_b = 0;
-    const BandPlan none{0, 0, 0, 0, 0};
     const uint64_t small = a.n < b.n ? a.n : b.n;
-    if (uint64_t(a.n) + b.n < min_boxes || (min_boxes && small * kBetweenMinShare < uint64_t(a.n) + b.n)) return none;
+    if (uint64_t(a.n) + b.n < min_boxes || (min_boxes && small * kBetweenMinShare < uint64_t(a.n) + b.n)) return kNoBands;
     const SweepBoxes* sets[2] = {&a, &b};
     uint64_t copies[2];
     BandPlan p = cut(sets, 2, copies);
-    if (!p.bands) return none;
+    if (!p.bands) return kNoBands;
     *entries_b = with_entries(p, copies[1], b.n).entries;
     return with_entries(p, copies[0], a.n);
 }
@@ -140,19 +139,22 @@ uint32_t lay_bands(const BandPlan& plan, const SweepBoxes& b, BandScratch& s, co
                    bool crossing) noexcept {
     const uint32_t n = b.n, nb = plan.bands, segs = crossing ? 2 * nb : nb;
     SOAGEO_ASSERT(segs <= s.bands);
-    uint32_t* count = s.fill;
-    std::memset(count, 0, segs * sizeof(uint32_t));
-    for (uint32_t i = 0; i < n; ++i) {
+    // Box i's segments: g(segment) for each band it touches, and for the second segment of each
+    // but its first with `crossing`.
+    auto each_segment = [&](uint32_t i, auto g) {
         const uint32_t k0 = band_of(plan, b.miny[i]), last = band_of(plan, b.maxy[i]);
         for (uint32_t k = k0; k <= last; ++k) {
             if (!crossing) {
-                ++count[k];
+                g(k);
                 continue;
             }
-            ++count[2 * k];
-            if (k > k0) ++count[2 * k + 1];
+            g(2 * k);
+            if (k > k0) g(2 * k + 1);
         }
-    }
+    };
+    uint32_t* count = s.fill;
+    std::memset(count, 0, segs * sizeof(uint32_t));
+    for (uint32_t i = 0; i < n; ++i) each_segment(i, [&](uint32_t g) { ++count[g]; });
     uint64_t at = 0;
     for (uint32_t g = 0; g < segs; ++g) {
         s.start[g] = static_cast<uint32_t>(at);
@@ -169,17 +171,14 @@ uint32_t lay_bands(const BandPlan& plan, const SweepBoxes& b, BandScratch& s, co
         count[g] = s.start[g];  // from here on: where the segment's next box goes
     }
     for (uint32_t i = 0; i < n; ++i) {
-        const uint32_t k0 = band_of(plan, b.miny[i]), last = band_of(plan, b.maxy[i]);
-        for (uint32_t k = k0; k <= last; ++k) {
-            for (uint32_t g = crossing ? 2 * k : k, g_last = crossing && k > k0 ? g + 1 : g; g <= g_last; ++g) {
-                const uint32_t e = count[g]++;
-                s.minx[e] = b.minx[i];
-                s.maxx[e] = b.maxx[i];
-                s.miny[e] = b.miny[i];
-                s.maxy[e] = b.maxy[i];
-                s.pos[e] = tag ? tag[i] : i;
-            }
-        }
+        each_segment(i, [&](uint32_t g) {
+            const uint32_t e = count[g]++;
+            s.minx[e] = b.minx[i];
+            s.maxx[e] = b.maxx[i];
+            s.miny[e] = b.miny[i];
+            s.maxy[e] = b.maxy[i];
+            s.pos[e] = tag ? tag[i] : i;
+        });
     }
     return segs;
 }
@@ -219,13 +218,6 @@ uint64_t keep_banded(const BandPlan& plan, uint32_t bands, uint32_t* out_a, uint
         kept = w;
     }
     return overflow ? found : kept;
-}
-
-uint32_t* ranks_at_positions(SweepScratch& s) noexcept {
-    SOAGEO_ASSERT(s.use == SweepScratch::Use::ordering);
-    uint32_t* rank_at = s.rank_at_pos;
-    for (uint32_t p = 0; p < s.boxes.n; ++p) rank_at[p] = s.rank[s.boxes.slot[p]];
-    return rank_at;
 }
 
 }  // namespace

@@ -34,18 +34,15 @@ const Candidate candidates[] = {
     {kernels_neon, always},  // Advanced SIMD is part of every AArch64 CPU
 #endif
 };
-
-const KernelTable* detect_best() noexcept {
-    const KernelTable* best = nullptr;
-    for (const Candidate& c : candidates)
-        if (c.runs_here()) best = c.get();
-    return best;
-}
+constexpr size_t kCandidates = sizeof candidates / sizeof candidates[0];
 
 }  // namespace
 
 const KernelTable* kernels_best() noexcept {
-    static const KernelTable* const best = detect_best();
+    static const KernelTable* const best = [] {
+        const KernelTable* runs[kCandidates];
+        return runs[kernels_available(runs, kCandidates) - 1];  // the widest: they come narrowest first
+    }();
     return best;
 }
 

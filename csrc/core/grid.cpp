@@ -72,40 +72,42 @@ inline double pad_of(double magnitude) noexcept { return magnitude * 0x1p-16 + 0
 // per row. The rounding of the slope and of the products is below 2^-50 of the segment's
 // width, which the pad's 2^-20 of it covers.
 struct SegmentRows {
-    double x0, y0, x1, ylo, yhi, slope, pad, reach;
+    const Area* a;
+    double ylo, yhi, slope, pad;
     bool flat;  // horizontal: every row it reaches sees all of it
 };
 
 SegmentRows segment_rows(const Area& a) noexcept {
-    SegmentRows r;
-    r.x0 = a.sx0;
-    r.y0 = a.sy0;
-    r.x1 = a.sx1;
-    r.ylo = std::min(a.sy0, a.sy1);
-    r.yhi = std::max(a.sy0, a.sy1);
-    r.flat = a.sy1 == a.sy0;
-    r.slope = r.flat ? 0.0 : (a.sx1 - a.sx0) / (a.sy1 - a.sy0);
-    r.pad = a.sreach + std::fabs(a.sx1 - a.sx0) * 0x1p-20;
-    r.reach = a.sreach;
-    return r;
+    const bool flat = a.sy1 == a.sy0;
+    const double slope = flat ? 0.0 : (a.sx1 - a.sx0) / (a.sy1 - a.sy0);
+    const double pad = a.sreach + std::fabs(a.sx1 - a.sx0) * 0x1p-20;
+    return SegmentRows{&a, std::min(a.sy0, a.sy1), std::max(a.sy0, a.sy1), slope, pad, flat};
 }
 
 // Narrows [*out0, *out1] to the points within reach of the segment for y in [y0, y1]; leaves
 // it empty (out0 > out1) when none is.
 inline void segment_xrange(const SegmentRows& s, double y0, double y1, double* out0, double* out1) noexcept {
-    const double lo = std::max(y0 - s.reach, s.ylo), hi = std::min(y1 + s.reach, s.yhi);
+    const Area& a = *s.a;
+    const double lo = std::max(y0 - a.sreach, s.ylo), hi = std::min(y1 + a.sreach, s.yhi);
     if (lo > hi) {
         *out0 = 1;
         *out1 = 0;
         return;
     }
-    double xa = s.x0, xb = s.x1;
+    double xa = a.sx0, xb = a.sx1;
     if (!s.flat) {
-        xa = s.x0 + (lo - s.y0) * s.slope;
-        xb = s.x0 + (hi - s.y0) * s.slope;
+        xa = a.sx0 + (lo - a.sy0) * s.slope;
+        xb = a.sx0 + (hi - a.sy0) * s.slope;
     }
     *out0 = std::max(*out0, std::min(xa, xb) - s.pad);
     *out1 = std::min(*out1, std::max(xa, xb) + s.pad);
+}
+
+// A query's scratch for g.room positions: hits and the bitmap (also a grid's own, in lay_grid).
+Grid lay_grid_scratch(Carver& k, Grid g) noexcept {
+    g.hits = k.take<uint32_t>(size_t(g.room) + kHitSlack);
+    g.bitmap = k.take<uint32_t>((size_t(g.room) + 31) / 32 + 1);
+    return g;
 }
 
 // Kernels read whole blocks: lanes past the last entity are masked off, but must be initialised
@@ -117,10 +119,8 @@ Grid lay_grid(Carver& k, uint32_t cap) noexcept {
     k.take_zeroed_each(c, &g.x2, &g.y2, &g.r2, &g.mask2, &g.slot2);
     g.xy = k.take<float>(2 * c);
     g.key = k.take<uint32_t>(c);
-    g.hits = k.take<uint32_t>(size_t(g.room) + kHitSlack);
     g.loose.start = k.take<uint32_t>(loose_start_len(g.loose.buckets, kGridRuns));
-    g.bitmap = k.take<uint32_t>((size_t(g.room) + 31) / 32 + 1);
-    return g;
+    return lay_grid_scratch(k, g);
 }
 
 }  // namespace
@@ -140,29 +140,13 @@ Grid grid_sized(uint32_t cap) noexcept {
 
 Grid grid_carve(void* block, uint32_t cap) noexcept { return layout_carve(block, lay_grid, cap); }
 
-namespace {
-
-struct GridScratch {
-    uint32_t *hits, *bitmap;
-};
-
-// The same sizes as lay_grid's hits and bitmap.
-GridScratch lay_grid_scratch(Carver& k, uint32_t room) noexcept {
-    GridScratch s;
-    s.hits = k.take<uint32_t>(size_t(room) + kHitSlack);
-    s.bitmap = k.take<uint32_t>((size_t(room) + 31) / 32 + 1);
-    return s;
+size_t grid_scratch_bytes(uint32_t room) noexcept {
+    Grid g{};
+    g.room = room;
+    return layout_bytes(lay_grid_scratch, g);
 }
 
-}  // namespace
-
-size_t grid_scratch_bytes(uint32_t room) noexcept { return layout_bytes(lay_grid_scratch, room); }
-
-void grid_scratch_carve(void* block, Grid& g) noexcept {
-    const GridScratch s = layout_carve(block, lay_grid_scratch, g.room);
-    g.hits = s.hits;
-    g.bitmap = s.bitmap;
-}
+void grid_scratch_carve(void* block, Grid& g) noexcept { g = layout_carve(block, lay_grid_scratch, g); }
 
 namespace {
 
@@ -209,16 +193,13 @@ void grid_fill(Grid& g, const Store& s, bool gathered) noexcept {
     const float fcell = static_cast<float>(cell);
     const uint32_t B = g.loose.buckets;
     float reach = 0.0f;
-    // Where the scatter below reads each source position from.
-    const float *sx = s.col.x, *sy = s.col.y, *sr = s.col.r;
-    const uint32_t* sm = s.col.mask;
-    const uint32_t* src = nullptr;  // slot of each source position (null: the position itself)
-    if (gathered) {
-        // Only positions changed: the last cell order is the source (most entities keep their
-        // cell, so the scatter writes nearly in order).
-        src = g.slot;
-        sx = g.x, sy = g.y, sr = g.r, sm = g.mask;
-    }
+    // Where the scatter below reads each source position from. Only positions changed: the last
+    // cell order (most entities keep their cell, so the scatter writes nearly in order).
+    const float* sx = gathered ? g.x : s.col.x;
+    const float* sy = gathered ? g.y : s.col.y;
+    const float* sr = gathered ? g.r : s.col.r;
+    const uint32_t* sm = gathered ? g.mask : s.col.mask;
+    const uint32_t* src = gathered ? g.slot : nullptr;  // slot of each source position (null: the position itself)
     // Bucket B + 1 (after the big entities) takes the dead positions: the scatter puts them
     // past the end.
     loose_count(g.loose, n, kGridRuns, g.key, [&](uint32_t p) {
@@ -264,14 +245,11 @@ void grid_plan(const Grid& g, const Area& area, Plan& p) noexcept {
     }
     p.n = 0;
     p.candidates = 0;
-    p.ok = true;
     // Past 2^64 float32 squares overflow: the kernels then compare infinities, and a touch
     // test whose reach squared is infinite accepts entities at any distance, outside any area.
     // Only the scan gives the kernels' answer there (and an area this wide is no small query).
-    if (!(a.maxx - a.minx < kHugeArea && a.maxy - a.miny < kHugeArea)) {
-        p.ok = false;
-        return;
-    }
+    p.ok = a.maxx - a.minx < kHugeArea && a.maxy - a.miny < kHugeArea;
+    if (!p.ok) return;
     Run tmp[kMaxRuns + 2];
     uint32_t row_b0[kMaxRuns / 2 + 1];
     uint64_t row_b1[kMaxRuns / 2 + 1];
@@ -280,10 +258,8 @@ void grid_plan(const Grid& g, const Area& area, Plan& p) noexcept {
     const double inv = g.loose.inv_cell;
     if (g.loose.n_cells > 0) {
         const int64_t cy0 = cell_of(a.miny, inv), cy1 = cell_of(a.maxy, inv);
-        if (cy1 - cy0 >= int64_t(kMaxRuns / 2)) {
-            p.ok = false;
-            return;
-        }
+        p.ok = cy1 - cy0 < int64_t(kMaxRuns / 2);
+        if (!p.ok) return;
         const int64_t cx0a = cell_of(a.minx, inv), cx1a = cell_of(a.maxx, inv);
         const double cell = 1.0 / inv, band_pad = cell * 0x1p-10;
         // One row needs no narrowing: its x range is the area's.
@@ -328,11 +304,10 @@ void grid_plan(const Grid& g, const Area& area, Plan& p) noexcept {
     }
     for (uint32_t i = 0; i < m; ++i) {
         if (tmp[i].begin >= tmp[i].end) continue;
-        if (p.n > 0 && tmp[i].begin <= p.run[p.n - 1].end) {
+        if (p.n > 0 && tmp[i].begin <= p.run[p.n - 1].end)
             p.run[p.n - 1].end = std::max(p.run[p.n - 1].end, tmp[i].end);
-        } else {
+        else
             p.run[p.n++] = tmp[i];
-        }
     }
     for (uint32_t i = 0; i < p.n; ++i) p.candidates += p.run[i].end - p.run[i].begin;
 }
@@ -470,22 +445,24 @@ struct Nearer {  // (d2, id) order over slots
     }
 };
 
+// Puts slot v into the max-heap heap[0, h) of the k nearest so far, in place of its farthest
+// when it holds k already (the caller knows v is nearer).
+void keep_nearer(uint32_t* heap, uint32_t& h, uint32_t k, uint32_t v, const Nearer& less) noexcept {
+    if (h == k)
+        std::pop_heap(heap, heap + h, less);  // the farthest to heap[h - 1], where v goes
+    else
+        ++h;
+    heap[h - 1] = v;
+    std::push_heap(heap, heap + h, less);
+}
+
 // Keeps the k nearest of cand[0..m) in a max-heap built in place over the array's prefix (an
 // entry is read before its position can be written), then sorts them nearest first.
 uint32_t select_nearest(const Store& s, float cx, float cy, uint32_t* cand, uint32_t m, uint32_t k) noexcept {
     Nearer less{&s, cx, cy};
     uint32_t h = 0;
-    for (uint32_t i = 0; i < m; ++i) {
-        uint32_t v = cand[i];
-        if (h < k) {
-            cand[h++] = v;
-            std::push_heap(cand, cand + h, less);
-        } else if (less(v, cand[0])) {
-            std::pop_heap(cand, cand + h, less);
-            cand[h - 1] = v;
-            std::push_heap(cand, cand + h, less);
-        }
-    }
+    for (uint32_t i = 0; i < m; ++i)
+        if (h < k || less(cand[i], cand[0])) keep_nearer(cand, h, k, cand[i], less);
     std::sort_heap(cand, cand + h, less);
     return h;
 }
@@ -502,18 +479,10 @@ uint32_t scan_nearest(const Store& s, float cx, float cy, uint32_t k, bool has_m
     int64_t worst_id = 0;
     for (uint32_t i = 0; i < s.n; ++i) {
         if (f.on && !(s.col.mask[i] & f.bits)) continue;
-        float dx = s.col.x[i] - cx, dy = s.col.y[i] - cy;
-        float d2 = dx * dx + dy * dy;
+        const float d2 = less.d2(i);
         if (has_max && !(d2 < lim)) continue;
-        if (h < k) {
-            out[h++] = i;
-            std::push_heap(out, out + h, less);
-        } else {
-            if (d2 > worst || (d2 == worst && s.col.id[i] > worst_id)) continue;
-            std::pop_heap(out, out + h, less);
-            out[h - 1] = i;
-            std::push_heap(out, out + h, less);
-        }
+        if (h == k && (d2 > worst || (d2 == worst && s.col.id[i] > worst_id))) continue;
+        keep_nearer(out, h, k, i, less);
         worst = less.d2(out[0]);
         worst_id = s.col.id[out[0]];
     }
@@ -530,16 +499,13 @@ uint32_t grid_nearest(const Grid& g, const Store& s, const KernelTable& kt, floa
     double R = double(g.cell) * std::sqrt((1.5 * double(k) + 1.0) / (kPerCell * M_PI));
     for (;;) {
         float Rf = static_cast<float>(R);
-        bool last = false;
-        if (has_max && !(Rf < max_r)) {
-            Rf = max_r;
-            last = true;
-        }
+        const bool last = has_max && !(Rf < max_r);
+        if (last) Rf = max_r;
         Circle c{cx, cy, Rf};
         Plan p;
         grid_plan(g, area_of(c, 0.0), p);
         if (!p.ok || (!last && p.candidates >= g.loose.n)) break;  // the circle reaches everything: scan
-        uint32_t m = grid_query(g, p, kt.in_circle, c, f);
+        uint32_t m = grid_collect(g, p, [&](const Points& pts, uint32_t* out) { return kt.in_circle(pts, c, f, out); });
         if (m >= k || last) return select_nearest(s, cx, cy, g.hits, m, k);
         // Grow with the shortfall: the area needed scales with k over what was found.
         double grow = m ? std::sqrt(double(k) / double(m)) * 1.25 : 2.0;
@@ -559,17 +525,14 @@ bool grid_cast_first(const Grid& g, const Store& s, const KernelTable& kt, const
     // miss a logarithmic number of plans.
     double step = len > 0 ? 2.0 * g.cell / len : 1.0;
     double t0 = 0;
-    bool found = false;
-    uint32_t best = 0;
-    float best_t = 0;
-    const double reach = g.reach;
+    bool found = false;  // the best hit so far in *slot and *t
     // Entry parameters are float32: a hit counts as "before the end of the pieces" with margin.
     const double t_slack = 0x1p-16;
     while (t0 < 1.0) {
         double t1 = step >= 1.0 ? 1.0 : std::min(1.0, t0 + step);
         double ax = x0 + (x1 - x0) * t0, ay = y0 + (y1 - y0) * t0;
         double bx = x0 + (x1 - x0) * t1, by = y0 + (y1 - y0) * t1;
-        Area a = box_area(std::min(ax, bx), std::min(ay, by), std::max(ax, bx), std::max(ay, by), reach);
+        Area a = box_area(std::min(ax, bx), std::min(ay, by), std::max(ax, bx), std::max(ay, by), g.reach);
         double widen = len * t_slack * 2;
         a.minx -= widen;
         a.miny -= widen;
@@ -582,23 +545,18 @@ bool grid_cast_first(const Grid& g, const Store& s, const KernelTable& kt, const
             uint32_t m = kt.cast_segment(points_of(s), seg, f, g.hits);
             return first_segment_hit(s.col, seg, g.hits, m, slot, t);
         }
-        uint32_t m = grid_query(g, p, kt.cast_segment, seg, f);
+        uint32_t m = grid_collect(g, p, [&](const Points& pts, uint32_t* out) { return kt.cast_segment(pts, seg, f, out); });
         uint32_t b;
         float bt;
         if (first_segment_hit(s.col, seg, g.hits, m, &b, &bt) &&
-            (!found || bt < best_t || (bt == best_t && s.col.id[b] < s.col.id[best]))) {
+            (!found || bt < *t || (bt == *t && s.col.id[b] < s.col.id[*slot]))) {
             found = true;
-            best = b;
-            best_t = bt;
+            *slot = b;
+            *t = bt;
         }
-        if (found && double(best_t) + t_slack <= t1) break;
-        if (t1 >= 1.0) break;
-        t0 = t1;
+        if (found && double(*t) + t_slack <= t1) break;
+        t0 = t1;  // 1 after the last piece
         step *= 2;
-    }
-    if (found) {
-        *slot = best;
-        *t = best_t;
     }
     return found;
 }

@@ -150,12 +150,6 @@ uint32_t grid_collect(const Grid& g, const Plan& p, Test test, const int64_t* id
     return sort_slots(out, k, g.loose.n, g.bitmap);
 }
 
-template <class Shape>
-uint32_t grid_query(const Grid& g, const Plan& p, uint32_t (*kernel)(const Points&, const Shape&, Filter, uint32_t*) noexcept,
-                    const Shape& shape, Filter f) noexcept {
-    return grid_collect(g, p, [&](const Points& pts, uint32_t* out) { return kernel(pts, shape, f, out); });
-}
-
 
 // Padded query areas of the shapes (entity centres; add g.reach for disk tests).
 Area area_of(const Circle& c, double reach) noexcept;

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <limits>
 
 #include "grid.hpp"
 
@@ -218,7 +217,7 @@ uint32_t refile(Grid& g, uint32_t p) noexcept {
 
 void grid_build(Grid& g, const Store& s, bool moves_only) noexcept {
     const bool reuse = moves_only && g.built && g.loose.n == s.n && g.loose.dead == 0;
-    if (reuse) gather_positions<false>(g, s, std::numeric_limits<float>::infinity(), nullptr);
+    if (reuse) gather_positions<false>(g, s, HUGE_VALF, nullptr);
     grid_fill(g, s, reuse);
 }
 

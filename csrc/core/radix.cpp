@@ -43,12 +43,8 @@ void radix_sort(Key* keys, uint32_t* vals, Key* tmp_keys, uint32_t* tmp_vals, si
             dst[at] = src[i];
             if (vsrc) vdst[at] = vsrc[i];
         }
-        Key* t = src;
-        src = dst;
-        dst = t;
-        uint32_t* vt = vsrc;
-        vsrc = vdst;
-        vdst = vt;
+        std::swap(src, dst);
+        std::swap(vsrc, vdst);
     }
     if (src != keys) {
         std::memcpy(keys, src, n * sizeof(Key));
@@ -95,9 +91,7 @@ void radix_sort_packed_pairs(uint64_t* keys, uint64_t* tmp, uint64_t n, uint32_t
                 dst[c[(k >> shift) & digit]++] = ((k >> lo_bits) << 32) | (k & low);
             }
         }
-        uint64_t* t = src;
-        src = dst;
-        dst = t;
+        std::swap(src, dst);
     }
     if (src != keys) std::memcpy(keys, src, n * sizeof(uint64_t));
 }
@@ -121,13 +115,12 @@ void sort_pair_keys(uint64_t* keys, uint64_t* tmp, uint64_t n, uint32_t watchers
     if (total <= 32 && n <= packed_cap) {
         uint32_t passes = 1, digit_bits = 32;
         double best = 0;
-        for (uint32_t p = 1; p <= 4; ++p) {
+        for (uint32_t p = 1; p <= 4; ++p) {  // p = 3 always fits: 32 bits in digits of 11
             const uint32_t d = (total + p - 1) / p;
             if (d > 11) continue;
             const double cost = double(p) * (3.0 * double(n) + double(2u << d));
             if (digit_bits == 32 || cost < best) best = cost, passes = p, digit_bits = d;
         }
-        if (digit_bits == 32) passes = (total + 10) / 11, digit_bits = 11;
         uint32_t *from = packed, *to = packed_tmp;
         for (uint64_t i = 0; i < n; ++i) from[i] = uint32_t((keys[i] >> 32) << rank_bits | (keys[i] & low));
         const uint32_t buckets = 1u << digit_bits, digit_mask = buckets - 1;

@@ -16,24 +16,49 @@ inline bool by_id(const SlotId& a, const SlotId& b) noexcept { return a.id < b.i
 
 constexpr uint32_t kMax = SlotChanges::kMax;
 
-// The ids that left slots (was) and came to slots (is), matched by id: on one side only, removed
-// or added; on both, relocated.
-void match_by_id(SlotId* was, uint32_t n_was, SlotId* is, uint32_t n_is, SlotChanges& mc) noexcept {
-    std::sort(was, was + n_was, by_id);
-    std::sort(is, is + n_is, by_id);
-    uint32_t i = 0, j = 0;
-    while (i < n_was || j < n_is) {
-        if (j == n_is || (i < n_was && was[i].id < is[j].id)) {
-            mc.removed_slot[mc.n_removed++] = was[i++].slot;
-        } else if (i == n_was || is[j].id < was[i].id) {
-            mc.added_id[mc.n_added] = is[j].id;
-            mc.added_slot[mc.n_added++] = is[j++].slot;
-        } else {
-            mc.from[mc.n_relocated] = was[i++].slot;
-            mc.to[mc.n_relocated++] = is[j++].slot;
+// The ids that left slots (was) and came to slots (is) between then[0, n_then) and now[0, n_now),
+// matched by id: on one side only, removed or added; on both, relocated.
+struct Differ {
+    const int64_t* then;
+    uint32_t n_then;
+    const int64_t* now;
+    uint32_t n_now;
+    SlotId was[kMax], is[kMax];  // left uninitialised: only [0, n_was) and [0, n_is) are read
+    uint32_t n_was = 0, n_is = 0;
+    Differ(const int64_t* t, uint32_t nt, const int64_t* w, uint32_t nw) noexcept : then(t), n_then(nt), now(w), n_now(nw) {}
+
+    // Slot t, unless it kept its id; false past kMax a side.
+    bool add(uint32_t t) noexcept {
+        const bool in_then = t < n_then, in_now = t < n_now;
+        if (in_then && in_now && then[t] == now[t]) return true;
+        if (in_then) {
+            if (n_was == kMax) return false;
+            was[n_was++] = SlotId{then[t], t};
+        }
+        if (in_now) {
+            if (n_is == kMax) return false;
+            is[n_is++] = SlotId{now[t], t};
+        }
+        return true;
+    }
+
+    void match(SlotChanges& mc) noexcept {
+        std::sort(was, was + n_was, by_id);
+        std::sort(is, is + n_is, by_id);
+        uint32_t i = 0, j = 0;
+        while (i < n_was || j < n_is) {
+            if (j == n_is || (i < n_was && was[i].id < is[j].id)) {
+                mc.removed_slot[mc.n_removed++] = was[i++].slot;
+            } else if (i == n_was || is[j].id < was[i].id) {
+                mc.added_id[mc.n_added] = is[j].id;
+                mc.added_slot[mc.n_added++] = is[j++].slot;
+            } else {
+                mc.from[mc.n_relocated] = was[i++].slot;
+                mc.to[mc.n_relocated++] = is[j++].slot;
+            }
         }
     }
-}
+};
 
 #if defined(SOAGEO_CHECKS)
 bool same_changes(const SlotChanges& a, const SlotChanges& b) noexcept {
@@ -79,22 +104,10 @@ bool feed_slot_changes(const Store& s, uint64_t seen, const int64_t* then, uint3
     if (!name(std::min(n_then, n_now), std::max(n_then, n_now))) return false;
     std::sort(touched, touched + k);
     k = static_cast<uint32_t>(std::unique(touched, touched + k) - touched);
-    SlotId was[kMax], is[kMax];
-    uint32_t n_was = 0, n_is = 0;
-    for (uint32_t q = 0; q < k; ++q) {
-        const uint32_t t = touched[q];
-        const bool in_then = t < n_then, in_now = t < n_now;
-        if (in_then && in_now && then[t] == now[t]) continue;
-        if (in_then) {
-            if (n_was == kMax) return false;
-            was[n_was++] = SlotId{then[t], t};
-        }
-        if (in_now) {
-            if (n_is == kMax) return false;
-            is[n_is++] = SlotId{now[t], t};
-        }
-    }
-    match_by_id(was, n_was, is, n_is, mc);
+    Differ d(then, n_then, now, n_now);
+    for (uint32_t q = 0; q < k; ++q)
+        if (!d.add(touched[q])) return false;
+    d.match(mc);
 #if defined(SOAGEO_CHECKS)
     SlotChanges every;
     SOAGEO_ASSERT(find_slot_changes(then, n_then, now, n_now, every) && same_changes(mc, every));
@@ -105,24 +118,10 @@ bool feed_slot_changes(const Store& s, uint64_t seen, const int64_t* then, uint3
 #if defined(SOAGEO_CHECKS)
 bool find_slot_changes(const int64_t* then, uint32_t n_then, const int64_t* now, uint32_t n_now,
                        SlotChanges& mc) noexcept {
-    const uint32_t common = std::min(n_now, n_then);
-    SlotId was[kMax], is[kMax];
-    uint32_t n_was = 0, n_is = 0;
-    for (uint32_t i = 0; i < common; ++i) {
-        if (then[i] == now[i]) continue;
-        if (n_was == kMax) return false;
-        was[n_was++] = SlotId{then[i], i};
-        is[n_is++] = SlotId{now[i], i};
-    }
-    for (uint32_t i = common; i < n_then; ++i) {
-        if (n_was == kMax) return false;
-        was[n_was++] = SlotId{then[i], i};
-    }
-    for (uint32_t i = common; i < n_now; ++i) {
-        if (n_is == kMax) return false;
-        is[n_is++] = SlotId{now[i], i};
-    }
-    match_by_id(was, n_was, is, n_is, mc);
+    Differ d(then, n_then, now, n_now);
+    for (uint32_t t = 0; t < std::max(n_then, n_now); ++t)
+        if (!d.add(t)) return false;
+    d.match(mc);
     return true;
 }
 

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <initializer_list>
 
 namespace soageo {
 namespace {
@@ -27,28 +28,28 @@ void store_le(unsigned char* p, Word v) noexcept {
     std::memcpy(p, &v, sizeof v);
 }
 
-uint64_t load64(const unsigned char* p) noexcept { return load_le<uint64_t>(p); }
-void store64(unsigned char* p, uint64_t v) noexcept { store_le(p, v); }
-uint32_t load32(const unsigned char* p) noexcept { return load_le<uint32_t>(p); }
-void store32(unsigned char* p, uint32_t v) noexcept { store_le(p, v); }
-
-// Copies a column of 4-byte values out to little-endian bytes, or back.
-void put_column32(unsigned char* out, const void* col, uint32_t n) noexcept {
+// Copies a column of n Words (uint32_t for x, y, r, mask; uint64_t for ids) out to
+// little-endian bytes, or back; returns the bytes past it.
+template <class Word>
+unsigned char* put_column(unsigned char* out, const void* col, uint32_t n) noexcept {
     if (little_endian()) {
-        std::memcpy(out, col, size_t(n) * 4);
-        return;
+        std::memcpy(out, col, size_t(n) * sizeof(Word));
+    } else {
+        const auto* c = static_cast<const Word*>(col);
+        for (uint32_t i = 0; i < n; ++i) store_le(out + sizeof(Word) * i, c[i]);
     }
-    const auto* c = static_cast<const uint32_t*>(col);
-    for (uint32_t i = 0; i < n; ++i) store32(out + 4 * size_t(i), c[i]);
+    return out + size_t(n) * sizeof(Word);
 }
 
-void get_column32(void* col, const unsigned char* in, uint32_t n) noexcept {
+template <class Word>
+const unsigned char* get_column(void* col, const unsigned char* in, uint32_t n) noexcept {
     if (little_endian()) {
-        std::memcpy(col, in, size_t(n) * 4);
-        return;
+        std::memcpy(col, in, size_t(n) * sizeof(Word));
+    } else {
+        auto* c = static_cast<Word*>(col);
+        for (uint32_t i = 0; i < n; ++i) c[i] = load_le<Word>(in + sizeof(Word) * i);
     }
-    auto* c = static_cast<uint32_t*>(col);
-    for (uint32_t i = 0; i < n; ++i) c[i] = load32(in + 4 * size_t(i));
+    return in + size_t(n) * sizeof(Word);
 }
 
 uint64_t rotl(uint64_t v, int k) noexcept { return (v << k) | (v >> (64 - k)); }
@@ -61,13 +62,13 @@ uint64_t snapshot_checksum(const unsigned char* data, size_t size) noexcept {
     uint64_t a = kP1 + kP2, b = kP2, c = 0, d = 0 - kP1;
     size_t i = 0;
     for (; i + 32 <= size; i += 32) {
-        a = rotl(a + load64(data + i) * kP2, 31) * kP1;
-        b = rotl(b + load64(data + i + 8) * kP2, 31) * kP1;
-        c = rotl(c + load64(data + i + 16) * kP2, 31) * kP1;
-        d = rotl(d + load64(data + i + 24) * kP2, 31) * kP1;
+        a = rotl(a + load_le<uint64_t>(data + i) * kP2, 31) * kP1;
+        b = rotl(b + load_le<uint64_t>(data + i + 8) * kP2, 31) * kP1;
+        c = rotl(c + load_le<uint64_t>(data + i + 16) * kP2, 31) * kP1;
+        d = rotl(d + load_le<uint64_t>(data + i + 24) * kP2, 31) * kP1;
     }
     uint64_t h = rotl(a, 1) + rotl(b, 7) + rotl(c, 12) + rotl(d, 18) + size;
-    for (; i + 8 <= size; i += 8) h = rotl(h ^ (rotl(load64(data + i) * kP2, 31) * kP1), 27) * kP1 + kP3;
+    for (; i + 8 <= size; i += 8) h = rotl(h ^ (rotl(load_le<uint64_t>(data + i) * kP2, 31) * kP1), 27) * kP1 + kP3;
     for (; i < size; ++i) h = rotl(h ^ (data[i] * kP1), 11) * kP2;
     h ^= h >> 33;
     h *= kP2;
@@ -83,13 +84,13 @@ void write_header(unsigned char* out, uint32_t n) noexcept {
     out[4] = kSnapshotVersion & 0xff;
     out[5] = kSnapshotVersion >> 8;
     out[6] = out[7] = 0;
-    store32(out + 8, n);
-    store32(out + 12, 0);
+    store_le<uint32_t>(out + 8, n);
+    store_le<uint32_t>(out + 12, 0);
 }
 
 void seal(unsigned char* out, uint32_t n) noexcept {
     size_t body = snapshot_bytes(n) - kSnapshotTrailer;
-    store64(out + body, snapshot_checksum(out, body));
+    store_le<uint64_t>(out + body, snapshot_checksum(out, body));
 }
 
 }  // namespace
@@ -97,34 +98,24 @@ void seal(unsigned char* out, uint32_t n) noexcept {
 void snapshot_write(const Store& s, unsigned char* out) noexcept {
     const uint32_t n = s.n;
     write_header(out, n);
-    unsigned char* p = out + kSnapshotHeader;
-    if (little_endian()) {
-        std::memcpy(p, s.col.id, size_t(n) * 8);
-    } else {
-        for (uint32_t i = 0; i < n; ++i) store64(p + 8 * size_t(i), static_cast<uint64_t>(s.col.id[i]));
-    }
-    p += size_t(n) * 8;
-    put_column32(p, s.col.x, n);
-    put_column32(p + size_t(n) * 4, s.col.y, n);
-    put_column32(p + size_t(n) * 8, s.col.r, n);
-    put_column32(p + size_t(n) * 12, s.col.mask, n);
+    unsigned char* p = put_column<uint64_t>(out + kSnapshotHeader, s.col.id, n);
+    for (const void* col : {s.col.x, s.col.y, s.col.r}) p = put_column<uint32_t>(p, col, n);
+    put_column<uint32_t>(p, s.col.mask, n);
     seal(out, n);
 }
 
 void snapshot_write_slots(const Store& s, const uint32_t* slots, uint32_t k, unsigned char* out) noexcept {
     write_header(out, k);
     unsigned char* p = out + kSnapshotHeader;
-    unsigned char* px = p + size_t(k) * 8;
-    unsigned char* py = px + size_t(k) * 4;
-    unsigned char* pr = py + size_t(k) * 4;
-    unsigned char* pm = pr + size_t(k) * 4;
+    const size_t col = size_t(k) * 4;  // a 4-byte column; the ids take two
     for (uint32_t i = 0; i < k; ++i) {
         uint32_t j = slots[i];
-        store64(p + 8 * size_t(i), static_cast<uint64_t>(s.col.id[j]));
-        store32(px + 4 * size_t(i), float_bits(s.col.x[j]));
-        store32(py + 4 * size_t(i), float_bits(s.col.y[j]));
-        store32(pr + 4 * size_t(i), float_bits(s.col.r[j]));
-        store32(pm + 4 * size_t(i), s.col.mask[j]);
+        unsigned char* px = p + 2 * col + 4 * size_t(i);  // entity i's x, then y, r and mask a column apart
+        store_le<uint64_t>(p + 8 * size_t(i), static_cast<uint64_t>(s.col.id[j]));
+        store_le<uint32_t>(px, float_bits(s.col.x[j]));
+        store_le<uint32_t>(px + col, float_bits(s.col.y[j]));
+        store_le<uint32_t>(px + 2 * col, float_bits(s.col.r[j]));
+        store_le<uint32_t>(px + 3 * col, s.col.mask[j]);
     }
     seal(out, k);
 }
@@ -133,11 +124,11 @@ SnapshotEntity snapshot_entity(const unsigned char* data, uint32_t n, uint32_t i
     const unsigned char* p = data + kSnapshotHeader;
     const unsigned char* px = p + size_t(n) * 8 + 4 * size_t(i);
     SnapshotEntity e;
-    e.id = static_cast<int64_t>(load64(p + 8 * size_t(i)));
-    e.x = bits_float(load32(px));
-    e.y = bits_float(load32(px + size_t(n) * 4));
-    e.r = bits_float(load32(px + size_t(n) * 8));
-    e.mask = load32(px + size_t(n) * 12);
+    e.id = static_cast<int64_t>(load_le<uint64_t>(p + 8 * size_t(i)));
+    e.x = bits_float(load_le<uint32_t>(px));
+    e.y = bits_float(load_le<uint32_t>(px + size_t(n) * 4));
+    e.r = bits_float(load_le<uint32_t>(px + size_t(n) * 8));
+    e.mask = load_le<uint32_t>(px + size_t(n) * 12);
     return e;
 }
 
@@ -165,28 +156,20 @@ const char* snapshot_check(const unsigned char* data, size_t size, uint32_t* n) 
     if (std::memcmp(data, kMagic, 4) != 0) return "not a soageo layer snapshot";
     unsigned version = data[4] | (unsigned(data[5]) << 8);
     if (version != kSnapshotVersion) return "unsupported snapshot version";
-    if (data[6] || data[7] || load32(data + 12)) return "snapshot has unknown flags";
-    uint32_t count = load32(data + 8);
+    if (data[6] || data[7] || load_le<uint32_t>(data + 12)) return "snapshot has unknown flags";
+    uint32_t count = load_le<uint32_t>(data + 8);
     if (count > kMaxEntities) return "snapshot holds too many entities";
     if (size != snapshot_bytes(count)) return size < snapshot_bytes(count) ? "snapshot is truncated" : "snapshot has trailing bytes";
     size_t body = size - kSnapshotTrailer;
-    if (snapshot_checksum(data, body) != load64(data + body)) return "snapshot checksum mismatch";
+    if (snapshot_checksum(data, body) != load_le<uint64_t>(data + body)) return "snapshot checksum mismatch";
     *n = count;
     return nullptr;
 }
 
 const char* snapshot_read(const unsigned char* data, uint32_t n, Store& s) noexcept {
-    const unsigned char* p = data + kSnapshotHeader;
-    if (little_endian()) {
-        std::memcpy(s.col.id, p, size_t(n) * 8);
-    } else {
-        for (uint32_t i = 0; i < n; ++i) s.col.id[i] = static_cast<int64_t>(load64(p + 8 * size_t(i)));
-    }
-    p += size_t(n) * 8;
-    get_column32(s.col.x, p, n);
-    get_column32(s.col.y, p + size_t(n) * 4, n);
-    get_column32(s.col.r, p + size_t(n) * 8, n);
-    get_column32(s.col.mask, p + size_t(n) * 12, n);
+    const unsigned char* p = get_column<uint64_t>(s.col.id, data + kSnapshotHeader, n);
+    for (void* col : {s.col.x, s.col.y, s.col.r}) p = get_column<uint32_t>(col, p, n);
+    get_column<uint32_t>(s.col.mask, p, n);
     // Map inserts land in random cache lines; asking for the line 16 inserts ahead makes loading
     // a million entities much faster (build/bench_snapshot's load).
     for (uint32_t i = 0; i < n; ++i) {

@@ -73,13 +73,13 @@ InBucket find_in_bucket(const IdMap::Bucket& k, int64_t id) noexcept {
 }
 
 // Puts `id` in the first free position from its home, or finds it on the way: false then, and
-// `*found` is its slot.
-bool idmap_place(IdMap& m, int64_t id, uint32_t slot, uint32_t** found) noexcept {
+// its slot becomes `slot` when `overwrite`.
+bool idmap_place(IdMap& m, int64_t id, uint32_t slot, bool overwrite) noexcept {
     for (uint32_t b = idmap_home(m, id);; b = (b + 1) & (m.cap - 1)) {
         IdMap::Bucket& k = m.buckets[b];
         const InBucket f = find_in_bucket(k, id);
         if (f.at < kIdBucket) {
-            *found = &k.slot[f.at];
+            if (overwrite) k.slot[f.at] = slot;
             return false;
         }
         if (f.free < kIdBucket) {  // no id went past a bucket with room: `id` is new
@@ -92,15 +92,9 @@ bool idmap_place(IdMap& m, int64_t id, uint32_t slot, uint32_t** found) noexcept
 
 }  // namespace
 
-void idmap_put(IdMap& m, int64_t id, uint32_t slot) noexcept {
-    uint32_t* found = nullptr;
-    if (!idmap_place(m, id, slot, &found)) *found = slot;
-}
+void idmap_put(IdMap& m, int64_t id, uint32_t slot) noexcept { idmap_place(m, id, slot, true); }
 
-bool idmap_insert_new(IdMap& m, int64_t id, uint32_t slot) noexcept {
-    uint32_t* found = nullptr;
-    return idmap_place(m, id, slot, &found);
-}
+bool idmap_insert_new(IdMap& m, int64_t id, uint32_t slot) noexcept { return idmap_place(m, id, slot, false); }
 
 void idmap_prefetch(const IdMap& m, int64_t id) noexcept {
     __builtin_prefetch(&m.buckets[idmap_home(m, id)], 1);
@@ -322,9 +316,7 @@ bool store_remove(Store& s, int64_t id) noexcept {
 void store_clear(Store& s) noexcept {
     if (s.n) feed_push(s.feed, kMembersCleared, s.n);
     idmap_clear(s.map);
-    std::memset(s.col.x, 0, s.n * sizeof(float));
-    std::memset(s.col.y, 0, s.n * sizeof(float));
-    std::memset(s.col.r, 0, s.n * sizeof(float));
+    for (float* c : {s.col.x, s.col.y, s.col.r}) std::memset(c, 0, s.n * sizeof(float));
     std::memset(s.col.mask, 0, s.n * sizeof(uint32_t));
     s.n = 0;
     s.stale |= kStaleAll | kChanged | kChangedAll;

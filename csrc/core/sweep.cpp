@@ -93,6 +93,12 @@ PairBuffer pair_buffer_carve(void* block, uint64_t cap) noexcept {
     return p;
 }
 
+uint32_t* ranks_at_positions(const SweepScratch& s) noexcept {
+    SOAGEO_ASSERT(s.use == SweepScratch::Use::ordering);
+    for (uint32_t p = 0; p < s.boxes.n; ++p) s.rank_at_pos[p] = s.rank[s.boxes.slot[p]];
+    return s.rank_at_pos;
+}
+
 void order_pairs(PairBuffer& buf, uint64_t n, const SweepScratch& sa, const SweepScratch& sb, bool complete) noexcept {
     SOAGEO_ASSERT(n <= buf.cap);
     SOAGEO_ASSERT(sa.use == SweepScratch::Use::ordering && sb.use == SweepScratch::Use::ordering);
@@ -115,11 +121,8 @@ void order_pairs(PairBuffer& buf, uint64_t n, const SweepScratch& sa, const Swee
     std::memset(by_lo, 0, (size_t(na) + 1) * sizeof(uint32_t));
     std::memset(by_hi, 0, (size_t(nb) + 1) * sizeof(uint32_t));
     // The rank at each sorted position, so that each pair costs one lookup per side.
-    uint32_t* rank_a = sa.rank_at_pos;
-    uint32_t* rank_b = sb.rank_at_pos;
-    for (uint32_t p = 0; p < na; ++p) rank_a[p] = sa.rank[sa.boxes.slot[p]];
-    if (rank_b != rank_a)
-        for (uint32_t p = 0; p < nb; ++p) rank_b[p] = sb.rank[sb.boxes.slot[p]];
+    const uint32_t* rank_a = ranks_at_positions(sa);
+    const uint32_t* rank_b = sb.rank_at_pos == sa.rank_at_pos ? rank_a : ranks_at_positions(sb);
     for (uint64_t i = 0; i < n; ++i) {
         uint32_t ra = rank_a[buf.a[i]];
         uint32_t rb = rank_b[buf.b[i]];

@@ -74,6 +74,9 @@ struct Carver;  // carve.hpp
 PairBuffer lay_pair_buffer(Carver& k, uint64_t cap) noexcept;
 PairBuffer pair_buffer_carve(void* block, uint64_t cap) noexcept;
 
+// Fills s.rank_at_pos (the id rank of each sorted position's box, s ranked); returns it.
+uint32_t* ranks_at_positions(const SweepScratch& s) noexcept;
+
 // Turns the n sweep positions in buf.a/buf.b into keys rank_lo << 32 | rank_hi sorted
 // ascending: the pairs by lower id, then higher id. `sa`/`sb` are the scratch the positions
 // index (the same one for complete pairs; then each pair is ordered lower id first).

@@ -74,9 +74,11 @@ inline wf vmin(wf a, wf b) { return {_mm512_min_ps(a.v, b.v)}; }
 inline wf vmax(wf a, wf b) { return {_mm512_max_ps(a.v, b.v)}; }
 inline uint32_t bits(wm m) { return m; }
 inline wm from_bits(uint32_t b) { return static_cast<wm>(b); }
-inline wm mask_any(const uint32_t* m, uint32_t q) {
-    return _mm512_test_epi32_mask(_mm512_load_si512(m), _mm512_set1_epi32(static_cast<int>(q)));
-}
+inline __m512i iload(const uint32_t* p) { return _mm512_load_si512(p); }
+inline __m512i iloadu(const uint32_t* p) { return _mm512_loadu_si512(p); }
+inline __m512i isplat(uint32_t v) { return _mm512_set1_epi32(static_cast<int>(v)); }
+inline uint32_t same_lanes(__m512i a, __m512i b) { return _mm512_cmpeq_epi32_mask(a, b); }
+inline wm mask_any(const uint32_t* m, uint32_t q) { return _mm512_test_epi32_mask(iload(m), isplat(q)); }
 // Writes the slot numbers base+k of the lanes set in `b`, in ascending order; returns how many.
 // Compresses in a register and stores all 16 lanes: the memory form of vpcompressd is
 // microcoded on AMD Zen 4 and made the whole kernel slower than AVX2 there. The extra lanes land
@@ -89,20 +91,9 @@ inline uint32_t emit(uint32_t* out, uint32_t base, uint32_t b) {
 }
 inline float hsum(wf a) { return _mm512_reduce_add_ps(a.v); }
 // Integer lanes (p aligned): which equal v, and storing v into the lanes of b.
-inline uint32_t eq_bits(const uint32_t* p, uint32_t v) {
-    return _mm512_cmpeq_epi32_mask(_mm512_load_si512(p), _mm512_set1_epi32(static_cast<int>(v)));
-}
-inline uint32_t eq_bits_u(const uint32_t* p, uint32_t v) {  // p unaligned
-    return _mm512_cmpeq_epi32_mask(_mm512_loadu_si512(p), _mm512_set1_epi32(static_cast<int>(v)));
-}
-inline uint32_t same_bits(const uint32_t* a, const uint32_t* b) {  // both aligned: which lanes equal
-    return _mm512_cmpeq_epi32_mask(_mm512_load_si512(a), _mm512_load_si512(b));
-}
-inline void store_where(uint32_t* p, uint32_t b, uint32_t v) {
-    _mm512_mask_store_epi32(p, static_cast<__mmask16>(b), _mm512_set1_epi32(static_cast<int>(v)));
-}
+inline void store_where(uint32_t* p, uint32_t b, uint32_t v) { _mm512_mask_store_epi32(p, static_cast<__mmask16>(b), isplat(v)); }
 inline uint32_t count_bits(uint32_t b) { return static_cast<uint32_t>(__builtin_popcount(b)); }
-inline void store_splat(uint32_t* out, uint32_t v) { _mm512_storeu_si512(out, _mm512_set1_epi32(static_cast<int>(v))); }
+inline void store_splat(uint32_t* out, uint32_t v) { _mm512_storeu_si512(out, isplat(v)); }
 
 #elif defined(SOAGEO_WIDE_AVX2)
 
@@ -127,15 +118,16 @@ inline wm mnot(wm a) { return {_mm256_xor_ps(a.v, _mm256_castsi256_ps(_mm256_set
 inline wf vmin(wf a, wf b) { return {_mm256_min_ps(a.v, b.v)}; }
 inline wf vmax(wf a, wf b) { return {_mm256_max_ps(a.v, b.v)}; }
 inline uint32_t bits(wm m) { return static_cast<uint32_t>(_mm256_movemask_ps(m.v)); }
+inline __m256i iload(const uint32_t* p) { return _mm256_load_si256(reinterpret_cast<const __m256i*>(p)); }
+inline __m256i iloadu(const uint32_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
+inline __m256i isplat(uint32_t v) { return _mm256_set1_epi32(static_cast<int>(v)); }
+inline uint32_t same_lanes(__m256i a, __m256i b) { return bits(wm{_mm256_castsi256_ps(_mm256_cmpeq_epi32(a, b))}); }
 inline wm from_bits(uint32_t b) {
     const __m256i lane = _mm256_set_epi32(128, 64, 32, 16, 8, 4, 2, 1);
-    __m256i v = _mm256_and_si256(_mm256_set1_epi32(static_cast<int>(b)), lane);
-    return {_mm256_castsi256_ps(_mm256_cmpeq_epi32(v, lane))};
+    return {_mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(isplat(b), lane), lane))};
 }
 inline wm mask_any(const uint32_t* m, uint32_t q) {
-    __m256i v = _mm256_and_si256(_mm256_load_si256(reinterpret_cast<const __m256i*>(m)),
-                                 _mm256_set1_epi32(static_cast<int>(q)));
-    __m256i zero = _mm256_cmpeq_epi32(v, _mm256_setzero_si256());
+    __m256i zero = _mm256_cmpeq_epi32(_mm256_and_si256(iload(m), isplat(q)), _mm256_setzero_si256());
     return {_mm256_castsi256_ps(_mm256_xor_si256(zero, _mm256_set1_epi32(-1)))};
 }
 // Stores W slot numbers at out (the caller's buffer has room); the first popcount(b) count.
@@ -150,29 +142,11 @@ inline float hsum(wf a) {
     s = _mm_add_ss(s, _mm_shuffle_ps(s, s, 1));
     return _mm_cvtss_f32(s);
 }
-inline uint32_t eq_bits(const uint32_t* p, uint32_t v) {
-    __m256i eq = _mm256_cmpeq_epi32(_mm256_load_si256(reinterpret_cast<const __m256i*>(p)),
-                                    _mm256_set1_epi32(static_cast<int>(v)));
-    return static_cast<uint32_t>(_mm256_movemask_ps(_mm256_castsi256_ps(eq)));
-}
-inline uint32_t eq_bits_u(const uint32_t* p, uint32_t v) {  // p unaligned
-    __m256i eq = _mm256_cmpeq_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)),
-                                    _mm256_set1_epi32(static_cast<int>(v)));
-    return static_cast<uint32_t>(_mm256_movemask_ps(_mm256_castsi256_ps(eq)));
-}
-inline uint32_t same_bits(const uint32_t* a, const uint32_t* b) {  // both aligned: which lanes equal
-    __m256i eq = _mm256_cmpeq_epi32(_mm256_load_si256(reinterpret_cast<const __m256i*>(a)),
-                                    _mm256_load_si256(reinterpret_cast<const __m256i*>(b)));
-    return static_cast<uint32_t>(_mm256_movemask_ps(_mm256_castsi256_ps(eq)));
-}
 inline void store_where(uint32_t* p, uint32_t b, uint32_t v) {
-    _mm256_maskstore_epi32(reinterpret_cast<int*>(p), _mm256_castps_si256(from_bits(b).v),
-                           _mm256_set1_epi32(static_cast<int>(v)));
+    _mm256_maskstore_epi32(reinterpret_cast<int*>(p), _mm256_castps_si256(from_bits(b).v), isplat(v));
 }
 inline uint32_t count_bits(uint32_t b) { return static_cast<uint32_t>(__builtin_popcount(b)); }
-inline void store_splat(uint32_t* out, uint32_t v) {
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm256_set1_epi32(static_cast<int>(v)));
-}
+inline void store_splat(uint32_t* out, uint32_t v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), isplat(v)); }
 
 #elif defined(SOAGEO_WIDE_SSE2)
 
@@ -197,15 +171,16 @@ inline wm mnot(wm a) { return {_mm_xor_ps(a.v, _mm_castsi128_ps(_mm_set1_epi32(-
 inline wf vmin(wf a, wf b) { return {_mm_min_ps(a.v, b.v)}; }
 inline wf vmax(wf a, wf b) { return {_mm_max_ps(a.v, b.v)}; }
 inline uint32_t bits(wm m) { return static_cast<uint32_t>(_mm_movemask_ps(m.v)); }
+inline __m128i iload(const uint32_t* p) { return _mm_load_si128(reinterpret_cast<const __m128i*>(p)); }
+inline __m128i iloadu(const uint32_t* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
+inline __m128i isplat(uint32_t v) { return _mm_set1_epi32(static_cast<int>(v)); }
+inline uint32_t same_lanes(__m128i a, __m128i b) { return bits(wm{_mm_castsi128_ps(_mm_cmpeq_epi32(a, b))}); }
 inline wm from_bits(uint32_t b) {
     const __m128i lane = _mm_set_epi32(8, 4, 2, 1);
-    __m128i v = _mm_and_si128(_mm_set1_epi32(static_cast<int>(b)), lane);
-    return {_mm_castsi128_ps(_mm_cmpeq_epi32(v, lane))};
+    return {_mm_castsi128_ps(_mm_cmpeq_epi32(_mm_and_si128(isplat(b), lane), lane))};
 }
 inline wm mask_any(const uint32_t* m, uint32_t q) {
-    __m128i v = _mm_and_si128(_mm_load_si128(reinterpret_cast<const __m128i*>(m)),
-                              _mm_set1_epi32(static_cast<int>(q)));
-    __m128i zero = _mm_cmpeq_epi32(v, _mm_setzero_si128());
+    __m128i zero = _mm_cmpeq_epi32(_mm_and_si128(iload(m), isplat(q)), _mm_setzero_si128());
     return {_mm_castsi128_ps(_mm_xor_si128(zero, _mm_set1_epi32(-1)))};
 }
 inline uint32_t emit(uint32_t* out, uint32_t base, uint32_t b) {
@@ -218,29 +193,12 @@ inline float hsum(wf a) {
     s = _mm_add_ss(s, _mm_shuffle_ps(s, s, 1));
     return _mm_cvtss_f32(s);
 }
-inline uint32_t eq_bits(const uint32_t* p, uint32_t v) {
-    __m128i eq = _mm_cmpeq_epi32(_mm_load_si128(reinterpret_cast<const __m128i*>(p)), _mm_set1_epi32(static_cast<int>(v)));
-    return static_cast<uint32_t>(_mm_movemask_ps(_mm_castsi128_ps(eq)));
-}
-inline uint32_t eq_bits_u(const uint32_t* p, uint32_t v) {  // p unaligned
-    __m128i eq = _mm_cmpeq_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), _mm_set1_epi32(static_cast<int>(v)));
-    return static_cast<uint32_t>(_mm_movemask_ps(_mm_castsi128_ps(eq)));
-}
-inline uint32_t same_bits(const uint32_t* a, const uint32_t* b) {  // both aligned: which lanes equal
-    __m128i eq = _mm_cmpeq_epi32(_mm_load_si128(reinterpret_cast<const __m128i*>(a)),
-                                 _mm_load_si128(reinterpret_cast<const __m128i*>(b)));
-    return static_cast<uint32_t>(_mm_movemask_ps(_mm_castsi128_ps(eq)));
-}
 inline void store_where(uint32_t* p, uint32_t b, uint32_t v) {
     __m128i m = _mm_castps_si128(from_bits(b).v);
-    __m128i old = _mm_load_si128(reinterpret_cast<const __m128i*>(p));
-    __m128i v4 = _mm_set1_epi32(static_cast<int>(v));
-    _mm_store_si128(reinterpret_cast<__m128i*>(p), _mm_or_si128(_mm_and_si128(m, v4), _mm_andnot_si128(m, old)));
+    _mm_store_si128(reinterpret_cast<__m128i*>(p), _mm_or_si128(_mm_and_si128(m, isplat(v)), _mm_andnot_si128(m, iload(p))));
 }
 inline uint32_t count_bits(uint32_t b) { return lane_lists.count[b]; }
-inline void store_splat(uint32_t* out, uint32_t v) {
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm_set1_epi32(static_cast<int>(v)));
-}
+inline void store_splat(uint32_t* out, uint32_t v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(out), isplat(v)); }
 
 #elif defined(SOAGEO_WIDE_NEON)
 
@@ -270,7 +228,11 @@ inline uint32_t bits(wm m) {
     const uint32x4_t weight = {1, 2, 4, 8};
     return vaddvq_u32(vandq_u32(m.v, weight));
 }
-inline wm mask_any(const uint32_t* m, uint32_t q) { return {vtstq_u32(vld1q_u32(m), vdupq_n_u32(q))}; }
+inline uint32x4_t iload(const uint32_t* p) { return vld1q_u32(p); }
+inline uint32x4_t iloadu(const uint32_t* p) { return vld1q_u32(p); }  // vld1q needs no alignment
+inline uint32x4_t isplat(uint32_t v) { return vdupq_n_u32(v); }
+inline uint32_t same_lanes(uint32x4_t a, uint32x4_t b) { return bits(wm{vceqq_u32(a, b)}); }
+inline wm mask_any(const uint32_t* m, uint32_t q) { return {vtstq_u32(iload(m), isplat(q))}; }
 inline wm from_bits(uint32_t b) {
     const uint32x4_t weight = {1, 2, 4, 8};
     return {vtstq_u32(vdupq_n_u32(b), weight)};
@@ -280,9 +242,6 @@ inline uint32_t emit(uint32_t* out, uint32_t base, uint32_t b) {
     return lane_lists.count[b];
 }
 inline float hsum(wf a) { return vaddvq_f32(a.v); }
-inline uint32_t eq_bits(const uint32_t* p, uint32_t v) { return bits(wm{vceqq_u32(vld1q_u32(p), vdupq_n_u32(v))}); }
-inline uint32_t eq_bits_u(const uint32_t* p, uint32_t v) { return eq_bits(p, v); }  // vld1q needs no alignment
-inline uint32_t same_bits(const uint32_t* a, const uint32_t* b) { return bits(wm{vceqq_u32(vld1q_u32(a), vld1q_u32(b))}); }
 inline void store_where(uint32_t* p, uint32_t b, uint32_t v) {
     vst1q_u32(p, vbslq_u32(from_bits(b).v, vdupq_n_u32(v), vld1q_u32(p)));
 }
@@ -314,21 +273,28 @@ inline wf vmax(wf a, wf b) { return {a.v > b.v ? a.v : b.v}; }
 inline uint32_t bits(wm m) { return m.v ? 1u : 0u; }
 inline wm from_bits(uint32_t b) { return {(b & 1u) != 0}; }
 inline wm mask_any(const uint32_t* m, uint32_t q) { return {(*m & q) != 0}; }
+inline uint32_t iload(const uint32_t* p) { return *p; }
+inline uint32_t iloadu(const uint32_t* p) { return *p; }
+inline uint32_t isplat(uint32_t v) { return v; }
+inline uint32_t same_lanes(uint32_t a, uint32_t b) { return a == b ? 1u : 0u; }
 // Branch-free: the slot is always written (the buffer has room) and counted only on a hit.
 inline uint32_t emit(uint32_t* out, uint32_t base, uint32_t b) {
     *out = base;
     return b;
 }
 inline float hsum(wf a) { return a.v; }
-inline uint32_t eq_bits(const uint32_t* p, uint32_t v) { return *p == v ? 1u : 0u; }
-inline uint32_t eq_bits_u(const uint32_t* p, uint32_t v) { return eq_bits(p, v); }
-inline uint32_t same_bits(const uint32_t* a, const uint32_t* b) { return *a == *b ? 1u : 0u; }
 inline void store_where(uint32_t* p, uint32_t b, uint32_t v) { *p = b ? v : *p; }
 inline uint32_t count_bits(uint32_t b) { return b; }
 inline void store_splat(uint32_t* out, uint32_t v) { *out = v; }
 
 #endif
 
+// Integer lanes as bits: which lanes of a block equal v (p aligned, or with _u not), which lanes
+// of two aligned blocks are equal; from each target's iload/iloadu (a block of integer lanes,
+// aligned or not), isplat (v in every lane) and same_lanes (which lanes of two are equal).
+inline uint32_t eq_bits(const uint32_t* p, uint32_t v) { return same_lanes(iload(p), isplat(v)); }
+inline uint32_t eq_bits_u(const uint32_t* p, uint32_t v) { return same_lanes(iloadu(p), isplat(v)); }
+inline uint32_t same_bits(const uint32_t* a, const uint32_t* b) { return same_lanes(iload(a), iload(b)); }
 
 // A 32-bit store that bypasses the caches where the CPU has one (every x86-64: movnti), for
 // outputs too large to stay cached that are written once in order; elsewhere a plain store.

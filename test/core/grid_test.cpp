@@ -112,7 +112,7 @@ uint32_t query_mismatches(const Grid& g, const Grid& tight, const Store& s, fixt
         Plan p;
         grid_plan(g, area_of(box, g.reach), p);
         CHECK(p.ok);
-        uint32_t m = grid_query(g, p, k->touch_box, box, all);
+        uint32_t m = grid_collect(g, p, [&](const Points& pts, uint32_t* o) { return k->touch_box(pts, box, all, o); });
         bad += std::vector<uint32_t>(g.hits, g.hits + m) != brute(k->touch_box(points_of(s), box, all, buf.data()));
 
         const double a = rng.uniform(0, 6.283), len = rng.uniform(20, 300);
@@ -120,7 +120,7 @@ uint32_t query_mismatches(const Grid& g, const Grid& tight, const Store& s, fixt
         const Capsule cap{float(cx), float(cy), dx, dy, dx * dx + dy * dy, float(rng.uniform(0, 3))};
         grid_plan(g, area_of(cap, g.reach), p);
         CHECK(p.ok);
-        m = grid_query(g, p, k->touch_capsule, cap, all);
+        m = grid_collect(g, p, [&](const Points& pts, uint32_t* o) { return k->touch_capsule(pts, cap, all, o); });
         bad += std::vector<uint32_t>(g.hits, g.hits + m) != brute(k->touch_capsule(points_of(s), cap, all, buf.data()));
 
         const uint32_t want_k = static_cast<uint32_t>(rng.below(12));
