@@ -34,6 +34,7 @@ const Candidate candidates[] = {
     {kernels_neon, always},  // Advanced SIMD is part of every AArch64 CPU
 #endif
 };
+
 constexpr size_t kCandidates = sizeof candidates / sizeof candidates[0];
 
 }  // namespace

@@ -2,11 +2,11 @@
 // the capped lists with their schedules, the pass's scratch; and a pair's period.
 #include "interest.hpp"
 
-#include "carve.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+
+#include "carve.hpp"
 
 namespace soageo {
 namespace {

@@ -27,7 +27,7 @@ struct Differ {
     uint32_t n_was = 0, n_is = 0;
     Differ(const int64_t* t, uint32_t nt, const int64_t* w, uint32_t nw) noexcept : then(t), n_then(nt), now(w), n_now(nw) {}
 
-    // Slot t, unless it kept its id; false past kMax a side.
+    // Records slot t, unless it kept its id; false past kMax a side.
     bool add(uint32_t t) noexcept {
         const bool in_then = t < n_then, in_now = t < n_now;
         if (in_then && in_now && then[t] == now[t]) return true;

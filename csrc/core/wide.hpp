@@ -90,8 +90,10 @@ inline uint32_t emit(uint32_t* out, uint32_t base, uint32_t b) {
     return static_cast<uint32_t>(__builtin_popcount(b));  // every AVX-512 CPU has popcnt
 }
 inline float hsum(wf a) { return _mm512_reduce_add_ps(a.v); }
-// Integer lanes (p aligned): which equal v, and storing v into the lanes of b.
-inline void store_where(uint32_t* p, uint32_t b, uint32_t v) { _mm512_mask_store_epi32(p, static_cast<__mmask16>(b), isplat(v)); }
+// Integer lanes (p aligned): storing v into the lanes of b.
+inline void store_where(uint32_t* p, uint32_t b, uint32_t v) {
+    _mm512_mask_store_epi32(p, static_cast<__mmask16>(b), isplat(v));
+}
 inline uint32_t count_bits(uint32_t b) { return static_cast<uint32_t>(__builtin_popcount(b)); }
 inline void store_splat(uint32_t* out, uint32_t v) { _mm512_storeu_si512(out, isplat(v)); }
 
