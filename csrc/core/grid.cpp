@@ -194,7 +194,8 @@ void grid_fill(Grid& g, const Store& s, bool gathered) noexcept {
     const uint32_t B = g.loose.buckets;
     float reach = 0.0f;
     // Where the scatter below reads each source position from. When gathered (only positions
-    // changed): the last cell order (most entities keep their cell, so the scatter writes nearly in order).
+    // changed): the last cell order (most entities keep their cell, so the scatter writes
+    // nearly in order).
     const float* sx = gathered ? g.x : s.col.x;
     const float* sy = gathered ? g.y : s.col.y;
     const float* sr = gathered ? g.r : s.col.r;
