@@ -8,18 +8,11 @@
 #include <cstring>
 
 #include "aoi.hpp"
+#include "carve.hpp"
 #include "slot_changes.hpp"
 
 namespace soageo {
 namespace aoi_detail {
-
-// Moves `count` rows of the columns given (member pointers of one table) from `from`'s row
-// from_at to `to`'s row `at`; the two may be one table.
-template <class Table, class... T>
-void move_rows(Table& to, uint32_t at, const Table& from, uint32_t from_at, uint32_t count,
-               T* Table::*... column) noexcept {
-    (std::memmove(to.*column + at, from.*column + from_at, size_t(count) * sizeof(T)), ...);
-}
 
 // One watcher scanning its candidates, window by window (the kernels' aoi_scan).
 struct WatcherScan {

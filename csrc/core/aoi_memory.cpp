@@ -7,7 +7,6 @@
 #include "carve.hpp"
 
 namespace soageo {
-using aoi_detail::move_rows;
 
 namespace {
 

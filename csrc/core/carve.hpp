@@ -71,6 +71,16 @@ auto layout_carve(void* block, Lay lay, Sizes... sizes) noexcept {
     return carved;
 }
 
+// Moves `count` rows of the columns given (member pointers of one table of carved columns) from
+// `from`'s row from_at to `to`'s row `at`; the two may be one table, the rows may overlap. A
+// table not carved yet (null columns) moves no rows.
+template <class Table, class... T>
+void move_rows(Table& to, uint32_t at, const Table& from, uint32_t from_at, uint32_t count,
+               T* Table::*... column) noexcept {
+    if (!count) return;
+    (std::memmove(to.*column + at, from.*column + from_at, size_t(count) * sizeof(T)), ...);
+}
+
 // A block whose layout takes a capacity word first (the sweep scratch, the pair buffer) says
 // what it was carved for, so the binding can tell whether a kept block is large enough.
 inline uint64_t carved_cap(const void* block) noexcept {

@@ -51,11 +51,7 @@ size_t specials_bytes(uint32_t cap) noexcept { return layout_bytes(lay_specials,
 Specials specials_carve(void* block, uint32_t cap) noexcept { return layout_carve(block, lay_specials, cap); }
 
 void specials_copy(Specials& to, const Specials& from) noexcept {
-    if (from.n) {
-        std::memcpy(to.id, from.id, from.n * sizeof(int64_t));
-        std::memcpy(to.opt, from.opt, from.n * sizeof(InterestOptions));
-        std::memcpy(to.dirty, from.dirty, from.n);
-    }
+    move_rows(to, 0, from, 0, from.n, &Specials::id, &Specials::opt, &Specials::dirty);
     to.n = from.n;
 }
 
@@ -66,17 +62,13 @@ uint32_t specials_find(const Specials& s, int64_t id, bool* found) noexcept {
 }
 
 void specials_insert(Specials& s, uint32_t at, int64_t id, const InterestOptions& o) noexcept {
-    std::memmove(s.id + at + 1, s.id + at, (s.n - at) * sizeof(int64_t));
-    std::memmove(s.opt + at + 1, s.opt + at, (s.n - at) * sizeof(InterestOptions));
-    std::memmove(s.dirty + at + 1, s.dirty + at, s.n - at);
+    move_rows(s, at + 1, s, at, s.n - at, &Specials::id, &Specials::opt, &Specials::dirty);
     s.id[at] = id, s.opt[at] = o, s.dirty[at] = 1;
     ++s.n;
 }
 
 void specials_erase(Specials& s, uint32_t at) noexcept {
-    std::memmove(s.id + at, s.id + at + 1, (s.n - at - 1) * sizeof(int64_t));
-    std::memmove(s.opt + at, s.opt + at + 1, (s.n - at - 1) * sizeof(InterestOptions));
-    std::memmove(s.dirty + at, s.dirty + at + 1, s.n - at - 1);
+    move_rows(s, at, s, at + 1, s.n - at - 1, &Specials::id, &Specials::opt, &Specials::dirty);
     --s.n;
 }
 
