@@ -469,105 +469,57 @@ uint32_t candidates(const InterestInput& in, InterestScratch& s, const Turn& t) 
 }
 
 // A watcher not special at the last update saw its uncapped view then: this one without its
-// enters and with its leaves. Into s.old_ids, ascending; returns the count.
-uint32_t last_uncapped_view(const InterestInput& in, InterestScratch& s, const Turn& t, uint32_t m) noexcept {
+// enters and with its leaves. Its ids into s.old_ids, ascending, each one's position now in
+// s.old_pos (kNoSlot for a leave: no candidate now), marked `seen` as mark_last_view marks;
+// returns the count.
+uint32_t mark_last_uncapped_view(const InterestInput& in, InterestScratch& s, const Turn& t, uint32_t m,
+                                 uint32_t seen) noexcept {
     const Visible& v = *in.visible;
     const EventList &enter = *in.enter, &leave = *in.leave;
-    uint32_t n_old = 0;
-    const uint32_t* list = v.target + v.off[t.k];
-    for (uint32_t i = 0; i < m; ++i) s.old_ids[n_old++] = v.ids[v.rank_at[list[i]]];
-    std::sort(s.old_ids, s.old_ids + n_old);
-    uint32_t keep = 0;
-    uint64_t e = t.e_lo;
-    for (uint32_t i = 0; i < n_old; ++i) {
-        while (e < t.e_hi && enter.pair[2 * e + 1] < s.old_ids[i]) ++e;
-        if (e < t.e_hi && enter.pair[2 * e + 1] == s.old_ids[i]) continue;
-        s.old_ids[keep++] = s.old_ids[i];
+    const uint32_t* list = m ? v.target + v.off[t.k] : nullptr;
+    for (uint32_t i = 0; i < m; ++i) s.sel[i] = uint64_t(v.rank_at[list[i]]) << 32 | list[i];
+    std::sort(s.sel, s.sel + m);  // the ranks' order is the ids'
+    uint32_t n = 0;
+    uint64_t e = t.e_lo, l = t.l_lo;
+    for (uint32_t i = 0; i <= m; ++i) {
+        const int64_t id = i < m ? v.ids[s.sel[i] >> 32] : INT64_MAX;
+        for (; l < t.l_hi && leave.pair[2 * l + 1] < id; ++l, ++n) {
+            s.old_ids[n] = leave.pair[2 * l + 1];
+            s.old_pos[n] = kNoSlot;
+        }
+        while (e < t.e_hi && enter.pair[2 * e + 1] < id) ++e;
+        if (i == m || (e < t.e_hi && enter.pair[2 * e + 1] == id)) continue;
+        const uint32_t q = uint32_t(s.sel[i]);
+        s.old_ids[n] = id;
+        s.old_pos[n] = q;
+        s.mark[q] = seen;
+        s.cand[q] = n++;
     }
-    for (uint64_t l = t.l_lo; l < t.l_hi; ++l) s.old_ids[keep++] = leave.pair[2 * l + 1];
-    std::inplace_merge(s.old_ids, s.old_ids + (keep - (t.l_hi - t.l_lo)), s.old_ids + keep);
-    return keep;
+    return n;
 }
 
-// The general path: a watcher special now but not at the last update, special no more, or not
-// watching. Its chosen are sorted by id rank and diffed with its last view.
-void choose_sorted(const InterestInput& in, InterestScratch& s, Turn& t, uint32_t m, InterestLists& after,
-                   EventList& enter_out, EventList& leave_out) noexcept {
+// Chooses watcher t's view among its m candidates and writes its events: the difference of the
+// last view and the new one. A watcher special now and watching gets its list and schedule in
+// `after`; one special no more sees every candidate, one not watching none. The last view's
+// targets are marked, the chosen marked again, so that the last view (ascending) splits in order
+// into the kept and the leaves, and only the chosen not marked before (the enters, few) are
+// sorted, then merged in.
+void choose(const InterestInput& in, InterestScratch& s, Turn& t, uint32_t m, InterestLists& after,
+            EventList& enter_out, EventList& leave_out) noexcept {
     const Visible& v = *in.visible;
     const InterestOptions* opt = t.opt;
     OldView& old = t.old;
-    if (!old.pairs) {
-        old.n = last_uncapped_view(in, s, t, m);
+    const uint32_t seen = next_stamp(s), again = seen + 1;
+    if (old.pairs) {
+        mark_last_view(in, s, old, seen);
+    } else {
+        old.n = mark_last_uncapped_view(in, s, t, m, seen);
         old.ids = s.old_ids;
     }
-    // The new view: indices into the candidates, in `order`, count `chosen`.
-    uint32_t chosen = m;
-    uint32_t edge = opt && opt->max && m <= opt->max ? kAllChosen : old.edge, pivot = old.pivot;
-    if (opt && opt->max && m > opt->max)
-        chosen = select_nearest(in, s, *opt, t.w, v.target + v.off[t.k], m, old, 0, &edge, &pivot);
-    else
-        for (uint32_t i = 0; i < m; ++i) s.order[i] = i;
-    // By rank (the ids' order) packed with the candidate: a sort of plain integers. (Ranks are
-    // read for the chosen only: most candidates of a capped watcher are not.)
-    const uint32_t* list = chosen ? v.target + v.off[t.k] : nullptr;
-    for (uint32_t i = 0; i < chosen; ++i) s.sel[i] = uint64_t(v.rank_at[list[s.order[i]]]) << 32 | s.order[i];
-    std::sort(s.sel, s.sel + chosen);
-    // Events: the difference of the old view and the new one, both ascending.
-    InterestPair* out = nullptr;
-    uint32_t* out_pos = nullptr;
-    PeriodTable& periods = *t.periods;
-    if (opt && t.watching) {
-        periods.build(*opt);
-        out = open_list(after, t.w, chosen, edge, pivot);
-        out_pos = after.pos + (out - after.pair);
-    }
-    uint32_t a = 0, b = 0;
-    while (a < old.n || b < chosen) {
-        const int64_t ta = a < old.n ? old.at(a) : INT64_MAX;
-        const int64_t tb = b < chosen ? v.ids[s.sel[b] >> 32] : INT64_MAX;
-        if (a < old.n && (b >= chosen || ta < tb)) {
-            push_event(leave_out, t.w, ta);
-            ++a;
-            continue;
-        }
-        const uint32_t c = uint32_t(s.sel[b]);
-        const bool kept = a < old.n && ta == tb;
-        if (!kept) push_event(enter_out, t.w, tb);
-        if (out) {
-            InterestPair& q = out[b];
-            const uint32_t p = periods.of(s.d2[c]);
-            if (kept && old.pairs) {
-                q = old.pairs[a];
-                keep_pair(q, p);
-            } else {
-                q.target = tb;
-                q.deadline = in.tick;
-                q.since = 0;
-                q.period = p;
-            }
-            out_pos[b] = list[c];
-            s.pair_d2[b] = s.d2[c];
-        }
-        a += kept;
-        ++b;
-    }
-    if (out) finish_schedule(*opt, in.tick, s, after, out, chosen);
-}
-
-// The path of a watcher special now and at the last update: no sort of the chosen. The last
-// view's targets are marked, the chosen marked again, so that the last view (ascending) splits
-// in order into the kept and the leaves, and only the chosen not marked before (the enters,
-// few) are sorted, then merged in.
-void choose_marked(const InterestInput& in, InterestScratch& s, const Turn& t, uint32_t m, InterestLists& after,
-                   EventList& enter_out, EventList& leave_out) noexcept {
-    const Visible& v = *in.visible;
-    const InterestOptions& opt = *t.opt;
-    const OldView& old = t.old;
-    const uint32_t seen = next_stamp(s), again = seen + 1;
-    mark_last_view(in, s, old, seen);
-    const uint32_t* list = v.target + v.off[t.k];
-    uint32_t chosen = m, edge = opt.max && m <= opt.max ? kAllChosen : old.edge, pivot = old.pivot;
-    if (opt.max && m > opt.max) chosen = select_nearest(in, s, opt, t.w, list, m, old, seen, &edge, &pivot);
+    const uint32_t* list = m ? v.target + v.off[t.k] : nullptr;
+    const bool capped = opt && opt->max && m > opt->max;
+    uint32_t chosen = m, edge = opt && opt->max && !capped ? kAllChosen : old.edge, pivot = old.pivot;
+    if (capped) chosen = select_nearest(in, s, *opt, t.w, list, m, seen, &edge, &pivot);
     else for (uint32_t i = 0; i < m; ++i) s.order[i] = i;
     uint32_t entering = 0;
     for (uint32_t i = 0; i < chosen; ++i) {
@@ -581,55 +533,57 @@ void choose_marked(const InterestInput& in, InterestScratch& s, const Turn& t, u
     // By rank (the ids' order) packed with the candidate: a sort of plain integers.
     for (uint32_t e = 0; e < entering; ++e) s.sel[e] |= uint64_t(v.rank_at[list[s.sel[e]]]) << 32;
     std::sort(s.sel, s.sel + entering);
-    InterestPair* out = open_list(after, t.w, chosen, edge, pivot);
-    uint32_t* out_pos = after.pos + (out - after.pair);
+    InterestPair* out = opt && t.watching ? open_list(after, t.w, chosen, edge, pivot) : nullptr;
+    uint32_t* out_pos = out ? after.pos + (out - after.pair) : nullptr;
     PeriodTable& periods = *t.periods;
-    periods.build(opt);
+    if (out) periods.build(*opt);
     // Without a budget every due pair is listed: the schedule is followed in the same pass, and
     // the pairs due their first listing (s.order, free now) are placed after it.
-    const bool budget = opt.budget != 0;
+    const bool budget = out && opt->budget != 0;
     const uint64_t tick = in.tick;
     uint32_t* const firsts = s.order;
-    int64_t* const due = after.due + (out - after.pair);
+    int64_t* const due = out ? after.due + (out - after.pair) : nullptr;
     uint32_t a = 0, e = 0, b = 0, n_first = 0, n_due = 0;
     while (a < old.n || e < entering) {
-        const int64_t ta = a < old.n ? old.pairs[a].target : INT64_MAX;
+        const int64_t ta = a < old.n ? old.at(a) : INT64_MAX;
         const int64_t te = e < entering ? v.ids[s.sel[e] >> 32] : INT64_MAX;
+        uint32_t c;
+        InterestPair* q = out ? &out[b] : nullptr;
         if (ta < te) {
             const uint32_t p = s.old_pos[a++];
             if (p == kNoSlot || s.mark[p] != again) {
                 push_event(leave_out, t.w, ta);
                 continue;
             }
-            const float d2 = s.d2[s.cand[p]];
-            InterestPair& q = out[b];
-            q = old.pairs[a - 1];
-            keep_pair(q, periods.again(q.period, d2));
-            out_pos[b] = p;
-            s.pair_d2[b] = d2;
-            due[n_due] = q.target;
-            if (!budget) n_due += follow_schedule(q, tick, b, firsts, n_first);
-            ++b;
-            continue;
+            c = s.cand[p];
+            if (q && old.pairs) {
+                *q = old.pairs[a - 1];
+                keep_pair(*q, periods.again(q->period, s.d2[c]));
+            } else if (q) {
+                *q = InterestPair{ta, tick, periods.of(s.d2[c]), 0};  // new to the schedule: due at once
+            }
+        } else {
+            c = uint32_t(s.sel[e++]);
+            push_event(enter_out, t.w, te);
+            if (q) *q = InterestPair{te, tick, periods.of(s.d2[c]), 0};  // a new pair is due at once
         }
-        const uint32_t c = uint32_t(s.sel[e]);
-        push_event(enter_out, t.w, te);
-        out[b] = InterestPair{te, tick, periods.of(s.d2[c]), 0};
-        out_pos[b] = list[c];
-        ++e;
-        s.pair_d2[b] = s.d2[c];
-        due[n_due++] = te;  // a new pair is due at once
-        firsts[n_first++] = b++;
+        if (q) {
+            out_pos[b] = list[c];
+            s.pair_d2[b] = s.d2[c];
+            due[n_due] = q->target;
+            if (!budget) n_due += follow_schedule(*q, tick, b, firsts, n_first);
+        }
+        ++b;
     }
     SOAGEO_ASSERT(b == chosen);
+    if (!out) return;
     if (budget) {
-        finish_schedule(opt, tick, s, after, out, chosen);
+        finish_schedule(*opt, tick, s, after, out, chosen);
         return;
     }
     if (n_first) first_listings(out, chosen, tick, firsts, n_first, s.count);
     after.due_len[after.n - 1] = n_due;
 }
-
 // The next watcher special now or at the last update (ids ascending in both), with its old view.
 Turn next_turn(const InterestInput& in, uint32_t& i, uint32_t& j) noexcept {
     const Specials& sp = *in.specials;
@@ -682,9 +636,7 @@ uint32_t interest_update(const InterestInput& in, InterestScratch& s, InterestLi
             ++kept;
             continue;
         }
-        const uint32_t m = candidates(in, s, t);
-        if (both) choose_marked(in, s, t, m, after, enter_out, leave_out);
-        else choose_sorted(in, s, t, m, after, enter_out, leave_out);
+        choose(in, s, t, candidates(in, s, t), after, enter_out, leave_out);
     }
     copy_events(enter, e_at, enter.n, enter_out);
     copy_events(leave, l_at, leave.n, leave_out);

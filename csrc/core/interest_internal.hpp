@@ -58,7 +58,7 @@ inline uint32_t cap_key(float d2, float margin, bool seen) noexcept {
 // so most often n or more keys are below it, a few more than n, and only those are selected
 // from. Leaves the chosen indices first in s.order and returns their count.
 uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const InterestOptions& opt, int64_t w,
-                        const uint32_t* list, uint32_t m, const OldView& old, uint32_t seen, uint32_t* edge_out,
+                        const uint32_t* list, uint32_t m, uint32_t seen, uint32_t* edge_out,
                         uint32_t* pivot_io) noexcept;
 
 }  // namespace interest_detail

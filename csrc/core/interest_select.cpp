@@ -58,12 +58,11 @@ uint32_t split_d2(InterestScratch& s, uint32_t m, uint32_t cut) noexcept {
 // Packs the keys of a capped watcher's m candidates (`list`: their positions) as (key << 32 |
 // candidate) into s.packed, and those with a key at or below `pivot` (0: none) into s.sel too:
 // the always-seen and pinned ones pass instead, first in s.order (*passed). With a margin,
-// whether a candidate was seen comes from the marks (`seen`: the last view's mark; 0: none,
-// search `old`). Returns how many were packed; *below of them went to s.sel as well. In the
-// usual case with a pivot, only s.sel is written (*packed_out false: pack_all writes s.packed
-// when the selection needs it).
+// whether a candidate was seen comes from the marks (`seen`: the last view's mark). Returns how
+// many were packed; *below of them went to s.sel as well. In the usual case with a pivot, only
+// s.sel is written (*packed_out false: pack_all writes s.packed when the selection needs it).
 uint32_t pack_keys(const InterestInput& in, InterestScratch& s, const InterestOptions& opt, int64_t w,
-                   const uint32_t* list, uint32_t m, const OldView& old, uint32_t seen, uint32_t pivot,
+                   const uint32_t* list, uint32_t m, uint32_t seen, uint32_t pivot,
                    uint32_t* passed_out, uint32_t* below_out, bool* packed_out) noexcept {
     const Pins& pins = *in.pins;
     bool found;
@@ -91,10 +90,7 @@ uint32_t pack_keys(const InterestInput& in, InterestScratch& s, const InterestOp
             s.order[passed++] = t;
             continue;
         }
-        bool was = false;
-        if (in.margin > 0) {
-            was = seen ? s.mark[list[t]] == seen : old.has(in.visible->ids[in.visible->rank_at[list[t]]]);
-        }
+        const bool was = in.margin > 0 && s.mark[list[t]] == seen;
         const uint64_t x = uint64_t(cap_key(s.d2[t], in.margin, was)) << 32 | t;
         s.packed[counted++] = x;
         s.sel[below] = x;
@@ -131,12 +127,12 @@ inline void keep_smallest(uint64_t (&low)[kPivotSlack], uint64_t key) noexcept {
 }  // namespace
 
 uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const InterestOptions& opt, int64_t w,
-                        const uint32_t* list, uint32_t m, const OldView& old, uint32_t seen, uint32_t* edge_out,
+                        const uint32_t* list, uint32_t m, uint32_t seen, uint32_t* edge_out,
                         uint32_t* pivot_io) noexcept {
     const uint32_t pivot = *pivot_io;
     uint32_t passed, below;
     bool packed;  // s.packed holds every counted key (else only s.sel those below the pivot)
-    const uint32_t counted = pack_keys(in, s, opt, w, list, m, old, seen, pivot, &passed, &below, &packed);
+    const uint32_t counted = pack_keys(in, s, opt, w, list, m, seen, pivot, &passed, &below, &packed);
     const auto all_keys = [&s, &packed, m]() {
         if (!packed) pack_all(s, m);
         packed = true;
