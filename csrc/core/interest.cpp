@@ -34,39 +34,6 @@ void copy_events(const EventList& from, uint64_t lo, uint64_t hi, EventList& to)
 // An incremental update keeps the positions (a removed entity's is in no list).
 inline uint32_t pos_now(const InterestInput& in, uint32_t q) noexcept { return in.new_pos ? in.new_pos[q] : q; }
 
-void first_listings(InterestPair* pairs, uint32_t n, uint64_t tick, uint32_t* tmp, uint32_t first,
-                    uint32_t* count) noexcept;
-
-// Lists the due pairs of one watcher's new list (pairs, n): earliest deadline first.
-void schedule(const InterestOptions& o, InterestPair* pairs, const float* d2, uint32_t n, uint64_t tick, uint32_t* tmp,
-              uint32_t* count) noexcept {
-    uint32_t due = 0;
-    for (uint32_t i = 0; i < n; ++i)
-        if (pairs[i].deadline <= tick) tmp[due++] = i;
-    if (o.budget && due > o.budget) {
-        std::nth_element(tmp, tmp + o.budget, tmp + due, [pairs, d2](uint32_t a, uint32_t b) {
-            const InterestPair &x = pairs[a], &y = pairs[b];
-            if (x.deadline != y.deadline) return x.deadline < y.deadline;
-            if (d2[a] != d2[b]) return d2[a] < d2[b];
-            return x.target < y.target;
-        });
-        due = o.budget;
-    }
-    // Pairs listed before first: their next deadlines are fixed, and the first listings spread
-    // around them.
-    uint32_t first = 0;
-    for (uint32_t j = 0; j < due; ++j) {
-        InterestPair& q = pairs[tmp[j]];
-        if (pair_listed(q)) {
-            q.deadline = tick + q.period;
-            q.since = q.period | kPairDue;
-        } else {
-            tmp[first++] = tmp[j];
-        }
-    }
-    if (first) first_listings(pairs, n, tick, tmp, first, count);
-}
-
 // Places the first listings of a group of pairs of period p (tmp[g, h)): each at the offset s in
 // [1, span] with the fewest pairs of period p due next (count[s - 1], which it then joins).
 void place_group(InterestPair* pairs, uint64_t tick, const uint32_t* tmp, uint32_t g, uint32_t h, uint32_t span,
@@ -226,25 +193,6 @@ inline void keep_pair(InterestPair& q, uint32_t p) noexcept {
     q.period = p;
 }
 
-// Writes the due targets of the last watcher of `after` (its n pairs at out) apart, in order:
-// aoi:due then writes them without a search.
-void write_due(InterestLists& after, const InterestPair* out, uint32_t n) noexcept {
-    int64_t* due = after.due + (out - after.pair);
-    uint32_t n_due = 0;
-    for (uint32_t t = 0; t < n; ++t) {
-        due[n_due] = out[t].target;
-        n_due += out[t].since >> 31;
-    }
-    after.due_len[after.n - 1] = n_due;
-}
-
-// Lists the due pairs of the last watcher of `after` (its n pairs at out).
-void finish_schedule(const InterestOptions& opt, uint64_t tick, InterestScratch& s, InterestLists& after,
-                     InterestPair* out, uint32_t n) noexcept {
-    schedule(opt, out, s.pair_d2, n, tick, s.order, s.count);
-    write_due(after, out, n);
-}
-
 // A fresh pair of marks for one watcher (`seen`, then seen + 1); the marks are cleared when the
 // stamps wrap.
 uint32_t next_stamp(InterestScratch& s) noexcept {
@@ -280,6 +228,39 @@ inline bool follow_schedule(InterestPair& q, uint64_t tick, uint32_t b, uint32_t
     firsts[n_first] = b;
     n_first += due && !listed;
     return due;
+}
+
+// With a budget: at most o.budget of the due pairs of the last watcher of `after` (its n pairs
+// at `pairs`) are listed, earliest deadline first, then by d2 (s.pair_d2) and target id; the
+// others stay due. Its due targets go apart, in order: aoi:due then writes them without a search.
+void schedule_budget(const InterestOptions& o, uint64_t tick, InterestScratch& s, InterestLists& after,
+                     InterestPair* pairs, uint32_t n) noexcept {
+    uint32_t* const tmp = s.order;
+    const float* const d2 = s.pair_d2;
+    uint32_t due = 0;
+    for (uint32_t i = 0; i < n; ++i)
+        if (pairs[i].deadline <= tick) tmp[due++] = i;
+    if (due > o.budget) {
+        std::nth_element(tmp, tmp + o.budget, tmp + due, [pairs, d2](uint32_t a, uint32_t b) {
+            const InterestPair &x = pairs[a], &y = pairs[b];
+            if (x.deadline != y.deadline) return x.deadline < y.deadline;
+            if (d2[a] != d2[b]) return d2[a] < d2[b];
+            return x.target < y.target;
+        });
+        due = o.budget;
+    }
+    // The pairs listed before first: their next deadlines are fixed, and the first listings
+    // (gathered in place in tmp) spread around them.
+    uint32_t first = 0;
+    for (uint32_t j = 0; j < due; ++j) follow_schedule(pairs[tmp[j]], tick, tmp[j], tmp, first);
+    if (first) first_listings(pairs, n, tick, tmp, first, s.count);
+    int64_t* const targets = after.due + (pairs - after.pair);
+    uint32_t n_due = 0;
+    for (uint32_t t = 0; t < n; ++t) {
+        targets[n_due] = pairs[t].target;
+        n_due += pairs[t].since >> 31;
+    }
+    after.due_len[after.n - 1] = n_due;
 }
 
 // Whether special watcher k's view may stay as it was (try_keep): its movers (s.order) stay on
@@ -578,7 +559,7 @@ void choose(const InterestInput& in, InterestScratch& s, Turn& t, uint32_t m, In
     SOAGEO_ASSERT(b == chosen);
     if (!out) return;
     if (budget) {
-        finish_schedule(*opt, tick, s, after, out, chosen);
+        schedule_budget(*opt, tick, s, after, out, chosen);
         return;
     }
     if (n_first) first_listings(out, chosen, tick, firsts, n_first, s.count);
