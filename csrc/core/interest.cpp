@@ -399,8 +399,8 @@ InterestNeed interest_need(const Visible& v_before, const EventList& enter, cons
         while (e < enter.n && enter.pair[2 * e] < w) ++e;
         uint64_t enters = 0;
         while (e < enter.n && enter.pair[2 * e] == w) ++e, ++enters;
-        while (p < pins.n && pins.pair[2 * size_t(p)] < w) ++p;
-        const bool pinned = p < pins.n && pins.pair[2 * size_t(p)] == w;
+        while (p < pins.n && pins.pin[p].watcher < w) ++p;
+        const bool pinned = p < pins.n && pins.pin[p].watcher == w;
         uint64_t bound = old_len + enters;
         if (opt && opt->max && !opt->always && !pinned) bound = std::min<uint64_t>(bound, opt->max);
         if (opt) pairs += bound, old_sum += old_len;

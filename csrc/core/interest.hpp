@@ -37,8 +37,12 @@ void specials_insert(Specials& s, uint32_t at, int64_t id, const InterestOptions
 void specials_erase(Specials& s, uint32_t at) noexcept;
 
 // Pinned (watcher, target) pairs, ascending.
+struct Pin {
+    int64_t watcher, target;
+    bool operator<(const Pin& o) const noexcept { return watcher != o.watcher ? watcher < o.watcher : target < o.target; }
+};
 struct Pins {
-    int64_t* pair;  // 2 per pin
+    Pin* pin;
     uint32_t n, cap;
 };
 

@@ -11,8 +11,6 @@
 namespace soageo {
 namespace {
 
-bool pin_less(const int64_t* p, int64_t w, int64_t t) noexcept { return p[0] < w || (p[0] == w && p[1] < t); }
-
 Specials lay_specials(Carver& k, uint32_t cap) noexcept {
     Specials s{};
     k.take_each(cap, &s.id, &s.opt, &s.dirty);
@@ -22,7 +20,7 @@ Specials lay_specials(Carver& k, uint32_t cap) noexcept {
 
 Pins lay_pins(Carver& k, uint32_t cap) noexcept {
     Pins p{};
-    p.pair = k.take<int64_t>(2 * size_t(cap));
+    p.pin = k.take<Pin>(cap);
     p.cap = cap;
     return p;
 }
@@ -77,47 +75,39 @@ size_t pins_bytes(uint32_t cap) noexcept { return layout_bytes(lay_pins, cap); }
 Pins pins_carve(void* block, uint32_t cap) noexcept { return layout_carve(block, lay_pins, cap); }
 
 void pins_copy(Pins& to, const Pins& from) noexcept {
-    if (from.n) std::memcpy(to.pair, from.pair, 2 * size_t(from.n) * sizeof(int64_t));
+    move_rows(to, 0, from, 0, from.n, &Pins::pin);
     to.n = from.n;
 }
 
 uint32_t pins_find(const Pins& p, int64_t w, int64_t t, bool* found) noexcept {
-    uint32_t lo = 0, hi = p.n;
-    while (lo < hi) {
-        uint32_t mid = (lo + hi) / 2;
-        if (pin_less(p.pair + 2 * size_t(mid), w, t)) lo = mid + 1; else hi = mid;
-    }
-    *found = lo < p.n && p.pair[2 * size_t(lo)] == w && p.pair[2 * size_t(lo) + 1] == t;
-    return lo;
+    const Pin* at = std::lower_bound(p.pin, p.pin + p.n, Pin{w, t});
+    *found = at != p.pin + p.n && at->watcher == w && at->target == t;
+    return uint32_t(at - p.pin);
 }
 
 void pins_insert(Pins& p, uint32_t at, int64_t w, int64_t t) noexcept {
-    std::memmove(p.pair + 2 * size_t(at) + 2, p.pair + 2 * size_t(at), 2 * size_t(p.n - at) * sizeof(int64_t));
-    p.pair[2 * size_t(at)] = w, p.pair[2 * size_t(at) + 1] = t;
+    move_rows(p, at + 1, p, at, p.n - at, &Pins::pin);
+    p.pin[at] = Pin{w, t};
     ++p.n;
 }
 
 void pins_erase(Pins& p, uint32_t at) noexcept {
-    std::memmove(p.pair + 2 * size_t(at), p.pair + 2 * size_t(at) + 2, 2 * size_t(p.n - at - 1) * sizeof(int64_t));
+    move_rows(p, at, p, at + 1, p.n - at - 1, &Pins::pin);
     --p.n;
 }
 
 bool pins_has_watcher(const Pins& p, int64_t w) noexcept {
-    if (!p.n) return false;
-    bool found;
-    const uint32_t lo = pins_find(p, w, INT64_MIN, &found);
-    return lo < p.n && p.pair[2 * size_t(lo)] == w;
+    const Pin* at = std::lower_bound(p.pin, p.pin + p.n, Pin{w, INT64_MIN});
+    return at != p.pin + p.n && at->watcher == w;
 }
 
 uint32_t pins_drop_watcher(Pins& p, int64_t w) noexcept {
     bool found;
     const uint32_t lo = pins_find(p, w, INT64_MIN, &found);
     uint32_t hi = lo;
-    while (hi < p.n && p.pair[2 * size_t(hi)] == w) ++hi;
-    if (hi > lo) {
-        std::memmove(p.pair + 2 * size_t(lo), p.pair + 2 * size_t(hi), 2 * size_t(p.n - hi) * sizeof(int64_t));
-        p.n -= hi - lo;
-    }
+    while (hi < p.n && p.pin[hi].watcher == w) ++hi;
+    move_rows(p, lo, p, hi, p.n - hi, &Pins::pin);
+    p.n -= hi - lo;
     return hi - lo;
 }
 
