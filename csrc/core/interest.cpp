@@ -52,15 +52,22 @@ void place_group(InterestPair* pairs, uint64_t tick, const uint32_t* tmp, uint32
 // The periods up to which first_listings counts every period's pairs in one pass.
 constexpr uint32_t kFewPeriods = 8;
 
-// first_listings when every period of the first listings is at most kFewPeriods (the usual
-// case: max_period is 8 unless given): one branch-free pass over the watcher's pairs counts
-// each period's pairs and their offsets at once (a pair of period p is due within p updates),
-// where a pass per period would read them once per period among the first listings.
-void first_listings_few(InterestPair* pairs, uint32_t n, uint64_t tick, const uint32_t* tmp, uint32_t first) noexcept {
+// Gives each pair due its first listing (tmp: `first` indices, ascending) the offset s in [1, p]
+// at which the fewest pairs of its period p are due next: its next deadline is tick + s. When
+// every such period is at most kFewPeriods (the usual case: max_period is 8 unless given), one
+// branch-free pass over the watcher's pairs counts each period's pairs and their offsets at once
+// (a pair of period p is due within p updates), where a pass per period would read them once per
+// period among the first listings.
+void first_listings(InterestPair* pairs, uint32_t n, uint64_t tick, uint32_t* tmp, uint32_t first,
+                    uint32_t* count) noexcept {
+    std::sort(tmp, tmp + first, [pairs](uint32_t a, uint32_t b) {
+        return pairs[a].period != pairs[b].period ? pairs[a].period < pairs[b].period : a < b;
+    });
     constexpr uint32_t kSlots = (kFewPeriods + 1) * kFewPeriods;  // by period and offset; one more: not counted
     uint32_t of_period[kFewPeriods + 2] = {};
     uint32_t at[kSlots + 1] = {};
-    for (uint32_t i = 0; i < n; ++i) {
+    const bool few = pairs[tmp[first - 1]].period <= kFewPeriods;
+    for (uint32_t i = 0; few && i < n; ++i) {
         const InterestPair& q = pairs[i];
         const uint32_t p = q.period <= kFewPeriods ? q.period : kFewPeriods + 1;
         ++of_period[p];
@@ -72,39 +79,20 @@ void first_listings_few(InterestPair* pairs, uint32_t n, uint64_t tick, const ui
         const uint32_t p = pairs[tmp[g]].period;
         uint32_t h = g;
         while (h < first && pairs[tmp[h]].period == p) ++h;
-        // Among c pairs, some offset in [1, c + 1] has none: the fewest lies within it.
-        const uint32_t c = of_period[p];
-        place_group(pairs, tick, tmp, g, h, p < c + 1 ? p : c + 1, at + p * kFewPeriods);
-        g = h;
-    }
-}
-
-// Gives each pair due its first listing (tmp: `first` indices, ascending) the offset s in [1, p]
-// at which the fewest pairs of its period p are due next: its next deadline is tick + s.
-void first_listings(InterestPair* pairs, uint32_t n, uint64_t tick, uint32_t* tmp, uint32_t first,
-                    uint32_t* count) noexcept {
-    std::sort(tmp, tmp + first, [pairs](uint32_t a, uint32_t b) {
-        return pairs[a].period != pairs[b].period ? pairs[a].period < pairs[b].period : a < b;
-    });
-    if (pairs[tmp[first - 1]].period <= kFewPeriods) {
-        first_listings_few(pairs, n, tick, tmp, first);
-        return;
-    }
-    for (uint32_t g = 0; g < first;) {
-        const uint32_t p = pairs[tmp[g]].period;
-        uint32_t h = g;
-        while (h < first && pairs[tmp[h]].period == p) ++h;
-        uint32_t c = 0;
-        for (uint32_t i = 0; i < n; ++i) c += pairs[i].period == p;
+        uint32_t c = few ? of_period[p] : 0;
+        for (uint32_t i = 0; !few && i < n; ++i) c += pairs[i].period == p;
         // Among c pairs, some offset in [1, c + 1] has none: the fewest lies within it.
         const uint32_t span = p < c + 1 ? p : c + 1;
-        std::fill(count, count + span, 0u);
-        for (uint32_t i = 0; i < n; ++i) {
-            const InterestPair& q = pairs[i];
-            if (q.period == p && pair_listed(q) && q.deadline > tick && q.deadline - tick <= span)
-                ++count[uint32_t(q.deadline - tick - 1)];
+        uint32_t* const slots = few ? at + p * kFewPeriods : count;
+        if (!few) {
+            std::fill(count, count + span, 0u);
+            for (uint32_t i = 0; i < n; ++i) {
+                const InterestPair& q = pairs[i];
+                if (q.period == p && pair_listed(q) && q.deadline > tick && q.deadline - tick <= span)
+                    ++count[uint32_t(q.deadline - tick - 1)];
+            }
         }
-        place_group(pairs, tick, tmp, g, h, span, count);
+        place_group(pairs, tick, tmp, g, h, span, slots);
         g = h;
     }
 }
