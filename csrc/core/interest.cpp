@@ -100,7 +100,7 @@ void first_listings(InterestPair* pairs, uint32_t n, uint64_t tick, uint32_t* tm
 // The periods of one watcher's pairs: p = 1 + the thresholds (k * band)^2 <= d2, read from a
 // table of the first ones (a watcher's max_period is usually small), computed beyond it. d2 is a
 // float32: (k * band)^2 <= d2 in double holds exactly when the smallest float32 at or above the
-// threshold is <= d2, so the table holds those and compares floats, a fixed 32 at a time
+// threshold is <= d2, so the table holds those and compares floats, a fixed 8 (or 32) at a time
 // (padded with NaN, which no d2 reaches): a loop the compiler turns into a few wide compares.
 struct PeriodTable {
     static constexpr uint32_t kMax = 32;
@@ -139,6 +139,10 @@ struct PeriodTable {
     uint32_t of(float d2) const noexcept {
         if (!banded) return 1;
         uint32_t k = 0;
+        if (n <= 8) {
+            for (uint32_t i = 0; i < 8; ++i) k += limit[i] <= d2;
+            return 1 + k;
+        }
         for (uint32_t i = 0; i < kMax; ++i) k += limit[i] <= d2;
         return k < kMax ? 1 + k : interest_period(*opt, d2);
     }
