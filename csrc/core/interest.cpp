@@ -438,7 +438,8 @@ uint32_t candidates(const InterestInput& in, InterestScratch& s, const Turn& t) 
 }
 
 // A watcher not special at the last update saw its uncapped view then: this one without its
-// enters and with its leaves. Its ids into s.old_ids, ascending, each one's position now in
+// enters and with its leaves. Into s.old_pairs, ascending, as pairs new to the schedule (period
+// 0: none yet, so a kept one gets its own and is due at once), each one's position now in
 // s.old_pos (kNoSlot for a leave: no candidate now), marked `seen` as mark_last_view marks;
 // returns the count.
 uint32_t mark_last_uncapped_view(const InterestInput& in, InterestScratch& s, const Turn& t, uint32_t m,
@@ -453,13 +454,13 @@ uint32_t mark_last_uncapped_view(const InterestInput& in, InterestScratch& s, co
     for (uint32_t i = 0; i <= m; ++i) {
         const int64_t id = i < m ? v.ids[s.sel[i] >> 32] : INT64_MAX;
         for (; l < t.l_hi && leave.pair[2 * l + 1] < id; ++l, ++n) {
-            s.old_ids[n] = leave.pair[2 * l + 1];
+            s.old_pairs[n] = InterestPair{leave.pair[2 * l + 1], in.tick, 0, 0};
             s.old_pos[n] = kNoSlot;
         }
         while (e < t.e_hi && enter.pair[2 * e + 1] < id) ++e;
         if (i == m || (e < t.e_hi && enter.pair[2 * e + 1] == id)) continue;
         const uint32_t q = uint32_t(s.sel[i]);
-        s.old_ids[n] = id;
+        s.old_pairs[n] = InterestPair{id, in.tick, 0, 0};
         s.old_pos[n] = q;
         s.mark[q] = seen;
         s.cand[q] = n++;
@@ -483,7 +484,7 @@ void choose(const InterestInput& in, InterestScratch& s, Turn& t, uint32_t m, In
         mark_last_view(in, s, old, seen);
     } else {
         old.n = mark_last_uncapped_view(in, s, t, m, seen);
-        old.ids = s.old_ids;
+        old.pairs = s.old_pairs;
     }
     const uint32_t* list = m ? v.target + v.off[t.k] : nullptr;
     const bool capped = opt && opt->max && m > opt->max;
@@ -514,7 +515,7 @@ void choose(const InterestInput& in, InterestScratch& s, Turn& t, uint32_t m, In
     int64_t* const due = out ? after.due + (out - after.pair) : nullptr;
     uint32_t a = 0, e = 0, b = 0, n_first = 0, n_due = 0;
     while (a < old.n || e < entering) {
-        const int64_t ta = a < old.n ? old.at(a) : INT64_MAX;
+        const int64_t ta = a < old.n ? old.pairs[a].target : INT64_MAX;
         const int64_t te = e < entering ? v.ids[s.sel[e] >> 32] : INT64_MAX;
         uint32_t c;
         InterestPair* q = out ? &out[b] : nullptr;
@@ -525,11 +526,9 @@ void choose(const InterestInput& in, InterestScratch& s, Turn& t, uint32_t m, In
                 continue;
             }
             c = s.cand[p];
-            if (q && old.pairs) {
+            if (q) {
                 *q = old.pairs[a - 1];
                 keep_pair(*q, periods.again(q->period, s.d2[c]));
-            } else if (q) {
-                *q = InterestPair{ta, tick, periods.of(s.d2[c]), 0};  // new to the schedule: due at once
             }
         } else {
             c = uint32_t(s.sel[e++]);
@@ -563,7 +562,7 @@ Turn next_turn(const InterestInput& in, uint32_t& i, uint32_t& j) noexcept {
     t.opt = now ? &sp.opt[i] : nullptr;
     t.dirty = now ? sp.dirty[i] : 0;
     i += now;
-    t.old = OldView{nullptr, nullptr, nullptr, 0, 0, 0};
+    t.old = OldView{nullptr, nullptr, 0, 0, 0};
     if (j < before.n && before.watcher[j] == t.w) {
         t.old.pairs = before.pair + before.off[j];
         t.old.pos = before.pos + before.off[j];

@@ -103,7 +103,7 @@ struct InterestScratch {
     uint64_t* sel;     // the chosen, by id: rank << 32 | candidate
     uint32_t* rank;    // try_keep: each mover's pair
     float* pair_d2;    // d2 of each pair of the watcher's new list (the budget's order)
-    int64_t* old_ids;  // a watcher's view at the last update, when it was not special then
+    InterestPair* old_pairs;  // a watcher's view at the last update, when it was not special then
     // By position (the AOI's bucket order, where a watcher's targets lie near each other):
     // mark[q] is `stamp` when the watcher's last view held q, stamp + 1 once chosen again
     // (cand[q]: its candidate, or its pair's index in the last view); old_pos: the position now

@@ -14,22 +14,21 @@ namespace interest_detail {
 // A capped watcher's edge when it counted no more candidates than its cap (it sees them all).
 constexpr uint32_t kAllChosen = 0xffffffffu;
 
-// What one affected watcher saw at the last update: its special list, or ids.
+// What one affected watcher saw at the last update: its special list (interest.cpp's choose
+// rebuilds one for a watcher that was not special).
 struct OldView {
-    const InterestPair* pairs;  // non-null: a special list
+    const InterestPair* pairs;  // null: none yet
     const uint32_t* pos;        // its pairs' positions then (InterestLists::pos)
-    const int64_t* ids;
     uint32_t n;
     uint32_t edge;              // the cap's boundary key then (ordered bits; 0: none)
     uint32_t pivot;             // the selection's next pivot (0: none)
-    int64_t at(uint32_t i) const noexcept { return pairs ? pairs[i].target : ids[i]; }
     bool has(int64_t t) const noexcept {
         uint32_t lo = 0, hi = n;
         while (lo < hi) {
             uint32_t mid = (lo + hi) / 2;
-            if (at(mid) < t) lo = mid + 1; else hi = mid;
+            if (pairs[mid].target < t) lo = mid + 1; else hi = mid;
         }
-        return lo < n && at(lo) == t;
+        return lo < n && pairs[lo].target == t;
     }
 };
 
