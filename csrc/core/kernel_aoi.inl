@@ -6,44 +6,6 @@
 namespace soageo {
 namespace SOAGEO_TARGET {
 
-template <bool Filtered>
-inline void aoi_scan_with(const AoiWindow& window, AoiMeet& meet) noexcept {
-    const AoiWindow w = window;
-    const wf cx = splat(w.cx), cy = splat(w.cy);
-    const wf reach2 = splat(w.reach * w.reach), view2 = splat(w.view * w.view);
-    uint32_t* const visible = meet.visible;
-    uint32_t* const enters = meet.enters;
-    uint32_t n_visible = meet.n_visible, n_enter = meet.n_enter, met = meet.met;
-    for (uint32_t run = 0; run < w.n_runs; ++run) {
-        const uint32_t last = w.runs[2 * run + 1];
-        for (uint32_t i = w.runs[2 * run]; i < last; i += W) {
-            const wf d2 = squared(load(w.x + i) - cx) + squared(load(w.y + i) - cy);
-            uint32_t in_reach = bits(lt(d2, reach2)) & live_lanes(last - i);
-            uint32_t near = bits(lt(d2, view2));  // view <= reach, so near lies within reach
-            if (Filtered) {  // filtered out: never within reach, so one seen before leaves
-                const uint32_t pass = bits(mask_any(w.m + i, w.filter));
-                in_reach &= pass, near &= pass;
-            }
-            const uint32_t was = eq_bits(w.mark + i, w.open) & in_reach;
-            const uint32_t fresh = in_reach & ~eq_bits(w.mark + i, w.kept);
-            store_where(w.mark + i, in_reach, w.kept);
-            met += count_bits(was);
-            n_visible += emit(visible + n_visible, i, fresh & (was | near));
-            const uint32_t entering = fresh & near & ~was;
-            if (entering) n_enter += emit(enters + n_enter, i, entering);  // rare: a tick changes little
-        }
-    }
-    meet.n_visible = n_visible, meet.n_enter = n_enter, meet.met = met;
-}
-
-// A watcher either filters every block or none: the unfiltered scan keeps its old cost.
-inline void aoi_scan(const AoiWindow& window, AoiMeet& meet) noexcept {
-    if (window.m)
-        aoi_scan_with<true>(window, meet);
-    else
-        aoi_scan_with<false>(window, meet);
-}
-
 // The still watchers of block i (live lanes) whose view of the mover may have changed, from
 // their squared distances to where it is now (dn) and was (d_o): in view now but not then (an
 // enter, unless it was seen already), in reach then but not now (a leave, if it was seen).
@@ -86,14 +48,15 @@ inline uint32_t aoi_mover(const AoiMoverWindow& window, uint32_t* out) noexcept 
                                                        : aoi_mover_with<false>(window, out);
 }
 
-// A watcher that moved, rescanned (aoi_scan) and searched for as a mover (aoi_mover) over the
-// same windows in one pass: the two read the same blocks, and the distance to the new position
-// is the same float32 value ((nx - x)^2 == (x - nx)^2 exactly), computed once. OneReach: the
-// watcher's reach is its view and the still watchers' too (no margin), as in aoi_mover_with;
-// what the scan keeps is then what it meets within reach (near holds every fresh lane).
-template <bool Filtered, bool OneReach>
-inline uint32_t aoi_scan_mover_with(const AoiWindow& window, const AoiMoverWindow& mover, AoiMeet& meet,
-                                    uint32_t* out) noexcept {
+// A watcher's scan (aoi_scan) and, with Mover, a search for it as a mover (aoi_mover) over
+// the same windows in one pass, for a watcher that moved: the two read the same blocks, and the
+// distance to the new position is the same float32 value ((nx - x)^2 == (x - nx)^2 exactly),
+// computed once. OneReach: the watcher's reach is its view and the still watchers' too (no
+// margin), as in aoi_mover_with; what the scan keeps is then what it meets within reach (near
+// holds every fresh lane).
+template <bool Filtered, bool OneReach, bool Mover>
+inline uint32_t aoi_scan_with(const AoiWindow& window, const AoiMoverWindow& mover, AoiMeet& meet,
+                              uint32_t* out) noexcept {
     const AoiWindow w = window;
     const AoiMoverWindow mv = mover;
     const wf cx = splat(w.cx), cy = splat(w.cy), ox = splat(mv.ox), oy = splat(mv.oy);
@@ -108,8 +71,8 @@ inline uint32_t aoi_scan_mover_with(const AoiWindow& window, const AoiMoverWindo
             const wf d2 = squared(x - cx) + squared(y - cy);
             const uint32_t live = live_lanes(last - i);
             uint32_t in_reach = bits(lt(d2, reach2)) & live;
-            uint32_t near = OneReach ? in_reach : bits(lt(d2, view2));
-            if (Filtered) {
+            uint32_t near = OneReach ? in_reach : bits(lt(d2, view2));  // view <= reach: near lies within reach
+            if (Filtered) {  // filtered out: never within reach, so one seen before leaves
                 const uint32_t pass = bits(mask_any(w.m + i, w.filter));
                 in_reach &= pass, near &= pass;
             }
@@ -119,17 +82,28 @@ inline uint32_t aoi_scan_mover_with(const AoiWindow& window, const AoiMoverWindo
             met += count_bits(was);
             n_visible += emit(visible + n_visible, i, OneReach ? fresh : fresh & (was | near));
             const uint32_t entering = OneReach ? fresh & ~was : fresh & near & ~was;
-            if (entering) n_enter += emit(enters + n_enter, i, entering);
-            const wf d_o = squared(ox - x) + squared(oy - y);
-            const uint32_t maybe = mover_lanes<OneReach>(mv, i, d2, d_o, live);
-            if (maybe) k += emit(out + k, i, maybe);
+            if (entering) n_enter += emit(enters + n_enter, i, entering);  // rare: a tick changes little
+            if (Mover) {
+                const wf d_o = squared(ox - x) + squared(oy - y);
+                const uint32_t maybe = mover_lanes<OneReach>(mv, i, d2, d_o, live);
+                if (maybe) k += emit(out + k, i, maybe);
+            }
         }
     }
     meet.n_visible = n_visible, meet.n_enter = n_enter, meet.met = met;
     return k;
 }
 
-// aoi_scan_mover_with<.., OneReach> for a watcher whose last list is not marked (AoiWindow::ox):
+// A watcher either filters every block or none: the unfiltered scan keeps its old cost.
+inline void aoi_scan(const AoiWindow& window, AoiMeet& meet) noexcept {
+    const AoiMoverWindow none{};
+    if (window.m)
+        aoi_scan_with<true, false, false>(window, none, meet, nullptr);
+    else
+        aoi_scan_with<false, false, false>(window, none, meet, nullptr);
+}
+
+// aoi_scan_with<Filtered, true, true> for a watcher whose last list is not marked (AoiWindow::ox):
 // with no margin that list held exactly what was within view of the watcher, both where they
 // were at the last update (the same float32 distance and test the update made), so it is
 // recomputed here, and an entity is seen now, then, or both. The kept marks still take an
@@ -179,10 +153,10 @@ inline uint32_t aoi_scan_mover(const AoiWindow& window, const AoiMoverWindow& mo
         return window.m ? aoi_rescan_mover_with<true>(window, mover, meet, out)
                         : aoi_rescan_mover_with<false>(window, mover, meet, out);
     if (mover.reach_squared == mover.view_squared && window.view == window.reach)
-        return window.m ? aoi_scan_mover_with<true, true>(window, mover, meet, out)
-                        : aoi_scan_mover_with<false, true>(window, mover, meet, out);
-    return window.m ? aoi_scan_mover_with<true, false>(window, mover, meet, out)
-                    : aoi_scan_mover_with<false, false>(window, mover, meet, out);
+        return window.m ? aoi_scan_with<true, true, true>(window, mover, meet, out)
+                        : aoi_scan_with<false, true, true>(window, mover, meet, out);
+    return window.m ? aoi_scan_with<true, false, true>(window, mover, meet, out)
+                    : aoi_scan_with<false, false, true>(window, mover, meet, out);
 }
 
 // The first i < n with t[i] == v (n: none), W entries a compare, reading only t[0, n): the
