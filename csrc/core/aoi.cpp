@@ -61,10 +61,9 @@ void sort_entities(const Store& st, const Watchers& w, float margin, AoiScratch&
     for (uint32_t i = n; i < padded(n + 1) + kMaxWidth; ++i) s.xs[i] = s.ys[i] = 0.0f, s.ms[i] = 0;
 }
 
-// The windows a watcher scans, as ranges of positions (first rounded down to an aligned block).
-// Planned one watcher ahead, so that their memory is fetched while the watcher before is
-// scanned (watchers go by id, so consecutive ones are far apart: their windows were a third of
-// an update's cache misses).
+// The windows a watcher scans, planned one watcher ahead, so that their memory is fetched while
+// the watcher before is scanned (watchers go by id, so consecutive ones are far apart: their
+// windows were a third of an update's cache misses).
 struct Plan {
     static constexpr uint32_t kMaxWindows = 8;
     uint32_t runs[2 * kMaxWindows];
@@ -83,7 +82,7 @@ void plan_windows(const AoiInput& in, const AoiScratch& s, uint32_t self, float 
     plan.n = 0;
     plan.rows = false;
     cover_circle(s, plan.reach, [&](uint32_t first, uint32_t last) {
-        first &= ~uint32_t(kMaxWidth - 1);
+        first &= ~uint32_t(kMaxWidth - 1);  // kernels read aligned blocks, testing the extra entries too
         if (last <= first) return true;
         if (plan.n == Plan::kMaxWindows) return plan.rows = true, false;
         plan.runs[2 * plan.n] = first, plan.runs[2 * plan.n + 1] = last;

@@ -139,8 +139,7 @@ struct AoiScratch {
     uint64_t* tmp_id_keys;
     uint32_t* watcher_enters;  // = tmp_keys: positions, then ranks, of one watcher's enters
     uint32_t* watcher_leaves;  // = tmp_vals: ranks (the last update's) of one watcher's leaves
-    int64_t* merged_ids;       // = tmp_id_keys: the ids after an incremental update's adds and
-                               // removes (commit_members), outside a full update's ranking
+    int64_t* merged_ids;       // = tmp_id_keys: the ids after an incremental update's members
     uint32_t* rank;    // slot -> rank
     uint32_t* slot_of_rank;
     uint32_t* rank_at_pos;  // rank of the entity at each bucket-order position
@@ -256,7 +255,7 @@ inline void push_event(EventList& e, int64_t watcher, int64_t target) noexcept {
 }
 
 // Progress of an update, so that it can stop when a buffer is full and resume once the
-// caller (the binding, which owns the memory) has grown it.
+// caller (who owns the memory) has grown it.
 struct AoiProgress {
     bool tried_incremental = false;
     bool incremental = false;    // the update took the incremental path: aoi_commit applies it
@@ -268,8 +267,7 @@ struct AoiProgress {
     uint32_t stamp = 0;          // one per watcher processed
     bool prepared = false;
     bool same_ranks = false;     // the layer has the ids of the last update: ranks carry over
-    bool members = false;        // the incremental path patched in adds and removes: its keys
-                                 // are not ranks of the committed lists (observers rebuild)
+    bool members = false;        // the incremental path patched members in: its keys renumber
     // Asked by the caller (who keeps observers): the full path also writes its events as keys
     // (enter_keys/leave_keys, unordered) at the end of the event buffers, while the ids and
     // watchers are the last update's and the buffers hold both (else `keys` ends false).

@@ -14,7 +14,7 @@ namespace soageo {
 namespace aoi_detail {
 namespace {
 
-// float32 squared distance in aoi_scan's order: target minus watcher, x term first.
+// float32 squared distance as the kernels sum it: x term first (either sign, the same squares).
 inline float distance2(float tx, float ty, float wx, float wy) noexcept {
     const float dx = tx - wx, dy = ty - wy;
     return dx * dx + dy * dy;

@@ -122,9 +122,8 @@ using MemberChanges = SlotChanges;
 void patch_members(const AoiInput& in, AoiScratch& s, const Visible& v, const MemberChanges& mc,
                    uint32_t* removed_pos) noexcept;
 
-// Event keys of an update that patched members in carry ranks of ids_before plus the added,
-// the added last, and watcher indices of watchers_before plus the new ones, the new last:
-// to_id_order makes both ascend with the ids (for sorting), from_id_order undoes it. `n` keys.
+// Event keys of an update that patched members in carry the added's ranks and the new
+// watchers' indices last: to_id_order makes both ascend with the ids, from_id_order undoes it.
 void keys_to_id_order(const AoiScratch& s, uint64_t* keys, uint64_t n) noexcept;
 void keys_from_id_order(const AoiScratch& s, uint64_t* keys, uint64_t n) noexcept;
 
