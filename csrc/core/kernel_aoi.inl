@@ -24,8 +24,11 @@ inline uint32_t mover_lanes(const AoiMoverWindow& mv, uint32_t i, wf dn, wf d_o,
 
 // What aoi_scan_with does: a watcher's scan (aoi_scan); the incremental update's search for one
 // changed entity against still watchers (aoi_mover: everything a watcher's state depends on
-// compared at both ends, mover_lanes); or both in one pass, for a watcher that moved.
-enum class Pass { scan, mover, both };
+// compared at both ends, mover_lanes); or both in one pass, for a watcher that moved. recount:
+// both, for a watcher whose last list is not marked (AoiWindow::ox): with no margin that list
+// held exactly what was within view where everything was at the last update (the same float32
+// test), so it is recomputed here; the kept marks still take an entity met twice once.
+enum class Pass { scan, mover, both, recount };
 
 // OneReach: no margin, for the watcher and the still watchers; the scan then keeps what it
 // meets within reach. Distances as watcher minus target: (cx - x)^2 == (x - cx)^2 exactly, and
@@ -40,13 +43,28 @@ inline uint32_t aoi_scan_with(const AoiWindow& window, const AoiMoverWindow& mov
     const wf reach2 = splat(w.reach * w.reach), view2 = splat(w.view * w.view);
     uint32_t* const visible = meet.visible;
     uint32_t* const enters = meet.enters;
-    uint32_t n_visible = meet.n_visible, n_enter = meet.n_enter, met = meet.met, k = 0;
+    uint32_t* const leaves = meet.leaves;
+    uint32_t n_visible = meet.n_visible, n_enter = meet.n_enter, n_leave = meet.n_leave, met = meet.met, k = 0;
     for (uint32_t run = 0; run < w.n_runs; ++run) {
         const uint32_t last = w.runs[2 * run + 1];
         for (uint32_t i = w.runs[2 * run]; i < last; i += W) {
             const wf x = load(w.x + i), y = load(w.y + i);
             const wf d2 = squared(cx - x) + squared(cy - y);
-            if (scan) {
+            if (P == Pass::recount) {
+                const wf d_then = squared(ox - load(w.ox + i)) + squared(oy - load(w.oy + i));
+                const uint32_t live = live_lanes(last - i);
+                uint32_t now = bits(lt(d2, reach2)) & live, then = bits(lt(d_then, reach2)) & live;
+                if (Filtered) {
+                    now &= bits(mask_any(w.m + i, w.filter));
+                    then &= bits(mask_any(w.om + i, w.filter));
+                }
+                const uint32_t fresh = (now | then) & ~eq_bits(w.mark + i, w.kept);
+                store_where(w.mark + i, now | then, w.kept);
+                n_visible += emit(visible + n_visible, i, fresh & now);
+                const uint32_t entering = fresh & now & ~then, leaving = fresh & then & ~now;
+                if (entering) n_enter += emit(enters + n_enter, i, entering);
+                if (leaving) n_leave += emit(leaves + n_leave, i, leaving);
+            } else if (scan) {
                 uint32_t in_reach = bits(lt(d2, reach2)) & live_lanes(last - i);
                 uint32_t near = OneReach ? in_reach : bits(lt(d2, view2));  // view <= reach: near lies within reach
                 if (Filtered) {  // filtered out: never within reach, so one seen before leaves
@@ -69,6 +87,7 @@ inline uint32_t aoi_scan_with(const AoiWindow& window, const AoiMoverWindow& mov
         }
     }
     if (scan) meet.n_visible = n_visible, meet.n_enter = n_enter, meet.met = met;
+    if (P == Pass::recount) meet.n_leave = n_leave;
     return k;
 }
 
@@ -88,54 +107,11 @@ inline uint32_t aoi_mover(const AoiMoverWindow& mover, uint32_t* out) noexcept {
                                                      : aoi_scan_with<false, false, Pass::mover>(w, mover, none, out);
 }
 
-// aoi_scan_with<Filtered, true, Pass::both> for a watcher whose last list is not marked (AoiWindow::ox):
-// with no margin that list held exactly what was within view where everything was at the last
-// update (the same float32 test), so it is recomputed here. The kept marks still take an
-// entity met in two windows once.
-template <bool Filtered>
-inline uint32_t aoi_rescan_mover_with(const AoiWindow& window, const AoiMoverWindow& mover, AoiMeet& meet,
-                                      uint32_t* out) noexcept {
-    const AoiWindow w = window;
-    const AoiMoverWindow mv = mover;
-    const wf cx = splat(w.cx), cy = splat(w.cy), ox = splat(mv.ox), oy = splat(mv.oy);
-    const wf reach2 = splat(w.reach * w.reach);
-    uint32_t* const visible = meet.visible;
-    uint32_t* const enters = meet.enters;
-    uint32_t* const leaves = meet.leaves;
-    uint32_t n_visible = meet.n_visible, n_enter = meet.n_enter, n_leave = meet.n_leave, k = 0;
-    for (uint32_t run = 0; run < w.n_runs; ++run) {
-        const uint32_t last = w.runs[2 * run + 1];
-        for (uint32_t i = w.runs[2 * run]; i < last; i += W) {
-            const wf x = load(w.x + i), y = load(w.y + i);
-            const wf d2 = squared(x - cx) + squared(y - cy);
-            const wf d_then = squared(load(w.ox + i) - ox) + squared(load(w.oy + i) - oy);
-            const uint32_t live = live_lanes(last - i);
-            uint32_t now = bits(lt(d2, reach2)) & live, then = bits(lt(d_then, reach2)) & live;
-            if (Filtered) {
-                now &= bits(mask_any(w.m + i, w.filter));
-                then &= bits(mask_any(w.om + i, w.filter));
-            }
-            const uint32_t any = now | then;
-            const uint32_t fresh = any & ~eq_bits(w.mark + i, w.kept);
-            store_where(w.mark + i, any, w.kept);
-            n_visible += emit(visible + n_visible, i, fresh & now);
-            const uint32_t entering = fresh & now & ~then, leaving = fresh & then & ~now;
-            if (entering) n_enter += emit(enters + n_enter, i, entering);
-            if (leaving) n_leave += emit(leaves + n_leave, i, leaving);
-            const wf d_o = squared(ox - x) + squared(oy - y);
-            const uint32_t maybe = mover_lanes<true>(mv, i, d2, d_o, live);
-            if (maybe) k += emit(out + k, i, maybe);
-        }
-    }
-    meet.n_visible = n_visible, meet.n_enter = n_enter, meet.n_leave = n_leave;
-    return k;
-}
-
 inline uint32_t aoi_scan_mover(const AoiWindow& window, const AoiMoverWindow& mover, AoiMeet& meet,
                                uint32_t* out) noexcept {
     if (window.ox)
-        return window.m ? aoi_rescan_mover_with<true>(window, mover, meet, out)
-                        : aoi_rescan_mover_with<false>(window, mover, meet, out);
+        return window.m ? aoi_scan_with<true, true, Pass::recount>(window, mover, meet, out)
+                        : aoi_scan_with<false, true, Pass::recount>(window, mover, meet, out);
     if (mover.reach_squared == mover.view_squared && window.view == window.reach)
         return window.m ? aoi_scan_with<true, true, Pass::both>(window, mover, meet, out)
                         : aoi_scan_with<false, true, Pass::both>(window, mover, meet, out);
