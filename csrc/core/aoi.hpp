@@ -1,7 +1,7 @@
 // Area of interest: which entities each watcher sees, and what changed since last update.
 // A watcher sees a target (any other entity of the layer) when the float32 squared distance
-// between centres is < view^2; once seen, until it is >= (view + margin)^2 (hysteresis).
-// Squares and sums are float32 operations in a fixed order, as in the kernels.
+// between centres (the kernels' order of operations) is < view^2; once seen, until it is
+// >= (view + margin)^2 (hysteresis).
 #pragma once
 
 #include <cstddef>

@@ -1,6 +1,5 @@
-// Contact events: which entity boxes began or stopped overlapping between two sweeps. Each
-// update's pairs come from the sweep (sweep.hpp) as sorted rank keys; the previous update's
-// keys and ids are kept, and one merge of the two sorted key lists gives the events.
+// Contact events: which entity boxes began or stopped overlapping between two updates, from
+// one merge of the two updates' sorted rank keys (sweep.hpp).
 #pragma once
 
 #include <cstddef>
