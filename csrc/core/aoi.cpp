@@ -12,9 +12,8 @@ namespace soageo {
 using namespace aoi_detail;
 namespace {
 
-// The median reach, from a sample of watchers, scaled by `per_reach`: the cell sizes follow
-// it. A watcher whose reach is far from the median still gets every candidate, only less
-// tightly.
+// The median reach of a sample of watchers, scaled by `per_reach`: the cell sizes follow it (a
+// reach far from it still gets every candidate, less tightly).
 double choose_cell(const Watchers& w, float margin, double per_reach) noexcept {
     float sample[64];
     uint32_t k = 0;
@@ -62,15 +61,9 @@ void sort_entities(const Store& st, const Watchers& w, float margin, AoiScratch&
     for (uint32_t i = n; i < padded(n + 1) + kMaxWidth; ++i) s.xs[i] = s.ys[i] = 0.0f, s.ms[i] = 0;
 }
 
-inline int64_t id_of_rank(const AoiScratch& s, uint32_t rank) noexcept {
-    return key_int(s.id_keys[rank]);
-}
-
-// The windows a watcher scans: runs of buckets, as ranges of positions (first rounded down to
-// a block: kernels read aligned blocks, and the extra entries are tested too). Planned one
-// watcher ahead, so that their memory is being fetched while the watcher before is scanned
-// (watchers go by id, so consecutive ones are far apart: their windows were a third of an
-// update's cache misses).
+// The windows a watcher scans, planned one watcher ahead, so that their memory is fetched while
+// the watcher before is scanned (watchers go by id, so consecutive ones are far apart: their
+// windows were a third of an update's cache misses).
 struct Plan {
     static constexpr uint32_t kMaxWindows = 8;
     uint32_t runs[2 * kMaxWindows];
@@ -81,15 +74,15 @@ struct Plan {
 };
 
 void plan_windows(const AoiInput& in, const AoiScratch& s, uint32_t self, float view, Plan& plan) noexcept {
-    // From the copy sort_entities took, as the targets are: a finalizer that an allocation of
-    // the update runs may move entities in the layer's columns meanwhile.
+    // From sort_entities' copy, as the targets are: a finalizer run by an allocation of the
+    // update may move entities in the layer's columns meanwhile.
     const uint32_t at = s.pos_of_rank[self];
     plan.self = self;
     plan.reach = Circle{s.xs[at], s.ys[at], view + in.margin};
     plan.n = 0;
     plan.rows = false;
     cover_circle(s, plan.reach, [&](uint32_t first, uint32_t last) {
-        first &= ~uint32_t(kMaxWidth - 1);
+        first &= ~uint32_t(kMaxWidth - 1);  // kernels read aligned blocks, testing the extra entries too
         if (last <= first) return true;
         if (plan.n == Plan::kMaxWindows) return plan.rows = true, false;
         plan.runs[2 * plan.n] = first, plan.runs[2 * plan.n + 1] = last;
@@ -125,33 +118,18 @@ void meet_candidates(const AoiInput& in, AoiScratch& s, const Plan& plan, float 
     });
 }
 
-// Last update's rank of each id -> this update's rank, by merging the two ascending id lists.
-void remap_ranks(const Visible& before, const AoiScratch& s, uint32_t n) noexcept {
-    uint32_t j = 0;
-    for (uint32_t i = 0; i < before.id_count; ++i) {
-        const uint64_t key = int_key(before.ids[i]);
-        while (j < n && s.id_keys[j] < key) ++j;
-        s.remap[i] = j < n && s.id_keys[j] == key ? j : kNoSlot;
-    }
-}
-
 // aoi_update works in four index spaces: slots (the layer's storage order), ranks (ids
 // ascending), positions (this update's bucket order, where the scans run) and the last
 // update's positions (where its target lists point). Its steps, in order:
 
-// 1. Once per update: rank the ids and sort the entities into buckets (sort_entities), map the
-// last update's positions to this update's (new_pos), and start the new visible lists.
+// 1. Once per update: rank the ids, sort the entities into buckets, map the last update's
+// positions to this update's (new_pos), and start the new visible lists.
 void prepare_update(const AoiInput& in, AoiScratch& s, Visible& after, AoiProgress& p) noexcept {
     const Store& st = *in.layer;
     const Visible& before = *in.before;
     sort_entities(st, *in.watchers, in.margin, s);
-    for (uint32_t i = 0; i < st.n; ++i) after.ids[i] = id_of_rank(s, i);
-    // The same ids as at the last update keep their ranks: no remap needed.
-    uint64_t changed = before.id_count == st.n ? 0 : 1;
-    if (!changed)
-        for (uint32_t i = 0; i < st.n; ++i) changed |= uint64_t(before.ids[i] ^ after.ids[i]);
-    p.same_ranks = changed == 0;
-    if (!p.same_ranks) remap_ranks(before, s, st.n);
+    for (uint32_t i = 0; i < st.n; ++i) after.ids[i] = key_int(s.id_keys[i]);
+    p.same_ranks = map_ranks(before.ids, before.id_count, after.ids, st.n, s.remap);
     for (uint32_t q = 0; q < before.positions; ++q) {  // kNoSlot: removed since (incremental)
         const uint32_t was = before.rank_at[q];
         const uint32_t r = p.same_ranks || was == kNoSlot ? was : s.remap[was];
@@ -195,8 +173,8 @@ void mark_seen(AoiScratch& s, const uint32_t* old_t, uint32_t old_n, uint32_t op
     }
 }
 
-// 4. Finds the watcher's own entity (merging by id from p.rank: watchers and ranks both ascend)
-// and scans its windows; plans the next watcher's windows meanwhile and fetches them.
+// 4. Finds the watcher's entity (merging by id from p.rank) and scans its windows; plans the
+// next watcher's windows meanwhile and fetches them.
 void meet_watcher(const AoiInput& in, AoiScratch& s, AoiProgress& p, int64_t wid, Plan* plans, int& current_plan,
                   WatcherScan& scan) noexcept {
     const Store& st = *in.layer;
@@ -224,14 +202,12 @@ void meet_watcher(const AoiInput& in, AoiScratch& s, AoiProgress& p, int64_t wid
     current_plan = 1 - current_plan;
 }
 
-// 5. The last update's targets not met again (out of reach, or gone): their last update's ranks
-// (ascending like their ids).
+// 5. The last update's targets not met again (out of reach, or gone), as its ranks.
 uint32_t collect_leaves(const AoiScratch& s, const Visible& before, const uint32_t* old_t, uint32_t old_n, uint32_t met,
                         uint32_t kept, uint32_t* leave_ranks) noexcept {
     uint32_t leaving = 0;
     if (met == old_n) return 0;  // most watchers lose nothing in a tick: no pass
-    // Every old target not met is a leave, so the pass stops at the last of them.
-    const uint32_t leaves = old_n - met;
+    const uint32_t leaves = old_n - met;  // every old target not met: the pass stops at the last
     for (uint32_t o = 0; leaving < leaves && o < old_n; ++o) {
         const uint32_t at = s.new_pos[old_t[o]];
         leave_ranks[leaving] = before.rank_at[old_t[o]];  // branch-free: leaves are few
@@ -241,6 +217,15 @@ uint32_t collect_leaves(const AoiScratch& s, const Visible& before, const uint32
 }
 
 }  // namespace
+
+bool map_ranks(const int64_t* before, uint32_t n_before, const int64_t* now, uint32_t n, uint32_t* remap) noexcept {
+    if (n_before == n && std::memcmp(before, now, size_t(n) * sizeof(int64_t)) == 0) return true;
+    for (uint32_t r = 0, k = 0; r < n_before; ++r) {
+        while (k < n && now[k] < before[r]) ++k;
+        remap[r] = k < n && now[k] == before[r] ? k : kNoSlot;
+    }
+    return false;
+}
 
 AoiStatus aoi_update(const AoiInput& in, AoiScratch& s, Visible& after, EventList& enter, EventList& leave,
                      AoiProgress& p, uint64_t* need) noexcept {
@@ -299,7 +284,7 @@ AoiStatus aoi_update(const AoiInput& in, AoiScratch& s, Visible& after, EventLis
         // 6. Events come out sorted: watchers ascend already, targets are sorted here (few).
         std::sort(enter_ranks, enter_ranks + entering);
         std::sort(leave_ranks, leave_ranks + leaving);
-        for (uint32_t i = 0; i < entering; ++i) push_event(enter, t.wid, id_of_rank(s, enter_ranks[i]));
+        for (uint32_t i = 0; i < entering; ++i) push_event(enter, t.wid, key_int(s.id_keys[enter_ranks[i]]));
         for (uint32_t i = 0; i < leaving; ++i) push_event(leave, t.wid, before.ids[leave_ranks[i]]);
         if (p.keys) {
             if (3 * enter.n > 2 * enter.cap || 3 * leave.n > 2 * leave.cap) {

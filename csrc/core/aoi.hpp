@@ -1,7 +1,7 @@
 // Area of interest: which entities each watcher sees, and what changed since last update.
 // A watcher sees a target (any other entity of the layer) when the float32 squared distance
-// between centres is < view^2; once seen, until it is >= (view + margin)^2 (hysteresis).
-// Squares and sums are float32 operations in a fixed order, as in the kernels.
+// between centres (the kernels' order of operations) is < view^2; once seen, until it is
+// >= (view + margin)^2 (hysteresis).
 #pragma once
 
 #include <cstddef>
@@ -32,12 +32,10 @@ void watchers_erase(Watchers& w, uint32_t at) noexcept;
 void watchers_copy(Watchers& to, const Watchers& from) noexcept;
 
 // The visible sets after an update: for watcher k (ids ascending), target[off[k] .. off[k] +
-// len[k]) holds the positions (in the bucket order of the last full update) of what it sees, in
-// no particular order, with room[k] >= len[k] entries reserved there. Positions, not ids: the
-// next full update maps each old position to its new one with one array index, and a
-// watcher's targets sit near each other in bucket order, so that mapping and the marks it
-// leads to stay in a few cache lines. The room lets an incremental update (which keeps the
-// positions) change a list in place: a static watcher's list then costs only its changes.
+// len[k]) holds the positions (bucket order of the last full update) of what it sees, unordered,
+// with room[k] >= len[k] entries reserved. Positions, not ids: the next full update maps each
+// with one array index, and a watcher's targets lie near each other in bucket order (a few
+// cache lines). The room lets an incremental update change a list in place.
 struct Visible {
     int64_t* watcher;  // the watcher ids, ascending
     float* view;       // each watcher's view and mask at that update
@@ -57,6 +55,11 @@ struct Visible {
     uint64_t pairs;    // the sum of len
 };
 
+// Whether `now` holds the ids `before` held (both ascending), so that ranks carry over; else
+// remap[r] gets the rank now of before's rank r (kNoSlot: gone). (The AOI's and the contacts'
+// full updates.)
+bool map_ranks(const int64_t* before, uint32_t n_before, const int64_t* now, uint32_t n, uint32_t* remap) noexcept;
+
 // The room a list of m targets gets: enough for the few a static watcher gains in a tick.
 inline uint32_t list_room(uint32_t m) noexcept { return m + m / 16 + 2; }
 
@@ -67,9 +70,8 @@ void visible_copy(Visible& to, const Visible& from) noexcept;
 
 // Who sees whom, inverted: the watchers (indices into Visible::watcher) that see the entity of
 // rank r are who[off[r] .. off[r] + len[r]), ascending once observers_sort(o, r) has run, with
-// room[r] >= len[r] entries reserved there. Built on demand (an update nobody asks "who sees
-// me" of pays nothing), then followed by applying each update's events (observers_apply).
-// By rank, not position: ranks last while the ids do, positions only until the next full update.
+// room[r] >= len[r] reserved. Built on demand, then followed by each update's events
+// (observers_apply). By rank: ranks last while the ids do, positions only until a full update.
 struct Observers {
     uint32_t* off;
     uint32_t* len;
@@ -98,18 +100,16 @@ void observers_sort(Observers& o, uint32_t r) noexcept;
 bool observers_apply(Observers& o, uint32_t ids, const uint64_t* leave_keys, uint64_t n_leave,
                      const uint64_t* enter_keys, uint64_t n_enter) noexcept;
 
-// How the updates ran (aoi:stats()): which path each committed update took, and how the
-// inversion watchers_of reads was kept. Tests check from these that the cheap paths run.
+// How the updates ran (aoi:stats()): tests check from these that the cheap paths run.
 struct AoiStats {
     uint64_t full = 0, incremental = 0;  // committed updates, by path
     uint64_t inversion_builds = 0;       // watchers_of built the inversion anew
     uint64_t inversion_follows = 0;      // an update applied its events to the inversion
 };
 
-// Who sees me, as an aoi keeps it for watchers_of: the inversion, built when asked
-// (who_sees_me_ask), then followed by each commit while the caller keeps asking; after
-// kWhoSeesMeIdle commits without an ask, commits stop following it and the next ask builds it
-// again. The caller carves `lists` (who_sees_me_room says when and how large).
+// Who sees me, for watchers_of: the inversion, built when asked (who_sees_me_ask), then
+// followed by each commit; after kWhoSeesMeIdle commits without an ask, commits stop following
+// it and the next ask builds it again. The caller carves `lists` (who_sees_me_room).
 struct WhoSeesMe {
     Observers lists{};
     bool current = false;  // `lists` describe the committed visible lists
@@ -117,8 +117,7 @@ struct WhoSeesMe {
 };
 constexpr uint32_t kWhoSeesMeIdle = 4;
 
-// Whether the next commit will follow the inversion (the update should then write its events as
-// keys: AoiProgress::keys).
+// Whether the next commit will follow the inversion (the update then writes its events as keys).
 inline bool who_sees_me_follows(const WhoSeesMe& w) noexcept { return w.current && w.idle < kWhoSeesMeIdle; }
 // Before an ask: false when the lists are current or fit a build of v; else the capacities to
 // carve them with.
@@ -132,17 +131,15 @@ struct AoiScratch {
     float* ys;
     uint32_t* ms;      // layer masks in bucket order
     uint32_t* keys;    // bucket of each slot
-    // The radix sorts' scratch (tmp_*) is free once sort_entities has ranked and bucketed the
-    // entities; the watcher loop then keeps each watcher's enters and leaves in it, under the
-    // names it uses (the same memory). `use` says which: the loop asserts it.
+    // The radix sorts' scratch (tmp_*), free once sort_entities has ranked and bucketed the
+    // entities, then holds the watcher loop's enters and leaves under its names; `use` says which.
     uint32_t* tmp_keys;
     uint32_t* tmp_vals;
     uint64_t* id_keys;  // int_key of the ids, ascending: the id of each rank
     uint64_t* tmp_id_keys;
     uint32_t* watcher_enters;  // = tmp_keys: positions, then ranks, of one watcher's enters
     uint32_t* watcher_leaves;  // = tmp_vals: ranks (the last update's) of one watcher's leaves
-    int64_t* merged_ids;       // = tmp_id_keys: the ids after an incremental update's adds and
-                               // removes (commit_members), outside a full update's ranking
+    int64_t* merged_ids;       // = tmp_id_keys: the ids after an incremental update's members
     uint32_t* rank;    // slot -> rank
     uint32_t* slot_of_rank;
     uint32_t* rank_at_pos;  // rank of the entity at each bucket-order position
@@ -151,22 +148,19 @@ struct AoiScratch {
     uint32_t* remap;   // last update's rank -> this update's rank (kNoSlot: removed), full or incremental
     uint32_t* new_pos; // last update's position -> this update's position (kNoSlot: removed)
     uint32_t* pos_of_slot;
-    // The incremental update (aoi_update's second path) keeps the last full update's bucket
-    // order and positions, and updates xs, ys and ms in place for the entities that changed;
-    // sx, sy hold where each slot's entity was when it was bucketed (the grid's drift: the
-    // farthest any entity has gone from there, which every search widens by).
+    // The incremental update keeps the last full update's bucket order and positions, and
+    // updates xs, ys and ms in place; sx, sy: where each slot's entity was bucketed (the drift).
     float* sx;
     float* sy;
-    // The same by slot (x, y, layer mask, id of each slot as the scratch has it): the
-    // incremental update finds what changed in one sequential pass over the layer and these.
+    // The layer by slot as the scratch has it: the incremental update finds what changed in
+    // one sequential pass over the layer and these.
     float* slot_x;
     float* slot_y;
     uint32_t* slot_mask;
     int64_t* slot_id;
     uint64_t slot_id_seen;  // the layer's feed seq when slot_id last matched its ids (slot_changes.hpp)
-    // The watcher at each position as of the last update (watcher_at: its index, kNoSlot: none), its
-    // squared view and reach (-1 for none, and for a watcher whose reach exceeds a cell, which
-    // is rescanned instead) and its mask: what the movers' scan compares with.
+    // The watcher at each position as of the last update (kNoSlot: none), its squared view and
+    // reach (-1 for none, and for one wider than a cell, rescanned instead) and its mask.
     uint32_t* watcher_at;
     float* view_squared;
     float* reach_squared;
@@ -181,9 +175,8 @@ struct AoiScratch {
     uint32_t* redo_len;
     uint32_t* hits;     // the movers' scan output
     uint32_t* seen;     // per position: the mover search that last settled it (seen_stamp)
-    // Positions and masks as of the last update (xs, ys, ms before this update changed them),
-    // and a moved watcher's leaves: with no margin its rescan recomputes what it saw from these
-    // instead of reading its last list (aoi_scan_mover with AoiWindow::ox).
+    // xs, ys, ms as of the last update, and a moved watcher's leaves: with no margin its rescan
+    // recomputes what it saw from these instead of reading its last list (AoiWindow::ox).
     float* last_xs;
     float* last_ys;
     uint32_t* last_ms;
@@ -222,9 +215,8 @@ struct AoiScratch {
         bool layer_changed;            // patch_members ran: commit_incremental ranks the ids anew
         bool watchers_changed() const noexcept { return n_new_watchers || n_unwatched; }
     } members;
-    // The loose grid (loose_grid.hpp): the last full update's entities in its buckets, those
-    // added since after them, removed ones' positions dead (mask 0). Rows of `cell`, cells
-    // within a row narrower (inv_cell_x).
+    // The loose grid (loose_grid.hpp): the last full update's entities in its buckets, the
+    // added after them, the removed dead (mask 0). Rows of `cell`, cells narrower (inv_cell_x).
     LooseGrid loose;
     double cell;
     uint32_t ranked_n;  // entities that rank, slot_of_rank and id_keys describe (kNoSlot: none)
@@ -237,9 +229,9 @@ struct AoiScratch {
 // are cleared and the stamps start again.
 constexpr uint32_t kMaxMarkStamp = 0x7fffffffu;
 
-// Grid cells are this many times the median watcher's reach (view + margin): tall rows, so
-// that a watcher scans few of them (one window each, its cells being consecutive buckets),
-// and narrow cells, so that a window holds little beyond the reach.
+// Grid cells are this many times the median watcher's reach: tall rows, so that a watcher
+// scans few windows (a row's cells are consecutive buckets), narrow cells, so that a window
+// holds little beyond the reach.
 constexpr double kCellHeightPerReach = 2.0;
 constexpr double kCellWidthPerReach = 0.25;
 
@@ -263,7 +255,7 @@ inline void push_event(EventList& e, int64_t watcher, int64_t target) noexcept {
 }
 
 // Progress of an update, so that it can stop when a buffer is full and resume once the
-// caller (the binding, which owns the memory) has grown it.
+// caller (who owns the memory) has grown it.
 struct AoiProgress {
     bool tried_incremental = false;
     bool incremental = false;    // the update took the incremental path: aoi_commit applies it
@@ -275,12 +267,10 @@ struct AoiProgress {
     uint32_t stamp = 0;          // one per watcher processed
     bool prepared = false;
     bool same_ranks = false;     // the layer has the ids of the last update: ranks carry over
-    bool members = false;        // the incremental path patched in adds and removes: its keys
-                                 // are not ranks of the committed lists (observers rebuild)
-    // Asked by the caller (who keeps observers up to date): the full path also writes its
-    // events as keys, at the end of the event buffers, while the ids and watchers are those of
-    // the last update and the buffers hold both (else `keys` ends false). The keys are then
-    // enter_keys/leave_keys, as for the incremental path, in no particular order.
+    bool members = false;        // the incremental path patched members in: its keys renumber
+    // Asked by the caller (who keeps observers): the full path also writes its events as keys
+    // (enter_keys/leave_keys, unordered) at the end of the event buffers, while the ids and
+    // watchers are the last update's and the buffers hold both (else `keys` ends false).
     bool keys = false;
 };
 
@@ -299,11 +289,10 @@ struct AoiInput {
 
 // Computes what the watchers see now from the layer and `before`, appending the differences
 // to enter/leave. Returns done, or which buffer needs room for at least `*need` more entries.
-// Two paths, with the same events: the full one writes the new lists into `after`; when few
-// entities and watchers changed since the last update (and the scratch still describes it),
-// the incremental one visits only what changed and their neighbours, and keeps what aoi_commit
-// needs to change `before` in place (using `after` as its log). Nothing the caller sees as
-// committed is changed until aoi_commit.
+// Two paths, with the same events: the full one writes the new lists into `after`; when little
+// changed (and the scratch still describes the last update), the incremental one visits only
+// what changed and their neighbours, for aoi_commit to change `before` in place (`after`: its
+// log). Nothing the caller sees as committed changes until aoi_commit.
 AoiStatus aoi_update(const AoiInput& in, AoiScratch& s, Visible& after, EventList& enter, EventList& leave,
                      AoiProgress& p, uint64_t* need) noexcept;
 

@@ -14,7 +14,7 @@ namespace soageo {
 namespace aoi_detail {
 namespace {
 
-// float32 squared distance in aoi_scan's order: target minus watcher, x term first.
+// float32 squared distance as the kernels sum it: x term first (either sign, the same squares).
 inline float distance2(float tx, float ty, float wx, float wy) noexcept {
     const float dx = tx - wx, dy = ty - wy;
     return dx * dx + dy * dy;
@@ -105,10 +105,9 @@ uint64_t relocations(const AoiScratch& s, const Visible& v, const uint64_t* ek, 
 }
 
 // A rescanned watcher with kLeaveWindowList targets or more in its last list: its leaves (old
-// targets still marked `open` after its scan) are looked for in its cover's windows, marks read
-// W at a time, not along the list with a random mark each. Each one found is marked `kept`, so
-// the list pass finds only those outside the windows. Returns how many are still to find.
-// (s.hits is free during the rescans.)
+// targets still marked `open` after its scan) are looked for in its cover's windows, W marks
+// at a time, not along the list with a random mark each; each found is marked `kept`. Returns
+// how many are still to find. (s.hits is free during the rescans.)
 constexpr uint32_t kLeaveWindowList = 64;
 
 __attribute__((noinline)) uint32_t leaves_in_windows(const AoiInput& in, AoiScratch& s, const Circle& cover, uint32_t open,
@@ -129,10 +128,9 @@ __attribute__((noinline)) uint32_t leaves_in_windows(const AoiInput& in, AoiScra
     return left;
 }
 
-// One incremental update's state, handed from step to step in the order try_incremental runs
-// them: each step sets the fields under its name, the later ones read them. The hot loops copy
-// what they read into locals first (a store through a key or mark pointer could otherwise
-// alias a counter kept here).
+// One incremental update's state: each step (in try_incremental's order) sets the fields under
+// its name. The hot loops copy what they read into locals first (a store through a key or mark
+// pointer could otherwise alias a counter kept here).
 struct Tick {
     Tick(const AoiInput& in_, AoiScratch& s_, Visible& log_, EventList& enter_, EventList& leave_) noexcept
         : in(in_), s(s_), v(*in_.before), log(log_), enter(enter_), leave(leave_), c(in_.layer->col),
@@ -186,8 +184,7 @@ Incremental admit(Tick& t) noexcept {
     const Visible& v = t.v;
     const uint32_t n = t.n, ids_before = t.ids_before;
     if (n == 0 || ids_before == 0 || s.loose.n != v.positions) return Incremental::full;
-    // When most entities moved (all of them every tick is common), a sample of 64 slots says so
-    // before the pass (a heuristic only: the pass below decides).
+    // When most entities moved (common), a sample of 64 slots says so before the pass.
     if (n >= 1024) {
         uint32_t sampled = 0, changed = 0;
         for (uint32_t i = 0, common = std::min(n, ids_before); i < common; i += n / 64, ++sampled) {
@@ -202,16 +199,15 @@ Incremental admit(Tick& t) noexcept {
     m.n_added = m.n_removed = m.n_gone = 0;
     m.n_new_watchers = m.n_unwatched = 0;
     // Watch and unwatch (aoi_members.cpp): until the commit, the new watchers' indices follow
-    // the last update's, kept in v past v.n and in log's views and masks.
+    // the last update's (in v past v.n, their views and masks in log's).
     if (!t.in.watchers_same && !find_watchers(*t.in.watchers, v, m)) return Incremental::full;
     t.renumbered = m.watchers_changed();
     t.watchers = v.n + m.n_new_watchers;
     if (t.renumbered && (t.watchers > v.watcher_cap || t.watchers > t.log.watcher_cap)) return Incremental::full;
     if (2 * t.enter.cap / 3 < uint64_t(n) + kMaxWidth) return Incremental::need_enter;
     if (2 * t.leave.cap / 3 < uint64_t(n) + kMaxWidth) return Incremental::need_leave;
-    // 1. Who was added or removed (the layer's change feed since this aoi's cursor:
-    // slot_changes.hpp, aoi_members.cpp), then what changed, by slot. slot_id matches the
-    // layer's ids from here on (patch_members writes the changed slots).
+    // 1. Who was added or removed (the layer's change feed since this aoi's cursor), then what
+    // changed, by slot. slot_id matches the layer's ids from here on (patch_members).
     MemberChanges& mc = t.mc;
     if (!feed_slot_changes(*t.in.layer, s.slot_id_seen, s.slot_id, ids_before, mc)) return Incremental::full;
     s.slot_id_seen = t.in.layer->feed.seq;
@@ -219,8 +215,7 @@ Incremental admit(Tick& t) noexcept {
     const uint32_t added = t.added = mc.n_added, removed = t.removed = mc.n_removed;
     // Every search visits the added run whole, and the next full update drops the dead.
     const uint64_t room = std::min(s.cap, v.id_cap);
-    // The positions count the dead too, so they bound the entities of the last update as well.
-    SOAGEO_ASSERT(ids_before <= s.loose.n);
+    SOAGEO_ASSERT(ids_before <= s.loose.n);  // the positions count the dead too
     if (t.members && (!loose_takes(s.loose, added, removed) || uint64_t(s.loose.n) + added > room))
         return Incremental::full;
     return Incremental::done;
@@ -239,8 +234,7 @@ bool find_movers(Tick& t) noexcept {
     if ((members || renumbered) && s.fresh) start_incremental(in, s);  // by the last update's slots
     if (members) patch_members(in, s, v, t.mc, s.removed_pos);
     s.members.layer_changed = members;
-    // Each watcher's view and mask by this update's indices.
-    t.wview = in.watchers->view;
+    t.wview = in.watchers->view;  // by this update's indices
     t.wmask = in.watchers->mask;
     if (renumbered || added) {
         t.n_placed = patch_watchers(in, s, v, renumbered ? t.log.view : nullptr, renumbered ? t.log.mask : nullptr, t.placed);
@@ -294,7 +288,7 @@ bool mark_changed(Tick& t) noexcept {
     const float* const bx = s.fresh ? s.slot_x : s.sx;
     const float* const by = s.fresh ? s.slot_y : s.sy;
     // One square root for the farthest: sqrt is monotonic and correctly rounded, so this is the
-    // largest of the movers' distances exactly, for a fraction of one root per mover.
+    // largest of the movers' distances exactly.
     double far2 = 0.0;
     for (uint32_t j = 0; j < t.moved; ++j) {
         const uint32_t i = moved_slot[j];
@@ -356,9 +350,9 @@ void follow_layer(Tick& t) noexcept {
     // Some mask was 0 at the last update (last_ms has the added as 0 too): the masks are read then.
     t.zero_then = s.zero_masks || t.added;
     s.zero_masks = t.zero || s.loose.dead;  // a dead position has mask 0
-    // The movers and the rescanned watchers in position order: one after another, their
-    // searches then meet the same cells (in slot order, each met cold memory). One pass over
-    // the marks (match_u32); new_pos (the full path's) says which mover is at a position.
+    // The movers and the rescanned watchers in position order, so that consecutive searches
+    // meet the same cells (in slot order, each met cold memory); new_pos (the full path's) says
+    // which mover is at a position.
     uint32_t* const order = s.mover_order;
     for (uint32_t j = 0; j < moved; ++j) s.new_pos[s.moved[j]] = j;
     uint32_t in_order = 0, redo_in_order = 0;
@@ -371,14 +365,12 @@ void follow_layer(Tick& t) noexcept {
     }
     SOAGEO_ASSERT(in_order == moved && redo_in_order == redo);
     s.n_redo = redo;
-    // With no watch or unwatch since the last update, every watcher is placed as it was (its
-    // index, view, mask and position are those of the last update's lists): nothing to redo.
+    // With no watch or unwatch since the last update, every watcher is placed as it was.
     for (uint32_t r = 0; !in.watchers_same && r < redo; ++r) {
         const uint32_t k = s.redo[r];
         place_watcher(s, v.pos[k], k, t.wview[k], t.wmask[k], in.margin);
     }
-    // The marks go on from the last update's stamps, so that they need clearing only when the
-    // stamps would wrap, not every tick.
+    // The marks go on from the last update's stamps: cleared only when the stamps would wrap.
     t.stamp = s.mark_stamp;
     if (t.stamp > kMaxMarkStamp - redo - moved) {
         std::memset(s.mark, 0, t.padded_positions * sizeof(uint32_t));
@@ -389,16 +381,15 @@ void follow_layer(Tick& t) noexcept {
     t.lk = reinterpret_cast<uint64_t*>(t.leave.pair);
     t.ecap = 2 * t.enter.cap / 3, t.lcap = 2 * t.leave.cap / 3;  // keys and pairs side by side
     // With no margin, reach * reach and view * view are the same float: the movers' kernels read
-    // one column and compare once (view_squared passed as both), and nothing here reads reach_squared.
+    // one column (view_squared passed as both).
     t.reach_squared = in.margin == 0.0f ? s.view_squared : s.reach_squared;
     std::memset(s.searched, 0, moved);
     t.recount_lists = in.margin == 0.0f;  // (rescan_watchers says why)
 }
 
-// A mover's search reports the still watchers where its view may have changed; each report is
-// settled here, with a look at the watcher's list only in the hysteresis band (in reach but not
-// in view at the last update). Returns false when an event buffer is short. (ne, nl: the
-// calling step's counters.)
+// Settles each still watcher a mover's search reports, looking at the watcher's list only in
+// the hysteresis band (in reach but not in view at the last update). Returns false when an
+// event buffer is short. (ne, nl: the calling step's counters.)
 inline bool settle(const Tick& t, uint32_t j, uint32_t h, uint32_t tag, uint64_t& ne, uint64_t& nl) noexcept {
     if (ne + h > t.ecap || nl + h > t.lcap) return false;
     AoiScratch& s = t.s;
@@ -450,16 +441,14 @@ inline Circle search_cover(const Tick& t, uint32_t j, double extra) noexcept {
 }
 
 // 3. The rescanned watchers, as the full path scans them (their new lists go to the log), and
-// the leaves of the watchers that see nothing now.
-// (Planning each one's windows while the one before is scanned, as the full path does,
-// measured no faster here: in position order its windows are mostly in cache already.)
-// A watcher that moved, and whose reach the movers' searches cover, is searched for as a
-// mover in the same pass (aoi_scan_mover), over its search's windows: they hold its circle
-// (the search reaches the widest such reach from the midpoint of its move, and a relative
-// 2^-22 more covers the rounding of that midpoint), and the two passes read the same blocks.
-// With no margin, a moved watcher's last list (same view and filter) held exactly what was
-// within its view then: its scan recomputes that from where everything was (last_xs,
-// last_ys, last_ms) instead of marking the list, read cold at a random place.
+// the leaves of the watchers that see nothing now. (Planning windows one watcher ahead, as the
+// full path does, measured no faster here: in position order they are mostly in cache.)
+// A watcher that moved, and whose reach the movers' searches cover, is searched for as a mover
+// in the same pass (aoi_scan_mover) over its search's windows: they hold its circle (the search
+// reaches the widest such reach from the midpoint of its move, a relative 2^-22 more covers
+// that midpoint's rounding). With no margin, a moved watcher's last list (same view and filter)
+// held exactly what was within its view then: its scan recomputes that from last_xs, last_ys,
+// last_ms instead of marking the list, read cold at a random place.
 bool rescan_watchers(Tick& t) noexcept {
     const AoiInput& in = t.in;
     AoiScratch& s = t.s;
@@ -478,8 +467,8 @@ bool rescan_watchers(Tick& t) noexcept {
     uint64_t ne = t.ne, nl = t.nl, logged = t.logged;
     uint32_t stamp = t.stamp;
     Runs runs;
-    // A watcher whose entity was removed, or that was unwatched, sees nothing now: all it saw
-    // leaves (the commit skips the events of a watcher with no entity: it keeps no list).
+    // A watcher whose entity was removed, or that was unwatched: all it saw leaves (the commit
+    // skips its events: it keeps no list).
     for (uint32_t g = 0; g < m.n_gone + m.n_unwatched; ++g) {
         const uint32_t k = g < m.n_gone ? m.gone_watcher[g] : m.unwatched[g - m.n_gone];
         const uint32_t* list = v.target + v.off[k];
@@ -487,8 +476,7 @@ bool rescan_watchers(Tick& t) noexcept {
         for (uint32_t o = 0; o < v.len[k]; ++o) lk[nl++] = event_key(k, v.rank_at[list[o]]);
     }
     for (uint32_t r = 0; r < redo; ++r) {
-        // Watchers in position order are far apart in index order: what each reads by index, and
-        // its list, is fetched a few rescans ahead.
+        // Watchers in position order are far apart in index order: fetched a few rescans ahead.
         if (r + 8 < redo) {
             const uint32_t k8 = s.redo[r + 8];
             if (!recount_lists) __builtin_prefetch(v.off + k8), __builtin_prefetch(v.len + k8);
@@ -502,8 +490,7 @@ bool rescan_watchers(Tick& t) noexcept {
             __builtin_prefetch(list + 16);
         }
         const uint32_t k = s.redo[r], self = v.pos[k];
-        // The scan writes its list to the log and its enters aside: only the log needs room first
-        // (the events are counted before they are written, as movers' searches add theirs here too).
+        // Only the log needs room first: the events are counted before they are written.
         if (logged + positions + kMaxWidth > t.log.target_cap) return false;
         const uint32_t open = 2 * ++stamp, kept = open + 1;
         const uint32_t j = s.new_pos[self];  // the mover index of a watcher that moved (step 2)
@@ -552,8 +539,7 @@ bool rescan_watchers(Tick& t) noexcept {
             if (nl + scan.found.n_leave > lcap) return false;
             for (uint32_t i = 0; i < scan.found.n_leave; ++i) lk[nl++] = event_key(k, v.rank_at[s.gone[i]]);
         } else {
-            // Every old target not met within reach leaves: none when all were met (most
-            // watchers), and the pass stops at the last one (as collect_leaves). A long list
+            // Every old target not met within reach leaves (as collect_leaves); a long list
             // looks in the windows first (leaves_in_windows).
             uint32_t left = old_n - scan.found.met;
             if (nl + left > lcap) return false;
@@ -656,8 +642,8 @@ void commit_incremental(const AoiInput& in, AoiScratch& s, Visible& v, Visible& 
         v.len[k] = len;
     }
     for (uint64_t i = 0; i < p.n_leave; ++i) {
-        // Each leave searches its watcher's list from the start, cold: hundreds of entries in a
-        // crowd. The lists a few leaves ahead are fetched meanwhile (their offsets further ahead).
+        // Each leave searches its watcher's list, cold (hundreds of entries in a crowd): the
+        // lists a few leaves ahead are fetched meanwhile, their offsets further ahead.
         if (i + 16 < p.n_leave) {
             const uint32_t k16 = uint32_t(p.leave_keys[i + 16] >> 32);
             __builtin_prefetch(v.off + k16);

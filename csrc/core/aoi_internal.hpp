@@ -23,9 +23,8 @@ struct WatcherScan {
     uint32_t filter;
 };
 
-// Every entity the watcher at rank `self` has within view + margin is in the windows (or the
-// rows) planned: a conservative cover of the circle, row by row; the kernel's test decides.
-// `visit(first, last)` receives each window, in order; returns false to stop listing.
+// A conservative cover of the circle by windows, row by row (the kernel's test decides):
+// `visit(first, last)` receives each window, in order, and returns false to stop.
 template <class Visit>
 void cover_circle(const AoiScratch& s, const Circle& reach, Visit visit) noexcept {
     const uint32_t n = s.loose.n;
@@ -61,8 +60,8 @@ void cover_circle(const AoiScratch& s, const Circle& reach, Visit visit) noexcep
     if (n > s.loose.n_built) visit(s.loose.n_built, n);  // entities added since the buckets were built
 }
 
-// The windows of a cover gathered for one kernel call (aoi_scan, aoi_mover): a call per window
-// cost about as much as a block of the scan, and a cover has 2-5 windows.
+// The windows of a cover gathered for one kernel call: a call per window cost about as much
+// as a block of the scan, and a cover has 2-5 windows.
 struct Runs {
     static constexpr uint32_t kMax = 16;
     uint32_t at[2 * kMax];
@@ -117,16 +116,14 @@ using MemberChanges = SlotChanges;
 
 // Patches them into the scratch, by slot (the relocated keep their positions) and by position:
 // each added entity takes the next free position and, until the commit, the rank ids_before +
-// i (i in ascending id order; `v`'s rank_at, ids and the scratch's pos_of_rank get entries past
-// those of the last update for them, which nothing committed reads); an added watcher's pos
-// goes to it and it is placed. A removed entity's position is written to removed_pos (its mask
-// is left for the caller), and a watcher there is unplaced and listed in s.members.gone_watcher.
+// i (i in ascending id order; entries past the last update's in `v`'s rank_at and ids and in
+// pos_of_rank, which nothing committed reads). A removed entity's position goes to removed_pos
+// (its mask is left for the caller), and a watcher there is unplaced and listed as gone.
 void patch_members(const AoiInput& in, AoiScratch& s, const Visible& v, const MemberChanges& mc,
                    uint32_t* removed_pos) noexcept;
 
-// Event keys of an update that patched members in carry ranks of ids_before plus the added,
-// the added last, and watcher indices of watchers_before plus the new ones, the new last:
-// to_id_order makes both ascend with the ids (for sorting), from_id_order undoes it. `n` keys.
+// Event keys of an update that patched members in carry the added's ranks and the new
+// watchers' indices last: to_id_order makes both ascend with the ids, from_id_order undoes it.
 void keys_to_id_order(const AoiScratch& s, uint64_t* keys, uint64_t n) noexcept;
 void keys_from_id_order(const AoiScratch& s, uint64_t* keys, uint64_t n) noexcept;
 
@@ -140,9 +137,8 @@ bool find_watchers(const Watchers& w, const Visible& v, AoiScratch::Members& m) 
 
 // After patch_members: the watchers by the update's indices (the last update's, then the new
 // ones). Writes each one's view and mask to view_out and mask_out (null when no watcher came or
-// went), the new ones' entries past v.n in v (nothing committed reads them), unplaces the
-// unwatched (pos kNoSlot) and places every watcher whose entity is new to it. Those at
-// positions that did not change are listed in `placed` (the caller rescans them); returns how many.
+// went), the new ones' entries past v.n in v, unplaces the unwatched and places every watcher
+// whose entity is new to it; lists those at unchanged positions in `placed` (returns how many).
 uint32_t patch_watchers(const AoiInput& in, AoiScratch& s, const Visible& v, float* view_out, uint32_t* mask_out,
                         uint32_t* placed) noexcept;
 
@@ -151,11 +147,10 @@ uint32_t patch_watchers(const AoiInput& in, AoiScratch& s, const Visible& v, flo
 // temp.mask is left with each of the update's indices' new one (kNoSlot: unwatched).
 void commit_watchers(const AoiInput& in, AoiScratch& s, Visible& v, Visible& temp) noexcept;
 
-// The incremental update (aoi_incremental.cpp), tried first by aoi_update.
-// Returns `full` when the full path must run instead (too much changed, the scratch does not
-// describe the last update, a buffer is short). It may have changed the scratch then, which the
-// full path rebuilds; `before` and the event lists' contents are left to it. Before it changes
-// anything it asks for event buffers that hold a tick's keys and pairs side by side.
+// The incremental update (aoi_incremental.cpp), tried first by aoi_update. Returns `full` when
+// the full path must run instead (too much changed, a buffer is short...), having maybe changed
+// the scratch, which the full path rebuilds. Before it changes anything it asks for event
+// buffers that hold a tick's keys and pairs side by side.
 enum class Incremental { done, full, need_enter, need_leave };
 
 Incremental try_incremental(const AoiInput& in, AoiScratch& s, Visible& log, EventList& enter, EventList& leave,

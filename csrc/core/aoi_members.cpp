@@ -13,9 +13,8 @@ namespace {
 
 constexpr uint32_t kMax = MemberChanges::kMax;
 
-// How many leading ids of a and b are equal (n at most): runs of 64 compared with memcmp, at
-// memory speed. The lists of watchers differ in a few places a tick: the merges below go from
-// one difference to the next with this.
+// How many leading ids of a and b are equal (n at most), runs of 64 by memcmp: the watcher
+// lists differ in a few places a tick, and the merges below go from one difference to the next.
 uint32_t equal_prefix(const int64_t* a, const int64_t* b, uint32_t n) noexcept {
     constexpr uint32_t kRun = 64;
     uint32_t i = 0;
@@ -93,9 +92,8 @@ void patch_members(const AoiInput& in, AoiScratch& s, const Visible& v, const Me
         s.sx[b] = bx[r], s.sy[b] = by[r], s.pos_of_slot[b] = pos[r];
         s.slot_id[b] = c.id[b];
     }
-    // 3. The added, in ascending id order, at the next positions. Their copies by slot are
-    // where they are now, so that the pass over changes does not count them: the caller adds them
-    // to the movers itself, from mask 0.
+    // 3. The added, in ascending id order, at the next positions; by slot as they are now, so
+    // that the pass over changes does not count them (the caller makes them movers from mask 0).
     for (uint32_t i = 0; i < mc.n_added; ++i) {
         const uint32_t b = mc.added_slot[i], q = s.loose.n + i, e = ids_before + i;
         const int64_t id = mc.added_id[i];
@@ -193,8 +191,8 @@ void commit_watchers(const AoiInput& in, AoiScratch& s, Visible& v, Visible& tem
     const Watchers& w = *in.watchers;
     const AoiScratch::Members& m = s.members;
     const uint32_t before = m.watchers_before;
-    // Up to the first difference nothing moves; from there, runs of the last update's watchers
-    // and the new ones one by one, into temp, then back.
+    // From the first difference, runs of the last update's watchers and the new ones one by one
+    // go into temp, then back.
     const uint32_t first = equal_prefix(v.watcher, w.id, std::min(before, w.n));
     uint32_t k = first, t = first, i = 0;
     uint32_t* const index_now = temp.mask;  // each update index's new one (kNoSlot: unwatched)

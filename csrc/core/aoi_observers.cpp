@@ -35,8 +35,7 @@ uint64_t observers_need(const Visible& v) noexcept { return v.pairs + v.pairs / 
 // so each target's watchers come out ascending with no sort; each list gets list_room.
 void observers_build(const Visible& v, Observers& o) noexcept {
     SOAGEO_ASSERT(o.id_cap >= v.id_count && o.pair_cap >= observers_need(v));
-    // Local copies: stores into who and off would otherwise make the compiler reload every
-    // pointer and bound from memory in the inner loop.
+    // Local copies: stores into who and off would otherwise reload every pointer and bound.
     uint32_t* const off = o.off;
     uint32_t* const len = o.len;
     uint32_t* const who = o.who;
@@ -79,13 +78,11 @@ void observers_sort(Observers& o, uint32_t r) noexcept {
 
 namespace {
 // One batch of events as (target rank << 33 | enter << 32 | watcher index), sorted by target
-// (leaves first): the lists are then visited in memory order, each once. Applied in the order
-// the update wrote them (by watcher), each event met a list at random: at 10,000 uniform
-// watchers all moving that cost as much as a new build. A leave takes
-// the list's last watcher in its place, an enter goes last, and the list is marked unsorted
-// (no shifting of sorted lists here): observers_sort puts it back in order when asked for.
-// One event at a time: loops per target over its 0-2 leaves and 0-2 enters missed their exit
-// at almost every target (in-process A/B of bench/bench_pairs_lua.lua's "who sees me" line).
+// (leaves first), so the lists are visited in memory order: by watcher, each event met a list at
+// random, as costly as a new build at 10,000 uniform watchers all moving. A leave takes the
+// list's last watcher in its place, an enter goes last, and the list is marked unsorted
+// (observers_sort). One event at a time: loops per target over its 0-2 leaves and 0-2 enters
+// missed their exit at almost every target (bench/bench_pairs_lua.lua's "who sees me" line).
 bool apply_batch(Observers& o, const uint64_t* ev, uint32_t n) noexcept {
     uint32_t* const off = o.off;
     uint32_t* const len = o.len;
@@ -133,10 +130,9 @@ bool observers_apply(Observers& o, uint32_t ids, const uint64_t* leave_keys, uin
                      const uint64_t* enter_keys, uint64_t n_enter) noexcept {
     SOAGEO_ASSERT(o.id_cap >= ids);
     uint32_t* const count = o.count;
-    // A counting sort of each batch by group of targets, leaves (then enters) in the order given,
-    // so that every list still takes its events in that order. The lists of a group lie together,
-    // so the apply stays as local as with a sort by target, and the count array has a few hundred
-    // entries: one per target made its clearing and its prefix sum a tenth of the apply.
+    // A counting sort of each batch by group of targets, stable (every list takes its events in
+    // the order given). A group's lists lie together, so the apply stays local, and a few hundred
+    // counts replace one per target, whose clearing and prefix sum were a tenth of the apply.
     uint32_t shift = 0;
     while ((ids >> shift) > kApplyGroups) ++shift;
     const uint32_t groups = ids ? ((ids - 1) >> shift) + 1 : 0;  // <= ids: count holds them
@@ -160,11 +156,10 @@ bool observers_apply(Observers& o, uint32_t ids, const uint64_t* leave_keys, uin
 }
 
 namespace {
-// observers_apply for an incremental update that patched adds and removes, watch or unwatch in:
-// its keys' target ranks are the last update's ids_before ranks plus the `added` after them, and
-// its watcher indices the last update's plus the new watchers after them. Once applied, the lists
-// take this update's ranks (remap: each such rank's new one, kNoSlot for a removed entity;
-// ids_now of them; null: the same) and watcher indices (index_now likewise; null: the same).
+// observers_apply for an incremental update that patched members in: its keys' ranks are the
+// last update's ids_before plus the `added` after them, its watcher indices the last update's
+// plus the new ones. Once applied, the lists take this update's ranks (remap: each one's new
+// one, kNoSlot: removed; ids_now of them) and watcher indices (index_now); null: the same.
 bool observers_apply_renumbered(Observers& o, uint32_t ids_before, uint32_t added, uint32_t ids_now,
                                 const uint32_t* remap, const uint32_t* index_now, const uint64_t* leave_keys,
                                 uint64_t n_leave, const uint64_t* enter_keys, uint64_t n_enter) noexcept {
@@ -175,8 +170,7 @@ bool observers_apply_renumbered(Observers& o, uint32_t ids_before, uint32_t adde
         o.unsorted[r] = 0;
     }
     if (!observers_apply(o, ranks, leave_keys, n_leave, enter_keys, n_enter)) return false;
-    // Each list to its rank now (a removed entity's is empty: every watcher of it left). The
-    // map keeps order: one pass through the sort and count scratch, then back.
+    // Each list to its rank now (a removed entity's is empty), through the sort and count scratch.
     uint64_t* const at = o.sort;     // sort_cap >= id_cap entries
     uint32_t* const room = o.count;  // id_cap + 1 entries
     for (uint32_t e = 0; e < ranks; ++e) {
@@ -194,8 +188,7 @@ bool observers_apply_renumbered(Observers& o, uint32_t ids_before, uint32_t adde
         o.room[r] = room[r] & 0x7fffffffu;
         o.unsorted[r] = uint8_t(room[r] >> 31);
     }
-    // Watchers came or went: every entry takes its watcher's new index (the map keeps order,
-    // so a sorted list stays sorted; an unwatched one's entries all left).
+    // Every entry takes its watcher's new index (the map keeps order: sorted lists stay sorted).
     for (uint32_t r = 0; index_now && r < ids_now; ++r) {
         uint32_t* t = o.who + o.off[r];
         for (uint32_t j = 0, m = o.len[r]; j < m; ++j) {
@@ -232,8 +225,7 @@ void who_sees_me_commit(WhoSeesMe& w, const AoiScratch& s, const Visible& commit
     w.idle += w.idle < kWhoSeesMeIdle;
     w.current = false;
     if (!follow || !(p.incremental || p.keys)) return;
-    // An incremental update that took adds, removes, watch or unwatch in renumbers the lists as
-    // it applies its events (the commit left the maps in the scratch and the other lists).
+    // An update that patched members in renumbers the lists (the maps: the scratch's, previous's).
     const AoiScratch::Members& m = s.members;
     w.current = !p.members
                     ? observers_apply(w.lists, committed.id_count, p.leave_keys, p.n_leave, p.enter_keys, p.n_enter)

@@ -12,8 +12,8 @@ namespace {
 // target (aligned loads) and kMaxWidth NaN sentinels after its last box (the kernel's stop).
 constexpr uint64_t kBandPad = 2 * kMaxWidth;
 // pairs_between bands only when the smaller layer holds at least 1/kBetweenMinShare of the
-// boxes: against a few boxes, the plain sweep's windows are short on one side and empty on
-// the other, and copying the large side into bands costs more than it saves.
+// boxes: against a few, the plain sweep's windows are short, and copying the large side into
+// bands costs more than it saves.
 constexpr uint64_t kBetweenMinShare = 16;
 
 uint32_t band_of(const BandPlan& p, float y) noexcept {
@@ -29,11 +29,10 @@ constexpr BandPlan kNoBands{0, 0, 0, 0, 0};
 uint64_t round_block(uint64_t c) noexcept { return (c + (kMaxWidth - 1)) & ~uint64_t(kMaxWidth - 1); }
 
 // The cut for the boxes of `sets` (one set, or both sides of pairs_between): bands eight mean
-// box heights tall (about 140 units for boxes of radius 2.5 to 15): an eighth of the boxes
-// touch two bands, and a box's x window inside its band holds a few boxes, not a column of
-// the world (4 and 16 heights measured within noise of 8 at 1,000,000). At most n / 64
-// bands, so a huge sparse world costs O(n) memory, never O(area). Fills copies[s] with the
-// band entries set s takes (a box is copied into every band its y extent touches).
+// box heights tall, so an eighth of the boxes touch two bands and a box's x window holds a few
+// boxes, not a column of the world (4 and 16 heights measured within noise of 8 at 1,000,000).
+// At most n / 64 bands: a huge sparse world costs O(n) memory. Fills copies[s] with the band
+// entries set s takes (a box is copied into every band its y extent touches).
 BandPlan cut(const SweepBoxes* const* sets, int count, uint64_t* copies) noexcept {
     uint64_t n = 0;
     double lo = HUGE_VAL, hi = -HUGE_VAL, sum_h = 0;
@@ -130,17 +129,15 @@ void band_scratch_held(const void* block, uint64_t* entries, uint32_t* bands) no
 
 namespace {
 
-// Lays the boxes of b into segments of s, sorted by min-x within each (b is): band k in segment
-// k, or with `crossing` band k in segment 2k and, in segment 2k + 1, those of its boxes whose
-// min-y lies in an earlier band. Each segment starts on a block and is followed by at least
-// kMaxWidth NaN sentinels (the kernels' stop). Entries carry tag[i] (or i) as their slot.
-// Returns the number of segments; s.start[seg] and s.fill[seg] bound segment seg.
+// Lays the boxes of b into segments of s, sorted by min-x: band k in segment k, or with
+// `crossing` band k in segment 2k and, in 2k + 1, those of its boxes whose min-y lies in an
+// earlier band. Each segment starts on a block and ends with kMaxWidth or more NaN sentinels.
+// Entries carry tag[i] (or i) as their slot. Returns the number of segments (s.start, s.fill).
 uint32_t lay_bands(const BandPlan& plan, const SweepBoxes& b, BandScratch& s, const uint32_t* tag,
                    bool crossing) noexcept {
     const uint32_t n = b.n, nb = plan.bands, segs = crossing ? 2 * nb : nb;
     SOAGEO_ASSERT(segs <= s.bands);
-    // Box i's segments: g(segment) for each band it touches, and for the second segment of each
-    // but its first with `crossing`.
+    // g(segment) for each of box i's segments.
     auto each_segment = [&](uint32_t i, auto g) {
         const uint32_t k0 = band_of(plan, b.miny[i]), last = band_of(plan, b.maxy[i]);
         for (uint32_t k = k0; k <= last; ++k) {
@@ -189,11 +186,9 @@ SweepBoxes segment(const BandScratch& s, uint32_t g) noexcept {
 }
 
 // Sweeps band after band: `sweep_band(k, out_a, out_b, room, &A, &B)` returns how many pairs
-// band k found (positions into its two sides A and B; writing at most `room`), or 0 with
-// nothing to sweep. A pair is kept only in the band of the larger min-y of its two boxes (a
-// band both touch: band_of is monotonic and each box spans the bands from its min-y to its
-// max-y), as the two boxes' slots (or tags). Returns the pairs kept or, past `cap`, a count
-// that is at least the number of pairs (the capacity to retry with).
+// band k found (positions into its sides A and B, at most `room` written). A pair is kept only
+// in the band of the larger min-y of its two boxes (both touch it: band_of is monotonic), as
+// the boxes' slots (or tags). Returns the pairs kept or, past `cap`, the capacity to retry with.
 template <class SweepBand>
 uint64_t keep_banded(const BandPlan& plan, uint32_t bands, uint32_t* out_a, uint32_t* out_b, uint64_t cap,
                      SweepBand sweep_band) noexcept {

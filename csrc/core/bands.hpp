@@ -21,15 +21,14 @@ struct BandPlan {
     uint64_t count_entries;  // and count_banded, which needs 2 * bands of BandScratch's bands
 };
 
-// Plans bands for the sorted boxes of a sweep (sweep_prepare's output): none below min_boxes
-// (benchmarks and tests may ask for bands below kBandMinBoxes), at most O(n) bands however
-// large or sparse the world, and copies under 1.5n.
+// Plans bands for the sorted boxes of a sweep: none below min_boxes (benchmarks and tests may
+// ask for less), at most O(n) bands however large or sparse the world, copies under 1.5n.
 constexpr uint32_t kBandMinBoxes = 32768;
 BandPlan band_plan(const SweepBoxes& b, uint32_t min_boxes = kBandMinBoxes) noexcept;
 
-// One cut for the pairs between two sorted sets (pairs_between), from the boxes of both: the
-// plan's entries are a's, *entries_b b's. Bands when both sets together reach min_boxes and
-// the smaller holds at least a sixteenth of them (min_boxes 0: whenever the cut allows).
+// One cut for the pairs between two sorted sets: the plan's entries are a's, *entries_b b's.
+// Bands when both sets reach min_boxes together and the smaller holds at least a sixteenth
+// of them (min_boxes 0: whenever the cut allows).
 BandPlan band_plan_between(const SweepBoxes& a, const SweepBoxes& b, uint64_t* entries_b,
                            uint32_t min_boxes = kBandMinBoxes) noexcept;
 
@@ -55,9 +54,8 @@ using SweepFn = uint64_t (*)(const SweepBoxes&, uint32_t*, uint32_t*, uint64_t) 
 using SweepBetweenFn = uint64_t (*)(const SweepBoxes&, const SweepBoxes&, uint32_t*, uint32_t*, uint64_t) noexcept;
 
 // The pairs of the sorted boxes `b`, band by band with `sweep` (a target's sweep_complete), as
-// positions into b in out_a/out_b (or, given `tag`, tag[position]), each pair once. Writes at
-// most `cap`; returns a count that is at least the number of pairs and, when it exceeds cap,
-// the capacity to retry with.
+// positions into b (or, given `tag`, tag[position]), each pair once. Writes at most `cap`;
+// returns the pairs or, past cap, the capacity to retry with.
 uint64_t sweep_banded(const BandPlan& plan, const SweepBoxes& b, BandScratch& s, SweepFn sweep, uint32_t* out_a,
                       uint32_t* out_b, uint64_t cap, const uint32_t* tag = nullptr) noexcept;
 
@@ -65,14 +63,12 @@ uint64_t sweep_banded(const BandPlan& plan, const SweepBoxes& b, BandScratch& s,
 // entries and 2 * plan.bands bands.
 uint64_t count_banded(const BandPlan& plan, const SweepBoxes& b, BandScratch& s, SweepFn sweep) noexcept;
 
-// layer:pairs' banded path, for s prepared by sweep_prepare with ranks: the pairs in
-// buf.keys as order_pairs leaves them (rank_lo << 32 | rank_hi, ascending). The band entries
-// carry id ranks instead of positions, so no pair needs a lookup afterwards. Returns the
-// count, or when it exceeds buf.cap the capacity to retry with (buf then holds nothing).
+// layer:pairs' banded path, for s prepared by sweep_prepare with ranks: the pairs in buf.keys
+// as order_pairs leaves them. The band entries carry id ranks, so no pair needs a lookup after.
+// Returns the count, or past buf.cap the capacity to retry with (buf then holds nothing).
 uint64_t pairs_banded(const BandPlan& plan, SweepScratch& s, BandScratch& bs, SweepFn sweep, PairBuffer& buf) noexcept;
-// layer:pairs for s prepared by sweep_prepare with ranks, under band_plan's plan: banded when
-// it bands, else one sweep of the whole layer and order_pairs. The same keys either way;
-// returns as pairs_banded.
+// layer:pairs under band_plan's plan: banded when it bands, else one sweep of the whole layer
+// and order_pairs. The same keys either way; returns as pairs_banded.
 uint64_t pairs_ordered(const BandPlan& plan, SweepScratch& s, BandScratch& bs, SweepFn sweep, PairBuffer& buf) noexcept;
 // The same for pairs_between (sweep: a target's sweep_between; bsa and bsb hold the entries
 // band_plan_between gives a and b): keys rank_in_a << 32 | rank_in_b, ascending.

@@ -61,10 +61,9 @@ inline void push_pair(EventList& e, int64_t a, int64_t b) noexcept {
     ++e.n;
 }
 
-// The last pairs mapped to the new ranks (remap(rank) keeps order, so they still ascend;
-// kNoSlot: a removed entity, whose pairs end) merged with the pairs now, cur[0, nc), the events
-// pushed as ids. A last pair not found now ends unless stays(ra, rb). With `out`, the merged
-// keys go there (returns how many).
+// The last pairs mapped to the new ranks (remap keeps order; kNoSlot: removed, its pairs end)
+// merged with the pairs now, cur[0, nc), the events pushed as ids. A last pair not found now
+// ends unless stays(ra, rb). With `out`, the merged keys go there (returns how many).
 template <class Remap, class Stays>
 uint64_t merge_remapped(const ContactFrame& before, const uint64_t* cur, uint64_t nc, const int64_t* ids, Remap remap,
                         uint64_t* out, Stays stays, EventList& began, EventList& ended) noexcept {
@@ -128,25 +127,16 @@ Touching touching_carve(void* block, uint32_t id_cap, uint64_t pair_cap) noexcep
 
 void contacts_diff(const ContactFrame& before, ContactFrame& now, const uint64_t* id_keys, uint32_t n,
                    uint32_t* remap, EventList& began, EventList& ended) noexcept {
-    for (uint32_t r = 0; r < n; ++r) now.ids[r] = static_cast<int64_t>(id_keys[r] ^ 0x8000000000000000ull);
+    for (uint32_t r = 0; r < n; ++r) now.ids[r] = key_int(id_keys[r]);
     now.id_count = n;
-    const int64_t* ids = now.ids;
-    const int64_t* old_ids = before.ids;
     auto never = [](uint32_t, uint32_t) { return false; };
     // The same ids as last time (the usual tick): ranks carry over, keys compare as they are.
-    bool same = before.id_count == n;
-    for (uint32_t r = 0; same && r < n; ++r) same = old_ids[r] == ids[r];
-    if (same) {
-        merge_remapped(before, now.buf.keys, now.n, ids, [](uint32_t r) { return r; }, nullptr, never, began, ended);
+    if (map_ranks(before.ids, before.id_count, now.ids, n, remap)) {
+        merge_remapped(before, now.buf.keys, now.n, now.ids, [](uint32_t r) { return r; }, nullptr, never, began, ended);
         return;
     }
-    // Old rank -> new rank (kNoSlot: removed), merging the two ascending id lists.
-    for (uint32_t r = 0, k = 0; r < before.id_count; ++r) {
-        while (k < n && ids[k] < old_ids[r]) ++k;
-        remap[r] = k < n && ids[k] == old_ids[r] ? k : kNoSlot;
-    }
     auto remapped = [remap](uint32_t r) { return remap[r]; };
-    merge_remapped(before, now.buf.keys, now.n, ids, remapped, nullptr, never, began, ended);
+    merge_remapped(before, now.buf.keys, now.n, now.ids, remapped, nullptr, never, began, ended);
 }
 
 void contacts_keep(const Store& st, ContactFrame& now) noexcept {
@@ -174,15 +164,28 @@ inline void put_box(ContactState& cs, uint32_t pos, float x, float y, float r, u
     cs.rank_changed[pos] = rank_changed;
 }
 
+// Slot i's box (the layer's now) at grid position pos, filed there by its min corner.
+inline void file_box(ContactState& cs, const Columns& c, uint32_t i, uint32_t pos, uint32_t rank) noexcept {
+    put_box(cs, pos, c.x[i], c.y[i], c.r[i], rank);
+    cs.filed[2 * i] = c.x[i] - c.r[i], cs.filed[2 * i + 1] = c.y[i] - c.r[i];
+    cs.pos_of_slot[i] = pos;
+}
+
+// A changed box, for the search: its position and its rank, one bit each.
+inline void flag_changed(ContactState& cs, uint32_t pos, uint32_t rank) noexcept {
+    cs.pos_bits[pos >> 6] |= uint64_t(1) << (pos & 63);
+    cs.rank_moved[rank >> 6] |= uint64_t(1) << (rank & 63);
+}
+
 // How far (per axis) the min corner of the box (x, y, r) is from where slot i's was filed.
 inline double filed_distance(const ContactState& cs, uint32_t i, float x, float y, float r) noexcept {
     return std::max(std::fabs(double(x - r) - double(cs.filed[2 * i])), std::fabs(double(y - r) - double(cs.filed[2 * i + 1])));
 }
 
-// Cells are this many times the widest box. A box that overlaps a changed one has its min
-// corner within [min - widest, max] on each axis, plus the drift: 2 or 3 cells. Measured with a
-// tenth of 10,000 and 100,000 uniform entities moving (bench/bench_pairs_lua.lua, alternating
-// processes): 1.5 and twice the widest were the fastest and about even, as wide and half slower.
+// Cells are this many times the widest box: a box that overlaps a changed one has its min
+// corner within [min - widest, max] on each axis, plus the drift (2 or 3 cells). With a tenth
+// of 10,000 and 100,000 uniform entities moving (bench/bench_pairs_lua.lua), 1.5 and 2 were
+// the fastest and about even, 1 and 0.5 slower.
 constexpr double kCellPerBox = 1.5;
 
 // A grid of the current boxes (the layer's columns), filed by their min corner, cells of
@@ -198,24 +201,19 @@ void build_grid(ContactState& cs, const Columns& c, uint32_t n, const uint32_t* 
         const float r = c.r[i];
         return row_bucket(buckets, cell_of(c.x[i] - r, inv), cell_of(c.y[i] - r, inv));
     });
-    loose_scatter(cs.loose, n, 0, cs.bucket_of_slot, [&](uint32_t i, uint32_t at) {
-        put_box(cs, at, c.x[i], c.y[i], c.r[i], rank[i]);
-        cs.filed[2 * i] = c.x[i] - c.r[i], cs.filed[2 * i + 1] = c.y[i] - c.r[i];
-        cs.pos_of_slot[i] = at;
-    });
+    loose_scatter(cs.loose, n, 0, cs.bucket_of_slot, [&](uint32_t i, uint32_t at) { file_box(cs, c, i, at, rank[i]); });
     cs.loose.drift_limit = kLooseDrift * side / kCellPerBox;  // a share of the widest box
     ++cs.builds;
 }
 
-// Below this many entities the sweep is as cheap as the searches and the grid's passes.
-// Measured from Lua with 10% of a uniform layer moving: the grid ahead at 4,000, 10,000 and
-// 100,000, even at 2,000 (crowded or not), and the sweep no better with a quarter moving
-// (bench/bench_pairs_lua.lua's contacts lines compare the two).
+// Below this many entities the sweep is as cheap as the searches and the grid's passes: with
+// 10% of a uniform layer moving the grid is ahead from 4,000, even at 2,000, and the sweep no
+// better with a quarter moving (bench/bench_pairs_lua.lua's contacts lines).
 constexpr uint32_t kIncrementalMin = 2048;
 
-// Adds and removes: the kept columns follow the entities to their slots now (an added one is
-// kept as it is now: the caller counts it as changed), and the ranks are those of the layer's
-// ids now; remap gets each last update's rank's new one (kNoSlot: removed).
+// Adds and removes: the kept columns follow the entities to their slots now (an added one as
+// it is now: the caller counts it as changed), the ranks become those of the layer's ids now;
+// remap gets each last update's rank's new one (kNoSlot: removed).
 void renumber(const Store& st, SweepScratch& s, const ContactFrame& before, ContactState& cs, const SlotChanges& mc,
               uint32_t* remap) noexcept {
     const Columns& c = st.col;
@@ -276,17 +274,14 @@ void renumber(const Store& st, SweepScratch& s, const ContactFrame& before, Cont
         cs.minx[p] = cs.neg_maxx[p] = cs.miny[p] = cs.neg_maxy[p] = inf;
     }
     for (uint32_t q = 0; q < mc.n_added; ++q) {
-        const uint32_t i = mc.added_slot[q], p = cs.loose.n + q;
-        put_box(cs, p, c.x[i], c.y[i], c.r[i], s.rank[i]);
-        cs.filed[2 * i] = c.x[i] - c.r[i], cs.filed[2 * i + 1] = c.y[i] - c.r[i];
-        cs.pos_of_slot[i] = p;
+        const uint32_t i = mc.added_slot[q];
+        file_box(cs, c, i, cs.loose.n + q, s.rank[i]);
     }
     cs.loose.n += mc.n_added;
     cs.loose.dead += mc.n_removed;
 }
 
-// One incremental update's state, handed from step to step in the order contacts_incremental
-// runs them (each step's loops copy what they read into locals).
+// One incremental update's state, handed from step to step (their loops copy into locals).
 struct ContactTick {
     const Store& st;
     SweepScratch& s;
@@ -304,9 +299,8 @@ struct ContactTick {
     uint32_t movers;
 };
 
-// The boxes an update that did not commit wrote go back to the committed ones: the layer
-// may have changed since in any way, and change detection compares with those. Such a box
-// stays filed where that update saw it: its distance from there and its size count.
+// The boxes an update that did not commit wrote go back to the committed ones, which change
+// detection compares with; such a box stays filed where that update saw it (its drift counts).
 void restore_uncommitted(ContactTick& t) noexcept {
     ContactState& cs = t.cs;
     const uint32_t* const rank = t.s.rank;
@@ -326,9 +320,8 @@ void restore_uncommitted(ContactTick& t) noexcept {
     t.widest = widest, t.drift = drift;
 }
 
-// Adds and removes found by slot (the layer's change feed since id_at matched it): the kept
-// columns, the ranks and the grid follow (renumber). False when too many slots changed or the
-// feed no longer holds the changes.
+// Adds and removes (the layer's change feed since id_at matched it): the kept columns, the
+// ranks and the grid follow (renumber). False when the feed cannot say.
 bool renumber_now(ContactTick& t) noexcept {
     ContactState& cs = t.cs;
     SlotChanges mc;
@@ -351,8 +344,7 @@ bool find_changed(ContactTick& t) noexcept {
     const uint32_t n = t.n;
     uint32_t movers = 0;
     const uint32_t max_movers = n / 4;  // more, and a sweep is cheaper than their searches
-    // Only the kernel's comparisons run over every entity (the limits checked per block): the
-    // movers' columns and sizes are read after.
+    // Only the kernel's comparisons run over every entity (the limits checked per block).
     // By name: the columns are pointers of one type, which a positional list would swap silently.
     auto bits = [](const auto* column) { return reinterpret_cast<const uint32_t*>(column); };
     ContactChanges changes{};
@@ -373,8 +365,7 @@ bool find_changed(ContactTick& t) noexcept {
             changes.last = std::min(n, i0 + kDetectBlock);
             movers += t.kernels.contact_changed(changes, cs.mover + movers, &other_id);
 #if defined(SOAGEO_CHECKS)
-            // The ranks are those of these ids: the caller says so (checking would be a random
-            // read per entity).
+            // The caller says the ranks are those of these ids (a random read per entity to check).
             for (uint32_t i = changes.first; i < changes.last; ++i)
                 SOAGEO_ASSERT(cs.id_at[i] != c.id[i] || s.id_keys[s.rank[i]] == int_key(c.id[i]));
 #endif
@@ -397,16 +388,14 @@ bool find_changed(ContactTick& t) noexcept {
     return true;
 }
 
-// The movers' new boxes go into the grid as built, flagged for the search, or the grid is built
-// again (cells grown too narrow, or a min corner drifted too far).
+// The movers' new boxes go into the grid, flagged for the search, or the grid is built again
+// (cells grown too narrow, or a min corner drifted too far).
 void place_movers(ContactTick& t) noexcept {
     const Columns& c = t.st.col;
     ContactState& cs = t.cs;
     const uint32_t n = t.n, movers = t.movers;
     double widest = t.widest, drift = t.drift;
-    // The grid's boxes are the unchanged ones, no wider than `widest` when it was built or
-    // patched, and the movers' new ones.
-    if (!cs.built) widest = 0;
+    if (!cs.built) widest = 0;  // else the unchanged boxes are no wider than `widest`
     for (uint32_t q = 0; q < movers; ++q) {
         const uint32_t i = cs.mover[q];
         const float x = c.x[i], y = c.y[i], r = c.r[i];
@@ -422,9 +411,8 @@ void place_movers(ContactTick& t) noexcept {
     std::memset(cs.rank_moved, 0, words * sizeof(uint64_t));
     const uint32_t* const rank_of = t.s.rank;
     cs.movers = movers;  // their boxes are not the committed ones until the commit
-    // Each mover's box written in place, flagged, and how far its min corner went from where
-    // it was filed: one pass, one cache miss per mover (the write into the grid: the filed
-    // corners are by slot, read in slot order).
+    // Each mover's box written in place, flagged, and its drift: one pass, one cache miss per
+    // mover (the write into the grid: the filed corners are by slot, read in slot order).
     bool build = !cs.built || side > cs.side;
     if (!build) {
         for (uint32_t q = 0; q < movers; ++q) {
@@ -432,8 +420,7 @@ void place_movers(ContactTick& t) noexcept {
             const float x = cs.mx[q], y = cs.my[q], r = cs.mr[q];
             drift = std::max(drift, filed_distance(cs, i, x, y, r));
             put_box(cs, pos, x, y, r, rank | 0x80000000u);
-            cs.pos_bits[pos >> 6] |= uint64_t(1) << (pos & 63);
-            cs.rank_moved[rank >> 6] |= uint64_t(1) << (rank & 63);
+            flag_changed(cs, pos, rank);
         }
         cs.loose.drift = drift;
         cs.widest = widest;
@@ -450,8 +437,7 @@ void place_movers(ContactTick& t) noexcept {
         for (uint32_t q = 0; q < movers; ++q) {
             const uint32_t i = cs.mover[q], pos = cs.pos_of_slot[i], rank = rank_of[i];
             cs.rank_changed[pos] = rank | 0x80000000u;
-            cs.pos_bits[pos >> 6] |= uint64_t(1) << (pos & 63);
-            cs.rank_moved[rank >> 6] |= uint64_t(1) << (rank & 63);
+            flag_changed(cs, pos, rank);
         }
     }
     cs.built = true;
@@ -461,12 +447,10 @@ void place_movers(ContactTick& t) noexcept {
     });
 }
 
-// The changed entities' pairs now, as ranks in now.buf.a/b; a pair of two changed ones is
-// found by the lower rank. Hashing may bring a bucket twice: duplicates go after the sort.
-// The changed boxes are taken in the grid's order, row-hashed cells one after the other,
-// so that each search reads the rows the last one read (in slot order, every cell was a
-// cache miss at 100,000 entities, 10% of them moving). Returns how many were found (counted
-// past now's capacity).
+// The changed entities' pairs now, as ranks in now.buf.a/b (counted past its capacity); a
+// pair of two changed ones is found by the lower rank, and a bucket met twice gives duplicates,
+// dropped after the sort. The changed boxes go in the grid's order, so that each search reads
+// the rows the last one read (in slot order, every cell was a cache miss at 100,000 entities).
 uint64_t find_pairs(ContactTick& t) noexcept {
     ContactState& cs = t.cs;
     const KernelTable& kernels = t.kernels;
@@ -494,9 +478,8 @@ uint64_t find_pairs(ContactTick& t) noexcept {
             search.neg_minx = -lox;
             search.maxy = hiy;
             search.neg_miny = -loy;
-            // The kernel finds the overlaps, W candidates a comparison; the new pairs among
-            // them (not the box itself, nor a changed box of lower rank, which finds this one)
-            // are kept branch-free, the ranks written always.
+            // Of the overlaps, the new pairs (not the box itself, nor a changed box of lower
+            // rank, which finds this one) are kept branch-free, the ranks written always.
             uint32_t n_runs = 0;
             uint64_t batch = 0;  // candidates in the runs gathered: hits holds n + kMaxWidth
             auto flush = [&]() {
@@ -557,13 +540,11 @@ void merge_renumbered(ContactTick& t, uint64_t k) noexcept {
     std::swap(now.buf.keys32, now.buf.tmp32);
 }
 
-// The last pairs that involve no changed entity stay; of those that do (touched), the ones
-// not found again ended; found ones not among them began. Few pairs begin or end in a tick
-// (a twentieth of those found with a tenth moving), so the touched ones are listed first
-// (one branch-free pass: their positions in the last pairs, after the found keys), then
-// merged with the found ones, and the last pairs are copied whole between the events.
-// Merging every last pair with the found ones instead mispredicted once per found pair.
-// found[0, k) ascending and unique; the same ids as the last update (no renumbering).
+// The last pairs that involve no changed entity stay; of those that do (touched), the ones not
+// found again ended; found ones not among them began. Few pairs begin or end in a tick, so the
+// touched ones are listed first (one branch-free pass), merged with the found ones, and the
+// last pairs copied whole between the events: merging every last pair with the found ones
+// mispredicted once per found pair. found[0, k) ascending and unique; the same ids as before.
 void merge_touched(ContactTick& t, uint64_t k) noexcept {
     const ContactFrame& before = t.before;
     ContactFrame& now = t.now;
@@ -613,8 +594,7 @@ void merge_touched(ContactTick& t, uint64_t k) noexcept {
     }
     copy_to(no);
     // The events went in as ranks: their ids now, each lookup independent of the others (in
-    // the merge, each waited behind the mispredicted branch before it, and at 100,000 entities
-    // the ids are far larger than the cache).
+    // the merge, each waited behind the mispredicted branch before it).
     for (EventList* e : {&began, &ended}) {
         const uint64_t written = 2 * std::min(e->n, e->cap);
         for (uint64_t x = 0; x < written; ++x) e->pair[x] = ids[e->pair[x]];
@@ -633,8 +613,8 @@ ContactStep contacts_incremental(const Store& st, SweepScratch& s, bool ranks_cu
                                  EventList& ended, uint64_t* need) noexcept {
     const uint32_t n = st.n;
     if (n < kIncrementalMin || !ranks_current || !cs.kept || now.id_cap < n || cs.cap < n) return ContactStep::full;
-    // Ranks of the last update's ids, or of the layer's now when an update renumbered them and
-    // did not commit (the same ids by slot still: checked as the changes are found).
+    // Ranks of the last update's ids, or of the layer's now when an uncommitted update
+    // renumbered them (the same ids by slot still: checked as the changes are found).
     if (cs.renumbered ? n != cs.renumbered_n || *s.ranked_n != n : *s.ranked_n != before.id_count)
         return ContactStep::full;
     ContactTick t{st, s, before, now, cs, kernels, began, ended, n, cs.renumbered, cs.widest, cs.loose.drift, 0};
@@ -680,9 +660,8 @@ void contacts_commit(ContactState& cs, const ContactFrame& now, bool incremental
     cs.movers = 0;
 }
 
-// A counting sort of both ends of every pair. Pairs ascend by (lower, higher): an entity's
-// lower neighbours arrive (ascending) before the pairs it leads, which bring its higher ones
-// (ascending), so every list comes out sorted.
+// A counting sort of both ends of every pair. Pairs ascend by (lower, higher), so an entity's
+// lower neighbours arrive (ascending) before its higher ones: every list comes out sorted.
 void touching_build(const ContactFrame& f, Touching& t) noexcept {
     uint32_t* const off = t.off;
     uint32_t* const nbr = t.nbr;

@@ -1,6 +1,5 @@
-// Contact events: which entity boxes began or stopped overlapping between two sweeps. Each
-// update's pairs come from the sweep (sweep.hpp) as sorted rank keys; the previous update's
-// keys and ids are kept, and one merge of the two sorted key lists gives the events.
+// Contact events: which entity boxes began or stopped overlapping between two updates, from
+// one merge of the two updates' sorted rank keys (sweep.hpp).
 #pragma once
 
 #include <cstddef>
@@ -30,11 +29,10 @@ struct ContactFrame {
 size_t contact_frame_bytes(uint64_t pair_cap, uint32_t id_cap) noexcept;
 ContactFrame contact_frame_carve(void* block, uint64_t pair_cap, uint32_t id_cap) noexcept;
 
-// Fills `now.ids` from the sweep's ranks (s.id_keys, n entities), then appends to began the
-// pairs of `now` missing from `before` and to ended those of `before` missing from `now`,
-// both as flat id pairs in ascending order. `remap` holds before.id_count entries of scratch.
-// Events past a list's capacity are counted, not written: when began.n or ended.n ends above
-// its cap, grow that list and diff again (the result does not depend on what was written).
+// Fills `now.ids` from the sweep's ranks (id_keys, n entities), then appends to began the pairs
+// of `now` missing from `before` and to ended those of `before` missing from `now`, as id pairs
+// ascending (`remap`: before.id_count entries of scratch). Past a list's cap, events are only
+// counted: grow it and diff again.
 void contacts_diff(const ContactFrame& before, ContactFrame& now, const uint64_t* id_keys, uint32_t n,
                    uint32_t* remap, EventList& began, EventList& ended) noexcept;
 
@@ -43,12 +41,10 @@ void contacts_keep(const Store& st, ContactFrame& now) noexcept;
 
 enum class ContactStep { full, done, need_pairs };
 
-// What the incremental path keeps from update to update (one block, cap entities), so that an
-// update where a tenth moved costs what moved rather than the layer's size (at 100,000 uniform
-// entities, a grid of every box each update was more than a quarter of it): the layer by slot
-// as of the last committed update, which change detection compares with, and a loose grid
-// (loose_grid.hpp) of the boxes filed by their min corner, as columns the search kernel reads
-// W at a time (ContactSearch: the maxima negated, so the four tests have one direction).
+// What the incremental path keeps (one block, cap entities), so that an update costs what
+// moved (at 100,000 uniform entities, a grid of every box each update was over a quarter of
+// it): the layer by slot as last committed, which change detection compares with, and a loose
+// grid of the boxes filed by their min corner, as the search kernel's columns (ContactSearch).
 struct ContactState {
     LooseGrid loose;
     float *x, *y, *r;
@@ -71,8 +67,7 @@ struct ContactState {
     uint32_t movers, cap;
     bool kept;   // x, y, r, id_at hold the layer of the last committed update
     bool built;  // the grid holds the boxes of x, y, r, except at the slots mover[0, movers)
-    // An update patched adds and removes into x, y, r, id_at (by this layer's slots) and into
-    // the ranks, and has not committed (its buffers grew, or writing its events failed): the
+    // An uncommitted update patched adds and removes into x, y, r, id_at and the ranks: the
     // next update goes on from there while the layer has the same ids by slot, else it sweeps.
     bool renumbered;
     uint32_t renumbered_n;      // the layer's count then
@@ -85,13 +80,11 @@ size_t contact_state_bytes(uint32_t cap) noexcept;
 ContactState contact_state_carve(void* block, uint32_t cap) noexcept;
 
 // An update that costs what changed: when the ranks in `s` describe the last update's ids
-// (`ranks_current`: no update failed after ranking since the last commit), with at least 2,048
-// entities of which at most a quarter changed (moved, changed radius or were added; at most
-// kMaxMembersBehind adds and removes since id_at matched the layer), only the changed ones are
-// searched again and the last pairs that involve none of them are kept. Returns full when it
-// does not apply (the caller sweeps); need_pairs with *need when now's buffer is too small;
-// done with now's keys and ids set and the events in began/ended (counted past their caps, as
-// contacts_diff). Then, once the update is committed, contacts_commit.
+// (`ranks_current`), with at least 2,048 entities of which at most a quarter changed (moved,
+// changed radius or were added; at most kMaxMembersBehind adds and removes), only the changed
+// ones are searched again. Returns full when it does not apply (the caller sweeps); need_pairs
+// with *need when now's buffer is too small; done with now's keys and ids set and the events in
+// began/ended (as contacts_diff). Then, once the update is committed, contacts_commit.
 ContactStep contacts_incremental(const Store& st, SweepScratch& s, bool ranks_current, const ContactFrame& before,
                                  ContactFrame& now, ContactState& cs, const KernelTable& kernels, EventList& began,
                                  EventList& ended, uint64_t* need) noexcept;

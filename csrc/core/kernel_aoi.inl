@@ -1,48 +1,9 @@
-// The AOI scan (aoi.cpp), written once against wide.hpp: one watcher's circle test over a
-// window of entities and the bookkeeping of what it saw, W lanes at a time. The marks live per
-// position, next to the coordinates, so the bookkeeping is loads and stores of whole blocks
+// The AOI scans (aoi.cpp), written once against wide.hpp, W lanes at a time. The marks live
+// per position, next to the coordinates, so the bookkeeping is loads and stores of whole blocks
 // instead of a lookup per candidate; only the positions it keeps leave the block.
 
 namespace soageo {
 namespace SOAGEO_TARGET {
-
-template <bool Filtered>
-inline void aoi_scan_with(const AoiWindow& window, AoiMeet& meet) noexcept {
-    const AoiWindow w = window;
-    const wf cx = splat(w.cx), cy = splat(w.cy);
-    const wf reach2 = splat(w.reach * w.reach), view2 = splat(w.view * w.view);
-    uint32_t* const visible = meet.visible;
-    uint32_t* const enters = meet.enters;
-    uint32_t n_visible = meet.n_visible, n_enter = meet.n_enter, met = meet.met;
-    for (uint32_t run = 0; run < w.n_runs; ++run) {
-        const uint32_t last = w.runs[2 * run + 1];
-        for (uint32_t i = w.runs[2 * run]; i < last; i += W) {
-            const wf d2 = squared(load(w.x + i) - cx) + squared(load(w.y + i) - cy);
-            uint32_t in_reach = bits(lt(d2, reach2)) & live_lanes(last - i);
-            uint32_t near = bits(lt(d2, view2));  // view <= reach, so near lies within reach
-            if (Filtered) {  // filtered out: never within reach, so one seen before leaves
-                const uint32_t pass = bits(mask_any(w.m + i, w.filter));
-                in_reach &= pass, near &= pass;
-            }
-            const uint32_t was = eq_bits(w.mark + i, w.open) & in_reach;
-            const uint32_t fresh = in_reach & ~eq_bits(w.mark + i, w.kept);
-            store_where(w.mark + i, in_reach, w.kept);
-            met += count_bits(was);
-            n_visible += emit(visible + n_visible, i, fresh & (was | near));
-            const uint32_t entering = fresh & near & ~was;
-            if (entering) n_enter += emit(enters + n_enter, i, entering);  // rare: a tick changes little
-        }
-    }
-    meet.n_visible = n_visible, meet.n_enter = n_enter, meet.met = met;
-}
-
-// A watcher either filters every block or none: the unfiltered scan keeps its old cost.
-inline void aoi_scan(const AoiWindow& window, AoiMeet& meet) noexcept {
-    if (window.m)
-        aoi_scan_with<true>(window, meet);
-    else
-        aoi_scan_with<false>(window, meet);
-}
 
 // The still watchers of block i (live lanes) whose view of the mover may have changed, from
 // their squared distances to where it is now (dn) and was (d_o): in view now but not then (an
@@ -61,128 +22,101 @@ inline uint32_t mover_lanes(const AoiMoverWindow& mv, uint32_t i, wf dn, wf d_o,
     return ((vn & ~vo) | (ro & ~rn)) & live;
 }
 
-// The incremental update's scan (AoiMoverWindow): one changed entity against still watchers,
-// everything a watcher's state depends on compared at both ends (mover_lanes).
-template <bool OneReach>
-inline uint32_t aoi_mover_with(const AoiMoverWindow& window, uint32_t* out) noexcept {
-    const AoiMoverWindow w = window;
-    const wf ox = splat(w.ox), oy = splat(w.oy), nx = splat(w.nx), ny = splat(w.ny);
-    uint32_t k = 0;
-    for (uint32_t run = 0; run < w.n_runs; ++run) {
-        const uint32_t last = w.runs[2 * run + 1];
-        for (uint32_t i = w.runs[2 * run]; i < last; i += W) {
-            const wf x = load(w.x + i), y = load(w.y + i);
-            const wf dn = squared(nx - x) + squared(ny - y);
-            const wf d_o = squared(ox - x) + squared(oy - y);
-            const uint32_t maybe = mover_lanes<OneReach>(w, i, dn, d_o, live_lanes(last - i));
-            if (maybe) k += emit(out + k, i, maybe);
-        }
-    }
-    return k;
-}
+// What aoi_scan_with does: a watcher's scan (aoi_scan); the incremental update's search for one
+// changed entity against still watchers (aoi_mover: everything a watcher's state depends on
+// compared at both ends, mover_lanes); or both in one pass, for a watcher that moved. recount:
+// both, for a watcher whose last list is not marked (AoiWindow::ox): with no margin that list
+// held exactly what was within view where everything was at the last update (the same float32
+// test), so it is recomputed here; the kept marks still take an entity met twice once.
+enum class Pass { scan, mover, both, recount };
 
-inline uint32_t aoi_mover(const AoiMoverWindow& window, uint32_t* out) noexcept {
-    return window.reach_squared == window.view_squared ? aoi_mover_with<true>(window, out)
-                                                       : aoi_mover_with<false>(window, out);
-}
-
-// A watcher that moved, rescanned (aoi_scan) and searched for as a mover (aoi_mover) over the
-// same windows in one pass: the two read the same blocks, and the distance to the new position
-// is the same float32 value ((nx - x)^2 == (x - nx)^2 exactly), computed once. OneReach: the
-// watcher's reach is its view and the still watchers' too (no margin), as in aoi_mover_with;
-// what the scan keeps is then what it meets within reach (near holds every fresh lane).
-template <bool Filtered, bool OneReach>
-inline uint32_t aoi_scan_mover_with(const AoiWindow& window, const AoiMoverWindow& mover, AoiMeet& meet,
-                                    uint32_t* out) noexcept {
+// OneReach: no margin, for the watcher and the still watchers; the scan then keeps what it
+// meets within reach. Distances as watcher minus target: (cx - x)^2 == (x - cx)^2 exactly, and
+// this order lets the target's load fold into the subtraction (fewer instructions a block).
+template <bool Filtered, bool OneReach, Pass P>
+inline uint32_t aoi_scan_with(const AoiWindow& window, const AoiMoverWindow& mover, AoiMeet& meet,
+                              uint32_t* out) noexcept {
+    constexpr bool scan = P != Pass::mover, search = P != Pass::scan;
     const AoiWindow w = window;
     const AoiMoverWindow mv = mover;
     const wf cx = splat(w.cx), cy = splat(w.cy), ox = splat(mv.ox), oy = splat(mv.oy);
     const wf reach2 = splat(w.reach * w.reach), view2 = splat(w.view * w.view);
     uint32_t* const visible = meet.visible;
     uint32_t* const enters = meet.enters;
-    uint32_t n_visible = meet.n_visible, n_enter = meet.n_enter, met = meet.met, k = 0;
+    uint32_t* const leaves = meet.leaves;
+    uint32_t n_visible = meet.n_visible, n_enter = meet.n_enter, n_leave = meet.n_leave, met = meet.met, k = 0;
     for (uint32_t run = 0; run < w.n_runs; ++run) {
         const uint32_t last = w.runs[2 * run + 1];
         for (uint32_t i = w.runs[2 * run]; i < last; i += W) {
             const wf x = load(w.x + i), y = load(w.y + i);
-            const wf d2 = squared(x - cx) + squared(y - cy);
-            const uint32_t live = live_lanes(last - i);
-            uint32_t in_reach = bits(lt(d2, reach2)) & live;
-            uint32_t near = OneReach ? in_reach : bits(lt(d2, view2));
-            if (Filtered) {
-                const uint32_t pass = bits(mask_any(w.m + i, w.filter));
-                in_reach &= pass, near &= pass;
+            const wf d2 = squared(cx - x) + squared(cy - y);
+            if (P == Pass::recount) {
+                const wf d_then = squared(ox - load(w.ox + i)) + squared(oy - load(w.oy + i));
+                const uint32_t live = live_lanes(last - i);
+                uint32_t now = bits(lt(d2, reach2)) & live, then = bits(lt(d_then, reach2)) & live;
+                if (Filtered) {
+                    now &= bits(mask_any(w.m + i, w.filter));
+                    then &= bits(mask_any(w.om + i, w.filter));
+                }
+                const uint32_t fresh = (now | then) & ~eq_bits(w.mark + i, w.kept);
+                store_where(w.mark + i, now | then, w.kept);
+                n_visible += emit(visible + n_visible, i, fresh & now);
+                const uint32_t entering = fresh & now & ~then, leaving = fresh & then & ~now;
+                if (entering) n_enter += emit(enters + n_enter, i, entering);
+                if (leaving) n_leave += emit(leaves + n_leave, i, leaving);
+            } else if (scan) {
+                uint32_t in_reach = bits(lt(d2, reach2)) & live_lanes(last - i);
+                uint32_t near = OneReach ? in_reach : bits(lt(d2, view2));  // view <= reach: near lies within reach
+                if (Filtered) {  // filtered out: never within reach, so one seen before leaves
+                    const uint32_t pass = bits(mask_any(w.m + i, w.filter));
+                    in_reach &= pass, near &= pass;
+                }
+                const uint32_t was = eq_bits(w.mark + i, w.open) & in_reach;
+                const uint32_t fresh = in_reach & ~eq_bits(w.mark + i, w.kept);
+                store_where(w.mark + i, in_reach, w.kept);
+                met += count_bits(was);
+                n_visible += emit(visible + n_visible, i, OneReach ? fresh : fresh & (was | near));
+                const uint32_t entering = OneReach ? fresh & ~was : fresh & near & ~was;
+                if (entering) n_enter += emit(enters + n_enter, i, entering);  // rare: a tick changes little
             }
-            const uint32_t was = eq_bits(w.mark + i, w.open) & in_reach;
-            const uint32_t fresh = in_reach & ~eq_bits(w.mark + i, w.kept);
-            store_where(w.mark + i, in_reach, w.kept);
-            met += count_bits(was);
-            n_visible += emit(visible + n_visible, i, OneReach ? fresh : fresh & (was | near));
-            const uint32_t entering = OneReach ? fresh & ~was : fresh & near & ~was;
-            if (entering) n_enter += emit(enters + n_enter, i, entering);
-            const wf d_o = squared(ox - x) + squared(oy - y);
-            const uint32_t maybe = mover_lanes<OneReach>(mv, i, d2, d_o, live);
-            if (maybe) k += emit(out + k, i, maybe);
+            if (search) {
+                const wf d_o = squared(ox - x) + squared(oy - y);
+                const uint32_t maybe = mover_lanes<OneReach>(mv, i, d2, d_o, live_lanes(last - i));
+                if (maybe) k += emit(out + k, i, maybe);
+            }
         }
     }
-    meet.n_visible = n_visible, meet.n_enter = n_enter, meet.met = met;
+    if (scan) meet.n_visible = n_visible, meet.n_enter = n_enter, meet.met = met;
+    if (P == Pass::recount) meet.n_leave = n_leave;
     return k;
 }
 
-// aoi_scan_mover_with<.., OneReach> for a watcher whose last list is not marked (AoiWindow::ox):
-// with no margin that list held exactly what was within view of the watcher, both where they
-// were at the last update (the same float32 distance and test the update made), so it is
-// recomputed here, and an entity is seen now, then, or both. The kept marks still take an
-// entity met in two windows once.
-template <bool Filtered>
-inline uint32_t aoi_rescan_mover_with(const AoiWindow& window, const AoiMoverWindow& mover, AoiMeet& meet,
-                                      uint32_t* out) noexcept {
-    const AoiWindow w = window;
-    const AoiMoverWindow mv = mover;
-    const wf cx = splat(w.cx), cy = splat(w.cy), ox = splat(mv.ox), oy = splat(mv.oy);
-    const wf reach2 = splat(w.reach * w.reach);
-    uint32_t* const visible = meet.visible;
-    uint32_t* const enters = meet.enters;
-    uint32_t* const leaves = meet.leaves;
-    uint32_t n_visible = meet.n_visible, n_enter = meet.n_enter, n_leave = meet.n_leave, k = 0;
-    for (uint32_t run = 0; run < w.n_runs; ++run) {
-        const uint32_t last = w.runs[2 * run + 1];
-        for (uint32_t i = w.runs[2 * run]; i < last; i += W) {
-            const wf x = load(w.x + i), y = load(w.y + i);
-            const wf d2 = squared(x - cx) + squared(y - cy);
-            const wf d_then = squared(load(w.ox + i) - ox) + squared(load(w.oy + i) - oy);
-            const uint32_t live = live_lanes(last - i);
-            uint32_t now = bits(lt(d2, reach2)) & live, then = bits(lt(d_then, reach2)) & live;
-            if (Filtered) {
-                now &= bits(mask_any(w.m + i, w.filter));
-                then &= bits(mask_any(w.om + i, w.filter));
-            }
-            const uint32_t any = now | then;
-            const uint32_t fresh = any & ~eq_bits(w.mark + i, w.kept);
-            store_where(w.mark + i, any, w.kept);
-            n_visible += emit(visible + n_visible, i, fresh & now);
-            const uint32_t entering = fresh & now & ~then, leaving = fresh & then & ~now;
-            if (entering) n_enter += emit(enters + n_enter, i, entering);
-            if (leaving) n_leave += emit(leaves + n_leave, i, leaving);
-            const wf d_o = squared(ox - x) + squared(oy - y);
-            const uint32_t maybe = mover_lanes<true>(mv, i, d2, d_o, live);
-            if (maybe) k += emit(out + k, i, maybe);
-        }
-    }
-    meet.n_visible = n_visible, meet.n_enter = n_enter, meet.n_leave = n_leave;
-    return k;
+// A watcher either filters every block or none: the unfiltered scan keeps its old cost.
+inline void aoi_scan(const AoiWindow& window, AoiMeet& meet) noexcept {
+    const AoiMoverWindow none{};
+    if (window.m)
+        aoi_scan_with<true, false, Pass::scan>(window, none, meet, nullptr);
+    else
+        aoi_scan_with<false, false, Pass::scan>(window, none, meet, nullptr);
+}
+
+inline uint32_t aoi_mover(const AoiMoverWindow& mover, uint32_t* out) noexcept {
+    const AoiWindow w{mover.x, mover.y, nullptr, mover.runs, mover.n_runs, mover.nx, mover.ny, 0.0f, 0.0f, 0, 0};
+    AoiMeet none{};
+    return mover.reach_squared == mover.view_squared ? aoi_scan_with<false, true, Pass::mover>(w, mover, none, out)
+                                                     : aoi_scan_with<false, false, Pass::mover>(w, mover, none, out);
 }
 
 inline uint32_t aoi_scan_mover(const AoiWindow& window, const AoiMoverWindow& mover, AoiMeet& meet,
                                uint32_t* out) noexcept {
     if (window.ox)
-        return window.m ? aoi_rescan_mover_with<true>(window, mover, meet, out)
-                        : aoi_rescan_mover_with<false>(window, mover, meet, out);
+        return window.m ? aoi_scan_with<true, true, Pass::recount>(window, mover, meet, out)
+                        : aoi_scan_with<false, true, Pass::recount>(window, mover, meet, out);
     if (mover.reach_squared == mover.view_squared && window.view == window.reach)
-        return window.m ? aoi_scan_mover_with<true, true>(window, mover, meet, out)
-                        : aoi_scan_mover_with<false, true>(window, mover, meet, out);
-    return window.m ? aoi_scan_mover_with<true, false>(window, mover, meet, out)
-                    : aoi_scan_mover_with<false, false>(window, mover, meet, out);
+        return window.m ? aoi_scan_with<true, true, Pass::both>(window, mover, meet, out)
+                        : aoi_scan_with<false, true, Pass::both>(window, mover, meet, out);
+    return window.m ? aoi_scan_with<true, false, Pass::both>(window, mover, meet, out)
+                    : aoi_scan_with<false, false, Pass::both>(window, mover, meet, out);
 }
 
 // The first i < n with t[i] == v (n: none), W entries a compare, reading only t[0, n): the

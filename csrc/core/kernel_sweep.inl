@@ -1,6 +1,6 @@
-// The sweeps of sort-and-sweep (the sweep-line article), written once against wide.hpp: for each box in
-// min-x order, the following boxes whose min-x is within its max-x are tested on y, W at a
-// time, branch-free inside a block. Touching counts (<=).
+// The sweeps of sort-and-sweep, written once against wide.hpp: for each box in min-x order, the
+// following boxes whose min-x is within its max-x are tested on y, W at a time, branch-free
+// inside a block. Touching counts (<=).
 
 namespace soageo {
 namespace SOAGEO_TARGET {

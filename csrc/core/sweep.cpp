@@ -53,9 +53,9 @@ SweepScratch sweep_scratch_carve(void* block, uint32_t cap, bool reuse) noexcept
     return s;
 }
 
-// A radix sort from scratch every call: an insertion sort of last call's order, after a tick
-// of moves of up to 2 units, measured no faster at 10,000 boxes and slower at 100,000, timing
-// only its keys (build/bench_pairs), and it degrades without bound when much moves.
+// A radix sort from scratch every call: an insertion sort of last call's order (a tick of
+// moves up to 2 units) measured no faster at 10,000 boxes, slower at 100,000 (build/bench_pairs),
+// and it degrades without bound when much moves.
 void sweep_prepare(const Store& st, SweepScratch& s, bool with_ranks) noexcept {
     SOAGEO_ASSERT(st.n <= s.cap);
     s.use = SweepScratch::Use::sorting;
@@ -139,9 +139,8 @@ void order_rank_pairs(PairBuffer& buf, uint64_t n, uint32_t n_ranks, bool comple
     uint64_t* keys = buf.keys;
     uint32_t hb = 1;  // bits of a rank
     while (hb < 32 && (uint64_t(1) << hb) < n_ranks) ++hb;
-    // Both ranks packed into 2 * hb bits (40 at 1,000,000 entities): 4 passes of the packed
-    // sort at 1,000,000 where the byte-wise sort of rank_lo << 32 | rank_hi takes 6 (the pairs
-    // at 1,000,000 of build/bench_pairs). Past what it packs, the byte-wise sort.
+    // Both ranks packed into 2 * hb bits: 4 passes of the packed sort at 1,000,000 entities
+    // where the byte-wise sort takes 6 (build/bench_pairs). Past what it packs, the byte-wise sort.
     if (2 * hb > kPackedPairBits || n >= (uint64_t(1) << 32)) {
         for (uint64_t i = 0; i < n; ++i) {
             uint64_t a = buf.a[i], b = buf.b[i];

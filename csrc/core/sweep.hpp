@@ -22,10 +22,9 @@ struct SweepBoxes {
     uint32_t n;
 };
 
-// Scratch of one layer for sweeping: the sorted boxes plus radix-sort buffers and id ranks.
-// keys, tmp_keys and tmp_vals are sweep_prepare's radix-sort buffers, free once it returns;
-// order_pairs then reuses them under the names it needs (the same memory): `use` says which,
-// and order_pairs asserts it.
+// Scratch of one layer for sweeping: the sorted boxes, radix-sort buffers and id ranks. keys,
+// tmp_keys and tmp_vals (sweep_prepare's) are free once it returns; order_pairs then uses them
+// under its names: `use` says which.
 struct SweepScratch {
     SweepBoxes boxes;
     uint32_t* keys;
@@ -77,14 +76,12 @@ PairBuffer pair_buffer_carve(void* block, uint64_t cap) noexcept;
 // Fills s.rank_at_pos (the id rank of each sorted position's box, s ranked); returns it.
 uint32_t* ranks_at_positions(const SweepScratch& s) noexcept;
 
-// Turns the n sweep positions in buf.a/buf.b into keys rank_lo << 32 | rank_hi sorted
-// ascending: the pairs by lower id, then higher id. `sa`/`sb` are the scratch the positions
-// index (the same one for complete pairs; then each pair is ordered lower id first).
+// Turns the n sweep positions in buf.a/buf.b into keys rank_lo << 32 | rank_hi ascending
+// (`sa`/`sb`: the scratch they index; the same one for complete pairs).
 void order_pairs(PairBuffer& buf, uint64_t n, const SweepScratch& sa, const SweepScratch& sb, bool complete) noexcept;
 
-// The same for pairs given as id ranks (below n_ranks) in buf.a/buf.b: buf.keys gets
-// rank_lo << 32 | rank_hi ascending when `complete` (either one may be the lower), else
-// rank_a << 32 | rank_b ascending.
+// The same for pairs given as id ranks (below n_ranks); without `complete`, the keys are
+// rank_a << 32 | rank_b.
 void order_rank_pairs(PairBuffer& buf, uint64_t n, uint32_t n_ranks, bool complete = true) noexcept;
 
 }  // namespace soageo
