@@ -26,8 +26,15 @@ const char* shared_kind_name(SharedKind k) noexcept {
 
 namespace {
 
-// A header with nothing published yet; null when out of memory.
-SharedVersion* new_version(SharedKind kind, const char* name, size_t len) noexcept {
+void free_version(SharedVersion* v) noexcept {
+    std::free(v->block);
+    v->refs.~atomic();
+    std::free(v);
+}
+
+// A version of `kind`, nothing published yet, with a malloc block of `bytes` (calloc when
+// `zeroed`), counted in its bytes; null (nothing left allocated) when out of memory.
+SharedVersion* version_with_block(SharedKind kind, const char* name, size_t len, size_t bytes, bool zeroed) noexcept {
     auto* v = static_cast<SharedVersion*>(std::calloc(1, sizeof(SharedVersion)));
     if (!v) return nullptr;
     new (&v->refs) std::atomic<uint64_t>(1);
@@ -35,27 +42,12 @@ SharedVersion* new_version(SharedKind kind, const char* name, size_t len) noexce
     v->name_len = len;
     std::memcpy(v->name, name, len);
     v->name[len] = '\0';
-    v->bytes = sizeof(SharedVersion);
-    return v;
-}
-
-void free_version(SharedVersion* v) noexcept {
-    std::free(v->block);
-    v->refs.~atomic();
-    std::free(v);
-}
-
-// A version of `kind` with a malloc block of `bytes` (calloc when `zeroed`), counted in its
-// bytes; null (nothing left allocated) when out of memory.
-SharedVersion* version_with_block(SharedKind kind, const char* name, size_t len, size_t bytes, bool zeroed) noexcept {
-    SharedVersion* v = new_version(kind, name, len);
-    if (!v) return nullptr;
+    v->bytes = sizeof(SharedVersion) + bytes;
     v->block = zeroed ? std::calloc(1, bytes) : std::malloc(bytes);
     if (!v->block) {
         free_version(v);
         return nullptr;
     }
-    v->bytes += bytes;
     return v;
 }
 
@@ -76,6 +68,54 @@ LayerArrays lay_layer(Carver& k, uint32_t cap, uint32_t map_cap, size_t glen, si
     k.take_each(glen, &a.gx, &a.gy, &a.gr, &a.gmask, &a.gslot);
     a.gstart = k.take<uint32_t>(starts);
     return a;
+}
+
+struct Entry {
+    SharedKind kind;
+    uint64_t last;          // the last version number given (never reused)
+    SharedVersion* newest;  // null after unshare
+};
+
+struct Registry {
+    std::mutex lock;
+    std::map<std::string, Entry, std::less<>> names;  // std::less<>: looked up by string_view, no copy
+    bool pinned = false;
+};
+
+// Made on first use and never destroyed: a thread may still release a version while the
+// process exits, and static destructors would run under it.
+Registry* registry() noexcept {
+    static Registry* r = new (std::nothrow) Registry();
+    return r;
+}
+
+// The entry named `name`, or null; the caller holds the lock. A lookup by string_view
+// allocates nothing, so it cannot throw.
+Entry* find_entry(Registry& r, const char* name, size_t len) noexcept {
+    auto it = r.names.find(std::string_view(name, len));
+    return it == r.names.end() ? nullptr : &it->second;
+}
+
+// Whether `addr` lies in the main program: soageo linked into the executable (as the test hosts
+// link it), which nothing unloads, so there is nothing to pin. The loader lists the main
+// program first.
+bool in_main_program(const void* addr) noexcept {
+    struct Find {
+        uintptr_t addr;
+        bool found;
+    } f{reinterpret_cast<uintptr_t>(addr), false};
+    dl_iterate_phdr(
+        [](dl_phdr_info* info, size_t, void* data) -> int {
+            auto* f = static_cast<Find*>(data);
+            for (int i = 0; i < info->dlpi_phnum; ++i) {
+                const ElfW(Phdr)& p = info->dlpi_phdr[i];
+                const uintptr_t lo = info->dlpi_addr + p.p_vaddr;
+                if (p.p_type == PT_LOAD && f->addr >= lo && f->addr - lo < p.p_memsz) f->found = true;
+            }
+            return 1;  // the first object only
+        },
+        &f);
+    return f.found;
 }
 
 }  // namespace
@@ -106,13 +146,9 @@ SharedVersion* shared_freeze_layer(const Store& s, const Grid* fresh, const char
     if (fresh) {
         // The layer's own index, as its queries see it (loose or not): the same plans.
         g = *fresh;
-        std::memcpy(a.gx, fresh->x, glen * sizeof(float));
-        std::memcpy(a.gy, fresh->y, glen * sizeof(float));
-        std::memcpy(a.gr, fresh->r, glen * sizeof(float));
-        std::memcpy(a.gmask, fresh->mask, glen * sizeof(uint32_t));
-        std::memcpy(a.gslot, fresh->slot, glen * sizeof(uint32_t));
-        std::memcpy(a.gstart, fresh->loose.start, starts * sizeof(uint32_t));
         g.x = a.gx, g.y = a.gy, g.r = a.gr, g.mask = a.gmask, g.slot = a.gslot;
+        move_rows(g, 0, *fresh, 0, uint32_t(glen), &Grid::x, &Grid::y, &Grid::r, &Grid::mask, &Grid::slot);
+        std::memcpy(a.gstart, fresh->loose.start, starts * sizeof(uint32_t));
     } else {
         // Built straight into the frozen arrays: a full build writes the other half and swaps.
         g.x2 = a.gx, g.y2 = a.gy, g.r2 = a.gr, g.mask2 = a.gmask, g.slot2 = a.gslot;
@@ -165,42 +201,10 @@ SharedVersion* shared_freeze_tiles(const TileMap& m, const char* name, size_t le
     return v;
 }
 
-void shared_retain(SharedVersion* v) noexcept { v->refs.fetch_add(1, std::memory_order_relaxed); }
-
 void shared_release(SharedVersion* v) noexcept {
     // acq_rel: the thread that frees sees every other holder's reads finished.
     if (v->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) free_version(v);
 }
-
-namespace {
-
-struct Entry {
-    SharedKind kind;
-    uint64_t last;          // the last version number given (never reused)
-    SharedVersion* newest;  // null after unshare
-};
-
-struct Registry {
-    std::mutex lock;
-    std::map<std::string, Entry, std::less<>> names;  // std::less<>: looked up by string_view, no copy
-    bool pinned = false;
-};
-
-// Made on first use and never destroyed: a thread may still release a version while the
-// process exits, and static destructors would run under it.
-Registry* registry() noexcept {
-    static Registry* r = new (std::nothrow) Registry();
-    return r;
-}
-
-// The entry named `name`, or null; the caller holds the lock. A lookup by string_view
-// allocates nothing, so it cannot throw.
-Entry* find_entry(Registry& r, const char* name, size_t len) noexcept {
-    auto it = r.names.find(std::string_view(name, len));
-    return it == r.names.end() ? nullptr : &it->second;
-}
-
-}  // namespace
 
 ShareStatus shared_publish(SharedVersion* v, SharedKind* had) noexcept {
     Registry* r = registry();
@@ -233,7 +237,7 @@ SharedVersion* shared_attach(const char* name, size_t len) noexcept {
     std::lock_guard<std::mutex> g(r->lock);
     Entry* e = find_entry(*r, name, len);
     if (!e || !e->newest) return nullptr;
-    shared_retain(e->newest);
+    e->newest->refs.fetch_add(1, std::memory_order_relaxed);
     return e->newest;
 }
 
@@ -284,32 +288,6 @@ size_t shared_list(SharedInfo* out, size_t max) noexcept {
     }
     return count;
 }
-
-namespace {
-
-// Whether `addr` lies in the main program: soageo linked into the executable (as the test hosts
-// link it), which nothing unloads, so there is nothing to pin. The loader lists the main
-// program first.
-bool in_main_program(const void* addr) noexcept {
-    struct Find {
-        uintptr_t addr;
-        bool found;
-    } f{reinterpret_cast<uintptr_t>(addr), false};
-    dl_iterate_phdr(
-        [](dl_phdr_info* info, size_t, void* data) -> int {
-            auto* f = static_cast<Find*>(data);
-            for (int i = 0; i < info->dlpi_phnum; ++i) {
-                const ElfW(Phdr)& p = info->dlpi_phdr[i];
-                const uintptr_t lo = info->dlpi_addr + p.p_vaddr;
-                if (p.p_type == PT_LOAD && f->addr >= lo && f->addr - lo < p.p_memsz) f->found = true;
-            }
-            return 1;  // the first object only
-        },
-        &f);
-    return f.found;
-}
-
-}  // namespace
 
 bool shared_pin(const void* addr) noexcept {
     Registry* r = registry();
