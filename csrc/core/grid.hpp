@@ -150,7 +150,6 @@ uint32_t grid_collect(const Grid& g, const Plan& p, Test test, const int64_t* id
     return sort_slots(out, k, g.loose.n, g.bitmap);
 }
 
-
 // Padded query areas of the shapes (entity centres; add g.reach for disk tests).
 Area area_of(const Circle& c, double reach) noexcept;
 Area area_of(const Box& b, double reach) noexcept;
