@@ -113,8 +113,8 @@ void contact_ratio(const Seg& q, const Seg& s, Contact c, exact::Ratio& r) noexc
     exact::ratio_finish(r);
 }
 
-// A query segment with what every wall test against it recomputes: its box, and its start and
-// direction in double for the orientation filter (the same arithmetic as orient above).
+// A query segment with what every wall test against it would recompute: its box, and its
+// start and direction in double for filter_sign.
 struct Prepared {
     Seg q;
     float minx, maxx, miny, maxy;
