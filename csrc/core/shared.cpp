@@ -51,23 +51,17 @@ SharedVersion* version_with_block(SharedKind kind, const char* name, size_t len,
     return v;
 }
 
-// The frozen layer's arrays, in one block (calloc'd: zeroed).
-struct LayerArrays {
-    float *x, *y, *r;
-    uint32_t* mask;
-    int64_t* id;
-    IdMap::Bucket* buckets;
-    float *gx, *gy, *gr;
-    uint32_t *gmask, *gslot, *gstart;
-};
-
-LayerArrays lay_layer(Carver& k, uint32_t cap, uint32_t map_cap, size_t glen, size_t starts) noexcept {
-    LayerArrays a;
-    k.take_each(cap, &a.x, &a.y, &a.r, &a.mask, &a.id);
-    a.buckets = k.take<IdMap::Bucket>(map_cap);
-    k.take_each(glen, &a.gx, &a.gy, &a.gr, &a.gmask, &a.gslot);
-    a.gstart = k.take<uint32_t>(starts);
-    return a;
+// The frozen layer in one block (calloc'd: zeroed): its columns and id map, and its index's
+// cell order and bucket starts (the index's other arrays null).
+SharedLayer lay_layer(Carver& k, uint32_t cap, uint32_t map_cap) noexcept {
+    SharedLayer l{};
+    l.col.cap = cap;
+    k.take_each(cap, &l.col.x, &l.col.y, &l.col.r, &l.col.mask, &l.col.id);
+    l.map = IdMap{k.take<IdMap::Bucket>(map_cap), map_cap};
+    Grid& g = l.grid = grid_sized(cap);
+    k.take_each(grid_column_len(g.room), &g.x, &g.y, &g.r, &g.mask, &g.slot);
+    g.loose.start = k.take<uint32_t>(loose_start_len(g.loose.buckets, kGridRuns));
+    return l;
 }
 
 struct Entry {
@@ -121,48 +115,44 @@ bool in_main_program(const void* addr) noexcept {
 }  // namespace
 
 SharedVersion* shared_freeze_layer(const Store& s, const Grid* fresh, const char* name, size_t len) noexcept {
-    const uint32_t n = s.n, cap = s.col.cap;
-    Grid g = grid_sized(cap);
-    const size_t glen = grid_column_len(g.room), starts = loose_start_len(g.loose.buckets, kGridRuns);
-    // The id map is copied as it is: the frozen columns keep every entity's slot.
-    const uint32_t map_cap = s.map.cap;
-    const size_t bytes = layout_bytes(lay_layer, cap, map_cap, glen, starts);
+    const uint32_t cap = s.col.cap, map_cap = s.map.cap;
+    const size_t glen = grid_column_len(grid_sized(cap).room);
     // calloc: fresh pages come zeroed, so the padding lanes kernels read cost no pass of their own.
-    SharedVersion* v = version_with_block(SharedKind::layer, name, len, bytes, true);
+    SharedVersion* v = version_with_block(SharedKind::layer, name, len, layout_bytes(lay_layer, cap, map_cap), true);
     auto* key = v && !fresh ? static_cast<uint32_t*>(std::malloc(glen * sizeof(uint32_t))) : nullptr;
     if (!v || (!fresh && !key)) {
         if (v) free_version(v);
         return nullptr;
     }
-    void* block = v->block;
-    const LayerArrays a = layout_carve(block, lay_layer, cap, map_cap, glen, starts);
-    Store f;
-    std::memset(&f, 0, sizeof f);
-    f.col = Columns{a.x, a.y, a.r, a.mask, a.id, nullptr, nullptr, cap};
-    columns_copy(f.col, s.col, n);
-    std::memcpy(static_cast<void*>(a.buckets), s.map.buckets, sizeof(IdMap::Bucket) * map_cap);
-    f.map = IdMap{a.buckets, map_cap};
-    f.n = n;
+    SharedLayer& l = v->layer = layout_carve(v->block, lay_layer, cap, map_cap);
+    // The id map is copied as it is: the frozen columns keep every entity's slot.
+    columns_copy(l.col, s.col, s.n);
+    std::memcpy(static_cast<void*>(l.map.buckets), s.map.buckets, sizeof(IdMap::Bucket) * map_cap);
+    l.n = s.n;
+    Grid& g = l.grid;
+    const Grid frozen = g;
     if (fresh) {
         // The layer's own index, as its queries see it (loose or not): the same plans.
         g = *fresh;
-        g.x = a.gx, g.y = a.gy, g.r = a.gr, g.mask = a.gmask, g.slot = a.gslot;
+        g.x = frozen.x, g.y = frozen.y, g.r = frozen.r, g.mask = frozen.mask, g.slot = frozen.slot;
+        g.loose.start = frozen.loose.start;
         move_rows(g, 0, *fresh, 0, uint32_t(glen), &Grid::x, &Grid::y, &Grid::r, &Grid::mask, &Grid::slot);
-        std::memcpy(a.gstart, fresh->loose.start, starts * sizeof(uint32_t));
+        std::memcpy(g.loose.start, fresh->loose.start, loose_start_len(g.loose.buckets, kGridRuns) * sizeof(uint32_t));
     } else {
         // Built straight into the frozen arrays: a full build writes the other half and swaps.
-        g.x2 = a.gx, g.y2 = a.gy, g.r2 = a.gr, g.mask2 = a.gmask, g.slot2 = a.gslot;
+        Store f{};
+        f.col = l.col;
+        f.map = l.map;
+        f.n = l.n;
+        g.x2 = frozen.x, g.y2 = frozen.y, g.r2 = frozen.r, g.mask2 = frozen.mask, g.slot2 = frozen.slot;
         g.key = key;
-        g.loose.start = a.gstart;
         grid_build(g, f, false);
         std::free(key);
     }
-    g.loose.start = a.gstart;
     g.x2 = g.y2 = g.r2 = nullptr;
     g.mask2 = g.slot2 = nullptr;
     g.xy = nullptr;
     g.key = g.hits = g.bitmap = nullptr;
-    v->layer = SharedLayer{f.col, f.map, n, g};
     return v;
 }
 
