@@ -60,7 +60,6 @@ MoveBatch lay_moves(Carver& k, uint32_t cap) noexcept {
     return m;
 }
 
-// Numbers a change and keeps it in the ring.
 void feed_push(MemberFeed& f, uint32_t slot, uint32_t last) noexcept {
     f.op[f.seq % kMaxMembersBehind] = MemberOp{slot, last};
     ++f.seq;
