@@ -65,8 +65,6 @@ double choose_cell(const Store& s) noexcept {
     return std::max(cell, floor_cell);
 }
 
-inline double pad_of(double magnitude) noexcept { return magnitude * 0x1p-16 + 0x1p-100; }
-
 // The x range of the points within `sreach` of an area's segment, row band by row band
 // (conservative). Along the segment x is linear in y: one slope per plan instead of divisions
 // per row. The rounding of the slope and of the products is below 2^-50 of the segment's
@@ -123,33 +121,6 @@ Grid lay_grid(Carver& k, uint32_t cap) noexcept {
     return lay_grid_scratch(k, g);
 }
 
-}  // namespace
-
-size_t grid_bytes(uint32_t cap) noexcept { return layout_bytes(lay_grid, cap); }
-
-Grid grid_sized(uint32_t cap) noexcept {
-    Grid g;
-    std::memset(&g, 0, sizeof g);
-    g.cap = cap;
-    g.room = cap + kGridSpare;
-    g.loose.buckets = loose_buckets_for(cap);
-    g.cell = 1.0f;
-    g.loose.inv_cell = g.loose.inv_cell_x = 1.0;
-    return g;
-}
-
-Grid grid_carve(void* block, uint32_t cap) noexcept { return layout_carve(block, lay_grid, cap); }
-
-size_t grid_scratch_bytes(uint32_t room) noexcept {
-    Grid g{};
-    g.room = room;
-    return layout_bytes(lay_grid_scratch, g);
-}
-
-void grid_scratch_carve(void* block, Grid& g) noexcept { g = layout_carve(block, lay_grid_scratch, g); }
-
-namespace {
-
 // The bucket of an entity (B: the big entities' run); widens `reach` for the entities in cells.
 inline uint32_t key_of(float x, float y, float r, float fcell, double inv, uint32_t B, float& reach) noexcept {
     if (r > fcell) return B;  // the big entities' run
@@ -179,7 +150,79 @@ void scatter(Grid& g, const float* sx, const float* sy, const float* sr, const u
     });
 }
 
+// The points within `radius` of the segment from (x0, y0) by (dx, dy), narrowed row by row;
+// sreach: the radius plus what box_area added (reach and rounding).
+Area swept_area(float x0, float y0, float dx, float dy, double radius, double reach) noexcept {
+    double x1 = double(x0) + dx, y1 = double(y0) + dy;
+    Area a = box_area(std::min(double(x0), x1) - radius, std::min(double(y0), y1) - radius,
+                      std::max(double(x0), x1) + radius, std::max(double(y0), y1) + radius, reach);
+    double pad = std::max(a.maxx - std::max(double(x0), x1), a.maxy - std::max(double(y0), y1));
+    return Area{a.minx, a.miny, a.maxx, a.maxy, true, x0, y0, x1, y1, pad};
+}
+
+// The skill shapes' bounds (rect.cpp, polygon.cpp) are already padded for their kernels'
+// float32 steps and for `reach`, with an absolute margin for squared distances that underflow.
+Area bounds_area(const Box& b) noexcept { return box_area(b.minx, b.miny, b.maxx, b.maxy, 0.0); }
+
+struct Nearer {  // (d2, id) order over slots
+    const Store* s;
+    float cx, cy;
+    float d2(uint32_t slot) const noexcept {
+        float dx = s->col.x[slot] - cx, dy = s->col.y[slot] - cy;
+        return dx * dx + dy * dy;
+    }
+    bool operator()(uint32_t a, uint32_t b) const noexcept {
+        float da = d2(a), db = d2(b);
+        return da < db || (da == db && s->col.id[a] < s->col.id[b]);
+    }
+};
+
+// Puts slot v into the max-heap heap[0, h) of the k nearest so far, in place of its farthest
+// when it holds k already (the caller knows v is nearer).
+void keep_nearer(uint32_t* heap, uint32_t& h, uint32_t k, uint32_t v, const Nearer& less) noexcept {
+    if (h == k)
+        std::pop_heap(heap, heap + h, less);  // the farthest to heap[h - 1], where v goes
+    else
+        ++h;
+    heap[h - 1] = v;
+    std::push_heap(heap, heap + h, less);
+}
+
+// Keeps the k nearest of cand[0..m) in a max-heap built in place over the array's prefix (an
+// entry is read before its position can be written), then sorts them nearest first.
+uint32_t select_nearest(const Store& s, float cx, float cy, uint32_t* cand, uint32_t m, uint32_t k) noexcept {
+    Nearer less{&s, cx, cy};
+    uint32_t h = 0;
+    for (uint32_t i = 0; i < m; ++i)
+        if (h < k || less(cand[i], cand[0])) keep_nearer(cand, h, k, cand[i], less);
+    std::sort_heap(cand, cand + h, less);
+    return h;
+}
+
 }  // namespace
+
+size_t grid_bytes(uint32_t cap) noexcept { return layout_bytes(lay_grid, cap); }
+
+Grid grid_sized(uint32_t cap) noexcept {
+    Grid g;
+    std::memset(&g, 0, sizeof g);
+    g.cap = cap;
+    g.room = cap + kGridSpare;
+    g.loose.buckets = loose_buckets_for(cap);
+    g.cell = 1.0f;
+    g.loose.inv_cell = g.loose.inv_cell_x = 1.0;
+    return g;
+}
+
+Grid grid_carve(void* block, uint32_t cap) noexcept { return layout_carve(block, lay_grid, cap); }
+
+size_t grid_scratch_bytes(uint32_t room) noexcept {
+    Grid g{};
+    g.room = room;
+    return layout_bytes(lay_grid_scratch, g);
+}
+
+void grid_scratch_carve(void* block, Grid& g) noexcept { g = layout_carve(block, lay_grid_scratch, g); }
 
 void grid_fill(Grid& g, const Store& s, bool gathered) noexcept {
     // Source positions: the store's slots, or the grid's cell order (dead ones included).
@@ -193,9 +236,6 @@ void grid_fill(Grid& g, const Store& s, bool gathered) noexcept {
     const float fcell = static_cast<float>(cell);
     const uint32_t B = g.loose.buckets;
     float reach = 0.0f;
-    // Where the scatter below reads each source position from. When gathered (only positions
-    // changed): the last cell order (most entities keep their cell, so the scatter writes
-    // nearly in order).
     const float* sx = gathered ? g.x : s.col.x;
     const float* sy = gathered ? g.y : s.col.y;
     const float* sr = gathered ? g.r : s.col.r;
@@ -359,7 +399,7 @@ uint32_t sort_slots(uint32_t* slots, uint32_t k, uint32_t n, uint32_t* bitmap) n
 
 Area box_area(double minx, double miny, double maxx, double maxy, double reach) noexcept {
     double mag = std::max({std::fabs(minx), std::fabs(maxx), std::fabs(miny), std::fabs(maxy), maxx - minx, maxy - miny});
-    double pad = pad_of(mag + reach) + reach;
+    double pad = (mag + reach) * 0x1p-16 + 0x1p-100 + reach;
     return Area{minx - pad, miny - pad, maxx + pad, maxy + pad, false, 0, 0, 0, 0, 0};
 }
 
@@ -383,36 +423,15 @@ Area area_of(const Sector& s, double reach) noexcept {
     };
     add(s.lx, s.ly);
     add(s.rx, s.ry);
-    // Direction u lies in the convex wedge when it is left of the right edge and right of the left one.
-    auto inside = [&](double ux, double uy) {
-        return double(s.rx) * uy - double(s.ry) * ux >= 0 && double(s.lx) * uy - double(s.ly) * ux <= 0;
-    };
-    if (inside(1, 0)) add(1, 0);
-    if (inside(-1, 0)) add(-1, 0);
-    if (inside(0, 1)) add(0, 1);
-    if (inside(0, -1)) add(0, -1);
+    // An axis direction u lies in the convex wedge when it is left of the right edge and right
+    // of the left one.
+    constexpr double kAxes[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+    for (const auto& u : kAxes)
+        if (double(s.rx) * u[1] - double(s.ry) * u[0] >= 0 && double(s.lx) * u[1] - double(s.ly) * u[0] <= 0) add(u[0], u[1]);
     // The edge vectors are float32 roundings of unit vectors: pad by a little of the radius.
     double slack = r * 0x1p-12;
     return box_area(minx - slack, miny - slack, maxx + slack, maxy + slack, reach);
 }
-
-namespace {
-
-// The points within `radius` of the segment from (x0, y0) by (dx, dy), narrowed row by row;
-// sreach: the radius plus what box_area added (reach and rounding).
-Area swept_area(float x0, float y0, float dx, float dy, double radius, double reach) noexcept {
-    double x1 = double(x0) + dx, y1 = double(y0) + dy;
-    Area a = box_area(std::min(double(x0), x1) - radius, std::min(double(y0), y1) - radius,
-                      std::max(double(x0), x1) + radius, std::max(double(y0), y1) + radius, reach);
-    double pad = std::max(a.maxx - std::max(double(x0), x1), a.maxy - std::max(double(y0), y1));
-    return Area{a.minx, a.miny, a.maxx, a.maxy, true, x0, y0, x1, y1, pad};
-}
-
-// The skill shapes' bounds (rect.cpp, polygon.cpp) are already padded for their kernels'
-// float32 steps and for `reach`, with an absolute margin for squared distances that underflow.
-Area bounds_area(const Box& b) noexcept { return box_area(b.minx, b.miny, b.maxx, b.maxy, 0.0); }
-
-}  // namespace
 
 Area area_of(const Capsule& c, double reach) noexcept { return swept_area(c.x0, c.y0, c.dx, c.dy, c.radius, reach); }
 
@@ -430,45 +449,6 @@ Area area_of(const Ring& r, double reach) noexcept { return bounds_area(ring_bou
 Area area_of(const Polygon& p, double reach) noexcept {
     return bounds_area(polygon_bounds(p, static_cast<float>(reach)));
 }
-
-namespace {
-
-struct Nearer {  // (d2, id) order over slots
-    const Store* s;
-    float cx, cy;
-    float d2(uint32_t slot) const noexcept {
-        float dx = s->col.x[slot] - cx, dy = s->col.y[slot] - cy;
-        return dx * dx + dy * dy;
-    }
-    bool operator()(uint32_t a, uint32_t b) const noexcept {
-        float da = d2(a), db = d2(b);
-        return da < db || (da == db && s->col.id[a] < s->col.id[b]);
-    }
-};
-
-// Puts slot v into the max-heap heap[0, h) of the k nearest so far, in place of its farthest
-// when it holds k already (the caller knows v is nearer).
-void keep_nearer(uint32_t* heap, uint32_t& h, uint32_t k, uint32_t v, const Nearer& less) noexcept {
-    if (h == k)
-        std::pop_heap(heap, heap + h, less);  // the farthest to heap[h - 1], where v goes
-    else
-        ++h;
-    heap[h - 1] = v;
-    std::push_heap(heap, heap + h, less);
-}
-
-// Keeps the k nearest of cand[0..m) in a max-heap built in place over the array's prefix (an
-// entry is read before its position can be written), then sorts them nearest first.
-uint32_t select_nearest(const Store& s, float cx, float cy, uint32_t* cand, uint32_t m, uint32_t k) noexcept {
-    Nearer less{&s, cx, cy};
-    uint32_t h = 0;
-    for (uint32_t i = 0; i < m; ++i)
-        if (h < k || less(cand[i], cand[0])) keep_nearer(cand, h, k, cand[i], less);
-    std::sort_heap(cand, cand + h, less);
-    return h;
-}
-
-}  // namespace
 
 uint32_t scan_nearest(const Store& s, float cx, float cy, uint32_t k, bool has_max, float max_r, Filter f,
                       uint32_t* out) noexcept {

@@ -69,8 +69,7 @@ void grid_scratch_carve(void* block, Grid& g) noexcept;  // sets g.hits and g.bi
 // kept their cell are written in place, in order.
 void grid_build(Grid& g, const Store& s, bool moves_only) noexcept;
 // The counting sort of grid_build, from the store's slots or (`gathered`) from the grid's own
-// cell order, whose positions are already current; drops dead positions (grid_refresh.cpp
-// calls it).
+// cell order, whose positions are already current; drops dead positions.
 void grid_fill(Grid& g, const Store& s, bool gathered) noexcept;
 
 // After the changes the store flagged since the grid last caught up (s.stale, s.feed; a grid
@@ -149,7 +148,6 @@ uint32_t grid_collect(const Grid& g, const Plan& p, Test test, const int64_t* id
     }
     return sort_slots(out, k, g.loose.n, g.bitmap);
 }
-
 
 // Padded query areas of the shapes (entity centres; add g.reach for disk tests).
 Area area_of(const Circle& c, double reach) noexcept;

@@ -1,6 +1,5 @@
-// The spatial index after changes (grid_refresh): new positions gathered into the last cell
-// order, a few far jumps refiled, adds and removes patched in, radii and masks taken again;
-// and the rebuild from that order when the grid has drifted or filled up too far.
+// The spatial index after changes (grid_refresh, grid.hpp): far jumps refiled, adds and
+// removes patched in, radii and masks taken again.
 #include <algorithm>
 #include <cmath>
 #include <cstring>

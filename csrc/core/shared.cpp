@@ -26,8 +26,15 @@ const char* shared_kind_name(SharedKind k) noexcept {
 
 namespace {
 
-// A header with nothing published yet; null when out of memory.
-SharedVersion* new_version(SharedKind kind, const char* name, size_t len) noexcept {
+void free_version(SharedVersion* v) noexcept {
+    std::free(v->block);
+    v->refs.~atomic();
+    std::free(v);
+}
+
+// A version of `kind`, nothing published yet, with a malloc block of `bytes` (calloc when
+// `zeroed`), counted in its bytes; null (nothing left allocated) when out of memory.
+SharedVersion* version_with_block(SharedKind kind, const char* name, size_t len, size_t bytes, bool zeroed) noexcept {
     auto* v = static_cast<SharedVersion*>(std::calloc(1, sizeof(SharedVersion)));
     if (!v) return nullptr;
     new (&v->refs) std::atomic<uint64_t>(1);
@@ -35,98 +42,117 @@ SharedVersion* new_version(SharedKind kind, const char* name, size_t len) noexce
     v->name_len = len;
     std::memcpy(v->name, name, len);
     v->name[len] = '\0';
-    v->bytes = sizeof(SharedVersion);
-    return v;
-}
-
-void free_version(SharedVersion* v) noexcept {
-    std::free(v->block);
-    v->refs.~atomic();
-    std::free(v);
-}
-
-// A version of `kind` with a malloc block of `bytes` (calloc when `zeroed`), counted in its
-// bytes; null (nothing left allocated) when out of memory.
-SharedVersion* version_with_block(SharedKind kind, const char* name, size_t len, size_t bytes, bool zeroed) noexcept {
-    SharedVersion* v = new_version(kind, name, len);
-    if (!v) return nullptr;
+    v->bytes = sizeof(SharedVersion) + bytes;
     v->block = zeroed ? std::calloc(1, bytes) : std::malloc(bytes);
     if (!v->block) {
         free_version(v);
         return nullptr;
     }
-    v->bytes += bytes;
     return v;
 }
 
-// The frozen layer's arrays, in one block (calloc'd: zeroed).
-struct LayerArrays {
-    float *x, *y, *r;
-    uint32_t* mask;
-    int64_t* id;
-    IdMap::Bucket* buckets;
-    float *gx, *gy, *gr;
-    uint32_t *gmask, *gslot, *gstart;
+// The frozen layer in one block (calloc'd: zeroed): its columns and id map, and its index's
+// cell order and bucket starts (the index's other arrays null).
+SharedLayer lay_layer(Carver& k, uint32_t cap, uint32_t map_cap) noexcept {
+    SharedLayer l{};
+    l.col.cap = cap;
+    k.take_each(cap, &l.col.x, &l.col.y, &l.col.r, &l.col.mask, &l.col.id);
+    l.map = IdMap{k.take<IdMap::Bucket>(map_cap), map_cap};
+    Grid& g = l.grid = grid_sized(cap);
+    k.take_each(grid_column_len(g.room), &g.x, &g.y, &g.r, &g.mask, &g.slot);
+    g.loose.start = k.take<uint32_t>(loose_start_len(g.loose.buckets, kGridRuns));
+    return l;
+}
+
+struct Entry {
+    SharedKind kind;
+    uint64_t last;          // the last version number given (never reused)
+    SharedVersion* newest;  // null after unshare
 };
 
-LayerArrays lay_layer(Carver& k, uint32_t cap, uint32_t map_cap, size_t glen, size_t starts) noexcept {
-    LayerArrays a;
-    k.take_each(cap, &a.x, &a.y, &a.r, &a.mask, &a.id);
-    a.buckets = k.take<IdMap::Bucket>(map_cap);
-    k.take_each(glen, &a.gx, &a.gy, &a.gr, &a.gmask, &a.gslot);
-    a.gstart = k.take<uint32_t>(starts);
-    return a;
+struct Registry {
+    std::mutex lock;
+    std::map<std::string, Entry, std::less<>> names;  // std::less<>: looked up by string_view, no copy
+    bool pinned = false;
+};
+
+// Made on first use and never destroyed: a thread may still release a version while the
+// process exits, and static destructors would run under it.
+Registry* registry() noexcept {
+    static Registry* r = new (std::nothrow) Registry();
+    return r;
+}
+
+// The entry named `name`, or null; the caller holds the lock. A lookup by string_view
+// allocates nothing, so it cannot throw.
+Entry* find_entry(Registry& r, const char* name, size_t len) noexcept {
+    auto it = r.names.find(std::string_view(name, len));
+    return it == r.names.end() ? nullptr : &it->second;
+}
+
+// Whether `addr` lies in the main program: soageo linked into the executable (as the test hosts
+// link it), which nothing unloads, so there is nothing to pin. The loader lists the main
+// program first.
+bool in_main_program(const void* addr) noexcept {
+    struct Find {
+        uintptr_t addr;
+        bool found;
+    } f{reinterpret_cast<uintptr_t>(addr), false};
+    dl_iterate_phdr(
+        [](dl_phdr_info* info, size_t, void* data) -> int {
+            auto* f = static_cast<Find*>(data);
+            for (int i = 0; i < info->dlpi_phnum; ++i) {
+                const ElfW(Phdr)& p = info->dlpi_phdr[i];
+                const uintptr_t lo = info->dlpi_addr + p.p_vaddr;
+                if (p.p_type == PT_LOAD && f->addr >= lo && f->addr - lo < p.p_memsz) f->found = true;
+            }
+            return 1;  // the first object only
+        },
+        &f);
+    return f.found;
 }
 
 }  // namespace
 
 SharedVersion* shared_freeze_layer(const Store& s, const Grid* fresh, const char* name, size_t len) noexcept {
-    const uint32_t n = s.n, cap = s.col.cap;
-    Grid g = grid_sized(cap);
-    const size_t glen = grid_column_len(g.room), starts = loose_start_len(g.loose.buckets, kGridRuns);
-    // The id map is copied as it is: the frozen columns keep every entity's slot.
-    const uint32_t map_cap = s.map.cap;
-    const size_t bytes = layout_bytes(lay_layer, cap, map_cap, glen, starts);
+    const uint32_t cap = s.col.cap, map_cap = s.map.cap;
+    const size_t glen = grid_column_len(grid_sized(cap).room);
     // calloc: fresh pages come zeroed, so the padding lanes kernels read cost no pass of their own.
-    SharedVersion* v = version_with_block(SharedKind::layer, name, len, bytes, true);
+    SharedVersion* v = version_with_block(SharedKind::layer, name, len, layout_bytes(lay_layer, cap, map_cap), true);
     auto* key = v && !fresh ? static_cast<uint32_t*>(std::malloc(glen * sizeof(uint32_t))) : nullptr;
     if (!v || (!fresh && !key)) {
         if (v) free_version(v);
         return nullptr;
     }
-    void* block = v->block;
-    const LayerArrays a = layout_carve(block, lay_layer, cap, map_cap, glen, starts);
-    Store f;
-    std::memset(&f, 0, sizeof f);
-    f.col = Columns{a.x, a.y, a.r, a.mask, a.id, nullptr, nullptr, cap};
-    columns_copy(f.col, s.col, n);
-    std::memcpy(static_cast<void*>(a.buckets), s.map.buckets, sizeof(IdMap::Bucket) * map_cap);
-    f.map = IdMap{a.buckets, map_cap};
-    f.n = n;
+    SharedLayer& l = v->layer = layout_carve(v->block, lay_layer, cap, map_cap);
+    // The id map is copied as it is: the frozen columns keep every entity's slot.
+    columns_copy(l.col, s.col, s.n);
+    std::memcpy(static_cast<void*>(l.map.buckets), s.map.buckets, sizeof(IdMap::Bucket) * map_cap);
+    l.n = s.n;
+    Grid& g = l.grid;
+    const Grid frozen = g;
     if (fresh) {
         // The layer's own index, as its queries see it (loose or not): the same plans.
         g = *fresh;
-        std::memcpy(a.gx, fresh->x, glen * sizeof(float));
-        std::memcpy(a.gy, fresh->y, glen * sizeof(float));
-        std::memcpy(a.gr, fresh->r, glen * sizeof(float));
-        std::memcpy(a.gmask, fresh->mask, glen * sizeof(uint32_t));
-        std::memcpy(a.gslot, fresh->slot, glen * sizeof(uint32_t));
-        std::memcpy(a.gstart, fresh->loose.start, starts * sizeof(uint32_t));
-        g.x = a.gx, g.y = a.gy, g.r = a.gr, g.mask = a.gmask, g.slot = a.gslot;
+        g.x = frozen.x, g.y = frozen.y, g.r = frozen.r, g.mask = frozen.mask, g.slot = frozen.slot;
+        g.loose.start = frozen.loose.start;
+        move_rows(g, 0, *fresh, 0, uint32_t(glen), &Grid::x, &Grid::y, &Grid::r, &Grid::mask, &Grid::slot);
+        std::memcpy(g.loose.start, fresh->loose.start, loose_start_len(g.loose.buckets, kGridRuns) * sizeof(uint32_t));
     } else {
         // Built straight into the frozen arrays: a full build writes the other half and swaps.
-        g.x2 = a.gx, g.y2 = a.gy, g.r2 = a.gr, g.mask2 = a.gmask, g.slot2 = a.gslot;
+        Store f{};
+        f.col = l.col;
+        f.map = l.map;
+        f.n = l.n;
+        g.x2 = frozen.x, g.y2 = frozen.y, g.r2 = frozen.r, g.mask2 = frozen.mask, g.slot2 = frozen.slot;
         g.key = key;
-        g.loose.start = a.gstart;
         grid_build(g, f, false);
         std::free(key);
     }
-    g.loose.start = a.gstart;
     g.x2 = g.y2 = g.r2 = nullptr;
     g.mask2 = g.slot2 = nullptr;
     g.xy = nullptr;
     g.key = g.hits = g.bitmap = nullptr;
-    v->layer = SharedLayer{f.col, f.map, n, g};
     return v;
 }
 
@@ -165,42 +191,10 @@ SharedVersion* shared_freeze_tiles(const TileMap& m, const char* name, size_t le
     return v;
 }
 
-void shared_retain(SharedVersion* v) noexcept { v->refs.fetch_add(1, std::memory_order_relaxed); }
-
 void shared_release(SharedVersion* v) noexcept {
     // acq_rel: the thread that frees sees every other holder's reads finished.
     if (v->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) free_version(v);
 }
-
-namespace {
-
-struct Entry {
-    SharedKind kind;
-    uint64_t last;          // the last version number given (never reused)
-    SharedVersion* newest;  // null after unshare
-};
-
-struct Registry {
-    std::mutex lock;
-    std::map<std::string, Entry, std::less<>> names;  // std::less<>: looked up by string_view, no copy
-    bool pinned = false;
-};
-
-// Made on first use and never destroyed: a thread may still release a version while the
-// process exits, and static destructors would run under it.
-Registry* registry() noexcept {
-    static Registry* r = new (std::nothrow) Registry();
-    return r;
-}
-
-// The entry named `name`, or null; the caller holds the lock. A lookup by string_view
-// allocates nothing, so it cannot throw.
-Entry* find_entry(Registry& r, const char* name, size_t len) noexcept {
-    auto it = r.names.find(std::string_view(name, len));
-    return it == r.names.end() ? nullptr : &it->second;
-}
-
-}  // namespace
 
 ShareStatus shared_publish(SharedVersion* v, SharedKind* had) noexcept {
     Registry* r = registry();
@@ -233,7 +227,7 @@ SharedVersion* shared_attach(const char* name, size_t len) noexcept {
     std::lock_guard<std::mutex> g(r->lock);
     Entry* e = find_entry(*r, name, len);
     if (!e || !e->newest) return nullptr;
-    shared_retain(e->newest);
+    e->newest->refs.fetch_add(1, std::memory_order_relaxed);
     return e->newest;
 }
 
@@ -284,32 +278,6 @@ size_t shared_list(SharedInfo* out, size_t max) noexcept {
     }
     return count;
 }
-
-namespace {
-
-// Whether `addr` lies in the main program: soageo linked into the executable (as the test hosts
-// link it), which nothing unloads, so there is nothing to pin. The loader lists the main
-// program first.
-bool in_main_program(const void* addr) noexcept {
-    struct Find {
-        uintptr_t addr;
-        bool found;
-    } f{reinterpret_cast<uintptr_t>(addr), false};
-    dl_iterate_phdr(
-        [](dl_phdr_info* info, size_t, void* data) -> int {
-            auto* f = static_cast<Find*>(data);
-            for (int i = 0; i < info->dlpi_phnum; ++i) {
-                const ElfW(Phdr)& p = info->dlpi_phdr[i];
-                const uintptr_t lo = info->dlpi_addr + p.p_vaddr;
-                if (p.p_type == PT_LOAD && f->addr >= lo && f->addr - lo < p.p_memsz) f->found = true;
-            }
-            return 1;  // the first object only
-        },
-        &f);
-    return f.found;
-}
-
-}  // namespace
 
 bool shared_pin(const void* addr) noexcept {
     Registry* r = registry();

@@ -51,7 +51,6 @@ SharedVersion* shared_freeze_layer(const Store& s, const Grid* fresh, const char
 SharedVersion* shared_freeze_walls(const Walls& w, const char* name, size_t len) noexcept;
 SharedVersion* shared_freeze_tiles(const TileMap& m, const char* name, size_t len) noexcept;
 
-void shared_retain(SharedVersion* v) noexcept;
 // Drops one reference; the last one frees the version (on whichever thread).
 void shared_release(SharedVersion* v) noexcept;
 

@@ -62,14 +62,11 @@ struct Differ {
 
 #if defined(SOAGEO_CHECKS)
 bool same_changes(const SlotChanges& a, const SlotChanges& b) noexcept {
-    if (a.n_added != b.n_added || a.n_removed != b.n_removed || a.n_relocated != b.n_relocated) return false;
-    for (uint32_t i = 0; i < a.n_added; ++i)
-        if (a.added_id[i] != b.added_id[i] || a.added_slot[i] != b.added_slot[i]) return false;
-    for (uint32_t i = 0; i < a.n_removed; ++i)
-        if (a.removed_slot[i] != b.removed_slot[i]) return false;
-    for (uint32_t i = 0; i < a.n_relocated; ++i)
-        if (a.from[i] != b.from[i] || a.to[i] != b.to[i]) return false;
-    return true;
+    return a.n_added == b.n_added && a.n_removed == b.n_removed && a.n_relocated == b.n_relocated &&
+           std::equal(a.added_id, a.added_id + a.n_added, b.added_id) &&
+           std::equal(a.added_slot, a.added_slot + a.n_added, b.added_slot) &&
+           std::equal(a.removed_slot, a.removed_slot + a.n_removed, b.removed_slot) &&
+           std::equal(a.from, a.from + a.n_relocated, b.from) && std::equal(a.to, a.to + a.n_relocated, b.to);
 }
 #endif
 
@@ -124,7 +121,6 @@ bool find_slot_changes(const int64_t* then, uint32_t n_then, const int64_t* now,
     d.match(mc);
     return true;
 }
-
 #endif
 
 }  // namespace soageo

@@ -28,28 +28,40 @@ void store_le(unsigned char* p, Word v) noexcept {
     std::memcpy(p, &v, sizeof v);
 }
 
-// Copies a column of n Words (uint32_t for x, y, r, mask; uint64_t for ids) out to
-// little-endian bytes, or back; returns the bytes past it.
+// Copies a column of n Words (uint32_t for x, y, r, mask; uint64_t for ids) out to the
+// format's little-endian bytes, or back (either way one byte swap on a big-endian host);
+// returns its bytes.
 template <class Word>
-unsigned char* put_column(unsigned char* out, const void* col, uint32_t n) noexcept {
-    if (little_endian()) {
-        std::memcpy(out, col, size_t(n) * sizeof(Word));
-    } else {
-        const auto* c = static_cast<const Word*>(col);
-        for (uint32_t i = 0; i < n; ++i) store_le(out + sizeof(Word) * i, c[i]);
+size_t copy_column(void* to, const void* from, uint32_t n) noexcept {
+    const size_t bytes = size_t(n) * sizeof(Word);
+    if (little_endian()) std::memcpy(to, from, bytes);
+    for (size_t i = 0; !little_endian() && i < bytes; i += sizeof(Word)) {
+        Word v;
+        std::memcpy(&v, static_cast<const unsigned char*>(from) + i, sizeof v);
+        store_le(static_cast<unsigned char*>(to) + i, v);
     }
-    return out + size_t(n) * sizeof(Word);
+    return bytes;
 }
 
-template <class Word>
-const unsigned char* get_column(void* col, const unsigned char* in, uint32_t n) noexcept {
-    if (little_endian()) {
-        std::memcpy(col, in, size_t(n) * sizeof(Word));
-    } else {
-        auto* c = static_cast<Word*>(col);
-        for (uint32_t i = 0; i < n; ++i) c[i] = load_le<Word>(in + sizeof(Word) * i);
-    }
-    return in + size_t(n) * sizeof(Word);
+void write_header(unsigned char* out, uint32_t n) noexcept {
+    std::memcpy(out, kMagic, 4);
+    out[4] = kSnapshotVersion & 0xff;
+    out[5] = kSnapshotVersion >> 8;
+    out[6] = out[7] = 0;
+    store_le<uint32_t>(out + 8, n);
+    store_le<uint32_t>(out + 12, 0);
+}
+
+void seal(unsigned char* out, uint32_t n) noexcept {
+    size_t body = snapshot_bytes(n) - kSnapshotTrailer;
+    store_le<uint64_t>(out + body, snapshot_checksum(out, body));
+}
+
+// Why an entity of a snapshot cannot be loaded, or null when it can: then it is in `m` (at i).
+const char* check_entity(IdMap& m, uint32_t i, int64_t id, float x, float y, float r) noexcept {
+    if (!std::isfinite(x) || !std::isfinite(y)) return "snapshot holds a non-finite position";
+    if (!std::isfinite(r) || !(r >= 0.0f)) return "snapshot holds a bad radius";
+    return idmap_insert_new(m, id, i) ? nullptr : "snapshot holds a duplicate id";
 }
 
 uint64_t rotl(uint64_t v, int k) noexcept { return (v << k) | (v >> (64 - k)); }
@@ -77,30 +89,13 @@ uint64_t snapshot_checksum(const unsigned char* data, size_t size) noexcept {
     return h ^ (h >> 32);
 }
 
-namespace {
-
-void write_header(unsigned char* out, uint32_t n) noexcept {
-    std::memcpy(out, kMagic, 4);
-    out[4] = kSnapshotVersion & 0xff;
-    out[5] = kSnapshotVersion >> 8;
-    out[6] = out[7] = 0;
-    store_le<uint32_t>(out + 8, n);
-    store_le<uint32_t>(out + 12, 0);
-}
-
-void seal(unsigned char* out, uint32_t n) noexcept {
-    size_t body = snapshot_bytes(n) - kSnapshotTrailer;
-    store_le<uint64_t>(out + body, snapshot_checksum(out, body));
-}
-
-}  // namespace
-
 void snapshot_write(const Store& s, unsigned char* out) noexcept {
     const uint32_t n = s.n;
     write_header(out, n);
-    unsigned char* p = put_column<uint64_t>(out + kSnapshotHeader, s.col.id, n);
-    for (const void* col : {s.col.x, s.col.y, s.col.r}) p = put_column<uint32_t>(p, col, n);
-    put_column<uint32_t>(p, s.col.mask, n);
+    unsigned char* p = out + kSnapshotHeader;
+    p += copy_column<uint64_t>(p, s.col.id, n);
+    for (const void* col : {s.col.x, s.col.y, s.col.r}) p += copy_column<uint32_t>(p, col, n);
+    copy_column<uint32_t>(p, s.col.mask, n);
     seal(out, n);
 }
 
@@ -132,21 +127,10 @@ SnapshotEntity snapshot_entity(const unsigned char* data, uint32_t n, uint32_t i
     return e;
 }
 
-namespace {
-
-const char* check_values(float x, float y, float r) noexcept {
-    if (!std::isfinite(x) || !std::isfinite(y)) return "snapshot holds a non-finite position";
-    if (!std::isfinite(r) || !(r >= 0.0f)) return "snapshot holds a bad radius";
-    return nullptr;
-}
-
-}  // namespace
-
 const char* snapshot_check_content(const unsigned char* data, uint32_t n, IdMap& scratch) noexcept {
     for (uint32_t i = 0; i < n; ++i) {
-        SnapshotEntity e = snapshot_entity(data, n, i);
-        if (const char* why = check_values(e.x, e.y, e.r)) return why;
-        if (!idmap_insert_new(scratch, e.id, i)) return "snapshot holds a duplicate id";
+        const SnapshotEntity e = snapshot_entity(data, n, i);
+        if (const char* why = check_entity(scratch, i, e.id, e.x, e.y, e.r)) return why;
     }
     return nullptr;
 }
@@ -167,15 +151,15 @@ const char* snapshot_check(const unsigned char* data, size_t size, uint32_t* n) 
 }
 
 const char* snapshot_read(const unsigned char* data, uint32_t n, Store& s) noexcept {
-    const unsigned char* p = get_column<uint64_t>(s.col.id, data + kSnapshotHeader, n);
-    for (void* col : {s.col.x, s.col.y, s.col.r}) p = get_column<uint32_t>(col, p, n);
-    get_column<uint32_t>(s.col.mask, p, n);
+    const unsigned char* p = data + kSnapshotHeader;
+    p += copy_column<uint64_t>(s.col.id, p, n);
+    for (void* col : {s.col.x, s.col.y, s.col.r}) p += copy_column<uint32_t>(col, p, n);
+    copy_column<uint32_t>(s.col.mask, p, n);
     // Map inserts land in random cache lines; asking for the line 16 inserts ahead makes loading
     // a million entities much faster (build/bench_snapshot's load).
     for (uint32_t i = 0; i < n; ++i) {
         if (i + 16 < n) idmap_prefetch(s.map, s.col.id[i + 16]);
-        if (const char* why = check_values(s.col.x[i], s.col.y[i], s.col.r[i])) return why;
-        if (!idmap_insert_new(s.map, s.col.id[i], i)) return "snapshot holds a duplicate id";
+        if (const char* why = check_entity(s.map, i, s.col.id[i], s.col.x[i], s.col.y[i], s.col.r[i])) return why;
         s.n = i + 1;
     }
     return nullptr;

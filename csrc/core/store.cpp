@@ -6,7 +6,6 @@
 #include "carve.hpp"
 
 namespace soageo {
-
 namespace {
 
 // x, y, r, mask, hits: 4 bytes each; id, order: 8 bytes.
@@ -16,44 +15,6 @@ Columns lay_columns(Carver& k, uint32_t cap) noexcept {
     k.take_zeroed_each(c.cap, &c.x, &c.y, &c.r, &c.mask, &c.hits, &c.id, &c.order);
     return c;
 }
-
-}  // namespace
-
-size_t columns_bytes(uint32_t cap) noexcept { return layout_bytes(lay_columns, cap); }
-
-Columns columns_carve(void* block, uint32_t cap) noexcept { return layout_carve(block, lay_columns, cap); }
-
-void columns_copy(Columns& to, const Columns& from, uint32_t n) noexcept {
-    if (n == 0) return;  // a new layer has no columns yet: memcpy from null is undefined even for 0 bytes
-    std::memcpy(to.x, from.x, n * sizeof(float));
-    std::memcpy(to.y, from.y, n * sizeof(float));
-    std::memcpy(to.r, from.r, n * sizeof(float));
-    std::memcpy(to.mask, from.mask, n * sizeof(uint32_t));
-    std::memcpy(to.id, from.id, n * sizeof(int64_t));
-}
-
-uint32_t idmap_cap_for(uint32_t entities) noexcept {
-    uint32_t c = 4;
-    while (uint64_t(c) * 4 < entities) c *= 2;  // entities <= 4/5 of c * kIdBucket positions
-    return c;
-}
-
-size_t idmap_bytes(uint32_t cap) noexcept { return sizeof(IdMap::Bucket) * size_t(cap) + kAlign; }
-
-IdMap idmap_init(void* block, uint32_t cap) noexcept {
-    IdMap m{reinterpret_cast<IdMap::Bucket*>(align_up(reinterpret_cast<uintptr_t>(block))), cap};
-    idmap_clear(m);
-    return m;
-}
-
-void idmap_clear(IdMap& m) noexcept {
-    static_assert(sizeof(IdMap::Bucket) == kAlign, "a bucket is one cache line");
-    std::memset(static_cast<void*>(m.buckets), 0xff, sizeof(IdMap::Bucket) * size_t(m.cap));  // slots kNoSlot
-}
-
-uint32_t idmap_find(const IdMap& m, int64_t id) noexcept { return idmap_find_from(m, idmap_home(m, id), id); }
-
-namespace {
 
 // Where `id` sits in bucket k (kIdBucket: not there), and the bucket's first free position
 // (kIdBucket: full; a full bucket means an id may have probed past it).
@@ -90,11 +51,58 @@ bool idmap_place(IdMap& m, int64_t id, uint32_t slot, bool overwrite) noexcept {
     }
 }
 
+MoveBatch lay_moves(Carver& k, uint32_t cap) noexcept {
+    MoveBatch m;
+    m.held_cap = k.take<uint64_t>(1);
+    k.take_each(cap, &m.ids, &m.ids2);
+    k.take_each(2 * size_t(cap), &m.xy, &m.xy2);
+    k.take_each(cap, &m.home2, &m.slots);
+    return m;
+}
+
+void feed_push(MemberFeed& f, uint32_t slot, uint32_t last) noexcept {
+    f.op[f.seq % kMaxMembersBehind] = MemberOp{slot, last};
+    ++f.seq;
+}
+
+void log_member(Store& s, uint32_t slot, uint32_t last) noexcept {
+    MemberFeed& f = s.feed;
+    feed_push(f, slot, last);
+    s.stale |= kChanged | kStaleMembers;
+    if (f.seq - s.query_seen > kMaxMembersBehind) s.stale |= kChangedAll;
+    if (!feed_holds(f, s.index_seen)) s.stale |= kStaleAll;  // the index starts from scratch
+}
+
 }  // namespace
 
-void idmap_put(IdMap& m, int64_t id, uint32_t slot) noexcept { idmap_place(m, id, slot, true); }
+size_t columns_bytes(uint32_t cap) noexcept { return layout_bytes(lay_columns, cap); }
 
-bool idmap_insert_new(IdMap& m, int64_t id, uint32_t slot) noexcept { return idmap_place(m, id, slot, false); }
+Columns columns_carve(void* block, uint32_t cap) noexcept { return layout_carve(block, lay_columns, cap); }
+
+void columns_copy(Columns& to, const Columns& from, uint32_t n) noexcept {
+    move_rows(to, 0, from, 0, n, &Columns::x, &Columns::y, &Columns::r, &Columns::mask, &Columns::id);
+}
+
+uint32_t idmap_cap_for(uint32_t entities) noexcept {
+    uint32_t c = 4;
+    while (uint64_t(c) * 4 < entities) c *= 2;  // entities <= 4/5 of c * kIdBucket positions
+    return c;
+}
+
+size_t idmap_bytes(uint32_t cap) noexcept { return sizeof(IdMap::Bucket) * size_t(cap) + kAlign; }
+
+IdMap idmap_init(void* block, uint32_t cap) noexcept {
+    IdMap m{reinterpret_cast<IdMap::Bucket*>(align_up(reinterpret_cast<uintptr_t>(block))), cap};
+    idmap_clear(m);
+    return m;
+}
+
+void idmap_clear(IdMap& m) noexcept {
+    static_assert(sizeof(IdMap::Bucket) == kAlign, "a bucket is one cache line");
+    std::memset(static_cast<void*>(m.buckets), 0xff, sizeof(IdMap::Bucket) * size_t(m.cap));  // slots kNoSlot
+}
+
+uint32_t idmap_find(const IdMap& m, int64_t id) noexcept { return idmap_find_from(m, idmap_home(m, id), id); }
 
 void idmap_prefetch(const IdMap& m, int64_t id) noexcept {
     __builtin_prefetch(&m.buckets[idmap_home(m, id)], 1);
@@ -103,6 +111,10 @@ void idmap_prefetch(const IdMap& m, int64_t id) noexcept {
 void idmap_prefetch_find(const IdMap& m, int64_t id) noexcept {
     __builtin_prefetch(&m.buckets[idmap_home(m, id)], 0);
 }
+
+void idmap_put(IdMap& m, int64_t id, uint32_t slot) noexcept { idmap_place(m, id, slot, true); }
+
+bool idmap_insert_new(IdMap& m, int64_t id, uint32_t slot) noexcept { return idmap_place(m, id, slot, false); }
 
 // No tombstones, so lookups never slow down after many removals: the freed position takes an
 // id from a later bucket that probed past it (whose position is then the one freed), until a
@@ -140,19 +152,6 @@ void idmap_erase(IdMap& m, int64_t id) noexcept {
         if (!full) return;  // this bucket had room before: no id probed past it
     }
 }
-
-namespace {
-
-MoveBatch lay_moves(Carver& k, uint32_t cap) noexcept {
-    MoveBatch m;
-    m.held_cap = k.take<uint64_t>(1);
-    k.take_each(cap, &m.ids, &m.ids2);
-    k.take_each(2 * size_t(cap), &m.xy, &m.xy2);
-    k.take_each(cap, &m.home2, &m.slots);
-    return m;
-}
-
-}  // namespace
 
 size_t move_batch_bytes(uint32_t cap) noexcept { return layout_bytes(lay_moves, cap); }
 
@@ -229,24 +228,6 @@ MovePlan move_batch_lookup(const IdMap& m, const MoveBatch& b, uint32_t n) noexc
     return MovePlan{b.slots, b.xy2, first_absent};
 }
 
-namespace {
-
-// Numbers a change and keeps it in the ring.
-void feed_push(MemberFeed& f, uint32_t slot, uint32_t last) noexcept {
-    f.op[f.seq % kMaxMembersBehind] = MemberOp{slot, last};
-    ++f.seq;
-}
-
-void log_member(Store& s, uint32_t slot, uint32_t last) noexcept {
-    MemberFeed& f = s.feed;
-    feed_push(f, slot, last);
-    s.stale |= kChanged | kStaleMembers;
-    if (f.seq - s.query_seen > kMaxMembersBehind) s.stale |= kChangedAll;
-    if (!feed_holds(f, s.index_seen)) s.stale |= kStaleAll;  // the index starts from scratch
-}
-
-}  // namespace
-
 uint32_t store_set(Store& s, int64_t id, float x, float y, float r, uint32_t mask) noexcept {
     SOAGEO_ASSERT(s.n < s.col.cap || idmap_find(s.map, id) != kNoSlot);  // room for a new id
     uint32_t slot = idmap_find(s.map, id);
@@ -278,14 +259,11 @@ void store_move_many(Store& s, const uint32_t* slots, const float* xy, uint32_t 
     }
     float* x = s.col.x;
     float* y = s.col.y;
-    uint32_t i = 0;
-    for (; i + kDist < n; ++i) {
-        __builtin_prefetch(x + slots[i + kDist], 1);
-        __builtin_prefetch(y + slots[i + kDist], 1);
-        x[slots[i]] = xy[2 * i];
-        y[slots[i]] = xy[2 * i + 1];
-    }
-    for (; i < n; ++i) {
+    for (uint32_t i = 0; i < n; ++i) {
+        if (i + kDist < n) {
+            __builtin_prefetch(x + slots[i + kDist], 1);
+            __builtin_prefetch(y + slots[i + kDist], 1);
+        }
         x[slots[i]] = xy[2 * i];
         y[slots[i]] = xy[2 * i + 1];
     }
@@ -299,13 +277,8 @@ bool store_remove(Store& s, int64_t id) noexcept {
     log_member(s, slot, last);
     s.since_commit |= kCommitShape;
     if (slot != last) {
-        Columns& c = s.col;
-        c.x[slot] = c.x[last];
-        c.y[slot] = c.y[last];
-        c.r[slot] = c.r[last];
-        c.mask[slot] = c.mask[last];
-        c.id[slot] = c.id[last];
-        idmap_put(s.map, c.id[slot], slot);
+        move_rows(s.col, slot, s.col, last, 1, &Columns::x, &Columns::y, &Columns::r, &Columns::mask, &Columns::id);
+        idmap_put(s.map, s.col.id[slot], slot);
     }
     // The vacated slot becomes padding again.
     s.col.x[last] = s.col.y[last] = s.col.r[last] = 0.0f;

@@ -35,15 +35,13 @@ struct Columns {
 size_t columns_bytes(uint32_t cap) noexcept;
 // Carves the columns out of `block` (at least columns_bytes(cap) bytes) and zeroes the padding.
 Columns columns_carve(void* block, uint32_t cap) noexcept;
-// Copies the first n entities from one set of columns to another.
 void columns_copy(Columns& to, const Columns& from, uint32_t n) noexcept;
 
-// Open addressing by buckets: a bucket is one cache line of kIdBucket ids and their slots, and
-// a lookup probes buckets from its home until it finds the id or a bucket with a free position
-// (no id ever went past a bucket that had room). A lookup is one line nearly always, so the map
-// can be 80% full at most, not half: 16 bytes per entity of capacity instead of 32 with one
-// 16-byte entry per position, which keeps the map of 100,000 entities (2 MB) in this machine's
-// last-level cache share, where a map twice the size missed it on every layer:move.
+// Open addressing by buckets: a bucket is one cache line of kIdBucket ids and their slots; a
+// lookup probes from its home until it finds the id or a bucket with a free position (no id
+// ever went past a bucket with room). A lookup reads one line nearly always, so the map may be
+// 80% full, not half: 16 bytes per entity of capacity, not 32, which keeps the map of 100,000
+// entities (2 MB) in this machine's last-level cache share (twice that missed on every layer:move).
 constexpr uint32_t kIdBucket = 5;
 struct IdMap {
     struct alignas(64) Bucket {
@@ -133,11 +131,8 @@ struct MovePlan {
 // sweep the map. Shorter batches and smaller maps are looked up in order, with prefetching.
 MovePlan move_batch_lookup(const IdMap& m, const MoveBatch& b, uint32_t n) noexcept;
 
-// The whole layer as the core sees it. Every mutation below assumes the caller has already
-// validated its arguments and made room: none of them can fail.
-// What changed since the spatial index (grid.hpp) was last brought up to date: the index
-// catches up lazily, so every mutation only sets a bit here (adds and removes also go to the
-// change feed below).
+// What changed since the spatial index (grid.hpp) last caught up: it catches up lazily, so a
+// mutation only sets a bit here (adds and removes also go to the change feed below).
 constexpr uint8_t kStaleMoved = 1;    // positions
 constexpr uint8_t kStaleAll = 2;      // anything the feed cannot tell the index: rebuild from scratch
 constexpr uint8_t kChanged = 4;       // any change since a query last asked (rebuild_policy.hpp)
@@ -175,6 +170,8 @@ inline MemberOp feed_at(const MemberFeed& f, uint64_t k) noexcept { return f.op[
 constexpr uint8_t kCommitMoved = 1;
 constexpr uint8_t kCommitShape = 2;
 
+// The whole layer as the core sees it. Every mutation below assumes the caller has already
+// validated its arguments and made room: none of them can fail.
 struct Store {
     Columns col;
     IdMap map;

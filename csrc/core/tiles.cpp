@@ -4,6 +4,8 @@
 #include <cmath>
 #include <utility>
 
+#include "exact.hpp"
+
 namespace soageo {
 namespace {
 
@@ -64,17 +66,9 @@ int tile_meets_fast(const TileMap& m, uint32_t col, uint32_t row, const Ray& r, 
     return 1;
 }
 
-bool meets(const TileMap& m, uint32_t col, uint32_t row, const Ray& r, bool open) noexcept {
-    const int fast = tile_meets_fast(m, col, row, r, open);
-    return fast != 0 ? fast > 0 : tile_meets(m, col, row, r.q, open, nullptr);
-}
-
-}  // namespace
-
-TileMap tiles_make(uint64_t* bits, uint32_t cols, uint32_t rows, float x0, float y0, float cell) noexcept {
-    return TileMap{bits, cols, rows, x0, y0, cell, GridFrame{x0, y0, 1.0 / double(cell), cols, rows}};
-}
-
+// The closed segment q meets the closed square of cell (col, row), blocked or not. `open`: a
+// contact at q's start alone or at its end alone does not count. `enter`, when given, receives
+// the first contact's parameter.
 bool tile_meets(const TileMap& m, uint32_t col, uint32_t row, const Seg& q, bool open, exact::Ratio* enter) noexcept {
     // Liang-Barsky on exact values: the parameters where q enters and leaves each slab, the
     // latest entry against the earliest exit.
@@ -117,7 +111,10 @@ bool tile_meets(const TileMap& m, uint32_t col, uint32_t row, const Seg& q, bool
     return true;
 }
 
-namespace {
+bool meets(const TileMap& m, uint32_t col, uint32_t row, const Ray& r, bool open) noexcept {
+    const int fast = tile_meets_fast(m, col, row, r, open);
+    return fast != 0 ? fast > 0 : tile_meets(m, col, row, r.q, open, nullptr);
+}
 
 // The rows [*lo - 1, *hi] (as reals: rows r with r + 1 >= *lo and r <= *hi) whose closed
 // cells in column c the segment certainly meets: the part of it inside the column shrunk by
@@ -203,12 +200,19 @@ bool any_blocked(const TileMap& m, const Seg& q, bool open) noexcept {
     return hit;
 }
 
-// any_blocked for a closed query, its common case kept lean: the walk stops at the first
+}  // namespace
+
+TileMap tiles_make(uint64_t* bits, uint32_t cols, uint32_t rows, float x0, float y0, float cell) noexcept {
+    return TileMap{bits, cols, rows, x0, y0, cell, GridFrame{x0, y0, 1.0 / double(cell), cols, rows}};
+}
+
+// As any_blocked for a closed query, its common case kept lean: the walk stops at the first
 // column block with a blocked cell in the span, with nothing to save around a call, and that
 // block is looked at after it: most blocked rays end there, on a certain row. A block with no
 // certain row (the ray passes within the pad of its cells, or only touches them) hands the
 // ray to the full walk, which decides it afresh.
-bool closed_blocked(const TileMap& m, const Seg& q) noexcept {
+bool tiles_blocked(const TileMap& m, float ax, float ay, float bx, float by) noexcept {
+    const Seg q{ax, ay, bx, by};
     const uint64_t words_per_row = (m.cols + 7) / 8;
     const uint64_t* const words = m.bits;
     RowFrame f;
@@ -230,12 +234,6 @@ bool closed_blocked(const TileMap& m, const Seg& q) noexcept {
         if (row + 1 >= certain_lo && row <= certain_hi) return true;
     }
     return any_blocked(m, q, false);
-}
-
-}  // namespace
-
-bool tiles_blocked(const TileMap& m, float ax, float ay, float bx, float by) noexcept {
-    return closed_blocked(m, Seg{ax, ay, bx, by});
 }
 
 bool tiles_visible(const TileMap& m, float vx, float vy, float px, float py) noexcept {

@@ -6,7 +6,6 @@
 
 #include <cstdint>
 
-#include "exact.hpp"
 #include "ray_walk.hpp"
 #include "walls.hpp"
 
@@ -48,10 +47,5 @@ bool tiles_blocked(const TileMap& m, float ax, float ay, float bx, float by) noe
 // lowest of those touched at that exact t.
 bool tiles_cast(const TileMap& m, float ax, float ay, float bx, float by, double* t, uint32_t* cell) noexcept;
 bool tiles_visible(const TileMap& m, float vx, float vy, float px, float py) noexcept;
-
-// The closed segment q meets the closed square of cell (col, row), blocked or not. `open`: a
-// contact at q's start alone or at its end alone does not count. `enter`, when given, receives
-// the first contact's parameter.
-bool tile_meets(const TileMap& m, uint32_t col, uint32_t row, const Seg& q, bool open, exact::Ratio* enter) noexcept;
 
 }  // namespace soageo

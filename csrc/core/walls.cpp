@@ -10,15 +10,16 @@
 namespace soageo {
 namespace {
 
-// Shewchuk's orient2d filter, then the exact expansion (orient.cpp) when it cannot decide.
+// Shewchuk's orient2d filter on det = l - r: its sign where the doubles decide it, else 0.
+inline int filter_sign(double l, double r) noexcept {
+    const double det = l - r, bound = 3.3306690738754716e-16 * (std::fabs(l) + std::fabs(r));
+    return det > bound ? 1 : -det > bound ? -1 : 0;
+}
+
+// The filter, then the exact expansion (orient.cpp) when it cannot decide.
 inline int orient(float ax, float ay, float bx, float by, float px, float py) noexcept {
-    const double l = (double(bx) - ax) * (double(py) - ay);
-    const double r = (double(by) - ay) * (double(px) - ax);
-    const double det = l - r;
-    const double bound = 3.3306690738754716e-16 * (std::fabs(l) + std::fabs(r));
-    if (det > bound) return 1;
-    if (-det > bound) return -1;
-    return orient_exact(ax, ay, bx, by, px, py);
+    const int sign = filter_sign((double(bx) - ax) * (double(py) - ay), (double(by) - ay) * (double(px) - ax));
+    return sign ? sign : orient_exact(ax, ay, bx, by, px, py);
 }
 
 inline float fmin2(float a, float b) { return a < b ? a : b; }
@@ -30,6 +31,16 @@ inline bool boxes_apart(const Seg& q, const Seg& s) noexcept {
 }
 
 inline bool is_point(const Seg& s) noexcept { return s.ax == s.bx && s.ay == s.by; }
+
+// A wall collinear with q, and q, as coordinates along an axis on which q moves (on their
+// line, points are ordered as those coordinates).
+struct Along {
+    float qa, qb, sa, sb;
+};
+inline Along along(const Seg& q, const Seg& s) noexcept {
+    if (q.ax != q.bx) return Along{q.ax, q.bx, s.ax, s.bx};
+    return Along{q.ay, q.by, s.ay, s.by};
+}
 
 // How a wall meets the query segment q: which point is the first contact along q.
 enum class Contact { none, start, end, point_a, point_b, crossing };
@@ -43,13 +54,10 @@ Contact first_contact(const Seg& q, const Seg& s) noexcept {
     const int o2 = orient(q.ax, q.ay, q.bx, q.by, s.bx, s.by);
     if (o1 == 0 && o2 == 0) {
         // Collinear with overlapping boxes: they overlap. The first point of the overlap is q's
-        // start when the wall holds it, else the wall's end nearer that start. Along an axis on
-        // which q moves, the line's points are ordered as their coordinates.
-        const bool by_x = q.ax != q.bx;
-        const float qa = by_x ? q.ax : q.ay, qb = by_x ? q.bx : q.by;
-        const float sa = by_x ? s.ax : s.ay, sb = by_x ? s.bx : s.by;
-        if (fmin2(sa, sb) <= qa && qa <= fmax2(sa, sb)) return Contact::start;
-        const bool a_first = qb > qa ? sa <= sb : sa >= sb;
+        // start when the wall holds it, else the wall's end nearer that start.
+        const Along l = along(q, s);
+        if (fmin2(l.sa, l.sb) <= l.qa && l.qa <= fmax2(l.sa, l.sb)) return Contact::start;
+        const bool a_first = l.qb > l.qa ? l.sa <= l.sb : l.sa >= l.sb;
         return a_first ? Contact::point_a : Contact::point_b;
     }
     if (o1 == o2) return Contact::none;
@@ -105,8 +113,8 @@ void contact_ratio(const Seg& q, const Seg& s, Contact c, exact::Ratio& r) noexc
     exact::ratio_finish(r);
 }
 
-// A query segment with what every wall test against it recomputes: its box, and its start and
-// direction in double for the orientation filter (the same arithmetic as orient above).
+// A query segment with what every wall test against it would recompute: its box, and its
+// start and direction in double for filter_sign.
 struct Prepared {
     Seg q;
     float minx, maxx, miny, maxy;
@@ -123,13 +131,94 @@ inline Prepared prepare(float ax, float ay, float bx, float by) noexcept {
 inline bool clearly_apart(const Prepared& p, const Seg& s) noexcept {
     if (p.maxx < fmin2(s.ax, s.bx) || fmax2(s.ax, s.bx) < p.minx || p.maxy < fmin2(s.ay, s.by) || fmax2(s.ay, s.by) < p.miny)
         return true;
-    const double l1 = p.dx * (double(s.ay) - p.ay), r1 = p.dy * (double(s.ax) - p.ax);
-    const double l2 = p.dx * (double(s.by) - p.ay), r2 = p.dy * (double(s.bx) - p.ax);
-    const double d1 = l1 - r1, d2 = l2 - r2;
-    const double e1 = 3.3306690738754716e-16 * (std::fabs(l1) + std::fabs(r1));
-    const double e2 = 3.3306690738754716e-16 * (std::fabs(l2) + std::fabs(r2));
-    return (d1 > e1 && d2 > e2) || (d1 < -e1 && d2 < -e2);
+    const int a = filter_sign(p.dx * (double(s.ay) - p.ay), p.dy * (double(s.ax) - p.ax));
+    const int b = filter_sign(p.dx * (double(s.by) - p.ay), p.dy * (double(s.bx) - p.ax));
+    return a != 0 && a == b;
 }
+
+// Whether test(wall) holds for a wall in a cell the segment crosses. On a large map each cell
+// costs two dependent cache misses (its start, then its walls): the cells are listed first
+// and both loads prefetched for all of them, so that the misses overlap instead of queueing.
+// A segment crossing more cells than the list holds walks them as it goes.
+template <class Test>
+bool any_wall(const Walls& w, float ax, float ay, float bx, float by, Test test) noexcept {
+    constexpr uint32_t kListed = 64;
+    uint32_t cells[kListed];
+    uint32_t k = 0;
+    bool more = false;
+    walk_cells<false>(w.frame, ax, ay, bx, by, [&](uint32_t col, uint32_t row, double, double) {
+        if (k == kListed) {
+            more = true;
+            return Walk::stop;
+        }
+        const uint32_t c = row * w.frame.cols + col;
+        __builtin_prefetch(w.start + c);
+        cells[k++] = c;
+        return Walk::next;
+    });
+    if (!more) {
+        for (uint32_t i = 0; i < k; ++i) __builtin_prefetch(w.cell_seg + w.start[cells[i]]);
+        for (uint32_t i = 0; i < k; ++i)
+            for (uint32_t e = w.start[cells[i]], end = w.start[cells[i] + 1]; e < end; ++e)
+                if (test(w.cell_seg[e])) return true;
+        return false;
+    }
+    bool hit = false;
+    walk_cells<false>(w.frame, ax, ay, bx, by, [&](uint32_t col, uint32_t row, double, double) {
+        const uint32_t c = row * w.frame.cols + col;
+        for (uint32_t e = w.start[c], end = w.start[c + 1]; e < end; ++e) {
+            if (test(w.cell_seg[e])) {
+                hit = true;
+                return Walk::stop;
+            }
+        }
+        return Walk::next;
+    });
+    return hit;
+}
+
+// A contact's parameter in double and a bound on its error (infinite when the double cannot
+// tell: a crossing at a grazing angle). Casts order contacts by these, and compute exact ratios
+// (contact_ratio) only for two contacts whose bounds overlap, and for a winner whose bound
+// is wider than the 1e-9 the result promises.
+struct Approx {
+    double t, err;
+};
+
+Approx approx_contact(const Prepared& p, const Seg& s, Contact c) noexcept {
+    constexpr double eps = 2.220446049250313e-16;
+    if (c == Contact::start) return {0, 0};
+    if (c == Contact::end) return {1, 0};
+    double num, den, en, ed;
+    if (c == Contact::crossing) {
+        const double ex = double(s.bx) - s.ax, ey = double(s.by) - s.ay;
+        const double cx = double(s.ax) - p.ax, cy = double(s.ay) - p.ay;
+        num = cx * ey - cy * ex;
+        den = p.dx * ey - p.dy * ex;
+        en = 8 * eps * (std::fabs(cx * ey) + std::fabs(cy * ex));
+        ed = 8 * eps * (std::fabs(p.dx * ey) + std::fabs(p.dy * ex));
+    } else {
+        const bool a = c == Contact::point_a;
+        const double ux = double(a ? s.ax : s.bx) - p.ax, uy = double(a ? s.ay : s.by) - p.ay;
+        num = ux * p.dx + uy * p.dy;
+        den = p.dx * p.dx + p.dy * p.dy;
+        en = 8 * eps * (std::fabs(ux * p.dx) + std::fabs(uy * p.dy));
+        ed = 8 * eps * den;
+    }
+    const double ad = std::fabs(den);
+    if (!(ad > 2 * ed)) return {0, HUGE_VAL};
+    const double t = num / den;
+    return {t, 2 * ((en + std::fabs(t) * ed) / (ad - ed) + 2 * eps * std::fabs(t))};
+}
+
+struct Best {
+    Seg s;
+    Contact kind;
+    uint32_t wall;
+    Approx a;
+    bool exact;  // r holds its exact ratio
+    exact::Ratio r;
+};
 
 }  // namespace
 
@@ -146,14 +235,11 @@ bool seg_blocks_open(const Seg& q, const Seg& s) noexcept {
     const int o1 = orient(q.ax, q.ay, q.bx, q.by, s.ax, s.ay);
     const int o2 = orient(q.ax, q.ay, q.bx, q.by, s.bx, s.by);
     if (o1 == 0 && o2 == 0) {
-        // Collinear overlap [lo, hi] along an axis q moves on: more than one point blocks, and
-        // so does a single point other than q's ends.
-        const bool by_x = q.ax != q.bx;
-        const float qa = by_x ? q.ax : q.ay, qb = by_x ? q.bx : q.by;
-        const float sa = by_x ? s.ax : s.ay, sb = by_x ? s.bx : s.by;
-        const float lo = fmax2(fmin2(qa, qb), fmin2(sa, sb)), hi = fmin2(fmax2(qa, qb), fmax2(sa, sb));
-        if (lo < hi) return true;
-        return lo == hi && lo != qa && lo != qb;
+        // Collinear overlap [lo, hi]: more than one point blocks, and so does a single point
+        // other than q's ends.
+        const Along l = along(q, s);
+        const float lo = fmax2(fmin2(l.qa, l.qb), fmin2(l.sa, l.sb)), hi = fmin2(fmax2(l.qa, l.qb), fmax2(l.sa, l.sb));
+        return lo < hi || (lo == hi && lo != l.qa && lo != l.qb);
     }
     if (o1 == o2) return false;
     const int o3 = orient(s.ax, s.ay, s.bx, s.by, q.ax, q.ay);
@@ -213,15 +299,13 @@ void walls_build(Walls& w, const Seg* seg, uint32_t n, const WallPlan& p, void* 
     // Counting sort of (cell, wall), walls ascending within a cell.
     for (uint32_t i = 0; i < n; ++i)
         walk_cells<false>(p.frame, seg[i].ax, seg[i].ay, seg[i].bx, seg[i].by, [&](uint32_t col, uint32_t row, double, double) {
-            const uint32_t c = row * p.frame.cols + col;
-            ++start[c + 1];
+            ++start[row * p.frame.cols + col + 1];
             return Walk::next;
         });
     for (uint32_t c = 0; c < cells; ++c) start[c + 1] += start[c];
     for (uint32_t i = 0; i < n; ++i)
         walk_cells<false>(p.frame, seg[i].ax, seg[i].ay, seg[i].bx, seg[i].by, [&](uint32_t col, uint32_t row, double, double) {
-            const uint32_t c = row * p.frame.cols + col;
-            const uint32_t k = start[c]++;
+            const uint32_t k = start[row * p.frame.cols + col]++;
             cell_seg[k] = seg[i];
             cell_wall[k] = i;
             return Walk::next;
@@ -230,51 +314,6 @@ void walls_build(Walls& w, const Seg* seg, uint32_t n, const WallPlan& p, void* 
     start[0] = 0;
     w = Walls{seg, n, p.frame, start, cell_seg, cell_wall};
 }
-
-namespace {
-
-// Whether test(wall) holds for a wall in a cell the segment crosses. On a large map each cell
-// costs two dependent cache misses (its start, then its walls): the cells are listed first
-// and both loads prefetched for all of them, so that the misses overlap instead of queueing.
-// A segment crossing more cells than the list holds walks them as it goes.
-template <class Test>
-bool any_wall(const Walls& w, float ax, float ay, float bx, float by, Test test) noexcept {
-    constexpr uint32_t kListed = 64;
-    uint32_t cells[kListed];
-    uint32_t k = 0;
-    bool more = false;
-    walk_cells<false>(w.frame, ax, ay, bx, by, [&](uint32_t col, uint32_t row, double, double) {
-        if (k == kListed) {
-            more = true;
-            return Walk::stop;
-        }
-        const uint32_t c = row * w.frame.cols + col;
-        __builtin_prefetch(w.start + c);
-        cells[k++] = c;
-        return Walk::next;
-    });
-    if (!more) {
-        for (uint32_t i = 0; i < k; ++i) __builtin_prefetch(w.cell_seg + w.start[cells[i]]);
-        for (uint32_t i = 0; i < k; ++i)
-            for (uint32_t e = w.start[cells[i]], end = w.start[cells[i] + 1]; e < end; ++e)
-                if (test(w.cell_seg[e])) return true;
-        return false;
-    }
-    bool hit = false;
-    walk_cells<false>(w.frame, ax, ay, bx, by, [&](uint32_t col, uint32_t row, double, double) {
-        const uint32_t c = row * w.frame.cols + col;
-        for (uint32_t e = w.start[c], end = w.start[c + 1]; e < end; ++e) {
-            if (test(w.cell_seg[e])) {
-                hit = true;
-                return Walk::stop;
-            }
-        }
-        return Walk::next;
-    });
-    return hit;
-}
-
-}  // namespace
 
 bool walls_blocked(const Walls& w, float ax, float ay, float bx, float by) noexcept {
     const Prepared p = prepare(ax, ay, bx, by);
@@ -287,53 +326,6 @@ bool walls_visible(const Walls& w, float vx, float vy, float px, float py) noexc
     if (is_point(p.q)) return true;
     return !any_wall(w, vx, vy, px, py, [&](const Seg& s) { return !clearly_apart(p, s) && seg_blocks_open(p.q, s); });
 }
-
-namespace {
-
-// A contact's parameter in double and a bound on its error (infinite when the double cannot
-// tell: a crossing at a grazing angle). Casts order contacts by these, and compute exact ratios
-// (contact_ratio) only for two contacts whose bounds overlap, and for a winner whose bound
-// is wider than the 1e-9 the result promises.
-struct Approx {
-    double t, err;
-};
-
-Approx approx_contact(const Prepared& p, const Seg& s, Contact c) noexcept {
-    constexpr double eps = 2.220446049250313e-16;
-    if (c == Contact::start) return {0, 0};
-    if (c == Contact::end) return {1, 0};
-    double num, den, en, ed;
-    if (c == Contact::crossing) {
-        const double ex = double(s.bx) - s.ax, ey = double(s.by) - s.ay;
-        const double cx = double(s.ax) - p.ax, cy = double(s.ay) - p.ay;
-        num = cx * ey - cy * ex;
-        den = p.dx * ey - p.dy * ex;
-        en = 8 * eps * (std::fabs(cx * ey) + std::fabs(cy * ex));
-        ed = 8 * eps * (std::fabs(p.dx * ey) + std::fabs(p.dy * ex));
-    } else {
-        const bool a = c == Contact::point_a;
-        const double ux = double(a ? s.ax : s.bx) - p.ax, uy = double(a ? s.ay : s.by) - p.ay;
-        num = ux * p.dx + uy * p.dy;
-        den = p.dx * p.dx + p.dy * p.dy;
-        en = 8 * eps * (std::fabs(ux * p.dx) + std::fabs(uy * p.dy));
-        ed = 8 * eps * den;
-    }
-    const double ad = std::fabs(den);
-    if (!(ad > 2 * ed)) return {0, HUGE_VAL};
-    const double t = num / den;
-    return {t, 2 * ((en + std::fabs(t) * ed) / (ad - ed) + 2 * eps * std::fabs(t))};
-}
-
-struct Best {
-    Seg s;
-    Contact kind;
-    uint32_t wall;
-    Approx a;
-    bool exact;  // r holds its exact ratio
-    exact::Ratio r;
-};
-
-}  // namespace
 
 bool walls_cast(const Walls& w, float ax, float ay, float bx, float by, double* t, uint32_t* wall) noexcept {
     const Prepared p = prepare(ax, ay, bx, by);
