@@ -101,15 +101,8 @@ inline double approx(const double* e, int n) noexcept {
     return s;
 }
 
-// a - b of two doubles, exactly (h has room 2).
-inline int diff(double a, double b, double* h) noexcept {
-    double s, err;
-    two_sum(a, -b, s, err);
-    int k = 0;
-    if (err != 0.0) h[k++] = err;
-    if (s != 0.0) h[k++] = s;
-    return k;
-}
+// a - b of two doubles, exactly (h has room 2): -b grown by the expansion {a}.
+inline int diff(double a, double b, double* h) noexcept { return grow(&a, a != 0.0 ? 1 : 0, -b, h); }
 
 // A parameter along a ray, t = n / d with d > 0, both exact expansions of degree <= 2 in the
 // float32 inputs; `t` is n / d in double (within a few units in the last place).

@@ -1,7 +1,6 @@
-// SOAGEO_ASSERT(cond): a precondition or invariant of the core that comments used to state
-// ("the caller guarantees room", "cap >= n"). Checked where SOAGEO_CHECKS is defined: the core
-// test, `make asan` and `make fuzz` builds; compiled out of the release module, whose hot loops
-// pay nothing for it. A failure prints the condition and aborts (no Lua state exists here).
+// SOAGEO_ASSERT(cond): a precondition or invariant of the core ("cap >= n"), checked where
+// SOAGEO_CHECKS is defined (the core test, `make asan`, `make fuzz`) and compiled out of the
+// release module, whose hot loops pay nothing for it. A failure prints the condition and aborts.
 #pragma once
 
 #if defined(SOAGEO_CHECKS)

@@ -13,10 +13,9 @@ struct RectLanes {
 };
 
 inline uint32_t in_rect(const Points& pts, const Rect& r, Filter f, uint32_t* out) noexcept {
-    const Points p = pts;
     const RectLanes q(r);
     const wf zero = splat(0.0f);
-    return scan(p, f, out, [&](uint32_t i) {
+    return scan(pts, f, out, [&](const Points& p, uint32_t i) {
         wf px = load(p.x + i) - q.ax, py = load(p.y + i) - q.ay;
         wf along = px * q.ux + py * q.uy;
         wf across = py * q.ux - px * q.uy;
@@ -27,10 +26,9 @@ inline uint32_t in_rect(const Points& pts, const Rect& r, Filter f, uint32_t* ou
 // touch_box in the rectangle's frame: the distance from the centre to [0, length] x
 // [-hw, hw], per axis, clamped at 0.
 inline uint32_t touch_rect(const Points& pts, const Rect& r, Filter f, uint32_t* out) noexcept {
-    const Points p = pts;
     const RectLanes q(r);
     const wf zero = splat(0.0f);
-    return scan(p, f, out, [&](uint32_t i) {
+    return scan(pts, f, out, [&](const Points& p, uint32_t i) {
         wf px = load(p.x + i) - q.ax, py = load(p.y + i) - q.ay, rad = load(p.r + i);
         wf along = px * q.ux + py * q.uy;
         wf across = py * q.ux - px * q.uy;
@@ -41,10 +39,9 @@ inline uint32_t touch_rect(const Points& pts, const Rect& r, Filter f, uint32_t*
 }
 
 inline uint32_t in_ring(const Points& pts, const Ring& g, Filter f, uint32_t* out) noexcept {
-    const Points p = pts;
     const wf cx = splat(g.cx), cy = splat(g.cy);
     const wf in2 = splat(g.inner * g.inner), out2 = splat(g.outer * g.outer);
-    return scan(p, f, out, [&](uint32_t i) {
+    return scan(pts, f, out, [&](const Points& p, uint32_t i) {
         wf d2 = squared(load(p.x + i) - cx) + squared(load(p.y + i) - cy);
         return mand(ge(d2, in2), lt(d2, out2));
     });
@@ -53,10 +50,9 @@ inline uint32_t in_ring(const Points& pts, const Ring& g, Filter f, uint32_t* ou
 // The disk's distances from the centre span [d - r, d + r]; it meets [inner, outer] when
 // d <= outer + r and, unless r >= inner already covers the hole, d >= inner - r.
 inline uint32_t touch_ring(const Points& pts, const Ring& g, Filter f, uint32_t* out) noexcept {
-    const Points p = pts;
     const wf cx = splat(g.cx), cy = splat(g.cy), inner = splat(g.inner), outer = splat(g.outer);
     const wf zero = splat(0.0f);
-    return scan(p, f, out, [&](uint32_t i) {
+    return scan(pts, f, out, [&](const Points& p, uint32_t i) {
         wf rad = load(p.r + i);
         wf d2 = squared(load(p.x + i) - cx) + squared(load(p.y + i) - cy);
         wf reach = outer + rad, gap = inner - rad;

@@ -17,10 +17,9 @@ struct SectorLanes {
 
 template <Wedge kind>
 inline uint32_t in_sector_as(const Points& pts, const Sector& s, Filter f, uint32_t* out) noexcept {
-    const Points p = pts;
     const SectorLanes q(s);
     const wf zero = splat(0.0f);
-    return scan(p, f, out, [&](uint32_t i) {
+    return scan(pts, f, out, [&](const Points& p, uint32_t i) {
         wf dx = load(p.x + i) - q.cx;
         wf dy = load(p.y + i) - q.cy;
         wm near = lt(dx * dx + dy * dy, q.r2);
@@ -45,11 +44,10 @@ inline wm near_edge(wf dx, wf dy, wf ex, wf ey, wf len, wf rad2) {
 // circle; outside it, the nearest point of the sector lies on one of the two edge segments.
 template <Wedge kind>
 inline uint32_t touch_sector_as(const Points& pts, const Sector& s, Filter f, uint32_t* out) noexcept {
-    const Points p = pts;
     const SectorLanes q(s);
     const wf zero = splat(0.0f);
     const wf radius = splat(s.radius);
-    return scan(p, f, out, [&](uint32_t i) {
+    return scan(pts, f, out, [&](const Points& p, uint32_t i) {
         wf dx = load(p.x + i) - q.cx;
         wf dy = load(p.y + i) - q.cy;
         wf rad = load(p.r + i);

@@ -7,26 +7,23 @@ namespace SOAGEO_TARGET {
 inline wf squared(wf v) { return v * v; }
 
 inline uint32_t in_circle(const Points& pts, const Circle& c, Filter f, uint32_t* out) noexcept {
-    const Points p = pts;
     const wf cx = splat(c.cx), cy = splat(c.cy), r2 = splat(c.radius * c.radius);
-    return scan(p, f, out, [&](uint32_t i) {
+    return scan(pts, f, out, [&](const Points& p, uint32_t i) {
         return lt(squared(load(p.x + i) - cx) + squared(load(p.y + i) - cy), r2);
     });
 }
 
 inline uint32_t touch_circle(const Points& pts, const Circle& c, Filter f, uint32_t* out) noexcept {
-    const Points p = pts;
     const wf cx = splat(c.cx), cy = splat(c.cy), radius = splat(c.radius);
-    return scan(p, f, out, [&](uint32_t i) {
+    return scan(pts, f, out, [&](const Points& p, uint32_t i) {
         wf reach = radius + load(p.r + i);
         return le(squared(load(p.x + i) - cx) + squared(load(p.y + i) - cy), reach * reach);
     });
 }
 
 inline uint32_t in_box(const Points& pts, const Box& b, Filter f, uint32_t* out) noexcept {
-    const Points p = pts;
     const wf minx = splat(b.minx), miny = splat(b.miny), maxx = splat(b.maxx), maxy = splat(b.maxy);
-    return scan(p, f, out, [&](uint32_t i) {
+    return scan(pts, f, out, [&](const Points& p, uint32_t i) {
         wf x = load(p.x + i), y = load(p.y + i);
         return mand(mand(ge(x, minx), le(x, maxx)), mand(ge(y, miny), le(y, maxy)));
     });
@@ -34,10 +31,9 @@ inline uint32_t in_box(const Points& pts, const Box& b, Filter f, uint32_t* out)
 
 // Arvo's test: the distance from the centre to the box, per axis, clamped at 0.
 inline uint32_t touch_box(const Points& pts, const Box& b, Filter f, uint32_t* out) noexcept {
-    const Points p = pts;
     const wf minx = splat(b.minx), miny = splat(b.miny), maxx = splat(b.maxx), maxy = splat(b.maxy);
     const wf zero = splat(0.0f);
-    return scan(p, f, out, [&](uint32_t i) {
+    return scan(pts, f, out, [&](const Points& p, uint32_t i) {
         wf x = load(p.x + i), y = load(p.y + i), r = load(p.r + i);
         wf ex = vmax(vmax(minx - x, x - maxx), zero);
         wf ey = vmax(vmax(miny - y, y - maxy), zero);
@@ -54,13 +50,41 @@ inline wf segment_distance2(wf ax, wf ay, wf dx, wf dy, wf len2) {
 }
 
 inline uint32_t touch_capsule(const Points& pts, const Capsule& c, Filter f, uint32_t* out) noexcept {
-    const Points p = pts;
     const wf x0 = splat(c.x0), y0 = splat(c.y0), dx = splat(c.dx), dy = splat(c.dy), len2 = splat(c.len2);
     const wf radius = splat(c.radius);
-    return scan(p, f, out, [&](uint32_t i) {
+    return scan(pts, f, out, [&](const Points& p, uint32_t i) {
         wf reach = radius + load(p.r + i);
         return le(segment_distance2(load(p.x + i) - x0, load(p.y + i) - y0, dx, dy, len2), reach * reach);
     });
+}
+
+// A float filter in the manner of Shewchuk's orient2d stage A, for the lanes (x, y) against the
+// edge from (ox, oy) along (ex, ey): det = dl - dr is computed in float32 and its sign trusted
+// when |det| > 4u (|dl| + |dr|) + 2^-120 (u = 2^-24; his bound is (3u + 16u^2)(|dl| + |dr|);
+// the absolute term covers products that underflow). Overflow or NaN leaves a lane in neither
+// `left` nor `right`. Undecided lanes, rare outside degenerate input, go to the exact scalar
+// predicate (decide_exactly), so every target returns the exact answer, as the scalar one does.
+struct EdgeSide {
+    wm left, right;
+};
+inline EdgeSide edge_side(wf x, wf y, wf ox, wf oy, wf ex, wf ey) {
+    const wf zero = splat(0.0f);
+    wf dl = ex * (y - oy);
+    wf dr = ey * (x - ox);
+    wf det = dl - dr;
+    wf bound = splat(0x1p-22f) * (vmax(dl, zero - dl) + vmax(dr, zero - dr)) + splat(0x1p-120f);
+    return {gt(det, bound), lt(det, zero - bound)};
+}
+
+// The lanes `inside` plus those of `unsure` that exact(x, y) accepts, lane by lane.
+template <class Exact>
+inline wm decide_exactly(uint32_t inside, uint32_t unsure, const float* xs, const float* ys, Exact exact) {
+    while (unsure) {
+        int lane = __builtin_ctz(unsure);
+        unsure &= unsure - 1;
+        if (exact(xs[lane], ys[lane])) inside |= 1u << lane;
+    }
+    return from_bits(inside);
 }
 
 // The triangle's edges as the filter sees them: origin and float32 direction of each.
@@ -79,42 +103,26 @@ struct TriangleLanes {
     }
 };
 
-// A float filter in the manner of Shewchuk's orient2d stage A: det = dl - dr is computed in
-// float32 and its sign trusted when |det| > 4u (|dl| + |dr|) + 2^-120 (u = 2^-24; his bound is
-// (3u + 16u^2)(|dl| + |dr|); the absolute term covers products that underflow). Overflow or NaN
-// leaves a lane undecided. Undecided lanes, rare outside degenerate input, go to the exact
-// scalar predicate, so every target returns the exact answer, as the scalar reference does.
+// Either winding: a lane is outside when some edge has it surely left and another surely right.
 inline wm in_triangle_block(const TriangleLanes& q, const Triangle& t, const float* xs, const float* ys,
                             uint32_t live) {
     wf x = load(xs), y = load(ys);
-    const wf rel = splat(0x1p-22f), tiny = splat(0x1p-120f), zero = splat(0.0f);
     wm pos = none(), neg = none(), undecided = none();
     for (int k = 0; k < 3; ++k) {
-        wf dl = q.ex[k] * (y - q.oy[k]);
-        wf dr = q.ey[k] * (x - q.ox[k]);
-        wf det = dl - dr;
-        wf sum = vmax(dl, zero - dl) + vmax(dr, zero - dr);
-        wf bound = rel * sum + tiny;
-        wm p = gt(det, bound), n = lt(det, zero - bound);
-        pos = mor(pos, p);
-        neg = mor(neg, n);
-        undecided = mor(undecided, mnot(mor(p, n)));
+        EdgeSide s = edge_side(x, y, q.ox[k], q.oy[k], q.ex[k], q.ey[k]);
+        pos = mor(pos, s.left);
+        neg = mor(neg, s.right);
+        undecided = mor(undecided, mnot(mor(s.left, s.right)));
     }
     wm outside = mand(pos, neg);
     uint32_t unsure = bits(mand(undecided, mnot(outside))) & live;
-    uint32_t inside = bits(mnot(mor(outside, undecided)));
-    while (unsure) {  // the exact path, lane by lane
-        int lane = __builtin_ctz(unsure);
-        unsure &= unsure - 1;
-        if (in_triangle_exact(t, xs[lane], ys[lane])) inside |= 1u << lane;
-    }
-    return from_bits(inside);
+    return decide_exactly(bits(mnot(mor(outside, undecided))), unsure, xs, ys,
+                          [&](float px, float py) { return in_triangle_exact(t, px, py); });
 }
 
 inline uint32_t in_triangle(const Points& pts, const Triangle& t, Filter f, uint32_t* out) noexcept {
-    const Points p = pts;
     const TriangleLanes q(t);
-    return scan(p, f, out, [&](uint32_t i) {
+    return scan(pts, f, out, [&](const Points& p, uint32_t i) {
         return in_triangle_block(q, t, p.x + i, p.y + i, live_lanes(p.n - i));
     });
 }
@@ -122,9 +130,8 @@ inline uint32_t in_triangle(const Points& pts, const Triangle& t, Filter f, uint
 // A disk touches the closed triangle when its centre is inside (exactly) or an edge segment
 // is within its radius (float32, closed).
 inline uint32_t touch_triangle(const Points& pts, const Triangle& t, Filter f, uint32_t* out) noexcept {
-    const Points p = pts;
     const TriangleLanes q(t);
-    return scan(p, f, out, [&](uint32_t i) {
+    return scan(pts, f, out, [&](const Points& p, uint32_t i) {
         wf x = load(p.x + i), y = load(p.y + i), r = load(p.r + i);
         wf r2 = r * r;
         wm near = none();
@@ -139,11 +146,10 @@ inline uint32_t touch_triangle(const Points& pts, const Triangle& t, Filter f, u
 // Slab test (the segment-vs-AABB article) against entity boxes, t in [0, 1]; touching counts. An axis the segment
 // does not move along (d = 0) is a containment test instead of a division by zero.
 inline uint32_t cast_segment(const Points& pts, const Segment& s, Filter f, uint32_t* out) noexcept {
-    const Points p = pts;
     const wf x0 = splat(s.x0), y0 = splat(s.y0), dx = splat(s.dx), dy = splat(s.dy);
     const wf zero = splat(0.0f), one = splat(1.0f);
     const bool move_x = s.dx != 0.0f, move_y = s.dy != 0.0f;
-    return scan(p, f, out, [&](uint32_t i) {
+    return scan(pts, f, out, [&](const Points& p, uint32_t i) {
         wf x = load(p.x + i), y = load(p.y + i), r = load(p.r + i);
         wf lox = x - r, hix = x + r, loy = y - r, hiy = y + r;
         wf tnear = zero, tfar = one;

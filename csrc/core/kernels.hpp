@@ -96,8 +96,7 @@ struct Rect {
     float ax, ay, ux, uy, length, half_width;
 };
 
-// Builds the kernel form: (dx, dy) non-zero and finite, normalised in double the way
-// make_sector does it (scaled by its largest component first), then rounded to float32.
+// The kernel form: (dx, dy) non-zero and finite, normalised in double as make_sector does.
 Rect make_rect(double x, double y, double dx, double dy, double length, double half_width) noexcept;
 
 // An annulus: in_ring keeps inner^2 <= d2 < outer^2 (d2 as in_circle computes it).
@@ -253,7 +252,6 @@ struct ContactChanges {
 // whole block of lanes past its last hit (never past the padded end).
 struct KernelTable {
     const char* name;
-    int width;
     // Centre strictly inside the sector (boundary outside, apex outside unless full disk).
     uint32_t (*in_sector)(const Points&, const Sector&, Filter, uint32_t* out) noexcept;
     // Entity disk (centre, r) intersects the closed sector.

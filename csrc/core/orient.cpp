@@ -1,6 +1,5 @@
 // Exact geometric predicates on float32 inputs, for the lanes the kernels' float filter cannot
-// decide. Compiled once with the project's flags (no FMA contraction), so every target's
-// fallback is the same code.
+// decide: compiled once with the project's flags (no FMA contraction), the same for every target.
 #include "exact.hpp"
 #include "kernels.hpp"
 
@@ -40,18 +39,14 @@ bool in_triangle_exact(const Triangle& t, float px, float py) noexcept {
 }
 
 float segment_entry(const Segment& s, float x, float y, float r) noexcept {
-    float tnear = 0.0f;
-    if (s.dx != 0.0f) {
-        float t1 = ((x - r) - s.x0) / s.dx, t2 = ((x + r) - s.x0) / s.dx;
+    // The entry t once past the slab [c - r, c + r] of an axis the segment moves along
+    auto slab = [r](float tnear, float c, float o, float d) {
+        if (d == 0.0f) return tnear;
+        float t1 = ((c - r) - o) / d, t2 = ((c + r) - o) / d;
         float lo = t1 < t2 ? t1 : t2;
-        tnear = lo > tnear ? lo : tnear;
-    }
-    if (s.dy != 0.0f) {
-        float t1 = ((y - r) - s.y0) / s.dy, t2 = ((y + r) - s.y0) / s.dy;
-        float lo = t1 < t2 ? t1 : t2;
-        tnear = lo > tnear ? lo : tnear;
-    }
-    return tnear;
+        return lo > tnear ? lo : tnear;
+    };
+    return slab(slab(0.0f, x, s.x0, s.dx), y, s.y0, s.dy);
 }
 
 }  // namespace soageo

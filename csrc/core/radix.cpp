@@ -96,13 +96,11 @@ void radix_sort_packed_pairs(uint64_t* keys, uint64_t* tmp, uint64_t n, uint32_t
     if (src != keys) std::memcpy(keys, src, n * sizeof(uint64_t));
 }
 
-// The AOI's event keys (watcher index << 32 | target rank): a radix sort on the bits they use
-// (indices below `watchers`, ranks below `ranks`), not std::sort, which weighed on every
-// incremental update. When both fit in 32 bits the keys are packed first and sorted as such,
-// in as few passes of at most 11 bits as costs least for their number (a tick holds a few
-// hundred keys, for which 2048-bucket passes cost more than the keys). A counting pass on the
-// top bits and then an insertion pass ran slower: the insertion's exits mispredict
-// (bench/bench_pairs_lua.lua, the AOI lines).
+// A radix sort, not std::sort, which weighed on every incremental update of the AOI. The packed
+// sort takes the number of passes of at most 11 bits that costs least for the keys' number (a
+// tick holds a few hundred keys, for which 2048-bucket passes cost more than the keys). A
+// counting pass on the top bits and then an insertion pass ran slower: the insertion's exits
+// mispredict (bench/bench_pairs_lua.lua, the AOI lines).
 void sort_pair_keys(uint64_t* keys, uint64_t* tmp, uint64_t n, uint32_t watchers, uint32_t ranks, uint32_t* packed,
                     uint32_t* packed_tmp, uint64_t packed_cap) noexcept {
     if (n < 256) {

@@ -15,7 +15,6 @@ inline uint32_t float_key(float f) noexcept {
 }
 
 // Sorts keys[0..n) ascending, moving vals along; stable. tmp_keys/tmp_vals hold n each.
-// Passes whose byte is the same in every key are skipped.
 void radix_sort32(uint32_t* keys, uint32_t* vals, uint32_t* tmp_keys, uint32_t* tmp_vals, size_t n) noexcept;
 
 // The same for 64-bit keys; vals and tmp_vals may be null when there is no payload.

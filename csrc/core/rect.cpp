@@ -6,8 +6,6 @@
 
 namespace soageo {
 
-// Normalised exactly as make_sector does (every step a plain double operation, so the pure-Lua
-// reference repeats it), then rounded to float32 once.
 Rect make_rect(double x, double y, double dx, double dy, double length, double half_width) noexcept {
     double m = std::fabs(dx) > std::fabs(dy) ? std::fabs(dx) : std::fabs(dy);
     double sx = dx / m, sy = dy / m;

@@ -22,7 +22,6 @@ namespace soageo {
 namespace SOAGEO_TARGET {
 const KernelTable table = {
     SOAGEO_STR(SOAGEO_TARGET),
-    W,
     in_sector, touch_sector, in_circle, touch_circle, in_box, touch_box, touch_capsule,
     in_triangle, touch_triangle, in_rect, touch_rect, in_ring, touch_ring, in_polygon, touch_polygon,
     cast_segment, sweep_complete, sweep_between,

@@ -1,4 +1,3 @@
-// The avx512 target: compiled with its own flags (see the Makefile), in its own namespace.
 // GCC 12's own avx512fintrin.h trips -Wmaybe-uninitialized (its _mm512_undefined_* helpers);
 // the warning is about the header, not this code.
 #if defined(__GNUC__) && !defined(__clang__)

@@ -59,14 +59,8 @@ using wm = __mmask16;
 inline wf load(const float* p) { return {_mm512_load_ps(p)}; }
 inline wf loadu(const float* p) { return {_mm512_loadu_ps(p)}; }
 inline wf splat(float a) { return {_mm512_set1_ps(a)}; }
-inline wf operator+(wf a, wf b) { return {_mm512_add_ps(a.v, b.v)}; }
-inline wf operator-(wf a, wf b) { return {_mm512_sub_ps(a.v, b.v)}; }
-inline wf operator*(wf a, wf b) { return {_mm512_mul_ps(a.v, b.v)}; }
-inline wf operator/(wf a, wf b) { return {_mm512_div_ps(a.v, b.v)}; }
 inline wm lt(wf a, wf b) { return _mm512_cmp_ps_mask(a.v, b.v, _CMP_LT_OQ); }
 inline wm le(wf a, wf b) { return _mm512_cmp_ps_mask(a.v, b.v, _CMP_LE_OQ); }
-inline wm gt(wf a, wf b) { return _mm512_cmp_ps_mask(b.v, a.v, _CMP_LT_OQ); }
-inline wm ge(wf a, wf b) { return _mm512_cmp_ps_mask(b.v, a.v, _CMP_LE_OQ); }
 inline wm mand(wm a, wm b) { return static_cast<wm>(a & b); }
 inline wm mor(wm a, wm b) { return static_cast<wm>(a | b); }
 inline wm mnot(wm a) { return static_cast<wm>(~a); }
@@ -106,14 +100,8 @@ struct wm { __m256 v; };
 inline wf load(const float* p) { return {_mm256_load_ps(p)}; }
 inline wf loadu(const float* p) { return {_mm256_loadu_ps(p)}; }
 inline wf splat(float a) { return {_mm256_set1_ps(a)}; }
-inline wf operator+(wf a, wf b) { return {_mm256_add_ps(a.v, b.v)}; }
-inline wf operator-(wf a, wf b) { return {_mm256_sub_ps(a.v, b.v)}; }
-inline wf operator*(wf a, wf b) { return {_mm256_mul_ps(a.v, b.v)}; }
-inline wf operator/(wf a, wf b) { return {_mm256_div_ps(a.v, b.v)}; }
 inline wm lt(wf a, wf b) { return {_mm256_cmp_ps(a.v, b.v, _CMP_LT_OQ)}; }
 inline wm le(wf a, wf b) { return {_mm256_cmp_ps(a.v, b.v, _CMP_LE_OQ)}; }
-inline wm gt(wf a, wf b) { return {_mm256_cmp_ps(b.v, a.v, _CMP_LT_OQ)}; }
-inline wm ge(wf a, wf b) { return {_mm256_cmp_ps(b.v, a.v, _CMP_LE_OQ)}; }
 inline wm mand(wm a, wm b) { return {_mm256_and_ps(a.v, b.v)}; }
 inline wm mor(wm a, wm b) { return {_mm256_or_ps(a.v, b.v)}; }
 inline wm mnot(wm a) { return {_mm256_xor_ps(a.v, _mm256_castsi256_ps(_mm256_set1_epi32(-1)))}; }
@@ -159,14 +147,8 @@ struct wm { __m128 v; };
 inline wf load(const float* p) { return {_mm_load_ps(p)}; }
 inline wf loadu(const float* p) { return {_mm_loadu_ps(p)}; }
 inline wf splat(float a) { return {_mm_set1_ps(a)}; }
-inline wf operator+(wf a, wf b) { return {_mm_add_ps(a.v, b.v)}; }
-inline wf operator-(wf a, wf b) { return {_mm_sub_ps(a.v, b.v)}; }
-inline wf operator*(wf a, wf b) { return {_mm_mul_ps(a.v, b.v)}; }
-inline wf operator/(wf a, wf b) { return {_mm_div_ps(a.v, b.v)}; }
 inline wm lt(wf a, wf b) { return {_mm_cmplt_ps(a.v, b.v)}; }
 inline wm le(wf a, wf b) { return {_mm_cmple_ps(a.v, b.v)}; }
-inline wm gt(wf a, wf b) { return {_mm_cmplt_ps(b.v, a.v)}; }
-inline wm ge(wf a, wf b) { return {_mm_cmple_ps(b.v, a.v)}; }
 inline wm mand(wm a, wm b) { return {_mm_and_ps(a.v, b.v)}; }
 inline wm mor(wm a, wm b) { return {_mm_or_ps(a.v, b.v)}; }
 inline wm mnot(wm a) { return {_mm_xor_ps(a.v, _mm_castsi128_ps(_mm_set1_epi32(-1)))}; }
@@ -211,21 +193,14 @@ struct wm { uint32x4_t v; };
 inline wf load(const float* p) { return {vld1q_f32(p)}; }
 inline wf loadu(const float* p) { return {vld1q_f32(p)}; }
 inline wf splat(float a) { return {vdupq_n_f32(a)}; }
-inline wf operator+(wf a, wf b) { return {vaddq_f32(a.v, b.v)}; }
-inline wf operator-(wf a, wf b) { return {vsubq_f32(a.v, b.v)}; }
-inline wf operator*(wf a, wf b) { return {vmulq_f32(a.v, b.v)}; }
-inline wf operator/(wf a, wf b) { return {vdivq_f32(a.v, b.v)}; }
 inline wm lt(wf a, wf b) { return {vcltq_f32(a.v, b.v)}; }
 inline wm le(wf a, wf b) { return {vcleq_f32(a.v, b.v)}; }
-inline wm gt(wf a, wf b) { return {vcgtq_f32(a.v, b.v)}; }
-inline wm ge(wf a, wf b) { return {vcgeq_f32(a.v, b.v)}; }
 inline wm mand(wm a, wm b) { return {vandq_u32(a.v, b.v)}; }
 inline wm mor(wm a, wm b) { return {vorrq_u32(a.v, b.v)}; }
 inline wm mnot(wm a) { return {vmvnq_u32(a.v)}; }
-inline wf select(wm m, wf a, wf b) { return {vbslq_f32(m.v, a.v, b.v)}; }
 // vminq_f32 propagates NaN; the x86 rule returns the second operand instead.
-inline wf vmin(wf a, wf b) { return select(lt(a, b), a, b); }
-inline wf vmax(wf a, wf b) { return select(gt(a, b), a, b); }
+inline wf vmin(wf a, wf b) { return {vbslq_f32(lt(a, b).v, a.v, b.v)}; }
+inline wf vmax(wf a, wf b) { return {vbslq_f32(lt(b, a).v, a.v, b.v)}; }
 inline uint32_t bits(wm m) {
     const uint32x4_t weight = {1, 2, 4, 8};
     return vaddvq_u32(vandq_u32(m.v, weight));
@@ -259,14 +234,8 @@ struct wm { bool v; };
 inline wf load(const float* p) { return {*p}; }
 inline wf loadu(const float* p) { return {*p}; }
 inline wf splat(float a) { return {a}; }
-inline wf operator+(wf a, wf b) { return {a.v + b.v}; }
-inline wf operator-(wf a, wf b) { return {a.v - b.v}; }
-inline wf operator*(wf a, wf b) { return {a.v * b.v}; }
-inline wf operator/(wf a, wf b) { return {a.v / b.v}; }
 inline wm lt(wf a, wf b) { return {a.v < b.v}; }
 inline wm le(wf a, wf b) { return {a.v <= b.v}; }
-inline wm gt(wf a, wf b) { return {b.v < a.v}; }
-inline wm ge(wf a, wf b) { return {b.v <= a.v}; }
 inline wm mand(wm a, wm b) { return {a.v && b.v}; }
 inline wm mor(wm a, wm b) { return {a.v || b.v}; }
 inline wm mnot(wm a) { return {!a.v}; }
@@ -291,9 +260,18 @@ inline void store_splat(uint32_t* out, uint32_t v) { *out = v; }
 
 #endif
 
-// Integer lanes as bits: which lanes of a block equal v (p aligned, or with _u not), which lanes
-// of two aligned blocks are equal; from each target's iload/iloadu (a block of integer lanes,
-// aligned or not), isplat (v in every lane) and same_lanes (which lanes of two are equal).
+// Arithmetic is written once: GCC and Clang define each target's register type (and float) as
+// a vector type whose operators are the per-lane IEEE operations, which is how their own
+// intrinsics (_mm_add_ps, vaddq_f32...) are defined.
+inline wf operator+(wf a, wf b) { return {a.v + b.v}; }
+inline wf operator-(wf a, wf b) { return {a.v - b.v}; }
+inline wf operator*(wf a, wf b) { return {a.v * b.v}; }
+inline wf operator/(wf a, wf b) { return {a.v / b.v}; }
+inline wm gt(wf a, wf b) { return lt(b, a); }
+inline wm ge(wf a, wf b) { return le(b, a); }
+
+// Integer lanes as bits: which lanes of a block equal v (p aligned; for eq_bits_u, not), which
+// lanes of two aligned blocks are equal.
 inline uint32_t eq_bits(const uint32_t* p, uint32_t v) { return same_lanes(iload(p), isplat(v)); }
 inline uint32_t eq_bits_u(const uint32_t* p, uint32_t v) { return same_lanes(iloadu(p), isplat(v)); }
 inline uint32_t same_bits(const uint32_t* a, const uint32_t* b) { return same_lanes(iload(a), iload(b)); }
