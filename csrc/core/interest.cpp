@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 namespace soageo {
 namespace {
@@ -513,38 +514,44 @@ void choose(const InterestInput& in, InterestScratch& s, Turn& t, uint32_t m, In
     const uint64_t tick = in.tick;
     uint32_t* const firsts = s.order;
     int64_t* const due = out ? after.due + (out - after.pair) : nullptr;
-    uint32_t a = 0, e = 0, b = 0, n_first = 0, n_due = 0;
-    while (a < old.n || e < entering) {
-        const int64_t ta = a < old.n ? old.pairs[a].target : INT64_MAX;
-        const int64_t te = e < entering ? v.ids[s.sel[e] >> 32] : INT64_MAX;
-        uint32_t c;
-        InterestPair* q = out ? &out[b] : nullptr;
-        if (ta < te) {
-            const uint32_t p = s.old_pos[a++];
-            if (p == kNoSlot || s.mark[p] != again) {
-                push_event(leave_out, t.w, ta);
-                continue;
+    uint32_t n_first = 0, n_due = 0;
+    // Two loops, one writing a list and one not (a watcher special no more, or not watching), so
+    // that the usual one tests nothing per pair for it.
+    const auto merge = [&](auto listing) {
+        constexpr bool kList = decltype(listing)::value;
+        uint32_t a = 0, e = 0, b = 0;
+        while (a < old.n || e < entering) {
+            const int64_t ta = a < old.n ? old.pairs[a].target : INT64_MAX;
+            const int64_t te = e < entering ? v.ids[s.sel[e] >> 32] : INT64_MAX;
+            uint32_t c;
+            if (ta < te) {
+                const uint32_t p = s.old_pos[a++];
+                if (p == kNoSlot || s.mark[p] != again) {
+                    push_event(leave_out, t.w, ta);
+                    continue;
+                }
+                c = s.cand[p];
+                if constexpr (kList) {
+                    out[b] = old.pairs[a - 1];
+                    keep_pair(out[b], periods.again(out[b].period, s.d2[c]));
+                }
+            } else {
+                c = uint32_t(s.sel[e++]);
+                push_event(enter_out, t.w, te);
+                if constexpr (kList) out[b] = InterestPair{te, tick, periods.of(s.d2[c]), 0};  // due at once
             }
-            c = s.cand[p];
-            if (q) {
-                *q = old.pairs[a - 1];
-                keep_pair(*q, periods.again(q->period, s.d2[c]));
+            if constexpr (kList) {
+                out_pos[b] = list[c];
+                s.pair_d2[b] = s.d2[c];
+                due[n_due] = out[b].target;
+                if (!budget) n_due += follow_schedule(out[b], tick, b, firsts, n_first);
             }
-        } else {
-            c = uint32_t(s.sel[e++]);
-            push_event(enter_out, t.w, te);
-            if (q) *q = InterestPair{te, tick, periods.of(s.d2[c]), 0};  // a new pair is due at once
+            ++b;
         }
-        if (q) {
-            out_pos[b] = list[c];
-            s.pair_d2[b] = s.d2[c];
-            due[n_due] = q->target;
-            if (!budget) n_due += follow_schedule(*q, tick, b, firsts, n_first);
-        }
-        ++b;
-    }
-    SOAGEO_ASSERT(b == chosen);
-    if (!out) return;
+        SOAGEO_ASSERT(b == chosen);
+    };
+    if (!out) return merge(std::false_type{});
+    merge(std::true_type{});
     if (budget) {
         schedule_budget(*opt, tick, s, after, out, chosen);
         return;
