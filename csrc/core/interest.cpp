@@ -523,28 +523,33 @@ void choose(const InterestInput& in, InterestScratch& s, Turn& t, uint32_t m, In
         while (a < old.n || e < entering) {
             const int64_t ta = a < old.n ? old.pairs[a].target : INT64_MAX;
             const int64_t te = e < entering ? v.ids[s.sel[e] >> 32] : INT64_MAX;
-            uint32_t c;
             if (ta < te) {
                 const uint32_t p = s.old_pos[a++];
                 if (p == kNoSlot || s.mark[p] != again) {
                     push_event(leave_out, t.w, ta);
                     continue;
                 }
-                c = s.cand[p];
                 if constexpr (kList) {
-                    out[b] = old.pairs[a - 1];
-                    keep_pair(out[b], periods.again(out[b].period, s.d2[c]));
+                    const float d2 = s.d2[s.cand[p]];
+                    InterestPair& q = out[b];
+                    q = old.pairs[a - 1];
+                    keep_pair(q, periods.again(q.period, d2));
+                    out_pos[b] = p;
+                    s.pair_d2[b] = d2;
+                    due[n_due] = q.target;
+                    if (!budget) n_due += follow_schedule(q, tick, b, firsts, n_first);
                 }
-            } else {
-                c = uint32_t(s.sel[e++]);
-                push_event(enter_out, t.w, te);
-                if constexpr (kList) out[b] = InterestPair{te, tick, periods.of(s.d2[c]), 0};  // due at once
+                ++b;
+                continue;
             }
+            const uint32_t c = uint32_t(s.sel[e++]);
+            push_event(enter_out, t.w, te);
             if constexpr (kList) {
+                out[b] = InterestPair{te, tick, periods.of(s.d2[c]), 0};
                 out_pos[b] = list[c];
                 s.pair_d2[b] = s.d2[c];
-                due[n_due] = out[b].target;
-                if (!budget) n_due += follow_schedule(out[b], tick, b, firsts, n_first);
+                due[n_due++] = te;  // a new pair is due at once
+                firsts[n_first++] = b;
             }
             ++b;
         }

@@ -97,6 +97,7 @@ void pins_erase(Pins& p, uint32_t at) noexcept {
 }
 
 bool pins_has_watcher(const Pins& p, int64_t w) noexcept {
+    if (!p.n) return false;  // the usual case, asked several times a watcher an update
     const Pin* at = std::lower_bound(p.pin, p.pin + p.n, Pin{w, INT64_MIN});
     return at != p.pin + p.n && at->watcher == w;
 }
