@@ -373,6 +373,48 @@ for _, arch in ipairs(soageo.archs()) do
   end)
 end
 
+describe("when a target's id is math.maxinteger", function()
+  local M = math.maxinteger
+
+  -- Watcher 1 at the origin sees 2 and M; `first` and `second` are its options at two updates
+  -- (nil: none), `between` runs between them. Returns the second update's events as strings.
+  local function second_update(first, second, between)
+    local l = soageo.layer()
+    l:set(1, 0, 0)
+    l:set(2, 2, 0)
+    l:set(M, 1, 0)
+    local aoi = soageo.aoi(l)
+    aoi:watch(1, 10, nil, first)
+    local _, _, ne = aoi:update()
+    assert.are.equal(2, ne)
+    if between then between(l) end
+    aoi:watch(1, 10, nil, second)
+    local enter, leave, n_enter, n_leave = aoi:update()
+    local events = {}
+    for i = 1, 2 * n_enter, 2 do events[#events + 1] = "+" .. enter[i] .. ">" .. enter[i + 1] end
+    for i = 1, 2 * n_leave, 2 do events[#events + 1] = "-" .. leave[i] .. ">" .. leave[i + 1] end
+    return events, aoi
+  end
+
+  it("returns no events while a capped watcher keeps it, moving or not", function()
+    local events = second_update({ max = 5 }, { max = 5 }, function(l) l:move(1, 0.5, 0) end)
+    assert.are.same({}, events)
+  end)
+
+  it("returns no events when the watcher gains or loses its options", function()
+    assert.are.same({}, (second_update({ max = 5 }, nil)))
+    assert.are.same({}, (second_update(nil, { max = 5 })))
+  end)
+
+  it("returns its leave when it leaves as the watcher gains options", function()
+    local events, aoi = second_update(nil, { max = 5 }, function(l) l:move(M, 100, 0) end)
+    assert.are.same({ "-1>" .. M }, events)
+    local view, n = aoi:visible(1)
+    assert.are.equal(1, n)
+    assert.are.equal(2, view[1])
+  end)
+end)
+
 describe("when watch is given bad options", function()
   it("raises a clear error and changes nothing", function()
     local l = util.layer_of({ { 0, 0 }, { 1, 0 } })

@@ -426,8 +426,11 @@ Area area_of(const Sector& s, double reach) noexcept {
     // An axis direction u lies in the convex wedge when it is left of the right edge and right
     // of the left one.
     constexpr double kAxes[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
-    for (const auto& u : kAxes)
-        if (double(s.rx) * u[1] - double(s.ry) * u[0] >= 0 && double(s.lx) * u[1] - double(s.ly) * u[0] <= 0) add(u[0], u[1]);
+    for (const auto& u : kAxes) {
+        const bool left_of_right = double(s.rx) * u[1] - double(s.ry) * u[0] >= 0;
+        const bool right_of_left = double(s.lx) * u[1] - double(s.ly) * u[0] <= 0;
+        if (left_of_right && right_of_left) add(u[0], u[1]);
+    }
     // The edge vectors are float32 roundings of unit vectors: pad by a little of the radius.
     double slack = r * 0x1p-12;
     return box_area(minx - slack, miny - slack, maxx + slack, maxy + slack, reach);

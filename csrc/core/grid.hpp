@@ -53,8 +53,8 @@ constexpr uint32_t kHitSlack = (kMaxRuns + 2) * kMaxWidth;
 size_t grid_bytes(uint32_t cap) noexcept;
 Grid grid_carve(void* block, uint32_t cap) noexcept;  // empty, not built
 // A grid with the sizes grid_carve gives `cap` (room, buckets) and no arrays: for a build into
-// arrays the caller lays out (a shared index, shared.cpp: x2 .. slot2, key and start set, the
-// rest null; a full grid_build reads nothing else and leaves the cell order in x .. slot).
+// arrays the caller lays out (a shared index, shared.cpp, sets x2 .. slot2, key and start: a
+// full grid_build reads no other array and leaves the cell order in x .. slot).
 Grid grid_sized(uint32_t cap) noexcept;
 // Entries of each cell-order array (x, y, r, mask, slot) of a grid of `room` positions.
 inline size_t grid_column_len(uint32_t room) noexcept { return size_t(padded(room)) + kMaxWidth; }

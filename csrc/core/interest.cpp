@@ -452,20 +452,25 @@ uint32_t mark_last_uncapped_view(const InterestInput& in, InterestScratch& s, co
     std::sort(s.sel, s.sel + m);  // the ranks' order is the ids'
     uint32_t n = 0;
     uint64_t e = t.e_lo, l = t.l_lo;
-    for (uint32_t i = 0; i <= m; ++i) {
-        const int64_t id = i < m ? v.ids[s.sel[i] >> 32] : INT64_MAX;
-        for (; l < t.l_hi && leave.pair[2 * l + 1] < id; ++l, ++n) {
+    // The leaves below id, or all that are left (no sentinel: any int64 may be an id).
+    const auto take_leaves = [&](bool all, int64_t id) {
+        for (; l < t.l_hi && (all || leave.pair[2 * l + 1] < id); ++l, ++n) {
             s.old_pairs[n] = InterestPair{leave.pair[2 * l + 1], in.tick, 0, 0};
             s.old_pos[n] = kNoSlot;
         }
+    };
+    for (uint32_t i = 0; i < m; ++i) {
+        const int64_t id = v.ids[s.sel[i] >> 32];
+        take_leaves(false, id);
         while (e < t.e_hi && enter.pair[2 * e + 1] < id) ++e;
-        if (i == m || (e < t.e_hi && enter.pair[2 * e + 1] == id)) continue;
+        if (e < t.e_hi && enter.pair[2 * e + 1] == id) continue;
         const uint32_t q = uint32_t(s.sel[i]);
         s.old_pairs[n] = InterestPair{id, in.tick, 0, 0};
         s.old_pos[n] = q;
         s.mark[q] = seen;
         s.cand[q] = n++;
     }
+    take_leaves(true, 0);
     return n;
 }
 
@@ -523,7 +528,7 @@ void choose(const InterestInput& in, InterestScratch& s, Turn& t, uint32_t m, In
         while (a < old.n || e < entering) {
             const int64_t ta = a < old.n ? old.pairs[a].target : INT64_MAX;
             const int64_t te = e < entering ? v.ids[s.sel[e] >> 32] : INT64_MAX;
-            if (ta < te) {
+            if (a < old.n && (e >= entering || ta < te)) {  // INT64_MAX is an id too
                 const uint32_t p = s.old_pos[a++];
                 if (p == kNoSlot || s.mark[p] != again) {
                     push_event(leave_out, t.w, ta);
@@ -564,6 +569,7 @@ void choose(const InterestInput& in, InterestScratch& s, Turn& t, uint32_t m, In
     if (n_first) first_listings(out, chosen, tick, firsts, n_first, s.count);
     after.due_len[after.n - 1] = n_due;
 }
+
 // The next watcher special now or at the last update (ids ascending in both), with its old view.
 Turn next_turn(const InterestInput& in, uint32_t& i, uint32_t& j) noexcept {
     const Specials& sp = *in.specials;

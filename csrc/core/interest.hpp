@@ -39,7 +39,9 @@ void specials_erase(Specials& s, uint32_t at) noexcept;
 // Pinned (watcher, target) pairs, ascending.
 struct Pin {
     int64_t watcher, target;
-    bool operator<(const Pin& o) const noexcept { return watcher != o.watcher ? watcher < o.watcher : target < o.target; }
+    bool operator<(const Pin& o) const noexcept {
+        return watcher != o.watcher ? watcher < o.watcher : target < o.target;
+    }
 };
 struct Pins {
     Pin* pin;
@@ -100,10 +102,12 @@ struct InterestScratch {
     uint32_t* order;
     uint32_t* count;   // the schedule's counts by offset
     uint64_t* packed;  // the selection's keys
-    uint64_t* sel;     // the chosen, by id: rank << 32 | candidate
+    uint64_t* sel;     // the chosen, by id: rank << 32 | candidate (a last uncapped view's
+                       // targets: rank << 32 | position)
     uint32_t* rank;    // try_keep: each mover's pair
     float* pair_d2;    // d2 of each pair of the watcher's new list (the budget's order)
     InterestPair* old_pairs;  // a watcher's view at the last update, when it was not special then
+                              // (pairs new to the schedule, so that choose keeps each pair one way)
     // By position (the AOI's bucket order, where a watcher's targets lie near each other):
     // mark[q] is `stamp` when the watcher's last view held q, stamp + 1 once chosen again
     // (cand[q]: its candidate, or its pair's index in the last view); old_pos: the position now
@@ -112,7 +116,7 @@ struct InterestScratch {
     uint32_t* cand;
     uint32_t* old_pos;
     uint32_t stamp;    // even; every mark is below stamp + 2
-    uint32_t cap;      // candidates (and old ids, and positions) it holds
+    uint32_t cap;      // candidates (and old pairs, and positions) it holds
 };
 
 size_t interest_scratch_bytes(uint32_t cap) noexcept;

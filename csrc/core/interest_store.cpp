@@ -107,8 +107,10 @@ uint32_t pins_drop_watcher(Pins& p, int64_t w) noexcept {
     const uint32_t lo = pins_find(p, w, INT64_MIN, &found);
     uint32_t hi = lo;
     while (hi < p.n && p.pin[hi].watcher == w) ++hi;
-    move_rows(p, lo, p, hi, p.n - hi, &Pins::pin);
-    p.n -= hi - lo;
+    if (hi > lo) {  // most watchers have no pins: no move of the others'
+        move_rows(p, lo, p, hi, p.n - hi, &Pins::pin);
+        p.n -= hi - lo;
+    }
     return hi - lo;
 }
 

@@ -9,7 +9,8 @@ namespace SOAGEO_TARGET {
 // measured slower at the hit rate of the 1000 sectors x 100,000 points benchmark
 // (build/bench_kernels), from mispredictions; the loop is specialised on the filter instead.
 // `test` reads scan's own copy of the Points: through the caller's reference, every store to
-// `out` might alias the column pointers, and the compiler reloaded them per block (SSE2).
+// `out` might alias the column pointers, and the compiler reloaded them per block
+// (build/bench_kernels showed it on SSE2).
 template <bool filtered, class Test>
 inline uint32_t scan_blocks(const Points p, uint32_t bits_wanted, uint32_t* out, Test test) noexcept {
     uint32_t k = 0, i = 0;
