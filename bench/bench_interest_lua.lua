@@ -5,7 +5,9 @@
 -- against table.move copying as many integers into a reused table (the floor of writing the
 -- pairs), the fastest of three calls of each per tick. Every entity watches. Last, the uniform
 -- scene with a tenth of the entities moving (the incremental update, where a watcher that
--- nothing near changed keeps its capped view). Run from the repo root;
+-- nothing near changed keeps its capped view). Each capped line ends with the watchers a tick
+-- whose scan stopped a little past their cap's boundary (narrowed) and those of them scanned
+-- again out to their view (short of their cap there). Run from the repo root;
 -- `lua5.4 bench/bench_interest_lua.lua 10` runs 10 ticks per scene.
 package.path = "lualib/?.lua;bench/?.lua;" .. package.path
 package.cpath = "./?.so;" .. package.cpath
@@ -71,9 +73,11 @@ local function scene(name, n, side, view, options, every)
     due_pairs = due_pairs + k
   end
   local mp, mc = median(t_plain), median(t_capped)
+  local st = capped:stats()
   print(string.format("interest %-10s %6d in %4dx%-4d view %d, max %d band %g: uncapped %7.3f ms  capped %7.3f ms (%.2fx)  " ..
-    "events/tick %d vs %d", name, n, side, side, view, options.max, options.band, mp * 1e3, mc * 1e3, mc / mp,
-    ev_plain // ticks, ev_capped // ticks))
+    "events/tick %d vs %d  narrowed/tick %d, again whole %d", name, n, side, side, view, options.max, options.band,
+    mp * 1e3, mc * 1e3, mc / mp, ev_plain // ticks, ev_capped // ticks, st.interest_narrowed // ticks,
+    st.interest_widened // ticks))
   local md, mm = median(t_due), median(t_move)
   print(string.format("interest %-10s due: %d pairs/tick  due %7.3f ms  table.move of as many integers %7.3f ms (%.2fx)",
     name, due_pairs // ticks, md * 1e3, mm * 1e3, md / mm))

@@ -646,9 +646,11 @@ function aoi:watchers() end
 
 ---How the updates have run so far: counters `full`, `incremental` (committed updates by path),
 ---`inversion_builds` and `inversion_follows` (how watchers_of's inverted lists were kept),
----`interest_chosen` and `interest_kept` (special watchers' views chosen anew or kept).
+---`interest_chosen` and `interest_kept` (special watchers' views chosen anew or kept),
+---`interest_narrowed` and `interest_widened` (capped watchers scanned only as far as their caps
+---need, and those scanned again out to their views).
 ---@param t? table
----@return { full: integer, incremental: integer, inversion_builds: integer, inversion_follows: integer, interest_chosen: integer, interest_kept: integer }
+---@return { full: integer, incremental: integer, inversion_builds: integer, inversion_follows: integer, interest_chosen: integer, interest_kept: integer, interest_narrowed: integer, interest_widened: integer }
 function aoi:stats(t) end
 
 ---Frees the aoi now; idempotent (also `__gc` and `__close`).

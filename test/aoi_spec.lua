@@ -225,7 +225,7 @@ for _, arch in ipairs(soageo.archs()) do
         out = util.check_lists(assert, aoi, "watchers_of", seers, n, out)
         local was = aoi:stats()
         assert.are.same({ full = 1, incremental = 0, inversion_builds = 1, inversion_follows = 0,
-          interest_chosen = 0, interest_kept = 0 }, was)
+          interest_chosen = 0, interest_kept = 0, interest_narrowed = 0, interest_widened = 0 }, was)
         for tick = 1, 10 do
           local all = tick <= 5
           local moved = 0

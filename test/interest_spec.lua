@@ -216,6 +216,112 @@ for _, arch in ipairs(soageo.archs()) do
     end)
   end)
 
+  describe("when the " .. arch .. " target scans a crowd's capped watchers only as far as their caps need", function()
+    util.use_target(arch, setup, teardown)
+
+    -- Full updates narrow each capped watcher's scan to a little past its farthest chosen
+    -- target; scattering the crowd leaves some short of their cap there (scanned again out to
+    -- the view), and a quiet tick (an incremental update) scans every narrowed one whole.
+    it("returns the reference's views, events and watchers_of at every tick", function()
+      local g = rng.new(901)
+      local l = soageo.layer()
+      local aoi = soageo.aoi(l)
+      local views, opts, pins = {}, {}, {}
+      local n = 300
+      for id = 1, n do
+        l:set(id, g:uniform(0, 120), g:uniform(0, 120), 0, 1 << g:int(0, 1))
+        if id % 3 == 0 then
+          views[id], opts[id] = 40, { max = g:int(2, 6) }
+          if id % 9 == 0 then opts[id].band = 8 end
+          if id % 27 == 0 then opts[id] = nil end
+          aoi:watch(id, views[id], nil, copy(opts[id]))
+        end
+      end
+      local vis, uncapped, capped, out = {}, {}, {}, {}
+      local enter, leave = {}, {}
+      for tick = 1, 36 do
+        if tick % 6 == 0 then                      -- a quiet tick: one step
+          local id = g:int(1, n)
+          local x, y = l:get(id)
+          l:move(id, x + 1, y)
+        elseif tick % 5 == 0 then                  -- the crowd scatters
+          for id = 1, n do
+            if g:int(1, 2) == 1 then l:move(id, g:uniform(0, 120), g:uniform(0, 120)) end
+          end
+        else
+          for id = 1, n do
+            local x, y = l:get(id)
+            l:move(id, x + g:uniform(-2, 2), y + g:uniform(-2, 2))
+          end
+        end
+        if tick % 4 == 0 then                      -- a pin, then new options
+          local w, t = 3 * g:int(1, n // 3), g:int(1, n)
+          if views[w] then
+            pins[w] = pins[w] or {}
+            if pins[w][t] then pins[w][t] = nil; aoi:unpin(w, t) else pins[w][t] = true; aoi:pin(w, t) end
+          end
+          w = 3 * g:int(1, n // 3)
+          opts[w] = { max = g:int(1, 5), always = tick % 8 == 0 and 2 or nil }
+          aoi:watch(w, views[w], nil, copy(opts[w]))
+        end
+        local ne, nl
+        enter, leave, ne, nl = aoi:update(enter, leave)
+        local label = "tick " .. tick
+        assert.is_true(sorted_flat(enter, ne) and sorted_flat(leave, nl), label)
+        replay(vis, enter, ne, leave, nl)
+        uncapped = ref.visible(l, views, 0, uncapped)
+        capped = iref.capped(l, uncapped, opts, pins, 0, capped)
+        assert.is_true(same_sets(vis, capped), label)
+        local seers, wrong = {}, nil
+        for w in pairs(views) do
+          local k
+          out, k = aoi:visible(w, out)
+          if count(capped[w]) ~= k then wrong = "visible(" .. w .. ") has " .. k .. " targets" end
+          for i = 1, k do
+            if not capped[w][out[i]] then wrong = "visible(" .. w .. ")[" .. i .. "]" end
+          end
+          for t in pairs(capped[w]) do
+            seers[t] = seers[t] or {}
+            table.insert(seers[t], w)
+          end
+        end
+        for t = 1, n do
+          local want = seers[t] or {}
+          table.sort(want)
+          local k
+          out, k = aoi:watchers_of(t, out)
+          if #want ~= k then wrong = "watchers_of(" .. t .. ") has " .. k .. " watchers" end
+          for i = 1, k do
+            if want[i] ~= out[i] then wrong = "watchers_of(" .. t .. ")[" .. i .. "]" end
+          end
+        end
+        assert.is_nil(wrong, label)
+      end
+      local st = aoi:stats()
+      assert.is_true(st.interest_narrowed > 1000, "narrowed " .. st.interest_narrowed)
+      assert.is_true(st.interest_widened > 10, "widened " .. st.interest_widened)
+      assert.is_true(st.incremental >= 4 and st.full >= 20)
+    end)
+
+    it("returns whole views with a margin, and scans them whole", function()
+      local g = rng.new(902)
+      local l = soageo.layer()
+      local aoi = soageo.aoi(l, { margin = 3 })
+      for id = 1, 200 do
+        l:set(id, g:uniform(0, 60), g:uniform(0, 60))
+        aoi:watch(id, 30, nil, { max = 3 })
+      end
+      for _ = 1, 4 do
+        for id = 1, 200 do
+          local x, y = l:get(id)
+          l:move(id, x + g:uniform(-2, 2), y + g:uniform(-2, 2))
+        end
+        aoi:update()
+      end
+      assert.are.equal(0, aoi:stats().interest_narrowed)
+    end)
+  end)
+
   describe("when the " .. arch .. " target schedules due pairs", function()
     util.use_target(arch, setup, teardown)
 

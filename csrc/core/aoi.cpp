@@ -183,7 +183,7 @@ void meet_watcher(const AoiInput& in, AoiScratch& s, AoiProgress& p, int64_t wid
     while (p.rank < st.n && s.id_keys[p.rank] < key) ++p.rank;
     if (p.rank >= st.n || s.id_keys[p.rank] != key) return;  // a watcher with no entity sees nothing
     Plan& plan = plans[current_plan];
-    if (plan.self != p.rank) plan_windows(in, s, p.rank, w.view[p.cur], plan);
+    if (plan.self != p.rank) plan_windows(in, s, p.rank, w.reach[p.cur], plan);
     Plan& next = plans[1 - current_plan];
     next.self = kNoSlot;
     if (p.cur + 1 < w.n) {
@@ -191,15 +191,23 @@ void meet_watcher(const AoiInput& in, AoiScratch& s, AoiProgress& p, int64_t wid
         uint32_t r = p.rank;
         while (r < st.n && s.id_keys[r] < next_key) ++r;
         if (r < st.n && s.id_keys[r] == next_key) {
-            plan_windows(in, s, r, w.view[p.cur + 1], next);
+            plan_windows(in, s, r, w.reach[p.cur + 1], next);
             prefetch_plan(s, next);
         }
     }
     scan.self = p.rank;
     scan.filter = w.mask[p.cur];
     scan.m = scan.filter != ~0u || s.zero_masks ? s.ms : nullptr;
-    meet_candidates(in, s, plan, w.view[p.cur], scan);
+    meet_candidates(in, s, plan, w.reach[p.cur], scan);
     current_plan = 1 - current_plan;
+}
+
+// 4b. A watcher scanned short of its view that met fewer than its floor (its nearest may lie
+// beyond its reach): scanned again, out to its view.
+void meet_whole(const AoiInput& in, AoiScratch& s, float view, WatcherScan& scan) noexcept {
+    Plan whole;
+    plan_windows(in, s, scan.self, view, whole);
+    meet_candidates(in, s, whole, view, scan);
 }
 
 // 5. The last update's targets not met again (out of reach, or gone), as its ranks.
@@ -274,10 +282,24 @@ AoiStatus aoi_update(const AoiInput& in, AoiScratch& s, Visible& after, EventLis
         if (enter.n + st.n > enter.cap) return p.keys = false, *need = st.n, AoiStatus::need_enter;
         if (leave.n + old_n > leave.cap) return p.keys = false, *need = old_n, AoiStatus::need_leave;
 
-        const uint32_t open = 2 * ++p.stamp, kept = open + 1;
+        uint32_t open = 2 * ++p.stamp, kept = open + 1;
         mark_seen(s, old_t, old_n, open, p.same_ranks);
         WatcherScan scan{AoiMeet{after.target + used, enter_ranks, 0, 0, 0}, kNoSlot, open, kept, nullptr, 0};
+        float radius = t.in_now ? w.view[p.cur] : 0.0f;  // what the list holds: all within it
         if (t.in_now) meet_watcher(in, s, p, t.wid, plans, current_plan, scan);
+        if (t.in_now && scan.self != kNoSlot && w.reach[p.cur] < radius) {
+            if (scan.found.n_visible >= w.floor[p.cur]) {
+                radius = w.reach[p.cur];
+                ++p.narrowed;
+            } else {
+                ++p.widened;
+                open = 2 * ++p.stamp, kept = open + 1;
+                mark_seen(s, old_t, old_n, open, p.same_ranks);
+                scan.open = open, scan.kept = kept;
+                scan.found = AoiMeet{after.target + used, enter_ranks, 0, 0, 0};
+                meet_whole(in, s, radius, scan);
+            }
+        }
         const uint32_t m = scan.found.n_visible, entering = scan.found.n_enter;
         for (uint32_t i = 0; i < entering; ++i) enter_ranks[i] = s.rank_at_pos[enter_ranks[i]];  // positions -> ranks
         const uint32_t leaving = collect_leaves(s, before, old_t, old_n, scan.found.met, kept, leave_ranks);
@@ -298,7 +320,7 @@ AoiStatus aoi_update(const AoiInput& in, AoiScratch& s, Visible& after, EventLis
         if (t.in_now) {
             const uint32_t k = after.n;
             after.watcher[k] = t.wid;
-            after.view[k] = w.view[p.cur];
+            after.view[k] = radius;
             after.mask[k] = w.mask[p.cur];
             after.pos[k] = scan.self == kNoSlot ? kNoSlot : s.pos_of_rank[scan.self];
             after.off[k] = static_cast<uint32_t>(used);
@@ -317,7 +339,11 @@ AoiStatus aoi_update(const AoiInput& in, AoiScratch& s, Visible& after, EventLis
 
 int aoi_commit(const AoiInput& in, AoiScratch& s, Visible* visible, int current, const AoiProgress& p) noexcept {
     s.synced = true;
-    if (in.stats) ++(p.incremental ? in.stats->incremental : in.stats->full);
+    if (in.stats) {
+        ++(p.incremental ? in.stats->incremental : in.stats->full);
+        in.stats->narrowed += p.narrowed;
+        in.stats->widened += p.widened;
+    }
     if (!p.incremental) {
         s.mark_stamp = p.stamp;  // the full update cleared the marks and stamped from 0
         current = 1 - current;

@@ -16,10 +16,15 @@ namespace soageo {
 
 // Watchers, sorted by id, with their view radius and filter: a watcher sees only entities
 // whose layer mask shares a bit with its own (an entity with mask 0 is seen by nobody).
+// A capped watcher needs only its nearest: a full update scans it out to `reach` (at most its
+// view), and when that finds fewer than `floor` entities, again out to its view (interest.cpp
+// sets both; reach == view and floor 0 for every other watcher).
 struct Watchers {
     int64_t* id;
     float* view;
     uint32_t* mask;
+    float* reach;
+    uint32_t* floor;
     uint32_t n, cap;
 };
 
@@ -105,6 +110,7 @@ struct AoiStats {
     uint64_t full = 0, incremental = 0;  // committed updates, by path
     uint64_t inversion_builds = 0;       // watchers_of built the inversion anew
     uint64_t inversion_follows = 0;      // an update applied its events to the inversion
+    uint64_t narrowed = 0, widened = 0;  // AoiProgress's, summed
 };
 
 // Who sees me, for watchers_of: the inversion, built when asked (who_sees_me_ask), then
@@ -272,6 +278,9 @@ struct AoiProgress {
     // (enter_keys/leave_keys, unordered) at the end of the event buffers, while the ids and
     // watchers are the last update's and the buffers hold both (else `keys` ends false).
     bool keys = false;
+    // The full path's watchers scanned short of their views (Watchers::reach), and those of them
+    // scanned again out to their views, having met fewer than their floor.
+    uint32_t narrowed = 0, widened = 0;
 };
 
 enum class AoiStatus { done, need_targets, need_enter, need_leave };

@@ -312,18 +312,24 @@ bool mark_changed(Tick& t) noexcept {
     for (uint32_t j = 0; j < moved; ++j)
         if (s.watcher_at[s.moved[j]] != kNoSlot) s.redo[redo++] = s.watcher_at[s.moved[j]];
     // No watch or unwatch since the last update and no watcher wider than a cell: none to add.
+    // A list the full path scanned short of its view (aoi.hpp, Watchers::reach) is scanned out to
+    // it once, here, not counted against the limit: this path keeps every list at its view, and
+    // declining would narrow them again at the full update, each time.
+    uint32_t widened = 0;
     for (uint32_t k = 0; (!in.watchers_same || (moved && s.any_wide)) && k < t.watchers; ++k) {
         const bool again = wview[k] != v.view[k] || wmask[k] != v.mask[k] ||
                            (moved && double(wview[k] + in.margin) > s.cell);
         if (!again || v.pos[k] == kNoSlot || s.changed[v.pos[k]] == serial) continue;
-        if (redo == limit) return false;
+        const bool widen = wview[k] > v.view[k] && wmask[k] == v.mask[k];
+        if (!widen && redo - widened == limit) return false;
+        widened += widen;
         s.changed[v.pos[k]] = serial;
         s.redo[redo++] = k;
     }
     for (uint32_t i = 0; i < t.n_placed; ++i) {  // new watchers: rescanned, from an empty list
         const uint32_t q = t.placed[i];
         if (s.changed[q] == serial) continue;
-        if (redo == limit) return false;
+        if (redo - widened == limit) return false;
         s.changed[q] = serial;
         s.redo[redo++] = s.watcher_at[q];
     }

@@ -12,7 +12,7 @@ namespace {
 
 Watchers lay_watchers(Carver& k, uint32_t cap) noexcept {
     Watchers w{};
-    k.take_each(cap, &w.id, &w.view, &w.mask);
+    k.take_each(cap, &w.id, &w.view, &w.mask, &w.reach, &w.floor);
     w.cap = cap;
     return w;
 }
@@ -71,20 +71,25 @@ uint32_t watchers_find(const Watchers& w, int64_t id, bool* found) noexcept {
 
 void watchers_insert(Watchers& w, uint32_t at, int64_t id, float view, uint32_t mask) noexcept {
     SOAGEO_ASSERT(w.n < w.cap && at <= w.n);
-    move_rows(w, at + 1, w, at, w.n - at, &Watchers::id, &Watchers::view, &Watchers::mask);
+    move_rows(w, at + 1, w, at, w.n - at, &Watchers::id, &Watchers::view, &Watchers::mask, &Watchers::reach,
+              &Watchers::floor);
     w.id[at] = id;
     w.view[at] = view;
     w.mask[at] = mask;
+    w.reach[at] = view;
+    w.floor[at] = 0;
     ++w.n;
 }
 
 void watchers_erase(Watchers& w, uint32_t at) noexcept {
-    move_rows(w, at, w, at + 1, w.n - at - 1, &Watchers::id, &Watchers::view, &Watchers::mask);
+    move_rows(w, at, w, at + 1, w.n - at - 1, &Watchers::id, &Watchers::view, &Watchers::mask, &Watchers::reach,
+              &Watchers::floor);
     --w.n;
 }
 
 void watchers_copy(Watchers& to, const Watchers& from) noexcept {
-    move_rows(to, 0, from, 0, from.n, &Watchers::id, &Watchers::view, &Watchers::mask);
+    move_rows(to, 0, from, 0, from.n, &Watchers::id, &Watchers::view, &Watchers::mask, &Watchers::reach,
+              &Watchers::floor);
     to.n = from.n;
 }
 

@@ -164,10 +164,22 @@ InterestPair* open_list(InterestLists& after, int64_t w, uint32_t n, uint32_t ed
     after.len[after.n] = n;
     after.edge[after.n] = edge;
     after.pivot[after.n] = pivot;
+    after.reach[after.n] = 0;
     InterestPair* out = after.pair + after.pairs;
     ++after.n;
     after.pairs += n;
     return out;
+}
+
+// The reach a capped watcher's next full update need scan it to (interest_narrow): from its
+// boundary key (the d2 of its farthest chosen target, without a margin); 0 for its whole view.
+float next_reach(const InterestInput& in, const InterestOptions& opt, int64_t w, uint32_t edge) noexcept {
+    if (!opt.max || opt.always || in.margin != 0.0f || edge == kAllChosen || !(edge & 0x80000000u)) return 0.0f;
+    if (pins_has_watcher(*in.pins, w)) return 0.0f;
+    const uint32_t b = edge & 0x7fffffffu;
+    float d2;
+    std::memcpy(&d2, &b, sizeof d2);
+    return float(kReachOverNearest * std::sqrt(double(d2)));
 }
 
 // A pair kept from the last view, now of period p: a change of period brings its deadline to
@@ -349,6 +361,7 @@ bool try_keep(const InterestInput& in, InterestScratch& s, const InterestOptions
     if (!movers_stay(in, s, opt, w, k, old, &movers)) return false;
     if (events && !enters_moved(in, s, ev, movers)) return false;
     InterestPair* out = open_list(after, w, old.n, old.edge, old.pivot);
+    after.reach[after.n - 1] = next_reach(in, opt, w, old.edge);
     std::memcpy(out, old.pairs, size_t(old.n) * sizeof(InterestPair));
     SOAGEO_ASSERT(!in.new_pos);  // an incremental update: the positions stay
     std::memcpy(after.pos + (out - after.pair), old.pos, size_t(old.n) * sizeof(uint32_t));
@@ -510,6 +523,7 @@ void choose(const InterestInput& in, InterestScratch& s, Turn& t, uint32_t m, In
     for (uint32_t e = 0; e < entering; ++e) s.sel[e] |= uint64_t(v.rank_at[list[s.sel[e]]]) << 32;
     std::sort(s.sel, s.sel + entering);
     InterestPair* out = opt && t.watching ? open_list(after, t.w, chosen, edge, pivot) : nullptr;
+    if (out) after.reach[after.n - 1] = next_reach(in, *opt, t.w, capped ? edge : kAllChosen);
     uint32_t* out_pos = out ? after.pos + (out - after.pair) : nullptr;
     PeriodTable& periods = *t.periods;
     if (out) periods.build(*opt);

@@ -80,6 +80,7 @@ struct InterestLists {
     uint32_t* edge;    // a capped watcher's boundary key (interest.cpp)
     uint32_t* pivot;   // and its next selection's pivot
     uint32_t* due_len; // watcher k's due targets are due[off[k] .. + due_len[k]), ascending
+    float* reach;      // how far the next full update need scan it (0: its whole view): interest_narrow
     InterestPair* pair;
     uint32_t* pos;     // each pair's target's position (Visible::target) at the update that
                        // wrote it: the next update maps it to its own (InterestInput::new_pos)
@@ -167,5 +168,17 @@ uint32_t interest_update(const InterestInput& in, InterestScratch& s, InterestLi
 
 // A pair's period: min(max_period, 1 + k), k the largest integer with (k * band)^2 <= d2.
 uint32_t interest_period(const InterestOptions& o, float d2) noexcept;
+
+// After an update: the reach and floor (aoi.hpp, Watchers) of every watcher, for the next full
+// update. A capped watcher chosen after a full update, in an aoi without a margin, with neither
+// always-seen bits nor pins, is scanned out to kReachOverNearest times the distance of its
+// farthest chosen target, when that is at most kNarrowBelow of its view; its floor is its cap.
+// Every other watcher is scanned out to its view. Returns whether any reach is short of its view.
+bool interest_narrow(const InterestLists& l, Watchers& w) noexcept;
+// The nearest a capped watcher needs move a little between updates: the reach leaves them room
+// (bench/bench_interest_lua.lua, the crowded scene). A reach close to the view saves little, and
+// an incremental update scans every narrowed list out to its view once.
+constexpr double kReachOverNearest = 1.5;
+constexpr double kNarrowBelow = 0.8;
 
 }  // namespace soageo

@@ -27,7 +27,7 @@ Pins lay_pins(Carver& k, uint32_t cap) noexcept {
 
 InterestLists lay_interest_lists(Carver& k, uint32_t watcher_cap, uint64_t pair_cap) noexcept {
     InterestLists l{};
-    k.take_each(watcher_cap, &l.watcher, &l.off, &l.len, &l.edge, &l.pivot, &l.due_len);
+    k.take_each(watcher_cap, &l.watcher, &l.off, &l.len, &l.edge, &l.pivot, &l.due_len, &l.reach);
     k.take_each(size_t(pair_cap), &l.pair, &l.pos, &l.due);
     l.watcher_cap = watcher_cap;
     l.pair_cap = pair_cap;
@@ -140,6 +140,20 @@ bool interest_sees(const InterestLists& l, int64_t w, int64_t t) noexcept {
     const InterestPair* at =
         std::lower_bound(p, p + n, t, [](const InterestPair& q, int64_t id) { return q.target < id; });
     return at != p + n && at->target == t;
+}
+
+bool interest_narrow(const InterestLists& l, Watchers& w) noexcept {
+    bool any = false;
+    uint32_t j = 0;
+    for (uint32_t k = 0; k < w.n; ++k) {
+        while (j < l.n && l.watcher[j] < w.id[k]) ++j;
+        const float r = j < l.n && l.watcher[j] == w.id[k] ? l.reach[j] : 0.0f;
+        const bool narrow = r > 0 && double(r) <= kNarrowBelow * double(w.view[k]);
+        w.reach[k] = narrow ? r : w.view[k];
+        w.floor[k] = narrow ? l.len[j] : 0;
+        any = any || narrow;
+    }
+    return any;
 }
 
 size_t interest_scratch_bytes(uint32_t cap) noexcept { return layout_bytes(lay_interest_scratch, cap); }

@@ -174,6 +174,8 @@ int l_watch(lua_State* L) {
     if (found) {
         a->watchers.view[at] = view;
         a->watchers.mask[at] = mask;
+        a->watchers.reach[at] = view;  // its whole view, until an update chooses with these options
+        a->watchers.floor[at] = 0;
     } else {
         watchers_insert(a->watchers, at, id, view, mask);
     }
@@ -314,9 +316,13 @@ int l_update(lua_State* L) {
     } else {
         a->current = aoi_commit(in, a->scratch, a->visible, a->current, progress);
         interest_apply(a, progress);
+        interest_narrow(a->interest[a->interest_current], a->watchers);
+        // Lists the full path scanned short of their views: the next update compares every
+        // view (set before the events, whose writing may raise).
+        if (progress.narrowed) a->watchers_touched = true;
         events_write(&r, L, a->final_enter, a->final_leave);
     }
-    a->watchers_touched = false;
+    a->watchers_touched = progress.narrowed != 0;
     a->enter_recent = decayed_peak(a->enter_recent, a->enter.n);
     a->leave_recent = decayed_peak(a->leave_recent, a->leave.n);
     const int results = events_close(&r, interest ? a->final_enter.n : a->enter.n, interest ? a->final_leave.n : a->leave.n);
@@ -442,11 +448,16 @@ int l_due(lua_State* L) {
     return 2;
 }
 
-// A pin of watcher w changed: its view is chosen anew at the next update.
+// A pin of watcher w changed: its view is chosen anew at the next update, from its whole view
+// (a pinned target is seen wherever it is in view).
 void touch_special(Aoi* a, int64_t w) {
     bool found;
     const uint32_t at = specials_find(a->specials, w, &found);
     if (found) a->specials.dirty[at] = 1;
+    const uint32_t k = watchers_find(a->watchers, w, &found);
+    if (!found) return;
+    a->watchers.reach[k] = a->watchers.view[k];
+    a->watchers.floor[k] = 0;
 }
 
 // aoi:pin(watcher, target): the watcher sees the target beyond its cap while it is in view.
@@ -495,7 +506,7 @@ int l_stats(lua_State* L) {
     int t = opt_out(L, 2);
     if (t == 0) {
         lua_settop(L, 1);
-        lua_createtable(L, 0, 6);
+        lua_createtable(L, 0, 8);
         t = 2;
     }
     const Counter counters[] = {
@@ -505,6 +516,8 @@ int l_stats(lua_State* L) {
         {"inversion_follows", st.inversion_follows},
         {"interest_chosen", chosen},
         {"interest_kept", kept},
+        {"interest_narrowed", st.narrowed},
+        {"interest_widened", st.widened},
     };
     return event_stats(L, t, counters, sizeof counters / sizeof counters[0]);
 }
