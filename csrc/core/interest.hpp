@@ -178,7 +178,7 @@ bool interest_narrow(const InterestLists& l, Watchers& w) noexcept;
 // The nearest a capped watcher needs move a little between updates: the reach leaves them room
 // (bench/bench_interest_lua.lua, the crowded scene). A reach close to the view saves little, and
 // an incremental update scans every narrowed list out to its view once.
-constexpr double kReachOverNearest = 1.5;
+constexpr double kReachOverNearest = 1.3;
 constexpr double kNarrowBelow = 0.8;
 
 }  // namespace soageo
