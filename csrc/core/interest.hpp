@@ -179,6 +179,7 @@ bool interest_narrow(const InterestLists& l, Watchers& w) noexcept;
 // (bench/bench_interest_lua.lua, the crowded scene). A reach close to the view saves little, and
 // an incremental update scans every narrowed list out to its view once.
 constexpr double kReachOverNearest = 1.3;
-constexpr double kNarrowBelow = 0.8;
+constexpr double kNarrowBelow = 0.7;
+constexpr double kReachSlack = 1.25;  // a narrowed reach stays while within this of the one needed
 
 }  // namespace soageo

@@ -149,7 +149,10 @@ bool interest_narrow(const InterestLists& l, Watchers& w) noexcept {
         while (j < l.n && l.watcher[j] < w.id[k]) ++j;
         const float r = j < l.n && l.watcher[j] == w.id[k] ? l.reach[j] : 0.0f;
         const bool narrow = r > 0 && double(r) <= kNarrowBelow * double(w.view[k]);
-        w.reach[k] = narrow ? r : w.view[k];
+        // A reach a little wider than needed stays: each change of reach changes the list.
+        const float now = w.reach[k];
+        const bool keep = narrow && now < w.view[k] && now >= r && double(now) <= kReachSlack * double(r);
+        w.reach[k] = keep ? now : narrow ? r : w.view[k];
         w.floor[k] = narrow ? l.len[j] : 0;
         any = any || narrow;
     }
