@@ -31,6 +31,47 @@ local function count(set)
   return n
 end
 
+-- One update: its events checked sorted and replayed into vis. Returns the event tables and the
+-- tick's label.
+local function update_replayed(aoi, enter, leave, vis, tick)
+  local ne, nl
+  enter, leave, ne, nl = aoi:update(enter, leave)
+  local label = "tick " .. tick
+  assert.is_true(sorted_flat(enter, ne) and sorted_flat(leave, nl), label)
+  replay(vis, enter, ne, leave, nl)
+  return enter, leave, label
+end
+
+-- What differs between the aoi's visible and watchers_of and the capped views `capped` (ids 1 to
+-- last): nil when nothing; out is reused.
+local function wrong_view(aoi, views, capped, last, out)
+  local seers, wrong = {}, nil
+  for w in pairs(views) do
+    local n
+    out, n = aoi:visible(w, out)
+    local view = capped[w] or {}
+    if count(view) ~= n then wrong = "visible(" .. w .. ") has " .. n .. " targets" end
+    for i = 1, n do
+      if not view[out[i]] or (i > 1 and out[i - 1] >= out[i]) then wrong = "visible(" .. w .. ")[" .. i .. "]" end
+    end
+    for t in pairs(view) do
+      seers[t] = seers[t] or {}
+      table.insert(seers[t], w)
+    end
+  end
+  for t = 1, last do
+    local want = seers[t] or {}
+    table.sort(want)
+    local n
+    out, n = aoi:watchers_of(t, out)
+    if #want ~= n then wrong = "watchers_of(" .. t .. ") has " .. n .. " watchers" end
+    for i = 1, n do
+      if want[i] ~= out[i] then wrong = "watchers_of(" .. t .. ")[" .. i .. "]" end
+    end
+  end
+  return out, wrong
+end
+
 -- Whether the flat due list (n pairs) is exactly the set `want`, sorted like the events.
 local function same_due(list, n, want)
   if not sorted_flat(list, n) then return false end
@@ -110,11 +151,8 @@ for _, arch in ipairs(soageo.archs()) do
               else pins[w][t] = true; aoi:pin(w, t) end
             end
           end
-          local ne, nl
-          enter, leave, ne, nl = aoi:update(enter, leave)
-          local label = "tick " .. tick
-          assert.is_true(sorted_flat(enter, ne) and sorted_flat(leave, nl), label)
-          replay(vis, enter, ne, leave, nl)
+          local label
+          enter, leave, label = update_replayed(aoi, enter, leave, vis, tick)
           local want_due
           if known then
             capped, want_due = known[tick].capped, known[tick].due
@@ -127,30 +165,8 @@ for _, arch in ipairs(soageo.archs()) do
           assert.is_true(same_sets(vis, capped), label)
           -- Plain comparisons, one assertion a tick: an assertion per element made this the
           -- slowest spec of the suite.
-          local seers, wrong = {}, nil
-          for w in pairs(views) do
-            local n
-            out, n = aoi:visible(w, out)
-            local view = capped[w] or {}
-            if count(view) ~= n then wrong = "visible(" .. w .. ") has " .. n .. " targets" end
-            for i = 1, n do
-              if not view[out[i]] or (i > 1 and out[i - 1] >= out[i]) then wrong = "visible(" .. w .. ")[" .. i .. "]" end
-            end
-            for t in pairs(view) do
-              seers[t] = seers[t] or {}
-              table.insert(seers[t], w)
-            end
-          end
-          for t = 1, next_id do
-            local want = seers[t] or {}
-            table.sort(want)
-            local n
-            out, n = aoi:watchers_of(t, out)
-            if #want ~= n then wrong = "watchers_of(" .. t .. ") has " .. n .. " watchers" end
-            for i = 1, n do
-              if want[i] ~= out[i] then wrong = "watchers_of(" .. t .. ")[" .. i .. "]" end
-            end
-          end
+          local wrong
+          out, wrong = wrong_view(aoi, views, capped, next_id, out)
           assert.is_nil(wrong, label)
           local n
           due_out, n = aoi:due(due_out)
@@ -264,37 +280,13 @@ for _, arch in ipairs(soageo.archs()) do
           opts[w] = { max = g:int(1, 5), always = tick % 8 == 0 and 2 or nil }
           aoi:watch(w, views[w], nil, copy(opts[w]))
         end
-        local ne, nl
-        enter, leave, ne, nl = aoi:update(enter, leave)
-        local label = "tick " .. tick
-        assert.is_true(sorted_flat(enter, ne) and sorted_flat(leave, nl), label)
-        replay(vis, enter, ne, leave, nl)
+        local label
+        enter, leave, label = update_replayed(aoi, enter, leave, vis, tick)
         uncapped = ref.visible(l, views, 0, uncapped)
         capped = iref.capped(l, uncapped, opts, pins, 0, capped)
         assert.is_true(same_sets(vis, capped), label)
-        local seers, wrong = {}, nil
-        for w in pairs(views) do
-          local k
-          out, k = aoi:visible(w, out)
-          if count(capped[w]) ~= k then wrong = "visible(" .. w .. ") has " .. k .. " targets" end
-          for i = 1, k do
-            if not capped[w][out[i]] then wrong = "visible(" .. w .. ")[" .. i .. "]" end
-          end
-          for t in pairs(capped[w]) do
-            seers[t] = seers[t] or {}
-            table.insert(seers[t], w)
-          end
-        end
-        for t = 1, n do
-          local want = seers[t] or {}
-          table.sort(want)
-          local k
-          out, k = aoi:watchers_of(t, out)
-          if #want ~= k then wrong = "watchers_of(" .. t .. ") has " .. k .. " watchers" end
-          for i = 1, k do
-            if want[i] ~= out[i] then wrong = "watchers_of(" .. t .. ")[" .. i .. "]" end
-          end
-        end
+        local wrong
+        out, wrong = wrong_view(aoi, views, capped, n, out)
         assert.is_nil(wrong, label)
       end
       local st = aoi:stats()
