@@ -295,6 +295,62 @@ for _, arch in ipairs(soageo.archs()) do
       assert.is_true(st.incremental >= 4 and st.full >= 20)
     end)
 
+    it("returns the nearest N after a quiet tick takes a watcher's nearest away", function()
+      -- Watcher 1 with its cap met by a tight cluster (its list narrowed to just those), the
+      -- others far: a quiet tick that moves one of the cluster out of the reach, or the
+      -- watcher away from it, leaves its narrowed list short, and must not go unnoticed.
+      local g = rng.new(903)
+      local l = soageo.layer()
+      local aoi = soageo.aoi(l)
+      local views, opts, pins = { [1] = 40 }, { [1] = { max = 6 } }, {}
+      l:set(1, 50, 50)
+      for id = 2, 7 do
+        local a = id * 1.1
+        l:set(id, 50 + math.cos(a) * (0.5 + id / 10), 50 + math.sin(a) * (0.5 + id / 10))
+      end
+      for id = 8, 200 do
+        local x, y
+        repeat x, y = g:uniform(0, 100), g:uniform(0, 100) until (x - 50) ^ 2 + (y - 50) ^ 2 > 100
+        l:set(id, x, y)
+      end
+      aoi:watch(1, 40, nil, { max = 6 })
+      local vis, uncapped, capped, out = {}, {}, {}, {}
+      local enter, leave = {}, {}
+      local function check(tick)
+        local label
+        enter, leave, label = update_replayed(aoi, enter, leave, vis, tick)
+        uncapped = ref.visible(l, views, 0, uncapped)
+        capped = iref.capped(l, uncapped, opts, pins, 0, capped)
+        assert.is_true(same_sets(vis, capped), label)
+        local wrong
+        out, wrong = wrong_view(aoi, views, capped, 200, out)
+        assert.is_nil(wrong, label)
+      end
+      for tick = 1, 2 do
+        for id = 8, 200 do
+          local x, y = l:get(id)
+          l:move(id, x + g:uniform(-0.5, 0.5), y + g:uniform(-0.5, 0.5))
+        end
+        check(tick)
+      end
+      local function count_paths(step, tick)
+        local was = aoi:stats()
+        step()
+        check(tick)
+        local st = aoi:stats()
+        return st.full - was.full, st.incremental - was.incremental
+      end
+      local full, inc = count_paths(function() l:move(100, l:get(100) + 0.5, select(2, l:get(100))) end, 3)
+      assert.are.same({ 0, 1 }, { full, inc })   -- far from the cluster: incremental
+      full, inc = count_paths(function() l:move(2, 52.5, 50) end, 4)
+      assert.are.same({ 1, 0 }, { full, inc })   -- out of the reach: too few left in the list
+      for tick = 5, 6 do count_paths(function() l:move(100, l:get(100) - 0.5, select(2, l:get(100))) end, tick) end
+      full, inc = count_paths(function() l:move(1, 50, 47) end, 7)
+      assert.are.same({ 1, 0 }, { full, inc })   -- the watcher left its cluster: its rescan is short
+      local st = aoi:stats()
+      assert.is_true(st.interest_narrowed >= 1 and st.interest_widened >= 2)
+    end)
+
     it("returns whole views with a margin, and scans them whole", function()
       local g = rng.new(902)
       local l = soageo.layer()

@@ -140,6 +140,7 @@ void prepare_update(const AoiInput& in, AoiScratch& s, Visible& after, AoiProgre
     after.id_count = after.positions = st.n;
     after.n = 0;
     after.top = after.pairs = 0;
+    after.narrowed = false;
     s.fresh = true;
     p.rank = 0;
     p.stamp = 0;
@@ -290,6 +291,7 @@ AoiStatus aoi_update(const AoiInput& in, AoiScratch& s, Visible& after, EventLis
         if (t.in_now && scan.self != kNoSlot && w.reach[p.cur] < radius) {
             if (scan.found.n_visible >= w.floor[p.cur]) {
                 radius = w.reach[p.cur];
+                after.narrowed = true;
                 ++p.narrowed;
             } else {
                 ++p.widened;

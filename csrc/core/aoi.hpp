@@ -16,9 +16,10 @@ namespace soageo {
 
 // Watchers, sorted by id, with their view radius and filter: a watcher sees only entities
 // whose layer mask shares a bit with its own (an entity with mask 0 is seen by nobody).
-// A capped watcher needs only its nearest: a full update scans it out to `reach` (at most its
-// view), and when that finds fewer than `floor` entities, again out to its view (interest.cpp
-// sets both; reach == view and floor 0 for every other watcher).
+// A capped watcher needs only its nearest: both paths keep its list out to `reach` (at most its
+// view). A full update that meets fewer than `floor` entities there scans it again out to its
+// view; an incremental update that would leave fewer than `floor` in such a list gives way to
+// a full one (interest.cpp sets both; reach == view and floor 0 for every other watcher).
 struct Watchers {
     int64_t* id;
     float* view;
@@ -58,6 +59,7 @@ struct Visible {
     uint64_t target_cap;
     uint64_t top;      // target[top ..] is unused
     uint64_t pairs;    // the sum of len
+    bool narrowed;     // some list holds less than its watcher's view (Watchers::reach)
 };
 
 // Whether `now` holds the ids `before` held (both ascending), so that ranks carry over; else
@@ -294,6 +296,7 @@ struct AoiInput {
     bool watchers_same = false;  // no watch or unwatch since the last committed update
     AoiStats* stats = nullptr;   // counted by aoi_commit when given
     WhoSeesMe* who = nullptr;    // followed by aoi_commit when given (who_sees_me_follows)
+    bool narrowing = false;      // some watcher's reach is short of its view (Watchers::reach)
 };
 
 // Computes what the watchers see now from the layer and `before`, appending the differences

@@ -234,7 +234,7 @@ bool find_movers(Tick& t) noexcept {
     if ((members || renumbered) && s.fresh) start_incremental(in, s);  // by the last update's slots
     if (members) patch_members(in, s, v, t.mc, s.removed_pos);
     s.members.layer_changed = members;
-    t.wview = in.watchers->view;  // by this update's indices
+    t.wview = in.watchers->reach;  // by this update's indices: how far each list reaches (aoi.hpp)
     t.wmask = in.watchers->mask;
     if (renumbered || added) {
         t.n_placed = patch_watchers(in, s, v, renumbered ? t.log.view : nullptr, renumbered ? t.log.mask : nullptr, t.placed);
@@ -312,24 +312,18 @@ bool mark_changed(Tick& t) noexcept {
     for (uint32_t j = 0; j < moved; ++j)
         if (s.watcher_at[s.moved[j]] != kNoSlot) s.redo[redo++] = s.watcher_at[s.moved[j]];
     // No watch or unwatch since the last update and no watcher wider than a cell: none to add.
-    // A list the full path scanned short of its view (aoi.hpp, Watchers::reach) is scanned out to
-    // it once, here, not counted against the limit: this path keeps every list at its view, and
-    // declining would narrow them again at the full update, each time.
-    uint32_t widened = 0;
     for (uint32_t k = 0; (!in.watchers_same || (moved && s.any_wide)) && k < t.watchers; ++k) {
         const bool again = wview[k] != v.view[k] || wmask[k] != v.mask[k] ||
                            (moved && double(wview[k] + in.margin) > s.cell);
         if (!again || v.pos[k] == kNoSlot || s.changed[v.pos[k]] == serial) continue;
-        const bool widen = wview[k] > v.view[k] && wmask[k] == v.mask[k];
-        if (!widen && redo - widened == limit) return false;
-        widened += widen;
+        if (redo == limit) return false;
         s.changed[v.pos[k]] = serial;
         s.redo[redo++] = k;
     }
     for (uint32_t i = 0; i < t.n_placed; ++i) {  // new watchers: rescanned, from an empty list
         const uint32_t q = t.placed[i];
         if (s.changed[q] == serial) continue;
-        if (redo - widened == limit) return false;
+        if (redo == limit) return false;
         s.changed[q] = serial;
         s.redo[redo++] = s.watcher_at[q];
     }
@@ -593,6 +587,46 @@ bool search_movers(Tick& t) noexcept {
     return true;
 }
 
+// The floor of the watcher at v's index k (0: its list reaches its view). A floor is set only
+// with a reach short of the view, and a list reaches as far as its watcher's reach (else it was
+// rescanned). After a watch or unwatch the indices differ: found by id (a new watcher has none).
+uint32_t floor_at(const Tick& t, uint32_t k) noexcept {
+    const Watchers& w = *t.in.watchers;
+    if (!t.renumbered) return w.floor[k];
+    if (k >= t.v.n) return 0;
+    bool found;
+    const uint32_t at = watchers_find(w, t.v.watcher[k], &found);
+    return found ? w.floor[at] : 0;
+}
+
+// Whether this update would leave a list kept short of its watcher's view (Watchers::reach) with
+// fewer entities than its floor: the full path then runs, which scans such a watcher out to its
+// view. The rescanned lists count by their new length, the others by their events (ek, lk:
+// sorted by watcher); *narrowed gets how many rescanned lists are narrowed.
+bool short_of_floor(const Tick& t, const uint64_t* ek, uint64_t ne, const uint64_t* lk, uint64_t nl,
+                    uint32_t* narrowed) noexcept {
+    const AoiScratch& s = t.s;
+    const Visible& v = t.v;
+    for (uint32_t r = 0; t.in.narrowing && r < s.n_redo; ++r) {
+        const uint32_t floor = floor_at(t, s.redo[r]);
+        if (!floor) continue;
+        ++*narrowed;
+        if (s.redo_len[r] < floor) return true;
+    }
+    if (!v.narrowed) return false;
+    uint64_t i = 0, j = 0;
+    while (j < nl) {  // only a watcher that lost targets can fall short
+        const uint32_t k = uint32_t(lk[j] >> 32);
+        int64_t len = 0;
+        while (j < nl && uint32_t(lk[j] >> 32) == k) ++j, --len;
+        while (i < ne && uint32_t(ek[i] >> 32) < k) ++i;
+        while (i < ne && uint32_t(ek[i] >> 32) == k) ++i, ++len;
+        if (keeps_no_list(s, v, k)) continue;
+        if (int64_t(v.len[k]) + len < int64_t(floor_at(t, k))) return true;
+    }
+    return false;
+}
+
 // 5. Events sorted as the full path writes them; the lists must have room to change in place.
 Incremental finish(Tick& t, AoiProgress& p) noexcept {
     AoiScratch& s = t.s;
@@ -606,6 +640,9 @@ Incremental finish(Tick& t, AoiProgress& p) noexcept {
     const bool renumber = t.members || t.renumbered;
     p.enter_keys = keys_to_events(t.enter, ne, v, s, renumber);
     p.leave_keys = keys_to_events(t.leave, nl, v, s, renumber);
+    uint32_t narrowed = 0;
+    if (short_of_floor(t, p.enter_keys, ne, p.leave_keys, nl, &narrowed)) return Incremental::full;
+    p.narrowed = narrowed;
     if (v.top + relocations(s, v, p.enter_keys, ne, p.leave_keys, nl) > v.target_cap) return Incremental::full;
     p.n_enter = ne, p.n_leave = nl;
     p.members = renumber;
@@ -686,8 +723,9 @@ void commit_incremental(const AoiInput& in, AoiScratch& s, Visible& v, Visible& 
     }
     if (p.members && s.members.layer_changed) commit_members(s, v);
     if (p.members && s.members.watchers_changed()) commit_watchers(in, s, v, log);
+    v.narrowed = v.narrowed || p.narrowed != 0;
     if (in.watchers_same) return;  // views and masks change only through watch and unwatch
-    std::memcpy(v.view, in.watchers->view, v.n * sizeof(float));
+    std::memcpy(v.view, in.watchers->reach, v.n * sizeof(float));
     std::memcpy(v.mask, in.watchers->mask, v.n * sizeof(uint32_t));
 }
 

@@ -139,12 +139,12 @@ uint32_t patch_watchers(const AoiInput& in, AoiScratch& s, const Visible& v, flo
     const AoiScratch::Members& m = s.members;
     const uint32_t before = m.watchers_before;
     // With no watch or unwatch (view_out null) the indices are the last update's.
-    float* const view = view_out ? view_out : w.view;
+    float* const view = view_out ? view_out : w.reach;  // how far each list reaches (aoi.hpp)
     uint32_t* const mask = mask_out ? mask_out : w.mask;
     // This update's views and masks by its indices: a merge of the two id lists, run by run.
     for (uint32_t k = 0, t = 0, i = 0; view_out && (k < before || t < w.n);) {
         const uint32_t same = equal_prefix(v.watcher + k, w.id + t, std::min(before - k, w.n - t));
-        std::memcpy(view + k, w.view + t, same * sizeof(float));
+        std::memcpy(view + k, w.reach + t, same * sizeof(float));
         std::memcpy(mask + k, w.mask + t, same * sizeof(uint32_t));
         k += same, t += same;
         if (k == before && t == w.n) break;
@@ -152,7 +152,7 @@ uint32_t patch_watchers(const AoiInput& in, AoiScratch& s, const Visible& v, flo
             view[k] = v.view[k], mask[k] = v.mask[k];
             ++k;
         } else {  // new
-            view[before + i] = w.view[t], mask[before + i] = w.mask[t];
+            view[before + i] = w.reach[t], mask[before + i] = w.mask[t];
             ++i, ++t;
         }
     }

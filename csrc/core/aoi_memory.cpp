@@ -113,6 +113,7 @@ void visible_copy(Visible& to, const Visible& from) noexcept {
     to.positions = from.positions;
     to.top = from.top;
     to.pairs = from.pairs;
+    to.narrowed = from.narrowed;
 }
 
 size_t aoi_scratch_bytes(uint32_t cap) noexcept { return layout_bytes(lay_aoi_scratch, cap); }

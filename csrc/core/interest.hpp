@@ -169,15 +169,19 @@ uint32_t interest_update(const InterestInput& in, InterestScratch& s, InterestLi
 // A pair's period: min(max_period, 1 + k), k the largest integer with (k * band)^2 <= d2.
 uint32_t interest_period(const InterestOptions& o, float d2) noexcept;
 
-// After an update: the reach and floor (aoi.hpp, Watchers) of every watcher, for the next full
-// update. A capped watcher chosen after a full update, in an aoi without a margin, with neither
-// always-seen bits nor pins, is scanned out to kReachOverNearest times the distance of its
-// farthest chosen target, when that is at most kNarrowBelow of its view; its floor is its cap.
-// Every other watcher is scanned out to its view. Returns whether any reach is short of its view.
-bool interest_narrow(const InterestLists& l, Watchers& w) noexcept;
+// After an update: the reach and floor (aoi.hpp, Watchers) of every watcher, for the next
+// update. A capped watcher in an aoi without a margin, with neither always-seen bits nor pins,
+// reaches kReachOverNearest times the distance of its farthest chosen target, when that is at
+// most kNarrowBelow of its view (a reach already set stays while within kReachSlack of that);
+// its floor is its cap. Every other watcher reaches its view.
+struct Narrowed {
+    bool changed;  // some reach changed (the next update compares every watcher's)
+    bool any;      // some reach is short of its view (AoiInput::narrowing)
+};
+Narrowed interest_narrow(const InterestLists& l, Watchers& w) noexcept;
 // The nearest a capped watcher needs move a little between updates: the reach leaves them room
 // (bench/bench_interest_lua.lua, the crowded scene). A reach close to the view saves little, and
-// an incremental update scans every narrowed list out to its view once.
+// the first update that narrows a list writes a leave for everything past its reach.
 constexpr double kReachOverNearest = 1.3;
 constexpr double kNarrowBelow = 0.7;
 constexpr double kReachSlack = 1.25;  // a narrowed reach stays while within this of the one needed

@@ -142,8 +142,8 @@ bool interest_sees(const InterestLists& l, int64_t w, int64_t t) noexcept {
     return at != p + n && at->target == t;
 }
 
-bool interest_narrow(const InterestLists& l, Watchers& w) noexcept {
-    bool any = false;
+Narrowed interest_narrow(const InterestLists& l, Watchers& w) noexcept {
+    Narrowed out{false, false};
     uint32_t j = 0;
     for (uint32_t k = 0; k < w.n; ++k) {
         while (j < l.n && l.watcher[j] < w.id[k]) ++j;
@@ -154,9 +154,10 @@ bool interest_narrow(const InterestLists& l, Watchers& w) noexcept {
         const bool keep = narrow && now < w.view[k] && now >= r && double(now) <= kReachSlack * double(r);
         w.reach[k] = keep ? now : narrow ? r : w.view[k];
         w.floor[k] = narrow ? l.len[j] : 0;
-        any = any || narrow;
+        out.changed = out.changed || w.reach[k] != now;
+        out.any = out.any || narrow;
     }
-    return any;
+    return out;
 }
 
 size_t interest_scratch_bytes(uint32_t cap) noexcept { return layout_bytes(lay_interest_scratch, cap); }

@@ -44,6 +44,7 @@ struct Aoi {
     EventList final_enter, final_leave;  // the events once the special watchers' are rewritten
     uint64_t tick;
     uint64_t interest_chosen, interest_kept;  // aoi:stats(): special watchers' views by path
+    bool narrowing;  // some watcher's reach is short of its view (interest_narrow)
 };
 static_assert(std::is_standard_layout<Aoi>::value && offsetof(Aoi, head) == 0, "event_object.hpp reaches the head");
 
@@ -285,7 +286,7 @@ int l_update(lua_State* L) {
         grow_visible(L, &h, a, after, a->watchers.cap, a->visible[before].target_cap, n + n / 2, false);
     a->enter.n = a->leave.n = 0;
     AoiInput in{&layer->s, &a->watchers, &a->visible[before], a->margin, context(L)->kernels, !a->watchers_touched,
-                &a->stats, &a->who};
+                &a->stats, &a->who, a->narrowing};
     AoiProgress progress;
     progress.keys = follow;
     // The core goes as far as its blocks let it, and says what it needs to go on.
@@ -310,19 +311,22 @@ int l_update(lua_State* L) {
     const bool interest = a->specials.n || a->interest[a->interest_current].n;
     if (interest) interest_reserve(L, &h, a, before, n);
     Results r;
+    bool touched = false;
     if (!interest) {
         events_write(&r, L, a->enter, a->leave);
         a->current = aoi_commit(in, a->scratch, a->visible, a->current, progress);
     } else {
         a->current = aoi_commit(in, a->scratch, a->visible, a->current, progress);
         interest_apply(a, progress);
-        interest_narrow(a->interest[a->interest_current], a->watchers);
-        // Lists the full path scanned short of their views: the next update compares every
-        // view (set before the events, whose writing may raise).
-        if (progress.narrowed) a->watchers_touched = true;
+        const Narrowed narrowed = interest_narrow(a->interest[a->interest_current], a->watchers);
+        a->narrowing = narrowed.any;
+        // A reach changed, or a list was scanned again out to its view: the next update compares
+        // every watcher's reach with its list's (set before the events, whose writing may raise).
+        touched = narrowed.changed || progress.widened;
+        if (touched) a->watchers_touched = true;
         events_write(&r, L, a->final_enter, a->final_leave);
     }
-    a->watchers_touched = progress.narrowed != 0;
+    a->watchers_touched = touched;
     a->enter_recent = decayed_peak(a->enter_recent, a->enter.n);
     a->leave_recent = decayed_peak(a->leave_recent, a->leave.n);
     const int results = events_close(&r, interest ? a->final_enter.n : a->enter.n, interest ? a->final_leave.n : a->leave.n);
