@@ -185,5 +185,6 @@ Narrowed interest_narrow(const InterestLists& l, Watchers& w) noexcept;
 constexpr double kReachOverNearest = 1.3;
 constexpr double kNarrowBelow = 0.7;
 constexpr double kReachSlack = 1.25;  // a narrowed reach stays while within this of the one needed
+constexpr double kReachHeadroom = 1.1;  // and is set this far above it, so that it may shrink or grow
 
 }  // namespace soageo

@@ -152,7 +152,7 @@ Narrowed interest_narrow(const InterestLists& l, Watchers& w) noexcept {
         // A reach a little wider than needed stays: each change of reach changes the list.
         const float now = w.reach[k];
         const bool keep = narrow && now < w.view[k] && now >= r && double(now) <= kReachSlack * double(r);
-        w.reach[k] = keep ? now : narrow ? r : w.view[k];
+        w.reach[k] = keep ? now : narrow ? float(kReachHeadroom * double(r)) : w.view[k];
         w.floor[k] = narrow ? l.len[j] : 0;
         out.changed = out.changed || w.reach[k] != now;
         out.any = out.any || narrow;
