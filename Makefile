@@ -308,7 +308,7 @@ valgrind: $(MODULE)
 # (ignored by git), so a run leaves the checkout clean; CI runs `make fuzz-short`.
 # `make fuzz-corpus` merges what fuzz/finds/ found into the tracked corpus (on purpose only).
 FUZZ_CXX     ?= clang++
-FUZZ_TARGETS := kernels load api merge
+FUZZ_TARGETS := kernels load api merge aoi
 FUZZ_CFLAGS  := -O1 -g -fPIC -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -DSOAGEO_CHECKS
 $(BUILD)/fuzz_%: fuzz/%_fuzz.cpp $(wildcard fuzz/*.hpp) $(CORE_OBJ) $(LUA_OBJ)
 	$(CXX) $(CFLAGS) $(SOAGEO_FLAGS) $(HAVE_FLAGS) -fsanitize=fuzzer -Icsrc -I$(LUA_INCDIR) -o $@ $< \
