@@ -72,6 +72,22 @@ local function wrong_view(aoi, views, capped, last, out)
   return out, wrong
 end
 
+-- Updates an aoi with margin 0 and checks its events, views and watchers_of (ids 1 to last)
+-- against the references' capped views: check(tick).
+local function reference_checker(aoi, l, views, opts, pins, last)
+  local vis, uncapped, capped, out, enter, leave = {}, {}, {}, {}, {}, {}
+  return function(tick)
+    local label
+    enter, leave, label = update_replayed(aoi, enter, leave, vis, tick)
+    uncapped = ref.visible(l, views, 0, uncapped)
+    capped = iref.capped(l, uncapped, opts, pins, 0, capped)
+    assert.is_true(same_sets(vis, capped), label)
+    local wrong
+    out, wrong = wrong_view(aoi, views, capped, last, out)
+    assert.is_nil(wrong, label)
+  end
+end
+
 -- Whether the flat due list (n pairs) is exactly the set `want`, sorted like the events.
 local function same_due(list, n, want)
   if not sorted_flat(list, n) then return false end
@@ -253,8 +269,7 @@ for _, arch in ipairs(soageo.archs()) do
           aoi:watch(id, views[id], nil, copy(opts[id]))
         end
       end
-      local vis, uncapped, capped, out = {}, {}, {}, {}
-      local enter, leave = {}, {}
+      local check = reference_checker(aoi, l, views, opts, pins, n)
       for tick = 1, 36 do
         if tick % 6 == 0 then                      -- a quiet tick: one step
           local id = g:int(1, n)
@@ -280,14 +295,7 @@ for _, arch in ipairs(soageo.archs()) do
           opts[w] = { max = g:int(1, 5), always = tick % 8 == 0 and 2 or nil }
           aoi:watch(w, views[w], nil, copy(opts[w]))
         end
-        local label
-        enter, leave, label = update_replayed(aoi, enter, leave, vis, tick)
-        uncapped = ref.visible(l, views, 0, uncapped)
-        capped = iref.capped(l, uncapped, opts, pins, 0, capped)
-        assert.is_true(same_sets(vis, capped), label)
-        local wrong
-        out, wrong = wrong_view(aoi, views, capped, n, out)
-        assert.is_nil(wrong, label)
+        check(tick)
       end
       local st = aoi:stats()
       assert.is_true(st.interest_narrowed > 1000, "narrowed " .. st.interest_narrowed)
@@ -314,18 +322,7 @@ for _, arch in ipairs(soageo.archs()) do
         l:set(id, x, y)
       end
       aoi:watch(1, 40, nil, { max = 6 })
-      local vis, uncapped, capped, out = {}, {}, {}, {}
-      local enter, leave = {}, {}
-      local function check(tick)
-        local label
-        enter, leave, label = update_replayed(aoi, enter, leave, vis, tick)
-        uncapped = ref.visible(l, views, 0, uncapped)
-        capped = iref.capped(l, uncapped, opts, pins, 0, capped)
-        assert.is_true(same_sets(vis, capped), label)
-        local wrong
-        out, wrong = wrong_view(aoi, views, capped, 200, out)
-        assert.is_nil(wrong, label)
-      end
+      local check = reference_checker(aoi, l, views, opts, pins, 200)
       for tick = 1, 2 do
         for id = 8, 200 do
           local x, y = l:get(id)

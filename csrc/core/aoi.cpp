@@ -203,14 +203,6 @@ void meet_watcher(const AoiInput& in, AoiScratch& s, AoiProgress& p, int64_t wid
     current_plan = 1 - current_plan;
 }
 
-// 4b. A watcher scanned short of its view that met fewer than its floor (its nearest may lie
-// beyond its reach): scanned again, out to its view.
-void meet_whole(const AoiInput& in, AoiScratch& s, float view, WatcherScan& scan) noexcept {
-    Plan whole;
-    plan_windows(in, s, scan.self, view, whole);
-    meet_candidates(in, s, whole, view, scan);
-}
-
 // 5. The last update's targets not met again (out of reach, or gone), as its ranks.
 uint32_t collect_leaves(const AoiScratch& s, const Visible& before, const uint32_t* old_t, uint32_t old_n, uint32_t met,
                         uint32_t kept, uint32_t* leave_ranks) noexcept {
@@ -288,6 +280,8 @@ AoiStatus aoi_update(const AoiInput& in, AoiScratch& s, Visible& after, EventLis
         WatcherScan scan{AoiMeet{after.target + used, enter_ranks, 0, 0, 0}, kNoSlot, open, kept, nullptr, 0};
         float radius = t.in_now ? w.view[p.cur] : 0.0f;  // what the list holds: all within it
         if (t.in_now) meet_watcher(in, s, p, t.wid, plans, current_plan, scan);
+        // Scanned short of its view (Watchers::reach): with fewer than its floor met, its
+        // nearest may lie beyond, so it is scanned again out to its view.
         if (t.in_now && scan.self != kNoSlot && w.reach[p.cur] < radius) {
             if (scan.found.n_visible >= w.floor[p.cur]) {
                 radius = w.reach[p.cur];
@@ -299,7 +293,9 @@ AoiStatus aoi_update(const AoiInput& in, AoiScratch& s, Visible& after, EventLis
                 mark_seen(s, old_t, old_n, open, p.same_ranks);
                 scan.open = open, scan.kept = kept;
                 scan.found = AoiMeet{after.target + used, enter_ranks, 0, 0, 0};
-                meet_whole(in, s, radius, scan);
+                Plan whole;
+                plan_windows(in, s, scan.self, radius, whole);
+                meet_candidates(in, s, whole, radius, scan);
             }
         }
         const uint32_t m = scan.found.n_visible, entering = scan.found.n_enter;

@@ -280,8 +280,8 @@ struct AoiProgress {
     // (enter_keys/leave_keys, unordered) at the end of the event buffers, while the ids and
     // watchers are the last update's and the buffers hold both (else `keys` ends false).
     bool keys = false;
-    // The full path's watchers scanned short of their views (Watchers::reach), and those of them
-    // scanned again out to their views, having met fewer than their floor.
+    // Watchers scanned short of their views (Watchers::reach); those the full path scanned again
+    // out to their views, having met fewer than their floor.
     uint32_t narrowed = 0, widened = 0;
 };
 
