@@ -344,6 +344,23 @@ for _, arch in ipairs(soageo.archs()) do
       for tick = 5, 6 do count_paths(function() l:move(100, l:get(100) - 0.5, select(2, l:get(100))) end, tick) end
       full, inc = count_paths(function() l:move(1, 50, 47) end, 7)
       assert.are.same({ 1, 0 }, { full, inc })   -- the watcher left its cluster: its rescan is short
+      for tick = 8, 9 do count_paths(function() l:move(100, l:get(100) + 0.5, select(2, l:get(100))) end, tick) end
+      -- A pin on a quiet tick: the pinned target, in view but past any reach (a reach is at most
+      -- 1.1 x 0.7 of the view), is seen.
+      local far, d_far = nil, 0
+      for id = 8, 200 do
+        local x, y = l:get(id)
+        local d = math.sqrt((x - 50) ^ 2 + (y - 47) ^ 2)
+        if d < 39 and d > d_far then far, d_far = id, d end
+      end
+      assert.is_true(d_far > 31)
+      pins[1] = { [far] = true }
+      aoi:pin(1, far)
+      count_paths(function() l:move(100, l:get(100) - 0.5, select(2, l:get(100))) end, 10)
+      local seen, k = aoi:visible(1)
+      local sees_far = false
+      for i = 1, k do sees_far = sees_far or seen[i] == far end
+      assert.is_true(sees_far)
       local st = aoi:stats()
       assert.is_true(st.interest_narrowed >= 1 and st.interest_widened >= 2)
     end)

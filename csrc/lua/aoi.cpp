@@ -32,7 +32,7 @@ struct Aoi {
     WhoSeesMe who;           // visible[current] inverted, for watchers_of; built on demand
     uint64_t enter_recent, leave_recent;  // decaying peaks of the event counts (shrinking)
     float margin;
-    bool watchers_touched;   // watch or unwatch called since the last committed update
+    bool watchers_touched;   // watch or unwatch called, or a reach changed, since the last committed update
     AoiStats stats;          // aoi:stats()
     // Interest management: watchers with options, pins, and the special watchers' views and
     // schedules (interest[interest_current]: as of the last update, tick `tick`).
@@ -459,9 +459,10 @@ void touch_special(Aoi* a, int64_t w) {
     const uint32_t at = specials_find(a->specials, w, &found);
     if (found) a->specials.dirty[at] = 1;
     const uint32_t k = watchers_find(a->watchers, w, &found);
-    if (!found) return;
+    if (!found || a->watchers.reach[k] == a->watchers.view[k]) return;
     a->watchers.reach[k] = a->watchers.view[k];
     a->watchers.floor[k] = 0;
+    a->watchers_touched = true;  // the next update compares the reach with its list's
 }
 
 // aoi:pin(watcher, target): the watcher sees the target beyond its cap while it is in view.
