@@ -171,7 +171,7 @@ InterestPair* open_list(InterestLists& after, int64_t w, uint32_t n, uint32_t ed
     return out;
 }
 
-// The reach a capped watcher's next full update need scan it to (interest_narrow): from its
+// How far a capped watcher's list need reach at the next update (interest_narrow): from its
 // boundary key (the d2 of its farthest chosen target, without a margin); 0 for its whole view.
 float next_reach(const InterestInput& in, const InterestOptions& opt, int64_t w, uint32_t edge) noexcept {
     if (!opt.max || opt.always || in.margin != 0.0f || edge == kAllChosen || !(edge & 0x80000000u)) return 0.0f;

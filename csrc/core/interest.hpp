@@ -80,7 +80,7 @@ struct InterestLists {
     uint32_t* edge;    // a capped watcher's boundary key (interest.cpp)
     uint32_t* pivot;   // and its next selection's pivot
     uint32_t* due_len; // watcher k's due targets are due[off[k] .. + due_len[k]), ascending
-    float* reach;      // how far the next full update need scan it (0: its whole view): interest_narrow
+    float* reach;      // how far its list need reach at the next update (0: its whole view): interest_narrow
     InterestPair* pair;
     uint32_t* pos;     // each pair's target's position (Visible::target) at the update that
                        // wrote it: the next update maps it to its own (InterestInput::new_pos)
