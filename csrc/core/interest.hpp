@@ -179,12 +179,14 @@ struct Narrowed {
     bool any;      // some reach is short of its view (AoiInput::narrowing)
 };
 Narrowed interest_narrow(const InterestLists& l, Watchers& w) noexcept;
-// The nearest a capped watcher needs move a little between updates: the reach leaves them room
-// (bench/bench_interest_lua.lua, the crowded scene). A reach close to the view saves little, and
-// the first update that narrows a list writes a leave for everything past its reach.
-constexpr double kReachOverNearest = 1.3;
-constexpr double kNarrowBelow = 0.7;
+// The nearest a capped watcher needs move a little between updates: the reach leaves them room.
+// Narrowing pays in the uniform scene of bench/bench_interest_lua.lua too (a cap of half the
+// view), and a closer reach (1.05) or one set closer to it sends more watchers to a second
+// scan or incremental updates to the full path: slower in the crowded and tenth-moving scenes.
+// The first update that narrows a list writes a leave for everything past its reach.
+constexpr double kReachOverNearest = 1.12;
+constexpr double kNarrowBelow = 0.95;
 constexpr double kReachSlack = 1.25;  // a narrowed reach stays while within this of the one needed
-constexpr double kReachHeadroom = 1.1;  // and is set this far above it, so that it may shrink or grow
+constexpr double kReachHeadroom = 1.05;  // and is set this far above it, so that it may shrink or grow
 
 }  // namespace soageo
