@@ -207,8 +207,7 @@ void meet_watcher(const AoiInput& in, AoiScratch& s, AoiProgress& p, int64_t wid
 uint32_t collect_leaves(const AoiScratch& s, const Visible& before, const uint32_t* old_t, uint32_t old_n, uint32_t met,
                         uint32_t kept, uint32_t* leave_ranks) noexcept {
     uint32_t leaving = 0;
-    if (met == old_n) return 0;  // most watchers lose nothing in a tick: no pass
-    const uint32_t leaves = old_n - met;  // every old target not met: the pass stops at the last
+    const uint32_t leaves = old_n - met;  // the old targets not met (mostly none): the pass stops at the last
     for (uint32_t o = 0; leaving < leaves && o < old_n; ++o) {
         const uint32_t at = s.new_pos[old_t[o]];
         leave_ranks[leaving] = before.rank_at[old_t[o]];  // branch-free: leaves are few
@@ -280,8 +279,7 @@ AoiStatus aoi_update(const AoiInput& in, AoiScratch& s, Visible& after, EventLis
         WatcherScan scan{AoiMeet{after.target + used, enter_ranks, 0, 0, 0}, kNoSlot, open, kept, nullptr, 0};
         float radius = t.in_now ? w.view[p.cur] : 0.0f;  // what the list holds: all within it
         if (t.in_now) meet_watcher(in, s, p, t.wid, plans, current_plan, scan);
-        // Scanned short of its view (Watchers::reach): with fewer than its floor met, its
-        // nearest may lie beyond, so it is scanned again out to its view.
+        // Scanned short of its view: with fewer than its floor met, its nearest may lie beyond.
         if (t.in_now && scan.self != kNoSlot && w.reach[p.cur] < radius) {
             if (scan.found.n_visible >= w.floor[p.cur]) {
                 radius = w.reach[p.cur];

@@ -15,11 +15,10 @@
 namespace soageo {
 
 // Watchers, sorted by id, with their view radius and filter: a watcher sees only entities
-// whose layer mask shares a bit with its own (an entity with mask 0 is seen by nobody).
-// A capped watcher needs only its nearest: both paths keep its list out to `reach` (at most its
-// view). A full update that meets fewer than `floor` entities there scans it again out to its
-// view; an incremental update that would leave fewer than `floor` in such a list gives way to
-// a full one (interest.cpp sets both; reach == view and floor 0 for every other watcher).
+// whose layer mask shares a bit with its own (an entity with mask 0 is seen by nobody). A capped
+// watcher needs only its nearest: its list reaches `reach` (<= view), and with fewer than `floor`
+// there a full update scans it again out to its view, an incremental one gives way to a full one
+// (interest.cpp sets both; reach == view and floor 0 for every other watcher).
 struct Watchers {
     int64_t* id;
     float* view;

@@ -20,6 +20,15 @@ inline float distance2(float tx, float ty, float wx, float wy) noexcept {
     return dx * dx + dy * dy;
 }
 
+// The next stamp of the per-position `marks` (n of them), which are cleared only when it wraps.
+inline uint32_t next_stamp(uint32_t& stamp, uint32_t* marks, size_t n) noexcept {
+    if (++stamp == 0) {
+        std::memset(marks, 0, n * sizeof(uint32_t));
+        stamp = 1;
+    }
+    return stamp;
+}
+
 // Once after each full update: where every entity was bucketed, and the watchers by position.
 void start_incremental(const AoiInput& in, AoiScratch& s) noexcept {
     const Visible& v = *in.before;
@@ -84,26 +93,6 @@ inline bool keeps_no_list(const AoiScratch& s, const Visible& v, uint32_t k) noe
     return v.pos[k] == kNoSlot || s.changed[v.pos[k]] == s.serial;
 }
 
-// The room aoi_commit will take past v.top for lists that outgrow theirs.
-uint64_t relocations(const AoiScratch& s, const Visible& v, const uint64_t* ek, uint64_t ne, const uint64_t* lk,
-                     uint64_t nl) noexcept {
-    uint64_t need = 0;
-    for (uint32_t r = 0; r < s.n_redo; ++r)
-        if (s.redo_len[r] > v.room[s.redo[r]]) need += list_room(s.redo_len[r]);
-    uint64_t i = 0, j = 0;
-    while (i < ne) {
-        const uint32_t k = uint32_t(ek[i] >> 32);
-        uint64_t gained = 0, lost = 0;
-        while (i < ne && uint32_t(ek[i] >> 32) == k) ++i, ++gained;
-        while (j < nl && uint32_t(lk[j] >> 32) < k) ++j;
-        while (j < nl && uint32_t(lk[j] >> 32) == k) ++j, ++lost;
-        if (keeps_no_list(s, v, k)) continue;  // rescanned (counted above), or gone
-        const uint64_t len = v.len[k] + gained - lost;
-        if (len > v.room[k]) need += list_room(uint32_t(len));
-    }
-    return need;
-}
-
 // A rescanned watcher with kLeaveWindowList targets or more in its last list: its leaves (old
 // targets still marked `open` after its scan) are looked for in its cover's windows, W marks
 // at a time, not along the list with a random mark each; each found is marked `kept`. Returns
@@ -145,14 +134,14 @@ struct Tick {
     const uint32_t n, ids_before;
     const uint32_t limit;  // movers, or watchers rescanned, past which the full update runs
     // admit
-    MemberChanges mc;
+    SlotChanges mc;
     bool members = false, renumbered = false;
     uint32_t added = 0, removed = 0;
     uint32_t watchers = 0;  // this update's indices
     // find_movers
     const float* wview = nullptr;  // each watcher's view and mask by this update's indices
     const uint32_t* wmask = nullptr;
-    uint32_t placed[MemberChanges::kMax];  // new watchers of entities that did not change
+    uint32_t placed[SlotChanges::kMax];  // new watchers of entities that did not change
     uint32_t n_placed = 0;
     uint32_t positions = 0;
     bool zero = false;
@@ -198,8 +187,7 @@ Incremental admit(Tick& t) noexcept {
     m.positions_before = s.loose.n;
     m.n_added = m.n_removed = m.n_gone = 0;
     m.n_new_watchers = m.n_unwatched = 0;
-    // Watch and unwatch (aoi_members.cpp): until the commit, the new watchers' indices follow
-    // the last update's (in v past v.n, their views and masks in log's).
+    // Watch and unwatch (aoi_members.cpp): new watchers go in v past v.n, their views and masks in log's.
     if (!t.in.watchers_same && !find_watchers(*t.in.watchers, v, m)) return Incremental::full;
     t.renumbered = m.watchers_changed();
     t.watchers = v.n + m.n_new_watchers;
@@ -208,7 +196,7 @@ Incremental admit(Tick& t) noexcept {
     if (2 * t.leave.cap / 3 < uint64_t(n) + kMaxWidth) return Incremental::need_leave;
     // 1. Who was added or removed (the layer's change feed since this aoi's cursor), then what
     // changed, by slot. slot_id matches the layer's ids from here on (patch_members).
-    MemberChanges& mc = t.mc;
+    SlotChanges& mc = t.mc;
     if (!feed_slot_changes(*t.in.layer, s.slot_id_seen, s.slot_id, ids_before, mc)) return Incremental::full;
     s.slot_id_seen = t.in.layer->feed.seq;
     t.members = mc.any();
@@ -232,7 +220,7 @@ bool find_movers(Tick& t) noexcept {
     const bool members = t.members, renumbered = t.renumbered;
     const uint32_t added = t.added, removed = t.removed;
     if ((members || renumbered) && s.fresh) start_incremental(in, s);  // by the last update's slots
-    if (members) patch_members(in, s, v, t.mc, s.removed_pos);
+    if (members) patch_members(in, s, v, t.mc);
     s.members.layer_changed = members;
     t.wview = in.watchers->reach;  // by this update's indices: how far each list reaches (aoi.hpp)
     t.wmask = in.watchers->mask;
@@ -299,11 +287,7 @@ bool mark_changed(Tick& t) noexcept {
     if (!loose_drift_ok(s.loose, t.drift)) return false;
     if (s.fresh) start_incremental(in, s);
     t.padded_positions = size_t(padded(t.positions + 1)) + kMaxWidth;
-    if (++s.serial == 0) {
-        std::memset(s.changed, 0, t.padded_positions * sizeof(uint32_t));
-        s.serial = 1;
-    }
-    const uint32_t serial = t.serial = s.serial;
+    const uint32_t serial = t.serial = next_stamp(s.serial, s.changed, t.padded_positions);
     const uint32_t moved = t.moved = t.by_slot + t.removed;
     for (uint32_t j = 0; j < moved; ++j) s.changed[s.moved[j]] = serial;
     // 2. Watchers rescanned whole: those that moved (found by position), those that changed
@@ -420,16 +404,6 @@ inline bool settle(const Tick& t, uint32_t j, uint32_t h, uint32_t tag, uint64_t
     return true;
 }
 
-// The tag of one mover's search in s.seen (which is cleared only when the tags wrap).
-inline uint32_t next_tag(const Tick& t) noexcept {
-    AoiScratch& s = t.s;
-    if (++s.seen_stamp == 0) {
-        std::memset(s.seen, 0, t.padded_positions * sizeof(uint32_t));
-        s.seen_stamp = 1;
-    }
-    return s.seen_stamp;
-}
-
 // The circle a mover's search covers: every still watcher that may see it now or then.
 inline Circle search_cover(const Tick& t, uint32_t j, double extra) noexcept {
     const AoiScratch& s = t.s;
@@ -516,7 +490,7 @@ bool rescan_watchers(Tick& t) noexcept {
         }
         if (mover) {
             searched[j] = 1;
-            const uint32_t tag = next_tag(t);
+            const uint32_t tag = next_stamp(s.seen_stamp, s.seen, t.padded_positions);
             AoiMoverWindow mw{s.xs,      s.ys,      s.view_squared, reach_squared, s.watcher_mask, nullptr, 0,
                               s.old_x[j], s.old_y[j], reach.cx,      reach.cy,      s.old_m[j],     s.ms[self]};
             bool room = true;
@@ -572,7 +546,7 @@ bool search_movers(Tick& t) noexcept {
     for (uint32_t o = 0; o < moved; ++o) {
         const uint32_t j = order[o];
         if (searched[j]) continue;
-        const uint32_t tag = next_tag(t);
+        const uint32_t tag = next_stamp(s.seen_stamp, s.seen, t.padded_positions);
         AoiMoverWindow mw{s.xs,       s.ys,       s.view_squared,   reach_squared,    s.watcher_mask,   nullptr, 0,
                           s.old_x[j], s.old_y[j], s.xs[s.moved[j]], s.ys[s.moved[j]], s.old_m[j], s.ms[s.moved[j]]};
         bool room = true;
@@ -599,32 +573,34 @@ uint32_t floor_at(const Tick& t, uint32_t k) noexcept {
     return found ? w.floor[at] : 0;
 }
 
-// Whether this update would leave a list kept short of its watcher's view (Watchers::reach) with
-// fewer entities than its floor: the full path then runs, which scans such a watcher out to its
-// view. The rescanned lists count by their new length, the others by their events (ek, lk:
-// sorted by watcher); *narrowed gets how many rescanned lists are narrowed.
-bool short_of_floor(const Tick& t, const uint64_t* ek, uint64_t ne, const uint64_t* lk, uint64_t nl,
-                    uint32_t* narrowed) noexcept {
+// The lists as this update leaves them, the rescanned ones by their new length, the others by
+// their events (ek, lk: sorted by watcher). False when one kept short of its watcher's view
+// (Watchers::reach) falls below its floor: the full path then runs. Else *narrowed gets how many
+// rescanned lists are narrowed, *need the room aoi_commit will take past v.top for the lists
+// that outgrow theirs.
+bool lists_fit(const Tick& t, const uint64_t* ek, uint64_t ne, const uint64_t* lk, uint64_t nl, uint32_t* narrowed,
+               uint64_t* need) noexcept {
     const AoiScratch& s = t.s;
     const Visible& v = t.v;
-    for (uint32_t r = 0; t.in.narrowing && r < s.n_redo; ++r) {
-        const uint32_t floor = floor_at(t, s.redo[r]);
-        if (!floor) continue;
-        ++*narrowed;
-        if (s.redo_len[r] < floor) return true;
+    for (uint32_t r = 0; r < s.n_redo; ++r) {
+        const uint32_t len = s.redo_len[r], floor = t.in.narrowing ? floor_at(t, s.redo[r]) : 0;
+        if (len > v.room[s.redo[r]]) *need += list_room(len);
+        *narrowed += floor != 0;
+        if (len < floor) return false;
     }
-    if (!v.narrowed) return false;
     uint64_t i = 0, j = 0;
-    while (j < nl) {  // only a watcher that lost targets can fall short
-        const uint32_t k = uint32_t(lk[j] >> 32);
-        int64_t len = 0;
-        while (j < nl && uint32_t(lk[j] >> 32) == k) ++j, --len;
-        while (i < ne && uint32_t(ek[i] >> 32) < k) ++i;
-        while (i < ne && uint32_t(ek[i] >> 32) == k) ++i, ++len;
-        if (keeps_no_list(s, v, k)) continue;
-        if (int64_t(v.len[k]) + len < int64_t(floor_at(t, k))) return true;
+    while (i < ne || j < nl) {
+        const uint32_t k = std::min(i < ne ? uint32_t(ek[i] >> 32) : ~0u, j < nl ? uint32_t(lk[j] >> 32) : ~0u);
+        int64_t gained = 0, lost = 0;
+        while (i < ne && uint32_t(ek[i] >> 32) == k) ++i, ++gained;
+        while (j < nl && uint32_t(lk[j] >> 32) == k) ++j, ++lost;
+        if (keeps_no_list(s, v, k)) continue;  // rescanned (counted above), or gone
+        const int64_t len = int64_t(v.len[k]) + gained - lost;
+        if (len > int64_t(v.room[k])) *need += list_room(uint32_t(len));
+        // Only a watcher that lost targets can fall short.
+        if (lost && v.narrowed && len < int64_t(floor_at(t, k))) return false;
     }
-    return false;
+    return true;
 }
 
 // 5. Events sorted as the full path writes them; the lists must have room to change in place.
@@ -641,9 +617,10 @@ Incremental finish(Tick& t, AoiProgress& p) noexcept {
     p.enter_keys = keys_to_events(t.enter, ne, v, s, renumber);
     p.leave_keys = keys_to_events(t.leave, nl, v, s, renumber);
     uint32_t narrowed = 0;
-    if (short_of_floor(t, p.enter_keys, ne, p.leave_keys, nl, &narrowed)) return Incremental::full;
+    uint64_t need = 0;
+    if (!lists_fit(t, p.enter_keys, ne, p.leave_keys, nl, &narrowed, &need)) return Incremental::full;
     p.narrowed = narrowed;
-    if (v.top + relocations(s, v, p.enter_keys, ne, p.leave_keys, nl) > v.target_cap) return Incremental::full;
+    if (v.top + need > v.target_cap) return Incremental::full;
     p.n_enter = ne, p.n_leave = nl;
     p.members = renumber;
     return Incremental::done;

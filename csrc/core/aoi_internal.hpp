@@ -111,16 +111,12 @@ inline void unplace_watcher(AoiScratch& s, uint32_t q) noexcept {
 
 inline uint64_t event_key(uint32_t k, uint32_t rank) noexcept { return uint64_t(k) << 32 | rank; }
 
-// Adds and removes since the last update, by slot (slot_changes.hpp).
-using MemberChanges = SlotChanges;
-
-// Patches them into the scratch, by slot (the relocated keep their positions) and by position:
-// each added entity takes the next free position and, until the commit, the rank ids_before +
-// i (i in ascending id order; entries past the last update's in `v`'s rank_at and ids and in
-// pos_of_rank, which nothing committed reads). A removed entity's position goes to removed_pos
-// (its mask is left for the caller), and a watcher there is unplaced and listed as gone.
-void patch_members(const AoiInput& in, AoiScratch& s, const Visible& v, const MemberChanges& mc,
-                   uint32_t* removed_pos) noexcept;
+// Patches the adds and removes into the scratch, by slot (the relocated keep their positions)
+// and by position: each added entity takes the next free position and, until the commit, the
+// rank ids_before + i (i in ascending id order; entries past the last update's in `v`'s rank_at
+// and ids and in pos_of_rank, which nothing committed reads). A removed entity's position goes
+// to s.removed_pos (its mask is left for the caller); a watcher there is unplaced, listed as gone.
+void patch_members(const AoiInput& in, AoiScratch& s, const Visible& v, const SlotChanges& mc) noexcept;
 
 // Event keys of an update that patched members in carry the added's ranks and the new
 // watchers' indices last: to_id_order makes both ascend with the ids, from_id_order undoes it.

@@ -11,7 +11,7 @@ namespace soageo {
 namespace aoi_detail {
 namespace {
 
-constexpr uint32_t kMax = MemberChanges::kMax;
+constexpr uint32_t kMax = SlotChanges::kMax;
 
 // How many leading ids of a and b are equal (n at most), runs of 64 by memcmp: the watcher
 // lists differ in a few places a tick, and the merges below go from one difference to the next.
@@ -54,8 +54,7 @@ inline uint32_t from_order(uint32_t u, uint32_t before, const uint32_t* order, u
 
 }  // namespace
 
-void patch_members(const AoiInput& in, AoiScratch& s, const Visible& v, const MemberChanges& mc,
-                   uint32_t* removed_pos) noexcept {
+void patch_members(const AoiInput& in, AoiScratch& s, const Visible& v, const SlotChanges& mc) noexcept {
     const Columns& c = in.layer->col;
     const uint32_t ids_before = v.id_count;
     AoiScratch::Members& m = s.members;
@@ -66,7 +65,7 @@ void patch_members(const AoiInput& in, AoiScratch& s, const Visible& v, const Me
     // sees nothing from now on (unless it was unwatched too: patch_watchers drops it).
     for (uint32_t r = 0; r < mc.n_removed; ++r) {
         const uint32_t q = s.pos_of_slot[mc.removed_slot[r]];
-        removed_pos[r] = q;
+        s.removed_pos[r] = q;
         m.removed_rank[r] = v.rank_at[q];
         const uint32_t k = s.watcher_at[q];
         if (k == kNoSlot) continue;
@@ -219,7 +218,6 @@ void commit_watchers(const AoiInput& in, AoiScratch& s, Visible& v, Visible& tem
     copy_lists(v, temp, first, first, moved);
     std::memcpy(v.watcher + first, w.id + first, moved * sizeof(int64_t));
     v.n = w.n;
-    // The scratch's watchers by position carry the new indices.
     for (t = first; t < w.n; ++t)
         if (v.pos[t] != kNoSlot) s.watcher_at[v.pos[t]] = t;
 }

@@ -23,10 +23,7 @@ uint32_t band_of(const BandPlan& p, float y) noexcept {
     return static_cast<uint32_t>(t);
 }
 
-// No bands: plain sweeps.
 constexpr BandPlan kNoBands{0, 0, 0, 0, 0};
-
-uint64_t round_block(uint64_t c) noexcept { return (c + (kMaxWidth - 1)) & ~uint64_t(kMaxWidth - 1); }
 
 // The cut for the boxes of `sets` (one set, or both sides of pairs_between): bands eight mean
 // box heights tall, so an eighth of the boxes touch two bands and a box's x window holds a few
@@ -155,7 +152,7 @@ uint32_t lay_bands(const BandPlan& plan, const SweepBoxes& b, BandScratch& s, co
     uint64_t at = 0;
     for (uint32_t g = 0; g < segs; ++g) {
         s.start[g] = static_cast<uint32_t>(at);
-        at += round_block(count[g]) + kMaxWidth;
+        at += padded(count[g]) + kMaxWidth;
     }
     SOAGEO_ASSERT(at <= s.entries);
     s.start[segs] = static_cast<uint32_t>(at);

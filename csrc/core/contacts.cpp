@@ -52,7 +52,6 @@ Touching lay_touching(Carver& k, uint32_t id_cap, uint64_t pair_cap) noexcept {
     return t;
 }
 
-// Past the capacity, events are only counted: the caller grows the list and diffs again.
 inline void push_pair(EventList& e, int64_t a, int64_t b) noexcept {
     if (e.n < e.cap) {
         e.pair[2 * e.n] = a;
@@ -131,12 +130,11 @@ void contacts_diff(const ContactFrame& before, ContactFrame& now, const uint64_t
     now.id_count = n;
     auto never = [](uint32_t, uint32_t) { return false; };
     // The same ids as last time (the usual tick): ranks carry over, keys compare as they are.
-    if (map_ranks(before.ids, before.id_count, now.ids, n, remap)) {
+    if (map_ranks(before.ids, before.id_count, now.ids, n, remap))
         merge_remapped(before, now.buf.keys, now.n, now.ids, [](uint32_t r) { return r; }, nullptr, never, began, ended);
-        return;
-    }
-    auto remapped = [remap](uint32_t r) { return remap[r]; };
-    merge_remapped(before, now.buf.keys, now.n, now.ids, remapped, nullptr, never, began, ended);
+    else
+        merge_remapped(before, now.buf.keys, now.n, now.ids, [remap](uint32_t r) { return remap[r]; }, nullptr, never,
+                       began, ended);
 }
 
 void contacts_keep(const Store& st, ContactFrame& now) noexcept {
@@ -295,7 +293,6 @@ struct ContactTick {
     // Another id at a slot, or another count: entities were added or removed (renumber), or
     // were when an update that did not commit renumbered (the ranks and remap are still its).
     bool members;
-    double widest, drift;   // the grid's widest box and drift, as the steps learn them
     uint32_t movers;
 };
 
@@ -304,20 +301,17 @@ struct ContactTick {
 void restore_uncommitted(ContactTick& t) noexcept {
     ContactState& cs = t.cs;
     const uint32_t* const rank = t.s.rank;
-    double widest = t.widest, drift = t.drift;
-    if (cs.built) {
-        for (uint32_t q = 0; q < cs.movers; ++q) {
-            const uint32_t i = cs.mover[q], pos = cs.pos_of_slot[i];
-            const float x = cs.x[i], y = cs.y[i], r = cs.r[i];
-            put_box(cs, pos, x, y, r, rank[i]);
-            drift = std::max(drift, filed_distance(cs, i, x, y, r));
-            widest = std::max(widest, box_side(x, y, r));
-        }
-        cs.loose.drift = drift;
-        cs.widest = widest;
+    double widest = cs.widest, drift = cs.loose.drift;
+    for (uint32_t q = 0; cs.built && q < cs.movers; ++q) {
+        const uint32_t i = cs.mover[q], pos = cs.pos_of_slot[i];
+        const float x = cs.x[i], y = cs.y[i], r = cs.r[i];
+        put_box(cs, pos, x, y, r, rank[i]);
+        drift = std::max(drift, filed_distance(cs, i, x, y, r));
+        widest = std::max(widest, box_side(x, y, r));
     }
+    cs.loose.drift = drift;
+    cs.widest = widest;
     cs.movers = 0;
-    t.widest = widest, t.drift = drift;
 }
 
 // Adds and removes (the layer's change feed since id_at matched it): the kept columns, the
@@ -335,8 +329,7 @@ bool renumber_now(ContactTick& t) noexcept {
     return t.members = true;
 }
 
-// Lists the movers (the entities whose box or id changed since the committed update), the
-// added among them; more than a quarter of the layer, and a sweep is cheaper.
+// Lists the movers: the entities whose box or id changed since the committed update, the added too.
 bool find_changed(ContactTick& t) noexcept {
     const Columns& c = t.st.col;
     ContactState& cs = t.cs;
@@ -394,8 +387,8 @@ void place_movers(ContactTick& t) noexcept {
     const Columns& c = t.st.col;
     ContactState& cs = t.cs;
     const uint32_t n = t.n, movers = t.movers;
-    double widest = t.widest, drift = t.drift;
-    if (!cs.built) widest = 0;  // else the unchanged boxes are no wider than `widest`
+    // A built grid's unchanged boxes are no wider than its `widest`.
+    double widest = cs.built ? cs.widest : 0.0, drift = cs.loose.drift;
     for (uint32_t q = 0; q < movers; ++q) {
         const uint32_t i = cs.mover[q];
         const float x = c.x[i], y = c.y[i], r = c.r[i];
@@ -534,8 +527,8 @@ void merge_renumbered(ContactTick& t, uint64_t k) noexcept {
     const uint32_t* const remap = t.s.rank_remap;
     auto is_moved = [&](uint32_t r) { return (moved[r >> 6] >> (r & 63)) & 1; };
     auto stays = [&](uint32_t ra, uint32_t rb) { return !(is_moved(ra) || is_moved(rb)); };
-    auto remapped = [remap](uint32_t r) { return remap[r]; };
-    now.n = merge_remapped(t.before, now.buf.keys, k, now.ids, remapped, now.buf.tmp, stays, t.began, t.ended);
+    now.n = merge_remapped(t.before, now.buf.keys, k, now.ids, [remap](uint32_t r) { return remap[r]; }, now.buf.tmp,
+                           stays, t.began, t.ended);
     std::swap(now.buf.keys, now.buf.tmp);
     std::swap(now.buf.keys32, now.buf.tmp32);
 }
@@ -617,7 +610,7 @@ ContactStep contacts_incremental(const Store& st, SweepScratch& s, bool ranks_cu
     // renumbered them (the same ids by slot still: checked as the changes are found).
     if (cs.renumbered ? n != cs.renumbered_n || *s.ranked_n != n : *s.ranked_n != before.id_count)
         return ContactStep::full;
-    ContactTick t{st, s, before, now, cs, kernels, began, ended, n, cs.renumbered, cs.widest, cs.loose.drift, 0};
+    ContactTick t{st, s, before, now, cs, kernels, began, ended, n, cs.renumbered, 0};
     restore_uncommitted(t);
     if (!find_changed(t)) return ContactStep::full;
     place_movers(t);

@@ -25,9 +25,8 @@ inline uint32_t mover_lanes(const AoiMoverWindow& mv, uint32_t i, wf dn, wf d_o,
 // What aoi_scan_with does: a watcher's scan (aoi_scan); the incremental update's search for one
 // changed entity against still watchers (aoi_mover: everything a watcher's state depends on
 // compared at both ends, mover_lanes); or both in one pass, for a watcher that moved. recount:
-// both, for a watcher whose last list is not marked (AoiWindow::ox): with no margin that list
-// held exactly what was within view where everything was at the last update (the same float32
-// test), so it is recomputed here; the kept marks still take an entity met twice once.
+// both, for a watcher whose last list is recomputed (the same float32 test), not marked
+// (AoiWindow::ox; rescan_watchers says why); the kept marks still take an entity met twice once.
 enum class Pass { scan, mover, both, recount };
 
 // OneReach: no margin, for the watcher and the still watchers; the scan then keeps what it
