@@ -24,10 +24,9 @@ namespace {
 // the candidates; 4 was the fastest at 100,000 and 1,000,000 entities.
 constexpr double kPerCell = 4.0;
 
-// The cell side from the density an entity sees around it, estimated on a sample: a coarse
-// 16x16 histogram over the sample's bounds; the density around an entity of coarse cell i is
-// n * f_i / area, weighted by f_i. Clustered worlds get small cells where the entities are,
-// and the empty space between clusters costs nothing (cells are hashed).
+// The cell side from the density an entity sees around it, on a 16x16 histogram of a sample:
+// around an entity of coarse cell i it is n * f_i / area, weighted by f_i. Clustered worlds get
+// small cells where the entities are; the space between clusters costs nothing (cells are hashed).
 double choose_cell(const Store& s) noexcept {
     const uint32_t n = s.n;
     constexpr uint32_t kSample = 1024, kSide = 16;
@@ -123,13 +122,15 @@ Grid lay_grid(Carver& k, uint32_t cap) noexcept {
 
 // The bucket of an entity (B: the big entities' run); widens `reach` for the entities in cells.
 inline uint32_t key_of(float x, float y, float r, float fcell, double inv, uint32_t B, float& reach) noexcept {
-    if (r > fcell) return B;  // the big entities' run
+    if (r > fcell) return B;
     reach = r > reach ? r : reach;
     return row_bucket(B, cell_of(x, inv), cell_of(y, inv));
 }
 
-// Entities from which the scatter after moves bypasses the caches (measured crossover
-// 150,000-250,000 entities).
+// Entities from which the scatter after moves, which writes nearly in order, uses stores that
+// bypass the caches: past a few hundred thousand its output outgrows them, and such stores save
+// reading every line before writing it (build/bench_index: the crossover lies at 150,000-250,000
+// entities; below, the output stays cached). A full build's writes jump everywhere.
 constexpr uint32_t kStreamFrom = 262144;
 
 // Counting sort's second pass (loose_scatter): source position p goes to position q of the
@@ -159,10 +160,6 @@ Area swept_area(float x0, float y0, float dx, float dy, double radius, double re
     double pad = std::max(a.maxx - std::max(double(x0), x1), a.maxy - std::max(double(y0), y1));
     return Area{a.minx, a.miny, a.maxx, a.maxy, true, x0, y0, x1, y1, pad};
 }
-
-// The skill shapes' bounds (rect.cpp, polygon.cpp) are already padded for their kernels'
-// float32 steps and for `reach`, with an absolute margin for squared distances that underflow.
-Area bounds_area(const Box& b) noexcept { return box_area(b.minx, b.miny, b.maxx, b.maxy, 0.0); }
 
 struct Nearer {  // (d2, id) order over slots
     const Store* s;
@@ -204,8 +201,7 @@ uint32_t select_nearest(const Store& s, float cx, float cy, uint32_t* cand, uint
 size_t grid_bytes(uint32_t cap) noexcept { return layout_bytes(lay_grid, cap); }
 
 Grid grid_sized(uint32_t cap) noexcept {
-    Grid g;
-    std::memset(&g, 0, sizeof g);
+    Grid g{};
     g.cap = cap;
     g.room = cap + kGridSpare;
     g.loose.buckets = loose_buckets_for(cap);
@@ -246,10 +242,6 @@ void grid_fill(Grid& g, const Store& s, bool gathered) noexcept {
     loose_count(g.loose, n, kGridRuns, g.key, [&](uint32_t p) {
         return src && src[p] == kDeadSlot ? B + 1 : key_of(sx[p], sy[p], sr[p], fcell, inv, B, reach);
     });
-    // After moves the scatter writes nearly in order. Past a few hundred thousand entities its
-    // output outgrows the caches, and stores that bypass them save reading every line before
-    // writing it: fewer cycles per entity at 1,000,000 (build/bench_index); at 100,000 they
-    // are slower (the output stays cached), and in a full build the writes jump everywhere.
     if (src && n >= kStreamFrom)
         scatter(g, sx, sy, sr, sm, src, n, [](void* to, const void* from) {
             uint32_t v;
@@ -445,12 +437,14 @@ Area area_of(const Triangle& t, double reach) noexcept {
 
 Area area_of(const Segment& s, double reach) noexcept { return swept_area(s.x0, s.y0, s.dx, s.dy, 0.0, reach); }
 
-Area area_of(const Rect& r, double reach) noexcept { return bounds_area(rect_bounds(r, static_cast<float>(reach))); }
+// The skill shapes' bounds (rect.cpp) are already padded for their kernels' float32 steps and
+// for `reach`, with an absolute margin for squared distances that underflow.
+Area area_of(const Rect& r, double reach) noexcept { return area_of(rect_bounds(r, static_cast<float>(reach)), 0.0); }
 
-Area area_of(const Ring& r, double reach) noexcept { return bounds_area(ring_bounds(r, static_cast<float>(reach))); }
+Area area_of(const Ring& r, double reach) noexcept { return area_of(ring_bounds(r, static_cast<float>(reach)), 0.0); }
 
 Area area_of(const Polygon& p, double reach) noexcept {
-    return bounds_area(polygon_bounds(p, static_cast<float>(reach)));
+    return area_of(polygon_bounds(p, static_cast<float>(reach)), 0.0);
 }
 
 uint32_t scan_nearest(const Store& s, float cx, float cy, uint32_t k, bool has_max, float max_r, Filter f,

@@ -14,10 +14,7 @@
 namespace soageo {
 
 struct Grid {
-    // Positions [0, n_cells) by bucket, then the run every query visits: the big entities (a
-    // run keyed past the buckets, up to n_built) and those added since the build. Dead ones:
-    // slot kDeadSlot. Drift: summed per-axis moves since the build, by which plans widen.
-    LooseGrid loose;
+    LooseGrid loose;  // its extra run: the big entities; plans widen by its drift
     float *x, *y, *r;  // cell order: x, y, r, mask, slot by position
     uint32_t *mask, *slot;
     // The other half of a rebuild (swapped with the above after each build).

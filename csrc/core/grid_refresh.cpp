@@ -97,11 +97,10 @@ struct Gathered {
     uint32_t at[kMaxJumps];  // the cell-order positions of the first kMaxJumps of them
 };
 
-// The current positions into the last cell order (a gather by slot; one interleaved copy of
-// the columns, made in slot order, turns the two cache misses of that gather into one), over
-// the positions there; says how far entities moved since, and which moved farther than `jump`.
-// With `c` (adds and removes since), the old slots it names are renumbered first (found
-// through one bit per old slot in g.bitmap), and removed entities' positions marked dead.
+// The current positions into the last cell order, gathered by slot (through one interleaved
+// copy of the columns, made in slot order: one cache miss a position, not two); says how far
+// entities moved since, and which moved farther than `jump`. With `c` (adds and removes since),
+// the old slots it names are renumbered first and removed entities' positions marked dead.
 template <bool kRenumber>
 Gathered gather_positions(Grid& g, const Store& s, float jump, const SlotChanges* c) noexcept {
     const uint32_t n = g.loose.n;
@@ -120,8 +119,7 @@ Gathered gather_positions(Grid& g, const Store& s, float jump, const SlotChanges
     uint32_t* slot = g.slot;
     Gathered out{};
     float moved = 0.0f, rest = 0.0f;
-    // The big entities (from n_cells) sit in a run every query visits: how far they went
-    // does not matter.
+    // The big entities (from n_cells) sit in the run every query visits: their moves do not matter.
     const uint32_t small = g.loose.n_cells;
     for (uint32_t p = 0; p < n; ++p) {
         // Prefetch distance of the gather: 16 measured slower at 1,000,000 (build/bench_index).

@@ -1,6 +1,5 @@
-// The incremental contacts' search (contacts.cpp), written once against wide.hpp: a changed
-// box against the runs of grid positions its window covers, W candidates a comparison. Only
-// the overlaps leave the kernel; which of them are new pairs is the caller's (a few a box).
+// The incremental contacts' kernels (kernels.hpp), written once against wide.hpp. Only the
+// overlaps leave the search; which of them are new pairs is the caller's (a few a box).
 
 namespace soageo {
 namespace SOAGEO_TARGET {

@@ -3,14 +3,12 @@
 namespace soageo {
 namespace SOAGEO_TARGET {
 
-// Loops over whole blocks; `test(p, i)` returns the lane mask of block i, and the filter and
-// the tail are handled here. Hits are written without a branch (emit stores a whole block of
-// slot numbers): a skip-if-empty branch or an early exit when no lane is within the radius both
-// measured slower at the hit rate of the 1000 sectors x 100,000 points benchmark
-// (build/bench_kernels), from mispredictions; the loop is specialised on the filter instead.
-// `test` reads scan's own copy of the Points: through the caller's reference, every store to
-// `out` might alias the column pointers, and the compiler reloaded them per block
-// (build/bench_kernels showed it on SSE2).
+// Loops over whole blocks; `test(p, i)` returns the lane mask of block i, and the filter (the
+// loop is specialised on it) and the tail are handled here. Hits are written without a branch
+// (emit stores a whole block): a skip-if-empty branch or an early exit mispredicted at the hit
+// rate of the 1000 sectors x 100,000 points benchmark (build/bench_kernels). `test` reads scan's
+// own copy of the Points: through the caller's reference, every store to `out` might alias the
+// column pointers, and the compiler reloaded them per block (build/bench_kernels, SSE2).
 template <bool filtered, class Test>
 inline uint32_t scan_blocks(const Points p, uint32_t bits_wanted, uint32_t* out, Test test) noexcept {
     uint32_t k = 0, i = 0;

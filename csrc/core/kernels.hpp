@@ -183,29 +183,25 @@ struct AoiMeet {
 };
 
 // One entity that changed (moved, or changed its mask) against windows of still watchers, for
-// the AOI's incremental update: the positions where the watcher's view of it may have changed.
-// view_squared and reach_squared are each watcher's squared view and reach (float32 products,
-// as aoi_scan squares them; -1 where there is no watcher), watcher_mask its filter; the
-// distances are the ones aoi_scan computes (target minus watcher). A position is reported when the entity entered the view or
-// left the reach (each side filtered by the watcher's mask): the caller decides from there.
+// the AOI's incremental update: a position is reported where it entered the watcher's view or
+// left its reach (each side filtered by watcher_mask; the caller decides from there). Squares
+// (-1: no watcher) and distances (target minus watcher) are as aoi_scan computes them.
 struct AoiMoverWindow {
     const float* x;   // by position, aligned and padded
     const float* y;
     const float* view_squared;
-    // view_squared itself when every reach is its view (no margin): one column, one compare
-    const float* reach_squared;
+    const float* reach_squared;  // view_squared itself when no reach has a margin: one compare
     const uint32_t* watcher_mask;
-    // n_runs windows [runs[2j], runs[2j + 1]) of positions, each first a multiple of kMaxWidth.
-    const uint32_t* runs;
+    const uint32_t* runs;  // as AoiWindow::runs
     uint32_t n_runs;
     float ox, oy, nx, ny;  // the entity at the last update and now
     uint32_t omask, nmask;
 };
 
-// The AOI incremental update's first pass (aoi_incremental.cpp): which slots of [first, last) changed since
-// the copy the scratch keeps (x or y not equal as floats, so -0 and +0 are the same; or another
-// mask), and whether some mask there is 0. first is a multiple of kMaxWidth; the columns and
-// the copy are aligned and padded.
+// The AOI incremental update's first pass (aoi_incremental.cpp): which slots of [first, last)
+// changed since the copy the scratch keeps (x or y not equal as floats, so -0 and +0 are the
+// same; or another mask), and whether some mask there is 0. first is a multiple of kMaxWidth;
+// the columns and the copy are aligned and padded.
 struct AoiChanges {
     const float* x;
     const float* y;
@@ -217,11 +213,9 @@ struct AoiChanges {
 };
 
 // The incremental contacts' search (contacts.cpp): runs of a grid's boxes, stored as columns
-// min x, -max x, min y, -max y, against one box given as (max x, -min x, max y, -min y). A
-// position is reported when its box overlaps that one, touching counting: min x <= max x,
-// -max x <= -min x, min y <= max y, -max y <= -min y (the maxima negated, so the four tests
-// have one direction). The columns are read from each run's first position to its end rounded
-// up to W lanes.
+// min x, -max x, min y, -max y, against one box given as (max x, -min x, max y, -min y): a
+// position is reported when its box overlaps that one, touching counting (the maxima negated,
+// so that the four tests are all <=). Each run is read up to its end rounded up to W lanes.
 struct ContactSearch {
     const float* minx;
     const float* neg_maxx;

@@ -1,5 +1,4 @@
-// Exact geometric predicates on float32 inputs, for the lanes the kernels' float filter cannot
-// decide: compiled once with the project's flags (no FMA contraction), the same for every target.
+// The exact predicates (kernels.hpp), compiled once with the project's flags (no FMA contraction).
 #include "exact.hpp"
 #include "kernels.hpp"
 

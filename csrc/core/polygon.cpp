@@ -1,7 +1,5 @@
-// Convex polygons: exact validation of the caller's vertices, the kernel form, the exact point
-// test the kernels fall back to, and the bounds an index routes them by.
-#include <cmath>
-
+// Convex polygons: exact validation of the caller's vertices, the kernel form, and the exact
+// point test the kernels fall back to (their bounds: rect.cpp).
 #include "kernels.hpp"
 
 namespace soageo {
@@ -78,19 +76,6 @@ bool in_polygon_exact(const Polygon& p, float px, float py) noexcept {
         if (orient_exact(p.x[k], p.y[k], p.x[next], p.y[next], px, py) < 0) return false;
     }
     return true;
-}
-
-Box polygon_bounds(const Polygon& p, float reach) noexcept {
-    double minx = p.x[0], maxx = p.x[0], miny = p.y[0], maxy = p.y[0];
-    for (uint32_t k = 1; k < p.n; ++k) {
-        minx = std::fmin(minx, p.x[k]), maxx = std::fmax(maxx, p.x[k]);
-        miny = std::fmin(miny, p.y[k]), maxy = std::fmax(maxy, p.y[k]);
-    }
-    double extent = (maxx - minx) + (maxy - miny) + reach;
-    double pad = extent * 0x1p-20 + 0x1p-60 + reach;  // as rect.cpp's padded_box
-    auto down = [](double v) { return std::nextafter(static_cast<float>(v), -HUGE_VALF); };
-    auto up = [](double v) { return std::nextafter(static_cast<float>(v), HUGE_VALF); };
-    return Box{down(minx - pad), down(miny - pad), up(maxx + pad), up(maxy + pad)};
 }
 
 }  // namespace soageo

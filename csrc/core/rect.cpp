@@ -1,10 +1,24 @@
-// Oriented rectangles and rings: the kernel form of a rectangle, and the bounds an index routes
-// rectangles and rings by.
+// Oriented rectangles: their kernel form; and the bounds an index routes rectangles, rings and
+// polygons by.
 #include <cmath>
 
 #include "kernels.hpp"
 
 namespace soageo {
+namespace {
+
+// The kernels' float32 steps err by a few units in the last place of the distances involved;
+// 2^-20 of the shape's extent covers that with room to spare. Squared distances below 2^-149
+// underflow to 0, so touch tests cannot tell distances below about 2^-74 apart: 2^-60 absolute
+// covers that. `reach` widens every side too. The float box is then rounded outwards once more.
+Box padded_box(double minx, double miny, double maxx, double maxy, double extent, double reach) noexcept {
+    double pad = extent * 0x1p-20 + 0x1p-60 + reach;
+    auto down = [](double v) { return std::nextafter(static_cast<float>(v), -HUGE_VALF); };
+    auto up = [](double v) { return std::nextafter(static_cast<float>(v), HUGE_VALF); };
+    return Box{down(minx - pad), down(miny - pad), up(maxx + pad), up(maxy + pad)};
+}
+
+}  // namespace
 
 Rect make_rect(double x, double y, double dx, double dy, double length, double half_width) noexcept {
     double m = std::fabs(dx) > std::fabs(dy) ? std::fabs(dx) : std::fabs(dy);
@@ -13,21 +27,6 @@ Rect make_rect(double x, double y, double dx, double dy, double length, double h
     return Rect{static_cast<float>(x),      static_cast<float>(y),      static_cast<float>(sx / len),
                 static_cast<float>(sy / len), static_cast<float>(length), static_cast<float>(half_width)};
 }
-
-namespace {
-
-// The kernels' float32 steps err by a few units in the last place of the distances involved;
-// 2^-20 of the shape's extent covers that with room to spare. Squared distances below 2^-149
-// underflow to 0, so touch tests cannot tell distances below about 2^-74 apart: 2^-60 absolute
-// covers that. The float box is then rounded outwards once more.
-Box padded_box(double minx, double miny, double maxx, double maxy, double extent) noexcept {
-    double pad = extent * 0x1p-20 + 0x1p-60;
-    auto down = [](double v) { return std::nextafter(static_cast<float>(v), -HUGE_VALF); };
-    auto up = [](double v) { return std::nextafter(static_cast<float>(v), HUGE_VALF); };
-    return Box{down(minx - pad), down(miny - pad), up(maxx + pad), up(maxy + pad)};
-}
-
-}  // namespace
 
 Box rect_bounds(const Rect& r, float reach) noexcept {
     const double ux = r.ux, uy = r.uy, len = r.length, hw = r.half_width, rr = reach;
@@ -38,12 +37,21 @@ Box rect_bounds(const Rect& r, float reach) noexcept {
         minx = std::fmin(minx, cx[k]), maxx = std::fmax(maxx, cx[k]);
         miny = std::fmin(miny, cy[k]), maxy = std::fmax(maxy, cy[k]);
     }
-    return padded_box(minx - rr, miny - rr, maxx + rr, maxy + rr, len + hw + rr);
+    return padded_box(minx - rr, miny - rr, maxx + rr, maxy + rr, len + hw + rr, 0.0);
 }
 
 Box ring_bounds(const Ring& g, float reach) noexcept {
     const double e = static_cast<double>(g.outer) + reach;
-    return padded_box(g.cx - e, g.cy - e, g.cx + e, g.cy + e, e);
+    return padded_box(g.cx - e, g.cy - e, g.cx + e, g.cy + e, e, 0.0);
+}
+
+Box polygon_bounds(const Polygon& p, float reach) noexcept {
+    double minx = p.x[0], maxx = p.x[0], miny = p.y[0], maxy = p.y[0];
+    for (uint32_t k = 1; k < p.n; ++k) {
+        minx = std::fmin(minx, p.x[k]), maxx = std::fmax(maxx, p.x[k]);
+        miny = std::fmin(miny, p.y[k]), maxy = std::fmax(maxy, p.y[k]);
+    }
+    return padded_box(minx, miny, maxx, maxy, (maxx - minx) + (maxy - miny) + reach, reach);
 }
 
 }  // namespace soageo

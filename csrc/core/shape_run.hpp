@@ -1,7 +1,5 @@
-// How a query's shape meets the kernel table: which kernel runs a shape (a capsule whose ends
-// coincide runs as its end disk) and whether a kernel tests entity disks (the index then widens
-// its search by the largest radius in its cells). Decided here, in the core, for the binding and
-// the core tests alike.
+// How a query's shape meets the kernel table: which kernel runs a shape, and whether it tests
+// entity disks. Decided here, in the core, for the binding and the core tests alike.
 #pragma once
 
 #include <cstdint>

@@ -28,9 +28,8 @@ void store_le(unsigned char* p, Word v) noexcept {
     std::memcpy(p, &v, sizeof v);
 }
 
-// Copies a column of n Words (uint32_t for x, y, r, mask; uint64_t for ids) out to the
-// format's little-endian bytes, or back (either way one byte swap on a big-endian host);
-// returns its bytes.
+// Copies a column of n Words (uint32_t for x, y, r, mask; uint64_t for ids) to the format's
+// little-endian bytes or back (one byte swap either way on a big-endian host); returns its bytes.
 template <class Word>
 size_t copy_column(void* to, const void* from, uint32_t n) noexcept {
     const size_t bytes = size_t(n) * sizeof(Word);
@@ -45,9 +44,7 @@ size_t copy_column(void* to, const void* from, uint32_t n) noexcept {
 
 void write_header(unsigned char* out, uint32_t n) noexcept {
     std::memcpy(out, kMagic, 4);
-    out[4] = kSnapshotVersion & 0xff;
-    out[5] = kSnapshotVersion >> 8;
-    out[6] = out[7] = 0;
+    store_le<uint32_t>(out + 4, kSnapshotVersion);  // then the flags, 0
     store_le<uint32_t>(out + 8, n);
     store_le<uint32_t>(out + 12, 0);
 }

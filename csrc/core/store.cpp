@@ -8,7 +8,6 @@
 namespace soageo {
 namespace {
 
-// x, y, r, mask, hits: 4 bytes each; id, order: 8 bytes.
 Columns lay_columns(Carver& k, uint32_t cap) noexcept {
     Columns c;
     c.cap = padded(cap);
@@ -100,16 +99,6 @@ IdMap idmap_init(void* block, uint32_t cap) noexcept {
 void idmap_clear(IdMap& m) noexcept {
     static_assert(sizeof(IdMap::Bucket) == kAlign, "a bucket is one cache line");
     std::memset(static_cast<void*>(m.buckets), 0xff, sizeof(IdMap::Bucket) * size_t(m.cap));  // slots kNoSlot
-}
-
-uint32_t idmap_find(const IdMap& m, int64_t id) noexcept { return idmap_find_from(m, idmap_home(m, id), id); }
-
-void idmap_prefetch(const IdMap& m, int64_t id) noexcept {
-    __builtin_prefetch(&m.buckets[idmap_home(m, id)], 1);
-}
-
-void idmap_prefetch_find(const IdMap& m, int64_t id) noexcept {
-    __builtin_prefetch(&m.buckets[idmap_home(m, id)], 0);
 }
 
 void idmap_put(IdMap& m, int64_t id, uint32_t slot) noexcept { idmap_place(m, id, slot, true); }

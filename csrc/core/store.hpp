@@ -47,7 +47,6 @@ struct IdMap {
     struct alignas(64) Bucket {
         int64_t id[kIdBucket];
         uint32_t slot[kIdBucket];  // kNoSlot: the position is free (its id is stale)
-        uint32_t unused;
     };
     Bucket* buckets;
     uint32_t cap;  // buckets: a power of two, with room for a quarter more ids than entities
@@ -87,14 +86,19 @@ uint32_t idmap_cap_for(uint32_t entities) noexcept;
 size_t idmap_bytes(uint32_t cap) noexcept;  // alignment slack included
 IdMap idmap_init(void* block, uint32_t cap) noexcept;  // all positions free
 void idmap_clear(IdMap& m) noexcept;
-uint32_t idmap_find(const IdMap& m, int64_t id) noexcept;  // slot or kNoSlot
+// Its slot, or kNoSlot.
+inline uint32_t idmap_find(const IdMap& m, int64_t id) noexcept { return idmap_find_from(m, idmap_home(m, id), id); }
 // Inserts or overwrites; the caller guarantees room (idmap_cap_for of the count).
 void idmap_put(IdMap& m, int64_t id, uint32_t slot) noexcept;
 void idmap_erase(IdMap& m, int64_t id) noexcept;
 // Hints the cache line where `id` will be looked up (bulk inserts run ahead with it).
-void idmap_prefetch(const IdMap& m, int64_t id) noexcept;
+inline void idmap_prefetch(const IdMap& m, int64_t id) noexcept {
+    __builtin_prefetch(&m.buckets[idmap_home(m, id)], 1);
+}
 // The same for a lookup only (idmap_find), without asking for the line in a writable state.
-void idmap_prefetch_find(const IdMap& m, int64_t id) noexcept;
+inline void idmap_prefetch_find(const IdMap& m, int64_t id) noexcept {
+    __builtin_prefetch(&m.buckets[idmap_home(m, id)], 0);
+}
 // Inserts an id that must be new; false (and nothing inserted) when it is already there.
 bool idmap_insert_new(IdMap& m, int64_t id, uint32_t slot) noexcept;
 
