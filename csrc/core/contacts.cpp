@@ -52,6 +52,7 @@ Touching lay_touching(Carver& k, uint32_t id_cap, uint64_t pair_cap) noexcept {
     return t;
 }
 
+// Past the capacity, events are only counted: the caller grows the list and diffs again.
 inline void push_pair(EventList& e, int64_t a, int64_t b) noexcept {
     if (e.n < e.cap) {
         e.pair[2 * e.n] = a;

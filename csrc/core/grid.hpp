@@ -14,7 +14,10 @@
 namespace soageo {
 
 struct Grid {
-    LooseGrid loose;  // its extra run: the big entities; plans widen by its drift
+    // Positions by bucket, then the run every query visits: the big entities (up to n_built) and
+    // those added since the build. A removed entity's position keeps slot kDeadSlot. Plans widen
+    // by its drift.
+    LooseGrid loose;
     float *x, *y, *r;  // cell order: x, y, r, mask, slot by position
     uint32_t *mask, *slot;
     // The other half of a rebuild (swapped with the above after each build).

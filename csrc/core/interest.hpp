@@ -171,9 +171,9 @@ uint32_t interest_period(const InterestOptions& o, float d2) noexcept;
 
 // After an update: the reach and floor (aoi.hpp, Watchers) of every watcher, for the next
 // update. A capped watcher in an aoi without a margin, with neither always-seen bits nor pins,
-// reaches kReachOverNearest times the distance of its farthest chosen target, when that is at
-// most kNarrowBelow of its view (a reach already set stays while within kReachSlack of that);
-// its floor is its cap. Every other watcher reaches its view.
+// needs kReachOverNearest times the distance of its farthest chosen target, when that is at most
+// kNarrowBelow of its view: its reach is set kReachHeadroom above that (one already set stays
+// while within kReachSlack of it); its floor is its cap. Every other watcher reaches its view.
 struct Narrowed {
     bool changed;  // some reach changed (the next update compares every watcher's)
     bool any;      // some reach is short of its view (AoiInput::narrowing)
@@ -181,12 +181,14 @@ struct Narrowed {
 Narrowed interest_narrow(const InterestLists& l, Watchers& w) noexcept;
 // The nearest a capped watcher needs move a little between updates: the reach leaves them room.
 // Narrowing pays in the uniform scene of bench/bench_interest_lua.lua too (a cap of half the
-// view), and a closer reach (1.05) or one set closer to it sends more watchers to a second
-// scan or incremental updates to the full path: slower in the crowded and tenth-moving scenes.
+// view); kReachOverNearest 1.05 with kReachHeadroom 1.03 sent more watchers to a second scan
+// and incremental updates to the full path: slower in the crowded and tenth-moving scenes.
 // The first update that narrows a list writes a leave for everything past its reach.
 constexpr double kReachOverNearest = 1.12;
 constexpr double kNarrowBelow = 0.95;
 constexpr double kReachSlack = 1.25;  // a narrowed reach stays while within this of the one needed
 constexpr double kReachHeadroom = 1.05;  // and is set this far above it, so that it may shrink or grow
+// A reach past the view would put targets beyond it in the list.
+static_assert(kNarrowBelow * kReachHeadroom < 1.0, "a narrowed reach stays inside the view");
 
 }  // namespace soageo

@@ -1,4 +1,5 @@
-// The exact predicates (kernels.hpp), compiled once with the project's flags (no FMA contraction).
+// The exact orientation predicates (kernels.hpp), compiled once with the project's flags (no FMA
+// contraction).
 #include "exact.hpp"
 #include "kernels.hpp"
 

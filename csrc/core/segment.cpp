@@ -13,6 +13,7 @@ void order_segment_hits(const Columns& col, const Segment& s, uint32_t k) noexce
         keys[i] = (uint64_t(float_bits(segment_entry(s, col.x[slot], col.y[slot], col.r[slot]))) << 32) | slot;
     }
     std::sort(keys, keys + k);
+    // Equal t: order by id instead of by slot.
     const int64_t* ids = col.id;
     for (uint32_t i = 0; i < k;) {
         uint32_t j = i + 1;
