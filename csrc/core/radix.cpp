@@ -143,21 +143,6 @@ void sort_pair_keys(uint64_t* keys, uint64_t* tmp, uint64_t n, uint32_t watchers
     std::sort(keys, keys + n);  // more than 2^44 (watcher, rank) pairs possible: never in practice
 }
 
-void counting_sort_pairs16(uint32_t* keys, uint32_t* tmp, uint64_t n, uint32_t* by_lo, uint32_t n_lo, uint32_t* by_hi,
-                           uint32_t n_hi) noexcept {
-    for (uint32_t r = 1; r <= n_lo; ++r) by_lo[r] += by_lo[r - 1];
-    for (uint32_t r = 1; r <= n_hi; ++r) by_hi[r] += by_hi[r - 1];
-    for (uint64_t i = 0; i < n; ++i) tmp[by_hi[keys[i] & 0xffffu]++] = keys[i];
-    for (uint64_t i = 0; i < n; ++i) keys[by_lo[tmp[i] >> 16]++] = tmp[i];
-    auto* bytes = reinterpret_cast<unsigned char*>(keys);
-    for (uint64_t i = n; i-- > 0;) {  // from the end: key i moves to 8i >= 4i
-        uint32_t k;
-        std::memcpy(&k, bytes + 4 * i, 4);
-        const uint64_t wide = (uint64_t(k >> 16) << 32) | (k & 0xffffu);
-        std::memcpy(bytes + 8 * i, &wide, 8);
-    }
-}
-
 void rank_ids(const int64_t* ids, uint32_t n, uint64_t* id_keys, uint32_t* slot_of_rank, uint32_t* rank,
               uint64_t* tmp_keys, uint32_t* tmp_vals) noexcept {
     for (uint32_t i = 0; i < n; ++i) {
