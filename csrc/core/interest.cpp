@@ -61,6 +61,23 @@ constexpr uint32_t kFewPeriods = 8;
 // period among the first listings.
 void first_listings(InterestPair* pairs, uint32_t n, uint64_t tick, uint32_t* tmp, uint32_t first,
                     uint32_t* count) noexcept {
+    if (first == 1) {
+        // The usual case, one new pair of period p: one pass counts p's pairs (c) and their
+        // offsets below min(p, n + 1), which holds the span min(p, c + 1); count[lim] is a sink
+        // (count holds n + 2).
+        const uint32_t p = pairs[tmp[0]].period, lim = p < n + 1 ? p : n + 1;
+        std::fill(count, count + lim + 1, 0u);
+        uint32_t c = 0;
+        for (uint32_t i = 0; i < n; ++i) {
+            const InterestPair& q = pairs[i];
+            const bool same = q.period == p;
+            c += same;
+            const uint64_t ahead = q.deadline - tick;  // wraps when the deadline is past: not counted
+            ++count[same & pair_listed(q) & (ahead - 1 < lim) ? uint32_t(ahead - 1) : lim];
+        }
+        place_group(pairs, tick, tmp, 0, 1, p < c + 1 ? p : c + 1, count);
+        return;
+    }
     std::sort(tmp, tmp + first, [pairs](uint32_t a, uint32_t b) {
         return pairs[a].period != pairs[b].period ? pairs[a].period < pairs[b].period : a < b;
     });
@@ -536,50 +553,56 @@ void choose(const InterestInput& in, InterestScratch& s, Turn& t, uint32_t m, In
     uint32_t n_first = 0, n_due = 0;
     // Two loops, one writing a list and one not (a watcher special no more, or not watching), so
     // that the usual one tests nothing per pair for it.
-    const auto merge = [&](auto listing) {
-        constexpr bool kList = decltype(listing)::value;
-        uint32_t a = 0, e = 0, b = 0;
-        while (a < old.n || e < entering) {
-            const int64_t ta = a < old.n ? old.pairs[a].target : INT64_MAX;
-            const int64_t te = e < entering ? v.ids[s.sel[e] >> 32] : INT64_MAX;
-            if (a < old.n && (e >= entering || ta < te)) {  // INT64_MAX is an id too
-                const uint32_t p = s.old_pos[a++];
+    const auto merge = [&](auto listing, auto budgeted) {
+        constexpr bool kList = decltype(listing)::value, kBudget = decltype(budgeted)::value;
+        uint32_t a = 0, b = 0;
+        // The last view's pairs below `limit` (all that are left when `all`: any int64 may be an
+        // id, so no sentinel), kept or left: most watchers have no enter, and then this loop is
+        // the whole merge.
+        const auto olds_below = [&](auto all, int64_t limit) {
+            for (; a < old.n && (decltype(all)::value || old.pairs[a].target < limit); ++a) {
+                const uint32_t p = s.old_pos[a];
                 if (p == kNoSlot || s.mark[p] != again) {
-                    push_event(leave_out, t.w, ta);
+                    push_event(leave_out, t.w, old.pairs[a].target);
                     continue;
                 }
                 if constexpr (kList) {
                     const float d2 = s.d2[s.cand[p]];
                     InterestPair& q = out[b];
-                    q = old.pairs[a - 1];
+                    q = old.pairs[a];
                     keep_pair(q, periods.again(q.period, d2));
                     out_pos[b] = p;
-                    s.pair_d2[b] = d2;
                     due[n_due] = q.target;
-                    if (!budget) n_due += follow_schedule(q, tick, b, firsts, n_first);
+                    if constexpr (kBudget) s.pair_d2[b] = d2;
+                    else n_due += follow_schedule(q, tick, b, firsts, n_first);
                 }
                 ++b;
-                continue;
             }
-            const uint32_t c = uint32_t(s.sel[e++]);
+        };
+        for (uint32_t e = 0; e < entering; ++e) {
+            const int64_t te = v.ids[s.sel[e] >> 32];
+            olds_below(std::false_type{}, te);
+            const uint32_t c = uint32_t(s.sel[e]);
             push_event(enter_out, t.w, te);
             if constexpr (kList) {
                 out[b] = InterestPair{te, tick, periods.of(s.d2[c]), 0};
                 out_pos[b] = list[c];
-                s.pair_d2[b] = s.d2[c];
+                if constexpr (kBudget) s.pair_d2[b] = s.d2[c];
                 due[n_due++] = te;  // a new pair is due at once
                 firsts[n_first++] = b;
             }
             ++b;
         }
+        olds_below(std::true_type{}, 0);
         SOAGEO_ASSERT(b == chosen);
     };
-    if (!out) return merge(std::false_type{});
-    merge(std::true_type{});
+    if (!out) return merge(std::false_type{}, std::false_type{});
     if (budget) {
+        merge(std::true_type{}, std::true_type{});
         schedule_budget(*opt, tick, s, after, out, chosen);
         return;
     }
+    merge(std::true_type{}, std::false_type{});
     if (n_first) first_listings(out, chosen, tick, firsts, n_first, s.count);
     after.due_len[after.n - 1] = n_due;
 }
