@@ -58,7 +58,8 @@ constexpr uint32_t kFewPeriods = 8;
 // every such period is at most kFewPeriods (the usual case: max_period is 8 unless given), one
 // branch-free pass over the watcher's pairs counts each period's pairs and their offsets at once
 // (a pair of period p is due within p updates), where a pass per period would read them once per
-// period among the first listings.
+// period among the first listings. A single first listing (the usual case) counts only its own
+// period's pairs and offsets, in one pass.
 void first_listings(InterestPair* pairs, uint32_t n, uint64_t tick, uint32_t* tmp, uint32_t first,
                     uint32_t* count) noexcept {
     if (first == 1) {
@@ -551,8 +552,9 @@ void choose(const InterestInput& in, InterestScratch& s, Turn& t, uint32_t m, In
     uint32_t* const firsts = s.order;
     int64_t* const due = out ? after.due + (out - after.pair) : nullptr;
     uint32_t n_first = 0, n_due = 0;
-    // Two loops, one writing a list and one not (a watcher special no more, or not watching), so
-    // that the usual one tests nothing per pair for it.
+    // Three loops: one writing no list (a watcher special no more, or not watching), one writing a
+    // list and following the schedule, and one writing a list with a budget (each pair's d2 kept
+    // for schedule_budget's order), so that the usual one tests nothing per pair for the others.
     const auto merge = [&](auto listing, auto budgeted) {
         constexpr bool kList = decltype(listing)::value, kBudget = decltype(budgeted)::value;
         uint32_t a = 0, b = 0;

@@ -106,7 +106,7 @@ struct InterestScratch {
     uint64_t* sel;     // the chosen, by id: rank << 32 | candidate (a last uncapped view's
                        // targets: rank << 32 | position)
     uint32_t* rank;    // try_keep: each mover's pair
-    float* pair_d2;    // d2 of each pair of the watcher's new list (the budget's order)
+    float* pair_d2;    // d2 of each pair of the watcher's new list (the budget's order; with a budget only)
     InterestPair* old_pairs;  // a watcher's view at the last update, when it was not special then
                               // (pairs new to the schedule, so that choose keeps each pair one way)
     // By position (the AOI's bucket order, where a watcher's targets lie near each other):
