@@ -50,33 +50,38 @@ void place_group(InterestPair* pairs, uint64_t tick, const uint32_t* tmp, uint32
     }
 }
 
+// Counts, in one pass over a watcher's n pairs, the c of period p and, into count, the listed
+// ones by the offset s - 1 at which they are due next; returns the span min(p, c + 1): among c
+// pairs some offset in [1, c + 1] has none, so the fewest lies within it. Offsets below
+// min(p, n + 1), which holds the span, are counted; count (n + 2 of them) has a sink past them.
+uint32_t count_period(const InterestPair* pairs, uint32_t n, uint64_t tick, uint32_t p, uint32_t* count) noexcept {
+    const uint32_t lim = p < n + 1 ? p : n + 1;
+    std::fill(count, count + lim + 1, 0u);
+    uint32_t c = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+        const InterestPair& q = pairs[i];
+        const bool same = q.period == p;
+        c += same;
+        const uint64_t ahead = q.deadline - tick;  // wraps when the deadline is past: not counted
+        ++count[same & pair_listed(q) & (ahead - 1 < lim) ? uint32_t(ahead - 1) : lim];
+    }
+    return p < c + 1 ? p : c + 1;
+}
+
 // The periods up to which first_listings counts every period's pairs in one pass.
 constexpr uint32_t kFewPeriods = 8;
 
 // Gives each pair due its first listing (tmp: `first` indices, ascending) the offset s in [1, p]
-// at which the fewest pairs of its period p are due next: its next deadline is tick + s. When
+// at which the fewest pairs of its period p are due next: its next deadline is tick + s. A
+// single first listing (the usual case) counts its own period (count_period). Of several, when
 // every such period is at most kFewPeriods (the usual case: max_period is 8 unless given), one
 // branch-free pass over the watcher's pairs counts each period's pairs and their offsets at once
 // (a pair of period p is due within p updates), where a pass per period would read them once per
-// period among the first listings. A single first listing (the usual case) counts only its own
-// period's pairs and offsets, in one pass.
+// period among the first listings.
 void first_listings(InterestPair* pairs, uint32_t n, uint64_t tick, uint32_t* tmp, uint32_t first,
                     uint32_t* count) noexcept {
     if (first == 1) {
-        // The usual case, one new pair of period p: one pass counts p's pairs (c) and their
-        // offsets below min(p, n + 1), which holds the span min(p, c + 1); count[lim] is a sink
-        // (count holds n + 2).
-        const uint32_t p = pairs[tmp[0]].period, lim = p < n + 1 ? p : n + 1;
-        std::fill(count, count + lim + 1, 0u);
-        uint32_t c = 0;
-        for (uint32_t i = 0; i < n; ++i) {
-            const InterestPair& q = pairs[i];
-            const bool same = q.period == p;
-            c += same;
-            const uint64_t ahead = q.deadline - tick;  // wraps when the deadline is past: not counted
-            ++count[same & pair_listed(q) & (ahead - 1 < lim) ? uint32_t(ahead - 1) : lim];
-        }
-        place_group(pairs, tick, tmp, 0, 1, p < c + 1 ? p : c + 1, count);
+        place_group(pairs, tick, tmp, 0, 1, count_period(pairs, n, tick, pairs[tmp[0]].period, count), count);
         return;
     }
     std::sort(tmp, tmp + first, [pairs](uint32_t a, uint32_t b) {
@@ -98,20 +103,10 @@ void first_listings(InterestPair* pairs, uint32_t n, uint64_t tick, uint32_t* tm
         const uint32_t p = pairs[tmp[g]].period;
         uint32_t h = g;
         while (h < first && pairs[tmp[h]].period == p) ++h;
-        uint32_t c = few ? of_period[p] : 0;
-        for (uint32_t i = 0; !few && i < n; ++i) c += pairs[i].period == p;
-        // Among c pairs, some offset in [1, c + 1] has none: the fewest lies within it.
-        const uint32_t span = p < c + 1 ? p : c + 1;
-        uint32_t* const slots = few ? at + p * kFewPeriods : count;
-        if (!few) {
-            std::fill(count, count + span, 0u);
-            for (uint32_t i = 0; i < n; ++i) {
-                const InterestPair& q = pairs[i];
-                if (q.period == p && pair_listed(q) && q.deadline > tick && q.deadline - tick <= span)
-                    ++count[uint32_t(q.deadline - tick - 1)];
-            }
-        }
-        place_group(pairs, tick, tmp, g, h, span, slots);
+        // count_period's span, from the table's count when it has one (p <= kFewPeriods).
+        const uint32_t c = few ? of_period[p] : 0;
+        const uint32_t span = few ? (p < c + 1 ? p : c + 1) : count_period(pairs, n, tick, p, count);
+        place_group(pairs, tick, tmp, g, h, span, few ? at + p * kFewPeriods : count);
         g = h;
     }
 }
