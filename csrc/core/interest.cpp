@@ -211,7 +211,7 @@ inline void keep_pair(InterestPair& q, uint32_t p) noexcept {
 // stamps wrap.
 uint32_t next_stamp(InterestScratch& s) noexcept {
     if (s.stamp >= 0xfffffff0u) {
-        std::memset(s.mark, 0, size_t(s.cap) * sizeof(uint32_t));
+        std::memset(s.tag, 0, size_t(s.cap) * sizeof(uint64_t));
         s.stamp = 0;
     }
     s.stamp += 2;
@@ -219,14 +219,13 @@ uint32_t next_stamp(InterestScratch& s) noexcept {
 }
 
 // Marks the positions of the last view's targets with `seen`, keeps each one's position now in
-// s.old_pos (kNoSlot: its entity is gone) and the index of its pair in s.cand.
+// s.old_pos (kNoSlot: its entity is gone) and the index of its pair in the low half of s.tag.
 void mark_last_view(const InterestInput& in, InterestScratch& s, const OldView& old, uint32_t seen) noexcept {
     for (uint32_t a = 0; a < old.n; ++a) {
         const uint32_t q = pos_now(in, old.pos[a]);
         s.old_pos[a] = q;
         if (q == kNoSlot) continue;
-        s.mark[q] = seen;
-        s.cand[q] = a;
+        s.tag[q] = make_tag(seen, a);
     }
 }
 
@@ -242,6 +241,22 @@ inline bool follow_schedule(InterestPair& q, uint64_t tick, uint32_t b, uint32_t
     firsts[n_first] = b;
     n_first += due && !listed;
     return due;
+}
+
+// Follows the schedule of a watcher's n pairs without a budget (each kept pair's period already
+// set, a new pair's deadline this update): every due pair is listed, its target into `due`.
+// Pairs due their first listing go to `firsts`, *n_first their count. Returns how many are due.
+// A pass of its own, after the pairs are written: inside the merge, with its many arrays, the
+// counters and the blend went through memory.
+uint32_t follow_all(InterestPair* pairs, uint32_t n, uint64_t tick, int64_t* due, uint32_t* firsts,
+                    uint32_t* n_first) noexcept {
+    uint32_t n_due = 0, first = 0;
+    for (uint32_t t = 0; t < n; ++t) {
+        due[n_due] = pairs[t].target;
+        n_due += follow_schedule(pairs[t], tick, t, firsts, first);
+    }
+    *n_first = first;
+    return n_due;
 }
 
 // With a budget: at most o.budget of the due pairs of the last watcher of `after` (its n pairs
@@ -305,9 +320,10 @@ bool movers_stay(const InterestInput& in, InterestScratch& s, const InterestOpti
         const uint32_t q = s.order[j];
         const float dx = in.xs[q] - wx, dy = in.ys[q] - wy;
         const float d2 = dx * dx + dy * dy;
-        const bool seen = s.mark[q] == seen_mark;
+        const uint64_t tag = s.tag[q];
+        const bool seen = tag_mark(tag) == seen_mark;
         s.d2[j] = d2;
-        s.rank[j] = seen ? s.cand[q] : kNoSlot;
+        s.rank[j] = seen ? tag_index(tag) : kNoSlot;
         if (!check) continue;
         if (any_pin) {
             pins_find(pins, w, v.ids[v.rank_at[q]], &found);
@@ -383,13 +399,9 @@ bool try_keep(const InterestInput& in, InterestScratch& s, const InterestOptions
     for (uint32_t j = 0; j < movers; ++j)
         if (s.rank[j] != kNoSlot) keep_pair(out[s.rank[j]], periods.again(out[s.rank[j]].period, s.d2[j]));
     uint32_t* const firsts = s.order;  // free: the movers are done
-    int64_t* const due = after.due + (out - after.pair);
-    uint32_t n_first = 0, n_due = 0;
-    for (uint32_t t = 0; t < old.n; ++t) {
-        out[t].since &= ~kPairDue;
-        due[n_due] = out[t].target;
-        n_due += follow_schedule(out[t], in.tick, t, firsts, n_first);
-    }
+    for (uint32_t t = 0; t < old.n; ++t) out[t].since &= ~kPairDue;
+    uint32_t n_first;
+    const uint32_t n_due = follow_all(out, old.n, in.tick, after.due + (out - after.pair), firsts, &n_first);
     if (n_first) first_listings(out, old.n, in.tick, firsts, n_first, s.count);
     after.due_len[after.n - 1] = n_due;
     return true;
@@ -493,8 +505,7 @@ uint32_t mark_last_uncapped_view(const InterestInput& in, InterestScratch& s, co
         const uint32_t q = uint32_t(s.sel[i]);
         s.old_pairs[n] = InterestPair{id, in.tick, 0, 0};
         s.old_pos[n] = q;
-        s.mark[q] = seen;
-        s.cand[q] = n++;
+        s.tag[q] = make_tag(seen, n++);
     }
     take_leaves(true, 0);
     return n;
@@ -526,9 +537,8 @@ void choose(const InterestInput& in, InterestScratch& s, Turn& t, uint32_t m, In
     uint32_t entering = 0;
     for (uint32_t i = 0; i < chosen; ++i) {
         const uint32_t c = s.order[i], q = list[c];
-        const uint32_t was = s.mark[q];
-        s.mark[q] = again;
-        s.cand[q] = c;
+        const uint32_t was = tag_mark(s.tag[q]);
+        s.tag[q] = make_tag(again, c);
         s.sel[entering] = c;  // branch-free: enters are few
         entering += was != seen;
     }
@@ -540,16 +550,11 @@ void choose(const InterestInput& in, InterestScratch& s, Turn& t, uint32_t m, In
     uint32_t* out_pos = out ? after.pos + (out - after.pair) : nullptr;
     PeriodTable& periods = *t.periods;
     if (out) periods.build(*opt);
-    // Without a budget every due pair is listed: the schedule is followed in the same pass, and
-    // the pairs due their first listing (s.order, free now) are placed after it.
     const bool budget = out && opt->budget != 0;
     const uint64_t tick = in.tick;
-    uint32_t* const firsts = s.order;
-    int64_t* const due = out ? after.due + (out - after.pair) : nullptr;
-    uint32_t n_first = 0, n_due = 0;
     // Three loops: one writing no list (a watcher special no more, or not watching), one writing a
-    // list and following the schedule, and one writing a list with a budget (each pair's d2 kept
-    // for schedule_budget's order), so that the usual one tests nothing per pair for the others.
+    // list, and one writing a list with each pair's d2 (schedule_budget's order), so that the
+    // usual one tests nothing per pair for the others. The schedule is followed after it.
     const auto merge = [&](auto listing, auto budgeted) {
         constexpr bool kList = decltype(listing)::value, kBudget = decltype(budgeted)::value;
         uint32_t a = 0, b = 0;
@@ -559,19 +564,18 @@ void choose(const InterestInput& in, InterestScratch& s, Turn& t, uint32_t m, In
         const auto olds_below = [&](auto all, int64_t limit) {
             for (; a < old.n && (decltype(all)::value || old.pairs[a].target < limit); ++a) {
                 const uint32_t p = s.old_pos[a];
-                if (p == kNoSlot || s.mark[p] != again) {
+                const uint64_t tag = p == kNoSlot ? 0 : s.tag[p];  // no mark is 0
+                if (tag_mark(tag) != again) {
                     push_event(leave_out, t.w, old.pairs[a].target);
                     continue;
                 }
                 if constexpr (kList) {
-                    const float d2 = s.d2[s.cand[p]];
-                    InterestPair& q = out[b];
-                    q = old.pairs[a];
+                    const float d2 = s.d2[tag_index(tag)];
+                    InterestPair q = old.pairs[a];
                     keep_pair(q, periods.again(q.period, d2));
+                    out[b] = q;
                     out_pos[b] = p;
-                    due[n_due] = q.target;
                     if constexpr (kBudget) s.pair_d2[b] = d2;
-                    else n_due += follow_schedule(q, tick, b, firsts, n_first);
                 }
                 ++b;
             }
@@ -582,11 +586,9 @@ void choose(const InterestInput& in, InterestScratch& s, Turn& t, uint32_t m, In
             const uint32_t c = uint32_t(s.sel[e]);
             push_event(enter_out, t.w, te);
             if constexpr (kList) {
-                out[b] = InterestPair{te, tick, periods.of(s.d2[c]), 0};
+                out[b] = InterestPair{te, tick, periods.of(s.d2[c]), 0};  // due at once
                 out_pos[b] = list[c];
                 if constexpr (kBudget) s.pair_d2[b] = s.d2[c];
-                due[n_due++] = te;  // a new pair is due at once
-                firsts[n_first++] = b;
             }
             ++b;
         }
@@ -600,8 +602,12 @@ void choose(const InterestInput& in, InterestScratch& s, Turn& t, uint32_t m, In
         return;
     }
     merge(std::true_type{}, std::false_type{});
+    // Every due pair is listed; those due their first listing (s.order, free now) are placed
+    // after the others' next deadlines are set.
+    uint32_t* const firsts = s.order;
+    uint32_t n_first;
+    after.due_len[after.n - 1] = follow_all(out, chosen, tick, after.due + (out - after.pair), firsts, &n_first);
     if (n_first) first_listings(out, chosen, tick, firsts, n_first, s.count);
-    after.due_len[after.n - 1] = n_due;
 }
 
 // The next watcher special now or at the last update (ids ascending in both), with its old view.

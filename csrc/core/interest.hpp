@@ -110,15 +110,19 @@ struct InterestScratch {
     InterestPair* old_pairs;  // a watcher's view at the last update, when it was not special then
                               // (pairs new to the schedule, so that choose keeps each pair one way)
     // By position (the AOI's bucket order, where a watcher's targets lie near each other):
-    // mark[q] is `stamp` when the watcher's last view held q, stamp + 1 once chosen again
-    // (cand[q]: its candidate, or its pair's index in the last view); old_pos: the position now
-    // of each pair of the last view (kNoSlot: its entity is gone).
-    uint32_t* mark;
-    uint32_t* cand;
+    // tag[q] >> 32 is `stamp` when the watcher's last view held q, stamp + 1 once chosen again,
+    // and its low half q's candidate, or its pair's index in the last view (tag_mark, tag_index:
+    // one load where two arrays took two cache lines); old_pos: the position now of each pair
+    // of the last view (kNoSlot: its entity is gone).
+    uint64_t* tag;
     uint32_t* old_pos;
     uint32_t stamp;    // even; every mark is below stamp + 2
     uint32_t cap;      // candidates (and old pairs, and positions) it holds
 };
+
+inline uint64_t make_tag(uint32_t mark, uint32_t index) noexcept { return uint64_t(mark) << 32 | index; }
+inline uint32_t tag_mark(uint64_t tag) noexcept { return uint32_t(tag >> 32); }
+inline uint32_t tag_index(uint64_t tag) noexcept { return uint32_t(tag); }
 
 size_t interest_scratch_bytes(uint32_t cap) noexcept;
 InterestScratch interest_scratch_carve(void* block, uint32_t cap) noexcept;

@@ -7,50 +7,33 @@
 #include <cmath>
 #include <cstring>
 
-// The split at the pivot in wide compares, from the wide type's one place (as grid.cpp does).
-#if defined(__SSE2__)
-#define SOAGEO_WIDE_SSE2
-#endif
-#define SOAGEO_TARGET select_wide
-#include "wide.hpp"
-#undef SOAGEO_TARGET
-#undef SOAGEO_WIDE_SSE2
-
 namespace soageo {
 namespace interest_detail {
 namespace {
 
-// The keys of every candidate in s.packed, for the usual case of pack_keys (no always-seen or
-// pinned target, no margin).
+// The usual case's key (no always-seen or pinned target, no margin): the d2 itself, never
+// negative (nor NaN: the coordinates are finite), so its ordered bits are its own bits with the
+// top one set, and they order like the d2.
+inline uint32_t d2_key(float d2) noexcept {
+    uint32_t b;
+    std::memcpy(&b, &d2, sizeof b);
+    return b | 0x80000000u;
+}
+
+// The keys of every candidate in s.packed, in the usual case.
 void pack_all(InterestScratch& s, uint32_t m) noexcept {
-    for (uint32_t t = 0; t < m; ++t) s.packed[t] = uint64_t(ordered_bits(s.d2[t])) << 32 | t;
+    for (uint32_t t = 0; t < m; ++t) s.packed[t] = uint64_t(d2_key(s.d2[t])) << 32 | t;
 }
 
-// The candidates t < m with d2[t] <= at, ascending, into out (room for m + W); returns how many.
-uint32_t below_limit(const float* d2, uint32_t m, float at, uint32_t* out) noexcept {
-    using namespace select_wide;
-    const wf x = splat(at);
-    uint32_t t = 0, k = 0;
-    for (; t + W <= m; t += W) k += emit(out + k, t, bits(le(loadu(d2 + t), x)));
-    for (; t < m; ++t) {
-        out[k] = t;
-        k += d2[t] <= at;
-    }
-    return k;
-}
-
-// The usual case's split (no always-seen or pinned target, no margin: a key is the d2, never
-// negative, so it is at or below `cut` exactly when the d2 is at or below cut's float): the keys
-// of the candidates at or below it packed into s.sel, through s.order; returns their count.
+// The usual case's split: the keys at or below `cut` packed into s.sel, in one branch-free pass;
+// returns their count.
 uint32_t split_d2(InterestScratch& s, uint32_t m, uint32_t cut) noexcept {
     SOAGEO_ASSERT(cut & 0x80000000u);
-    const uint32_t b = cut & 0x7fffffffu;
-    float at;
-    std::memcpy(&at, &b, sizeof at);
-    const uint32_t below = below_limit(s.d2, m, at, s.order);
-    for (uint32_t i = 0; i < below; ++i) {
-        const uint32_t t = s.order[i];
-        s.sel[i] = uint64_t(ordered_bits(s.d2[t])) << 32 | t;
+    uint32_t below = 0;
+    for (uint32_t t = 0; t < m; ++t) {
+        const uint32_t key = d2_key(s.d2[t]);
+        s.sel[below] = uint64_t(key) << 32 | t;
+        below += key <= cut;
     }
     return below;
 }
@@ -90,7 +73,7 @@ uint32_t pack_keys(const InterestInput& in, InterestScratch& s, const InterestOp
             s.order[passed++] = t;
             continue;
         }
-        const bool was = in.margin > 0 && s.mark[list[t]] == seen;
+        const bool was = in.margin > 0 && tag_mark(s.tag[list[t]]) == seen;
         const uint64_t x = uint64_t(cap_key(s.d2[t], in.margin, was)) << 32 | t;
         s.packed[counted++] = x;
         s.sel[below] = x;
@@ -104,6 +87,10 @@ uint32_t pack_keys(const InterestInput& in, InterestScratch& s, const InterestOp
 // places from one update to the next; one key of slack (the smallest key left out) measured
 // faster than two, and than none (the boundary itself), on bench/bench_interest_lua.lua.
 constexpr uint32_t kPivotSlack = 1;
+
+// Up to this many keys too many, the largest go to the end one pass each (branch-free) rather
+// than through nth_element (whose partitions mispredict on so few keys).
+constexpr uint32_t kFewPasses = 16;
 
 // A bound above `pivot` (ordered bits of a key), for a boundary that moved past it: a quarter
 // larger d2, or with a margin a quarter larger distance (at least 1 more either way).
@@ -167,7 +154,7 @@ uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const Inter
     if (!split) all_keys();
     uint64_t* keys = split ? s.sel : s.packed;
     uint32_t len = split ? below : counted;
-    if (split && len - n <= 4) {
+    if (split && len - n <= kFewPasses) {
         // A few too many: the largest go to the end, one pass each (cheaper than nth_element's
         // partitions on so few).
         for (uint32_t end = len; end > n; --end) {
@@ -191,6 +178,10 @@ uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const Inter
     uint64_t low[kPivotSlack];
     std::fill(low, low + kPivotSlack, ~uint64_t(0));
     for (uint32_t t = n; t < len; ++t) keep_smallest(low, keys[t] >> 32);
+    // A key left out equal to the boundary key makes a tie across it (none past the split's keys:
+    // all above the pivot, which is at or above the edge). Most often there is none: the n kept
+    // are the view, in any order (choose's marks do not depend on it).
+    const bool tie = low[0] == edge;
     bool keep_cut = false;
     if (split && len < n + kPivotSlack) {
         // The keys past the split are not at hand in the usual case (only those below it were
@@ -203,12 +194,15 @@ uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const Inter
         }
     }
     *pivot_io = keep_cut ? cut : uint32_t(low[std::min(counted - n, kPivotSlack) - 1]);
+    if (!tie) {
+        for (uint32_t t = 0; t < n; ++t) s.order[passed + t] = uint32_t(keys[t]);
+        return passed + n;
+    }
     uint32_t out = passed, ties = 0;
     for (uint32_t t = 0; t < n; ++t) {
         if (keys[t] >> 32 < edge) s.order[out++] = uint32_t(keys[t]);
     }
-    // Every candidate with the boundary key is a tie (they may lie on both sides of nth); none
-    // is past the split's keys (all above the pivot, which is at or above the edge).
+    // Every candidate with the boundary key is a tie (they lie on both sides of nth).
     for (uint32_t t = 0; t < len; ++t) {
         const uint64_t x = keys[t];
         s.packed[ties] = x;  // keys is s.packed itself or s.sel: in place, or apart

@@ -36,8 +36,8 @@ InterestLists lay_interest_lists(Carver& k, uint32_t watcher_cap, uint64_t pair_
 
 InterestScratch lay_interest_scratch(Carver& k, uint32_t cap) noexcept {
     InterestScratch s{};
-    k.take_each(cap, &s.d2, &s.order, &s.count, &s.old_pairs, &s.packed, &s.sel, &s.rank, &s.pair_d2, &s.cand, &s.old_pos);
-    s.mark = k.take_zeroed<uint32_t>(cap);
+    k.take_each(cap, &s.d2, &s.order, &s.count, &s.old_pairs, &s.packed, &s.sel, &s.rank, &s.pair_d2, &s.old_pos);
+    s.tag = k.take_zeroed<uint64_t>(cap);
     s.cap = cap;
     return s;
 }
