@@ -63,7 +63,8 @@ uint32_t count_period(const InterestPair* pairs, uint32_t n, uint64_t tick, uint
         const bool same = q.period == p;
         c += same;
         const uint64_t ahead = q.deadline - tick;  // wraps when the deadline is past: not counted
-        ++count[same & pair_listed(q) & (ahead - 1 < lim) ? uint32_t(ahead - 1) : lim];
+        const uint32_t counted = same & pair_listed(q) & (ahead - 1 < lim);
+        ++count[lim + ((uint32_t(ahead - 1) - lim) & (0u - counted))];  // a select, not a branch
     }
     return p < c + 1 ? p : c + 1;
 }
@@ -224,6 +225,7 @@ void mark_last_view(const InterestInput& in, InterestScratch& s, const OldView& 
     for (uint32_t a = 0; a < old.n; ++a) {
         const uint32_t q = pos_now(in, old.pos[a]);
         s.old_pos[a] = q;
+        s.old_d2[a] = -1.0f;
         if (q == kNoSlot) continue;
         s.tag[q] = make_tag(seen, a);
     }
@@ -495,6 +497,7 @@ uint32_t mark_last_uncapped_view(const InterestInput& in, InterestScratch& s, co
         for (; l < t.l_hi && (all || leave.pair[2 * l + 1] < id); ++l, ++n) {
             s.old_pairs[n] = InterestPair{leave.pair[2 * l + 1], in.tick, 0, 0};
             s.old_pos[n] = kNoSlot;
+            s.old_d2[n] = -1.0f;
         }
     };
     for (uint32_t i = 0; i < m; ++i) {
@@ -505,6 +508,7 @@ uint32_t mark_last_uncapped_view(const InterestInput& in, InterestScratch& s, co
         const uint32_t q = uint32_t(s.sel[i]);
         s.old_pairs[n] = InterestPair{id, in.tick, 0, 0};
         s.old_pos[n] = q;
+        s.old_d2[n] = -1.0f;
         s.tag[q] = make_tag(seen, n++);
     }
     take_leaves(true, 0);
@@ -514,9 +518,9 @@ uint32_t mark_last_uncapped_view(const InterestInput& in, InterestScratch& s, co
 // Chooses watcher t's view among its m candidates and writes its events: the difference of the
 // last view and the new one. A watcher special now and watching gets its list and schedule in
 // `after`; one special no more sees every candidate, one not watching none. The last view's
-// targets are marked, the chosen marked again, so that the last view (ascending) splits in order
-// into the kept and the leaves, and only the chosen not marked before (the enters, few) are
-// sorted, then merged in.
+// targets are marked; a chosen one marked before gives its pair of the last view its d2 now
+// (s.old_d2), so that the last view (ascending) splits in order into the kept and the leaves,
+// and only the chosen not marked before (the enters, few) are sorted, then merged in.
 void choose(const InterestInput& in, InterestScratch& s, Turn& t, uint32_t m, InterestLists& after,
             EventList& enter_out, EventList& leave_out) noexcept {
     const Visible& v = *in.visible;
@@ -537,8 +541,10 @@ void choose(const InterestInput& in, InterestScratch& s, Turn& t, uint32_t m, In
     uint32_t entering = 0;
     for (uint32_t i = 0; i < chosen; ++i) {
         const uint32_t c = s.order[i], q = list[c];
-        const uint32_t was = tag_mark(s.tag[q]);
+        const uint64_t tag = s.tag[q];
+        const uint32_t was = tag_mark(tag);
         s.tag[q] = make_tag(again, c);
+        if (was == seen) s.old_d2[tag_index(tag)] = s.d2[c];  // kept: most are
         s.sel[entering] = c;  // branch-free: enters are few
         entering += was != seen;
     }
@@ -563,18 +569,16 @@ void choose(const InterestInput& in, InterestScratch& s, Turn& t, uint32_t m, In
         // the whole merge.
         const auto olds_below = [&](auto all, int64_t limit) {
             for (; a < old.n && (decltype(all)::value || old.pairs[a].target < limit); ++a) {
-                const uint32_t p = s.old_pos[a];
-                const uint64_t tag = p == kNoSlot ? 0 : s.tag[p];  // no mark is 0
-                if (tag_mark(tag) != again) {
+                const float d2 = s.old_d2[a];
+                if (d2 < 0) {
                     push_event(leave_out, t.w, old.pairs[a].target);
                     continue;
                 }
                 if constexpr (kList) {
-                    const float d2 = s.d2[tag_index(tag)];
                     InterestPair q = old.pairs[a];
                     keep_pair(q, periods.again(q.period, d2));
                     out[b] = q;
-                    out_pos[b] = p;
+                    out_pos[b] = s.old_pos[a];
                     if constexpr (kBudget) s.pair_d2[b] = d2;
                 }
                 ++b;

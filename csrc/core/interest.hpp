@@ -116,6 +116,8 @@ struct InterestScratch {
     // of the last view (kNoSlot: its entity is gone).
     uint64_t* tag;
     uint32_t* old_pos;
+    float* old_d2;     // each pair of the last view: its d2 now once chosen again, else -1 (no d2
+                       // is negative), so that the merge reads its pairs in order, not their tags
     uint32_t stamp;    // even; every mark is below stamp + 2
     uint32_t cap;      // candidates (and old pairs, and positions) it holds
 };

@@ -36,7 +36,7 @@ InterestLists lay_interest_lists(Carver& k, uint32_t watcher_cap, uint64_t pair_
 
 InterestScratch lay_interest_scratch(Carver& k, uint32_t cap) noexcept {
     InterestScratch s{};
-    k.take_each(cap, &s.d2, &s.order, &s.count, &s.old_pairs, &s.packed, &s.sel, &s.rank, &s.pair_d2, &s.old_pos);
+    k.take_each(cap, &s.d2, &s.order, &s.count, &s.old_pairs, &s.packed, &s.sel, &s.rank, &s.pair_d2, &s.old_pos, &s.old_d2);
     s.tag = k.take_zeroed<uint64_t>(cap);
     s.cap = cap;
     return s;
