@@ -220,7 +220,8 @@ uint32_t next_stamp(InterestScratch& s) noexcept {
 }
 
 // Marks the positions of the last view's targets with `seen`, keeps each one's position now in
-// s.old_pos (kNoSlot: its entity is gone) and the index of its pair in the low half of s.tag.
+// s.old_pos (kNoSlot: its entity is gone) and the index of its pair in the low half of s.tag,
+// and sets each pair's s.old_d2 to -1 (a leave, unless choose finds it chosen again).
 void mark_last_view(const InterestInput& in, InterestScratch& s, const OldView& old, uint32_t seen) noexcept {
     for (uint32_t a = 0; a < old.n; ++a) {
         const uint32_t q = pos_now(in, old.pos[a]);

@@ -88,9 +88,12 @@ uint32_t pack_keys(const InterestInput& in, InterestScratch& s, const InterestOp
 // faster than two, and than none (the boundary itself), on bench/bench_interest_lua.lua.
 constexpr uint32_t kPivotSlack = 1;
 
-// Up to this many keys too many, the largest go to the end one pass each (branch-free) rather
-// than through nth_element (whose partitions mispredict on so few keys).
+// Up to 4 keys too many, or up to kFewPasses while the passes read at most kPassesAtMost keys
+// in all, the largest go to the end one pass each (branch-free) rather than through
+// nth_element, whose partitions mispredict on so few keys; over many keys nth_element's
+// linear work wins (a microbenchmark: break-even near a cap of 20, slower passes from 50 up).
 constexpr uint32_t kFewPasses = 16;
+constexpr uint32_t kPassesAtMost = 16 * 28;
 
 // A bound above `pivot` (ordered bits of a key), for a boundary that moved past it: a quarter
 // larger d2, or with a margin a quarter larger distance (at least 1 more either way).
@@ -154,7 +157,7 @@ uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const Inter
     if (!split) all_keys();
     uint64_t* keys = split ? s.sel : s.packed;
     uint32_t len = split ? below : counted;
-    if (split && len - n <= kFewPasses) {
+    if (split && (len - n <= 4 || (len - n <= kFewPasses && (len - n) * len <= kPassesAtMost))) {
         // A few too many: the largest go to the end, one pass each (cheaper than nth_element's
         // partitions on so few).
         for (uint32_t end = len; end > n; --end) {
@@ -179,8 +182,8 @@ uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const Inter
     std::fill(low, low + kPivotSlack, ~uint64_t(0));
     for (uint32_t t = n; t < len; ++t) keep_smallest(low, keys[t] >> 32);
     // A key left out equal to the boundary key makes a tie across it (none past the split's keys:
-    // all above the pivot, which is at or above the edge). Most often there is none: the n kept
-    // are the view, in any order (choose's marks do not depend on it).
+    // all above its bound, `cut`, which is at or above the edge). Most often there is none: the
+    // n kept are the view, in any order (choose's marks do not depend on it).
     const bool tie = low[0] == edge;
     bool keep_cut = false;
     if (split && len < n + kPivotSlack) {
