@@ -274,8 +274,13 @@ AoiStatus aoi_update(const AoiInput& in, AoiScratch& s, Visible& after, EventLis
         if (enter.n + st.n > enter.cap) return p.keys = false, *need = st.n, AoiStatus::need_enter;
         if (leave.n + old_n > leave.cap) return p.keys = false, *need = old_n, AoiStatus::need_leave;
 
+        // A watcher with a floor (aoi.hpp: a capped one, narrowed after an update that chose its
+        // view, options and pins unchanged since) gets its events from the interest pass, which
+        // reads only its list: its uncapped events are not written (nor its last list marked to
+        // find them), unless the keys of the events are kept for "who sees me".
+        const bool quiet = t.in_now && t.in_before && w.floor[p.cur] > 0 && !p.keys;
         uint32_t open = 2 * ++p.stamp, kept = open + 1;
-        mark_seen(s, old_t, old_n, open, p.same_ranks);
+        if (!quiet) mark_seen(s, old_t, old_n, open, p.same_ranks);
         WatcherScan scan{AoiMeet{after.target + used, enter_ranks, 0, 0, 0}, kNoSlot, open, kept, nullptr, 0};
         float radius = t.in_now ? w.view[p.cur] : 0.0f;  // what the list holds: all within it
         if (t.in_now) meet_watcher(in, s, p, t.wid, plans, current_plan, scan);
@@ -288,7 +293,7 @@ AoiStatus aoi_update(const AoiInput& in, AoiScratch& s, Visible& after, EventLis
             } else {
                 ++p.widened;
                 open = 2 * ++p.stamp, kept = open + 1;
-                mark_seen(s, old_t, old_n, open, p.same_ranks);
+                if (!quiet) mark_seen(s, old_t, old_n, open, p.same_ranks);
                 scan.open = open, scan.kept = kept;
                 scan.found = AoiMeet{after.target + used, enter_ranks, 0, 0, 0};
                 Plan whole;
@@ -296,7 +301,8 @@ AoiStatus aoi_update(const AoiInput& in, AoiScratch& s, Visible& after, EventLis
                 meet_candidates(in, s, whole, radius, scan);
             }
         }
-        const uint32_t m = scan.found.n_visible, entering = scan.found.n_enter;
+        const uint32_t m = scan.found.n_visible, entering = quiet ? 0 : scan.found.n_enter;
+        if (quiet) old_n = 0;  // no leaves either
         for (uint32_t i = 0; i < entering; ++i) enter_ranks[i] = s.rank_at_pos[enter_ranks[i]];  // positions -> ranks
         const uint32_t leaving = collect_leaves(s, before, old_t, old_n, scan.found.met, kept, leave_ranks);
         // 6. Events come out sorted: watchers ascend already, targets are sorted here (few).
