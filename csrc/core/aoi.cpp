@@ -277,8 +277,9 @@ AoiStatus aoi_update(const AoiInput& in, AoiScratch& s, Visible& after, EventLis
         // A watcher with a floor (aoi.hpp: a capped one, narrowed after an update that chose its
         // view, options and pins unchanged since) gets its events from the interest pass, which
         // reads only its list: its uncapped events are not written (nor its last list marked to
-        // find them), unless the keys of the events are kept for "who sees me".
-        const bool quiet = t.in_now && t.in_before && w.floor[p.cur] > 0 && !p.keys;
+        // find them), unless "who sees me" follows them (p.quiet_floors is false then, for the
+        // whole update: the event buffers are sized by the counts of updates that wrote them all).
+        const bool quiet = t.in_now && t.in_before && p.quiet_floors && w.floor[p.cur] > 0;
         uint32_t open = 2 * ++p.stamp, kept = open + 1;
         if (!quiet) mark_seen(s, old_t, old_n, open, p.same_ranks);
         WatcherScan scan{AoiMeet{after.target + used, enter_ranks, 0, 0, 0}, kNoSlot, open, kept, nullptr, 0};

@@ -279,6 +279,9 @@ struct AoiProgress {
     // (enter_keys/leave_keys, unordered) at the end of the event buffers, while the ids and
     // watchers are the last update's and the buffers hold both (else `keys` ends false).
     bool keys = false;
+    // Asked by the caller when nothing follows the uncapped events ("who sees me" does not): a
+    // watcher with a floor then gets none from the full path (the interest pass writes its own).
+    bool quiet_floors = false;
     // Watchers scanned short of their views (Watchers::reach); those the full path scanned again
     // out to their views, having met fewer than their floor.
     uint32_t narrowed = 0, widened = 0;

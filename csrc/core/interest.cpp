@@ -417,8 +417,8 @@ InterestNeed interest_need(const Visible& v_before, const EventList& enter, cons
                            uint32_t positions) noexcept {
     // One merge over the watchers special now or at the last update (ids ascending), their last
     // uncapped lists, their enters and their pins; a view is at most its cap when none passes it.
-    // A watcher the AOI wrote no events for (aoi.cpp: one with a floor) chose its cap's worth
-    // from more candidates at the last update, so its bound is its cap all the same.
+    // A watcher the AOI wrote no events for (aoi.cpp: one with a floor) had at least its cap's
+    // worth of candidates at the last update, so its bound is its cap all the same.
     uint64_t pairs = 0, others = 0, old_sum = 0;
     uint32_t i = 0, j = 0, k = 0, p = 0;
     uint64_t e = 0;

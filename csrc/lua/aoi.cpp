@@ -289,6 +289,7 @@ int l_update(lua_State* L) {
                 &a->stats, &a->who, a->narrowing};
     AoiProgress progress;
     progress.keys = follow;
+    progress.quiet_floors = !follow;
     // The core goes as far as its blocks let it, and says what it needs to go on.
     uint64_t need = 0;
     AoiStatus st;
