@@ -247,7 +247,8 @@ inline bool follow_schedule(InterestPair& q, uint64_t tick, uint32_t b, uint32_t
 }
 
 // Follows the schedule of a watcher's n pairs without a budget (each kept pair's period already
-// set, a new pair's deadline this update): every due pair is listed, its target into `due`.
+// set, a new pair's deadline this update; the last update's due marks are cleared here): every
+// due pair is listed, its target into `due`.
 // Pairs due their first listing go to `firsts`, *n_first their count. Returns how many are due.
 // A pass of its own, after the pairs are written: inside the merge, with its many arrays, the
 // counters and the blend went through memory.
@@ -255,6 +256,7 @@ uint32_t follow_all(InterestPair* pairs, uint32_t n, uint64_t tick, int64_t* due
                     uint32_t* n_first) noexcept {
     uint32_t n_due = 0, first = 0;
     for (uint32_t t = 0; t < n; ++t) {
+        pairs[t].since &= ~kPairDue;
         due[n_due] = pairs[t].target;
         n_due += follow_schedule(pairs[t], tick, t, firsts, first);
     }
@@ -402,7 +404,6 @@ bool try_keep(const InterestInput& in, InterestScratch& s, const InterestOptions
     for (uint32_t j = 0; j < movers; ++j)
         if (s.rank[j] != kNoSlot) keep_pair(out[s.rank[j]], periods.again(out[s.rank[j]].period, s.d2[j]));
     uint32_t* const firsts = s.order;  // free: the movers are done
-    for (uint32_t t = 0; t < old.n; ++t) out[t].since &= ~kPairDue;
     uint32_t n_first;
     const uint32_t n_due = follow_all(out, old.n, in.tick, after.due + (out - after.pair), firsts, &n_first);
     if (n_first) first_listings(out, old.n, in.tick, firsts, n_first, s.count);
