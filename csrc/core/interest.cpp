@@ -35,18 +35,29 @@ void copy_events(const EventList& from, uint64_t lo, uint64_t hi, EventList& to)
 // An incremental update keeps the positions (a removed entity's is in no list).
 inline uint32_t pos_now(const InterestInput& in, uint32_t q) noexcept { return in.new_pos ? in.new_pos[q] : q; }
 
+// One watcher's pairs in the pair arrays (interest.hpp): pair b is target[b], deadline[b]...
+struct PairRun {
+    int64_t* target;
+    uint32_t* deadline;
+    uint32_t* period;
+    uint32_t* since;
+};
+
+PairRun run_at(InterestLists& l, uint64_t off) noexcept {
+    return PairRun{l.target + off, l.deadline + off, l.period + off, l.since + off};
+}
+
 // Places the first listings of a group of pairs of period p (tmp[g, h)): each at the offset s in
 // [1, span] with the fewest pairs of period p due next (count[s - 1], which it then joins).
-void place_group(InterestPair* pairs, uint64_t tick, const uint32_t* tmp, uint32_t g, uint32_t h, uint32_t span,
+void place_group(const PairRun& r, uint32_t tick, const uint32_t* tmp, uint32_t g, uint32_t h, uint32_t span,
                  uint32_t* count) noexcept {
     for (; g < h; ++g) {
         uint32_t best = 0;
         for (uint32_t s = 1; s < span; ++s)
             if (count[s] < count[best]) best = s;
         ++count[best];
-        InterestPair& q = pairs[tmp[g]];
-        q.deadline = tick + best + 1;
-        q.since = (best + 1) | kPairDue;
+        r.deadline[tmp[g]] = tick + best + 1;
+        r.since[tmp[g]] = best + 1;
     }
 }
 
@@ -54,17 +65,16 @@ void place_group(InterestPair* pairs, uint64_t tick, const uint32_t* tmp, uint32
 // ones by the offset s - 1 at which they are due next; returns the span min(p, c + 1): among c
 // pairs some offset in [1, c + 1] has none, so the fewest lies within it. Offsets below
 // min(p, n + 1), which holds the span, are counted; count (n + 2 of them) has a sink past them.
-uint32_t count_period(const InterestPair* pairs, uint32_t n, uint64_t tick, uint32_t p, uint32_t* count) noexcept {
+uint32_t count_period(const PairRun& r, uint32_t n, uint32_t tick, uint32_t p, uint32_t* count) noexcept {
     const uint32_t lim = p < n + 1 ? p : n + 1;
     std::fill(count, count + lim + 1, 0u);
     uint32_t c = 0;
     for (uint32_t i = 0; i < n; ++i) {
-        const InterestPair& q = pairs[i];
-        const bool same = q.period == p;
+        const bool same = r.period[i] == p;
         c += same;
-        const uint64_t ahead = q.deadline - tick;  // wraps when the deadline is past: not counted
-        const uint32_t counted = same & pair_listed(q) & (ahead - 1 < lim);
-        ++count[lim + ((uint32_t(ahead - 1) - lim) & (0u - counted))];  // a select, not a branch
+        const uint32_t ahead = r.deadline[i] - tick;  // wraps when the deadline is past: not counted
+        const uint32_t counted = same & (r.since[i] != 0) & (ahead - 1 < lim);
+        ++count[lim + ((ahead - 1 - lim) & (0u - counted))];  // a select, not a branch
     }
     return p < c + 1 ? p : c + 1;
 }
@@ -79,35 +89,35 @@ constexpr uint32_t kFewPeriods = 8;
 // branch-free pass over the watcher's pairs counts each period's pairs and their offsets at once
 // (a pair of period p is due within p updates), where a pass per period would read them once per
 // period among the first listings.
-void first_listings(InterestPair* pairs, uint32_t n, uint64_t tick, uint32_t* tmp, uint32_t first,
+void first_listings(const PairRun& r, uint32_t n, uint32_t tick, uint32_t* tmp, uint32_t first,
                     uint32_t* count) noexcept {
+    const uint32_t* period = r.period;
     if (first == 1) {
-        place_group(pairs, tick, tmp, 0, 1, count_period(pairs, n, tick, pairs[tmp[0]].period, count), count);
+        place_group(r, tick, tmp, 0, 1, count_period(r, n, tick, period[tmp[0]], count), count);
         return;
     }
-    std::sort(tmp, tmp + first, [pairs](uint32_t a, uint32_t b) {
-        return pairs[a].period != pairs[b].period ? pairs[a].period < pairs[b].period : a < b;
+    std::sort(tmp, tmp + first, [period](uint32_t a, uint32_t b) {
+        return period[a] != period[b] ? period[a] < period[b] : a < b;
     });
     constexpr uint32_t kSlots = (kFewPeriods + 1) * kFewPeriods;  // by period and offset; one more: not counted
     uint32_t of_period[kFewPeriods + 2] = {};
     uint32_t at[kSlots + 1] = {};
-    const bool few = pairs[tmp[first - 1]].period <= kFewPeriods;
+    const bool few = period[tmp[first - 1]] <= kFewPeriods;
     for (uint32_t i = 0; few && i < n; ++i) {
-        const InterestPair& q = pairs[i];
-        const uint32_t p = q.period <= kFewPeriods ? q.period : kFewPeriods + 1;
+        const uint32_t p = period[i] <= kFewPeriods ? period[i] : kFewPeriods + 1;
         ++of_period[p];
-        const uint64_t ahead = q.deadline - tick;  // wraps when the deadline is past: not counted
-        const bool counted = (p <= kFewPeriods) & pair_listed(q) & (ahead - 1 < p);
-        ++at[counted ? p * kFewPeriods + uint32_t(ahead - 1) : kSlots];
+        const uint32_t ahead = r.deadline[i] - tick;  // wraps when the deadline is past: not counted
+        const bool counted = (p <= kFewPeriods) & (r.since[i] != 0) & (ahead - 1 < p);
+        ++at[counted ? p * kFewPeriods + (ahead - 1) : kSlots];
     }
     for (uint32_t g = 0; g < first;) {
-        const uint32_t p = pairs[tmp[g]].period;
+        const uint32_t p = period[tmp[g]];
         uint32_t h = g;
-        while (h < first && pairs[tmp[h]].period == p) ++h;
+        while (h < first && period[tmp[h]] == p) ++h;
         // count_period's span, from the table's count when it has one (p <= kFewPeriods).
         const uint32_t c = few ? of_period[p] : 0;
-        const uint32_t span = few ? (p < c + 1 ? p : c + 1) : count_period(pairs, n, tick, p, count);
-        place_group(pairs, tick, tmp, g, h, span, few ? at + p * kFewPeriods : count);
+        const uint32_t span = few ? (p < c + 1 ? p : c + 1) : count_period(r, n, tick, p, count);
+        place_group(r, tick, tmp, g, h, span, few ? at + p * kFewPeriods : count);
         g = h;
     }
 }
@@ -144,13 +154,19 @@ struct PeriodTable {
         banded = o.band > 0;
         bound[0] = -HUGE_VALF;
         bound[1] = HUGE_VALF;  // unbanded: every period is 1
-        if (!banded) return;
+        if (!banded) {
+            std::fill(limit, limit + kMax, std::numeric_limits<float>::quiet_NaN());  // the kernel counts none
+            return;
+        }
         const uint32_t want = o.max_period - 1 < kMax ? o.max_period - 1 : kMax;
         for (uint32_t k = 1; k <= want; ++k) limit[n++] = at_least((double(k) * o.band) * (double(k) * o.band));
         for (uint32_t k = n; k < kMax; ++k) limit[k] = std::numeric_limits<float>::quiet_NaN();
         for (uint32_t k = 0; k < n; ++k) bound[k + 1] = limit[k];
         bound[n + 1] = n == o.max_period - 1 ? HUGE_VALF : std::numeric_limits<float>::quiet_NaN();
     }
+    // Whether the kernels' interest_schedule counts the periods: its kScheduleLimits thresholds
+    // hold every one of the table's (NaN past them), as of() counts them.
+    bool in_lanes() const noexcept { return n <= uint32_t(kScheduleLimits); }
     uint32_t of(float d2) const noexcept {
         if (!banded) return 1;
         uint32_t k = 0;
@@ -170,8 +186,8 @@ struct PeriodTable {
     }
 };
 
-// Starts watcher w's list of n pairs in `after`; returns where they go.
-InterestPair* open_list(InterestLists& after, int64_t w, uint32_t n, uint32_t edge, uint32_t pivot) noexcept {
+// Starts watcher w's list of n pairs in `after`; returns where they go (the pairs' index).
+uint64_t open_list(InterestLists& after, int64_t w, uint32_t n, uint32_t edge, uint32_t pivot) noexcept {
     SOAGEO_ASSERT(after.n < after.watcher_cap && after.pairs + n <= after.pair_cap);
     after.watcher[after.n] = w;
     after.off[after.n] = uint32_t(after.pairs);
@@ -179,7 +195,7 @@ InterestPair* open_list(InterestLists& after, int64_t w, uint32_t n, uint32_t ed
     after.edge[after.n] = edge;
     after.pivot[after.n] = pivot;
     after.reach[after.n] = 0;
-    InterestPair* out = after.pair + after.pairs;
+    const uint64_t out = after.pairs;
     ++after.n;
     after.pairs += n;
     return out;
@@ -198,14 +214,14 @@ float next_reach(const InterestInput& in, const InterestOptions& opt, int64_t w,
 
 // A pair kept from the last view, now of period p: a change of period brings its deadline to
 // at most its last listing + p.
-inline void keep_pair(InterestPair& q, uint32_t p) noexcept {
-    q.since &= ~kPairDue;
-    if (p != q.period && q.since) {
-        const uint64_t last = pair_last(q);
-        q.deadline = std::min(q.deadline, last + p);
-        q.since = uint32_t(q.deadline - last);
+inline void keep_pair(const PairRun& r, uint32_t b, uint32_t p) noexcept {
+    const uint32_t since = r.since[b];
+    if (p != r.period[b] && since) {
+        const uint32_t last = r.deadline[b] - since;
+        if (int32_t(last + p - r.deadline[b]) < 0) r.deadline[b] = last + p;  // the sooner
+        r.since[b] = r.deadline[b] - last;
     }
-    q.period = p;
+    r.period[b] = p;
 }
 
 // A fresh pair of marks for one watcher (`seen`, then seen + 1); the marks are cleared when the
@@ -236,29 +252,28 @@ void mark_last_view(const InterestInput& in, InterestScratch& s, const OldView& 
 // on; one never listed goes to `firsts` (first_listings places it). Returns whether it is due,
 // listed either way. Branch-free, about half the pairs being due: the new fields are blended in
 // through a mask, as the compiler made a branch of the conditional form.
-inline bool follow_schedule(InterestPair& q, uint64_t tick, uint32_t b, uint32_t* firsts, uint32_t& n_first) noexcept {
-    const bool due = q.deadline <= tick, listed = pair_listed(q);
-    const uint64_t again = uint64_t(0) - uint64_t(due && listed);  // all ones when listed again
-    q.deadline = (q.deadline & ~again) | ((tick + q.period) & again);
-    q.since = (q.since & ~uint32_t(again)) | ((q.period | kPairDue) & uint32_t(again));
+inline bool follow_schedule(const PairRun& r, uint32_t b, uint32_t tick, uint32_t* firsts, uint32_t& n_first) noexcept {
+    const uint32_t deadline = r.deadline[b], since = r.since[b];
+    const bool due = deadline_due(deadline, tick), listed = since != 0;
+    const uint32_t again = 0u - uint32_t(due && listed);  // all ones when listed again
+    r.deadline[b] = (deadline & ~again) | ((tick + r.period[b]) & again);
+    r.since[b] = (since & ~again) | (r.period[b] & again);
     firsts[n_first] = b;
     n_first += due && !listed;
     return due;
 }
 
-// Follows the schedule of a watcher's n pairs without a budget (each kept pair's period already
-// set, a new pair's deadline this update; the last update's due marks are cleared here): every
-// due pair is listed, its target into `due`.
-// Pairs due their first listing go to `firsts`, *n_first their count. Returns how many are due.
-// A pass of its own, after the pairs are written: inside the merge, with its many arrays, the
-// counters and the blend went through memory.
-uint32_t follow_all(InterestPair* pairs, uint32_t n, uint64_t tick, int64_t* due, uint32_t* firsts,
+// Follows the schedule of a watcher's n pairs without a budget, each pair's period already set
+// (a new pair's deadline this update): every due pair is listed, its target into `due`. Pairs
+// due their first listing go to `firsts`, *n_first their count. Returns how many are due.
+// try_keep's (a few movers' periods changed) and choose's when the periods are counted in the
+// merge; choose's usual case has the kernels' interest_schedule instead (schedule_lanes).
+uint32_t follow_all(const PairRun& r, uint32_t n, uint32_t tick, int64_t* due, uint32_t* firsts,
                     uint32_t* n_first) noexcept {
     uint32_t n_due = 0, first = 0;
     for (uint32_t t = 0; t < n; ++t) {
-        pairs[t].since &= ~kPairDue;
-        due[n_due] = pairs[t].target;
-        n_due += follow_schedule(pairs[t], tick, t, firsts, first);
+        due[n_due] = r.target[t];
+        n_due += follow_schedule(r, t, tick, firsts, first);
     }
     *n_first = first;
     return n_due;
@@ -267,34 +282,74 @@ uint32_t follow_all(InterestPair* pairs, uint32_t n, uint64_t tick, int64_t* due
 // With a budget: at most o.budget of the due pairs of the last watcher of `after` (its n pairs
 // at `pairs`) are listed, earliest deadline first, then by d2 (s.pair_d2) and target id; the
 // others stay due. Its due targets go apart, in order: aoi:due then writes them without a search.
-void schedule_budget(const InterestOptions& o, uint64_t tick, InterestScratch& s, InterestLists& after,
-                     InterestPair* pairs, uint32_t n) noexcept {
+void schedule_budget(const InterestOptions& o, uint32_t tick, InterestScratch& s, InterestLists& after,
+                     uint64_t off, uint32_t n) noexcept {
+    const PairRun r = run_at(after, off);
     uint32_t* const tmp = s.order;
+    uint32_t* const listed = s.rank;  // free in choose: whether each pair is listed now
     const float* const d2 = s.pair_d2;
     uint32_t due = 0;
-    for (uint32_t i = 0; i < n; ++i)
-        if (pairs[i].deadline <= tick) tmp[due++] = i;
+    for (uint32_t i = 0; i < n; ++i) {
+        listed[i] = 0;
+        if (deadline_due(r.deadline[i], tick)) tmp[due++] = i;
+    }
     if (due > o.budget) {
-        std::nth_element(tmp, tmp + o.budget, tmp + due, [pairs, d2](uint32_t a, uint32_t b) {
-            const InterestPair &x = pairs[a], &y = pairs[b];
-            if (x.deadline != y.deadline) return x.deadline < y.deadline;
+        std::nth_element(tmp, tmp + o.budget, tmp + due, [&r, d2, tick](uint32_t a, uint32_t b) {
+            const int32_t x = int32_t(r.deadline[a] - tick), y = int32_t(r.deadline[b] - tick);
+            if (x != y) return x < y;
             if (d2[a] != d2[b]) return d2[a] < d2[b];
-            return x.target < y.target;
+            return r.target[a] < r.target[b];
         });
         due = o.budget;
     }
     // The pairs listed before first: their next deadlines are fixed, and the first listings
     // (gathered in place in tmp) spread around them.
     uint32_t first = 0;
-    for (uint32_t j = 0; j < due; ++j) follow_schedule(pairs[tmp[j]], tick, tmp[j], tmp, first);
-    if (first) first_listings(pairs, n, tick, tmp, first, s.count);
-    int64_t* const targets = after.due + (pairs - after.pair);
+    for (uint32_t j = 0; j < due; ++j) {
+        const uint32_t b = tmp[j];
+        listed[b] = 1;
+        follow_schedule(r, b, tick, tmp, first);
+    }
+    if (first) first_listings(r, n, tick, tmp, first, s.count);
+    int64_t* const targets = after.due + off;
     uint32_t n_due = 0;
     for (uint32_t t = 0; t < n; ++t) {
-        targets[n_due] = pairs[t].target;
-        n_due += pairs[t].since >> 31;
+        targets[n_due] = r.target[t];
+        n_due += listed[t];
     }
     after.due_len[after.n - 1] = n_due;
+}
+
+// A watcher's schedule left to the kernels' interest_schedule (PeriodTable::in_lanes): its n new
+// pairs at `off`, their d2 in s.pair_d2, the k-th list of `after`. It runs when the next list
+// opens (open_list), after the next watcher's selection: the kernel's block loads read what the
+// merge has just stored pair by pair, and right after the merge they waited for those stores.
+struct Deferred {
+    bool on = false;
+    uint64_t off = 0;
+    uint32_t n = 0, k = 0;
+    float limit[kScheduleLimits];  // the table may be rebuilt for the next watcher before it runs
+};
+
+void defer_schedule(Deferred& d, const PeriodTable& periods, const InterestLists& after, uint64_t off,
+                    uint32_t n) noexcept {
+    d.on = true, d.off = off, d.n = n, d.k = after.n - 1;
+    std::memcpy(d.limit, periods.limit, sizeof d.limit);
+}
+
+// Runs the deferred schedule, if any: the periods, their changes and every due pair's listing in
+// the kernel, then the due targets and the first listings here.
+void run_deferred(const InterestInput& in, InterestScratch& s, InterestLists& after, Deferred& d) noexcept {
+    if (!d.on) return;
+    d.on = false;
+    const PairRun r = run_at(after, d.off);
+    const uint32_t tick = uint32_t(in.tick);
+    ScheduleLanes lanes{s.pair_d2, r.deadline, r.period, r.since, d.limit, d.n, tick, s.due_at, s.first_at, 0, 0};
+    in.kernels->interest_schedule(lanes);
+    int64_t* const due = after.due + d.off;
+    for (uint32_t j = 0; j < lanes.n_due; ++j) due[j] = r.target[s.due_at[j]];
+    after.due_len[d.k] = lanes.n_due;
+    if (lanes.n_first) first_listings(r, d.n, tick, s.first_at, lanes.n_first, s.count);
 }
 
 // Whether special watcher k's view may stay as it was (try_keep): its movers (s.order) stay on
@@ -387,26 +442,32 @@ bool enters_moved(const InterestInput& in, const InterestScratch& s, const Uncap
 // orders by d2, which the pairs do not keep: such a watcher is always recomputed.
 bool try_keep(const InterestInput& in, InterestScratch& s, const InterestOptions& opt, uint8_t dirty, int64_t w,
               uint32_t k, const UncappedEvents& ev, const OldView& old, PeriodTable* table,
-              InterestLists& after) noexcept {
+              InterestLists& after, Deferred* deferred) noexcept {
     if (!in.changed || dirty || opt.budget) return false;
     const bool events = ev.e_lo != ev.e_hi || ev.l_lo != ev.l_hi;
     if (events && !events_beyond(in, opt, w, ev, old)) return false;
     uint32_t movers;
     if (!movers_stay(in, s, opt, w, k, old, &movers)) return false;
     if (events && !enters_moved(in, s, ev, movers)) return false;
-    InterestPair* out = open_list(after, w, old.n, old.edge, old.pivot);
+    run_deferred(in, s, after, *deferred);  // before the next list's pairs are written
+    const uint64_t off = open_list(after, w, old.n, old.edge, old.pivot);
     after.reach[after.n - 1] = next_reach(in, opt, w, old.edge);
-    std::memcpy(out, old.pairs, size_t(old.n) * sizeof(InterestPair));
+    const PairRun out = run_at(after, off);
+    std::memcpy(out.target, old.target, size_t(old.n) * sizeof(int64_t));
+    std::memcpy(out.deadline, old.deadline, size_t(old.n) * sizeof(uint32_t));
+    std::memcpy(out.period, old.period, size_t(old.n) * sizeof(uint32_t));
+    std::memcpy(out.since, old.since, size_t(old.n) * sizeof(uint32_t));
     SOAGEO_ASSERT(!in.new_pos);  // an incremental update: the positions stay
-    std::memcpy(after.pos + (out - after.pair), old.pos, size_t(old.n) * sizeof(uint32_t));
+    std::memcpy(after.pos + off, old.pos, size_t(old.n) * sizeof(uint32_t));
     PeriodTable& periods = *table;
     periods.build(opt);
     for (uint32_t j = 0; j < movers; ++j)
-        if (s.rank[j] != kNoSlot) keep_pair(out[s.rank[j]], periods.again(out[s.rank[j]].period, s.d2[j]));
+        if (s.rank[j] != kNoSlot) keep_pair(out, s.rank[j], periods.again(out.period[s.rank[j]], s.d2[j]));
     uint32_t* const firsts = s.order;  // free: the movers are done
     uint32_t n_first;
-    const uint32_t n_due = follow_all(out, old.n, in.tick, after.due + (out - after.pair), firsts, &n_first);
-    if (n_first) first_listings(out, old.n, in.tick, firsts, n_first, s.count);
+    const uint32_t tick = uint32_t(in.tick);
+    const uint32_t n_due = follow_all(out, old.n, tick, after.due + off, firsts, &n_first);
+    if (n_first) first_listings(out, old.n, tick, firsts, n_first, s.count);
     after.due_len[after.n - 1] = n_due;
     return true;
 }
@@ -452,7 +513,7 @@ InterestNeed interest_need(const Visible& v_before, const EventList& enter, cons
 
 namespace {
 
-// One watcher of interest_update: special now (opt) or at the last update (old.pairs), with its
+// One watcher of interest_update: special now (opt) or at the last update (old.target), with its
 // index k in the visible lists when it watches, and its uncapped events [lo, hi).
 struct Turn {
     int64_t w;
@@ -463,6 +524,7 @@ struct Turn {
     OldView old;
     uint64_t e_lo, e_hi, l_lo, l_hi;
     PeriodTable* periods;  // the update's, built for the options of the last watcher that used it
+    Deferred* deferred;    // the last list's schedule, not run yet
 };
 
 // The candidates of the watcher: its uncapped view, with their d2 (s.d2, by list index) from
@@ -482,8 +544,16 @@ uint32_t candidates(const InterestInput& in, InterestScratch& s, const Turn& t) 
     return m;
 }
 
+// Pair n of s.old_target...: target t, new to the schedule (due at `tick`, no period yet, never listed).
+inline void new_pair(InterestScratch& s, uint32_t n, int64_t t, uint64_t tick) noexcept {
+    s.old_target[n] = t;
+    s.old_deadline[n] = uint32_t(tick);
+    s.old_period[n] = 0;
+    s.old_since[n] = 0;
+}
+
 // A watcher not special at the last update saw its uncapped view then: this one without its
-// enters and with its leaves. Into s.old_pairs, ascending, as pairs new to the schedule (period
+// enters and with its leaves. Into s.old_target..., ascending, as pairs new to the schedule (period
 // 0: none yet, so a kept one gets its own and is due at once), each one's position now in
 // s.old_pos (kNoSlot for a leave: no candidate now), marked `seen` as mark_last_view marks;
 // returns the count.
@@ -499,7 +569,7 @@ uint32_t mark_last_uncapped_view(const InterestInput& in, InterestScratch& s, co
     // The leaves below id, or all that are left (no sentinel: any int64 may be an id).
     const auto take_leaves = [&](bool all, int64_t id) {
         for (; l < t.l_hi && (all || leave.pair[2 * l + 1] < id); ++l, ++n) {
-            s.old_pairs[n] = InterestPair{leave.pair[2 * l + 1], in.tick, 0, 0};
+            new_pair(s, n, leave.pair[2 * l + 1], in.tick);
             s.old_pos[n] = kNoSlot;
             s.old_d2[n] = -1.0f;
         }
@@ -510,7 +580,7 @@ uint32_t mark_last_uncapped_view(const InterestInput& in, InterestScratch& s, co
         while (e < t.e_hi && enter.pair[2 * e + 1] < id) ++e;
         if (e < t.e_hi && enter.pair[2 * e + 1] == id) continue;
         const uint32_t q = uint32_t(s.sel[i]);
-        s.old_pairs[n] = InterestPair{id, in.tick, 0, 0};
+        new_pair(s, n, id, in.tick);
         s.old_pos[n] = q;
         s.old_d2[n] = -1.0f;
         s.tag[q] = make_tag(seen, n++);
@@ -531,11 +601,11 @@ void choose(const InterestInput& in, InterestScratch& s, Turn& t, uint32_t m, In
     const InterestOptions* opt = t.opt;
     OldView& old = t.old;
     const uint32_t seen = next_stamp(s), again = seen + 1;
-    if (old.pairs) {
+    if (old.target) {
         mark_last_view(in, s, old, seen);
     } else {
         old.n = mark_last_uncapped_view(in, s, t, m, seen);
-        old.pairs = s.old_pairs;
+        old.target = s.old_target, old.deadline = s.old_deadline, old.period = s.old_period, old.since = s.old_since;
     }
     const uint32_t* list = m ? v.target + v.off[t.k] : nullptr;
     const bool capped = opt && opt->max && m > opt->max;
@@ -555,35 +625,42 @@ void choose(const InterestInput& in, InterestScratch& s, Turn& t, uint32_t m, In
     // By rank (the ids' order) packed with the candidate: a sort of plain integers.
     for (uint32_t e = 0; e < entering; ++e) s.sel[e] |= uint64_t(v.rank_at[list[s.sel[e]]]) << 32;
     std::sort(s.sel, s.sel + entering);
-    InterestPair* out = opt && t.watching ? open_list(after, t.w, chosen, edge, pivot) : nullptr;
-    if (out) after.reach[after.n - 1] = next_reach(in, *opt, t.w, capped ? edge : kAllChosen);
-    uint32_t* out_pos = out ? after.pos + (out - after.pair) : nullptr;
+    const bool listing = opt && t.watching;
+    if (listing) run_deferred(in, s, after, *t.deferred);  // before the next list's pairs are written
+    const uint64_t off = listing ? open_list(after, t.w, chosen, edge, pivot) : 0;
+    if (listing) after.reach[after.n - 1] = next_reach(in, *opt, t.w, capped ? edge : kAllChosen);
+    const PairRun out = run_at(after, off);
+    uint32_t* const out_pos = after.pos + off;
     PeriodTable& periods = *t.periods;
-    if (out) periods.build(*opt);
-    const bool budget = out && opt->budget != 0;
-    const uint64_t tick = in.tick;
+    if (listing) periods.build(*opt);
+    // The kernels count the periods (and follow the schedule) unless a budget orders the due
+    // pairs or the table is longer than their lanes: then the merge counts them.
+    const bool lanes = listing && !opt->budget && periods.in_lanes();
+    const uint32_t tick = uint32_t(in.tick);
     // Three loops: one writing no list (a watcher special no more, or not watching), one writing a
-    // list, and one writing a list with each pair's d2 (schedule_budget's order), so that the
-    // usual one tests nothing per pair for the others. The schedule is followed after it.
-    const auto merge = [&](auto listing, auto budgeted) {
-        constexpr bool kList = decltype(listing)::value, kBudget = decltype(budgeted)::value;
+    // list for the kernels (each pair's d2 beside it), and one counting the periods as well, so
+    // that the usual one tests nothing per pair for the others. The schedule is followed after it.
+    const auto merge = [&](auto listed, auto counted) {
+        constexpr bool kList = decltype(listed)::value, kPeriods = decltype(counted)::value;
         uint32_t a = 0, b = 0;
         // The last view's pairs below `limit` (all that are left when `all`: any int64 may be an
         // id, so no sentinel), kept or left: most watchers have no enter, and then this loop is
         // the whole merge.
         const auto olds_below = [&](auto all, int64_t limit) {
-            for (; a < old.n && (decltype(all)::value || old.pairs[a].target < limit); ++a) {
+            for (; a < old.n && (decltype(all)::value || old.target[a] < limit); ++a) {
                 const float d2 = s.old_d2[a];
                 if (d2 < 0) {
-                    push_event(leave_out, t.w, old.pairs[a].target);
+                    push_event(leave_out, t.w, old.target[a]);
                     continue;
                 }
                 if constexpr (kList) {
-                    InterestPair q = old.pairs[a];
-                    keep_pair(q, periods.again(q.period, d2));
-                    out[b] = q;
+                    out.target[b] = old.target[a];
+                    out.deadline[b] = old.deadline[a];
+                    out.period[b] = old.period[a];
+                    out.since[b] = old.since[a];
                     out_pos[b] = s.old_pos[a];
-                    if constexpr (kBudget) s.pair_d2[b] = d2;
+                    s.pair_d2[b] = d2;
+                    if constexpr (kPeriods) keep_pair(out, b, periods.again(old.period[a], d2));
                 }
                 ++b;
             }
@@ -594,27 +671,34 @@ void choose(const InterestInput& in, InterestScratch& s, Turn& t, uint32_t m, In
             const uint32_t c = uint32_t(s.sel[e]);
             push_event(enter_out, t.w, te);
             if constexpr (kList) {
-                out[b] = InterestPair{te, tick, periods.of(s.d2[c]), 0};  // due at once
+                out.target[b] = te;  // due at once, never listed
+                out.deadline[b] = tick;
+                out.period[b] = kPeriods ? periods.of(s.d2[c]) : 0;
+                out.since[b] = 0;
                 out_pos[b] = list[c];
-                if constexpr (kBudget) s.pair_d2[b] = s.d2[c];
+                s.pair_d2[b] = s.d2[c];
             }
             ++b;
         }
         olds_below(std::true_type{}, 0);
         SOAGEO_ASSERT(b == chosen);
     };
-    if (!out) return merge(std::false_type{}, std::false_type{});
-    if (budget) {
-        merge(std::true_type{}, std::true_type{});
-        schedule_budget(*opt, tick, s, after, out, chosen);
+    if (!listing) return merge(std::false_type{}, std::false_type{});
+    if (lanes) {
+        merge(std::true_type{}, std::false_type{});
+        defer_schedule(*t.deferred, periods, after, off, chosen);
         return;
     }
-    merge(std::true_type{}, std::false_type{});
+    merge(std::true_type{}, std::true_type{});
+    if (opt->budget) {
+        schedule_budget(*opt, tick, s, after, off, chosen);
+        return;
+    }
     // Every due pair is listed; those due their first listing (s.order, free now) are placed
     // after the others' next deadlines are set.
     uint32_t* const firsts = s.order;
     uint32_t n_first;
-    after.due_len[after.n - 1] = follow_all(out, chosen, tick, after.due + (out - after.pair), firsts, &n_first);
+    after.due_len[after.n - 1] = follow_all(out, chosen, tick, after.due + off, firsts, &n_first);
     if (n_first) first_listings(out, chosen, tick, firsts, n_first, s.count);
 }
 
@@ -628,10 +712,14 @@ Turn next_turn(const InterestInput& in, uint32_t& i, uint32_t& j) noexcept {
     t.opt = now ? &sp.opt[i] : nullptr;
     t.dirty = now ? sp.dirty[i] : 0;
     i += now;
-    t.old = OldView{nullptr, nullptr, 0, 0, 0};
+    t.old = OldView{nullptr, nullptr, nullptr, nullptr, nullptr, 0, 0, 0};
     if (j < before.n && before.watcher[j] == t.w) {
-        t.old.pairs = before.pair + before.off[j];
-        t.old.pos = before.pos + before.off[j];
+        const uint32_t off = before.off[j];
+        t.old.target = before.target + off;
+        t.old.deadline = before.deadline + off;
+        t.old.period = before.period + off;
+        t.old.since = before.since + off;
+        t.old.pos = before.pos + off;
         t.old.n = before.len[j];
         t.old.edge = before.edge[j];
         t.old.pivot = before.pivot[j];
@@ -652,9 +740,11 @@ uint32_t interest_update(const InterestInput& in, InterestScratch& s, InterestLi
     uint64_t e_at = 0, l_at = 0;  // next uncapped event not yet copied
     uint32_t i = 0, j = 0, k = 0;  // specials, before, visible watchers
     PeriodTable periods;
+    Deferred deferred;
     while (i < in.specials->n || j < in.before->n) {
         Turn t = next_turn(in, i, j);
         t.periods = &periods;
+        t.deferred = &deferred;
         // The other watchers' events before this one's stay as the AOI wrote them.
         run_of(enter, e_at, t.w, &t.e_lo, &t.e_hi);
         run_of(leave, l_at, t.w, &t.l_lo, &t.l_hi);
@@ -664,14 +754,15 @@ uint32_t interest_update(const InterestInput& in, InterestScratch& s, InterestLi
         while (k < v.n && v.watcher[k] < t.w) ++k;
         t.k = k;
         t.watching = k < v.n && v.watcher[k] == t.w;
-        const bool both = t.opt && t.watching && t.old.pairs;  // special now and then
+        const bool both = t.opt && t.watching && t.old.target;  // special now and then
         if (both && try_keep(in, s, *t.opt, t.dirty, t.w, k, UncappedEvents{&enter, &leave, t.e_lo, t.e_hi, t.l_lo, t.l_hi},
-                             t.old, &periods, after)) {
+                             t.old, &periods, after, &deferred)) {
             ++kept;
             continue;
         }
         choose(in, s, t, candidates(in, s, t), after, enter_out, leave_out);
     }
+    run_deferred(in, s, after, deferred);
     copy_events(enter, e_at, enter.n, enter_out);
     copy_events(leave, l_at, leave.n, leave_out);
     return kept;

@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "aoi.hpp"
+#include "kernels.hpp"
 #include "store.hpp"
 
 namespace soageo {
@@ -58,21 +59,18 @@ void pins_erase(Pins& p, uint32_t at) noexcept;
 // Removes every pin of watcher w; returns how many.
 uint32_t pins_drop_watcher(Pins& p, int64_t w) noexcept;
 
-// One visible pair of a special watcher, with its schedule: 24 bytes, as every update reads
-// and writes every special watcher's pairs.
-struct InterestPair {
-    int64_t target;
-    uint64_t deadline;  // the update it is due at (or after, with a budget)
-    uint32_t period;    // at most kMaxPeriod
-    uint32_t since;     // deadline - the update that last listed it (0: never listed), | kPairDue
-};
-constexpr uint32_t kPairDue = 0x80000000u;  // listed by the last update
+// A special watcher's visible pairs are kept in arrays of their own (InterestLists): each pair's
+// target, its schedule and its target's position. A deadline is the update it is due at (or
+// after, with a budget), as the low 32 bits of the update's number: deadlines lie within 2^31
+// of the update (periods are at most kMaxPeriod, and a budget's wait is bounded by the view), so
+// they are compared by their int32 difference. `since` is the deadline minus the update that last
+// listed the pair (0: never listed).
 constexpr uint32_t kMaxPeriod = 1u << 30;   // longer periods count as this one
-inline bool pair_listed(const InterestPair& q) noexcept { return (q.since & ~kPairDue) != 0; }
-inline uint64_t pair_last(const InterestPair& q) noexcept { return q.deadline - (q.since & ~kPairDue); }
+inline bool deadline_due(uint32_t deadline, uint32_t tick) noexcept { return int32_t(deadline - tick) <= 0; }
 
-// The special watchers' views after an update: watcher k's pairs are pair[off[k] .. + len[k]),
-// targets ascending.
+// The special watchers' views after an update: watcher k's pairs are [off[k], off[k] + len[k]),
+// targets ascending. The pair arrays hold pair_cap + kMaxWidth entries: the kernels'
+// interest_schedule reads whole blocks past a list's end.
 struct InterestLists {
     int64_t* watcher;  // ascending
     uint32_t* off;
@@ -81,7 +79,10 @@ struct InterestLists {
     uint32_t* pivot;   // and its next selection's pivot
     uint32_t* due_len; // watcher k's due targets are due[off[k] .. + due_len[k]), ascending
     float* reach;      // how far its list need reach at the next update (0: its whole view): interest_narrow
-    InterestPair* pair;
+    int64_t* target;
+    uint32_t* deadline;
+    uint32_t* period;  // at most kMaxPeriod
+    uint32_t* since;
     uint32_t* pos;     // each pair's target's position (Visible::target) at the update that
                        // wrote it: the next update maps it to its own (InterestInput::new_pos)
     int64_t* due;
@@ -91,8 +92,8 @@ struct InterestLists {
 
 size_t interest_lists_bytes(uint32_t watcher_cap, uint64_t pair_cap) noexcept;
 InterestLists interest_lists_carve(void* block, uint32_t watcher_cap, uint64_t pair_cap) noexcept;
-// The pairs of watcher `id` (null when it has none), *n their count.
-const InterestPair* interest_find(const InterestLists& l, int64_t id, uint32_t* n) noexcept;
+// The targets of watcher `id`'s pairs (null when it has none), *n their count.
+const int64_t* interest_find(const InterestLists& l, int64_t id, uint32_t* n) noexcept;
 
 // Whether special watcher w's list (if it has one) holds target t; true when w has none.
 bool interest_sees(const InterestLists& l, int64_t w, int64_t t) noexcept;
@@ -106,9 +107,15 @@ struct InterestScratch {
     uint64_t* sel;     // the chosen, by id: rank << 32 | candidate (a last uncapped view's
                        // targets: rank << 32 | position)
     uint32_t* rank;    // try_keep: each mover's pair
-    float* pair_d2;    // d2 of each pair of the watcher's new list (the budget's order; with a budget only)
-    InterestPair* old_pairs;  // a watcher's view at the last update, when it was not special then
-                              // (pairs new to the schedule, so that choose keeps each pair one way)
+    float* pair_d2;    // d2 of each pair of the watcher's new list (its period; a budget's order)
+    uint32_t* due_at;  // the kernels' interest_schedule: the due pairs' indices, and the first listings'
+    uint32_t* first_at;
+    // A watcher's view at the last update, when it was not special then (pairs new to the
+    // schedule, so that choose keeps each pair one way): as InterestLists' pair arrays.
+    int64_t* old_target;
+    uint32_t* old_deadline;
+    uint32_t* old_period;
+    uint32_t* old_since;
     // By position (the AOI's bucket order, where a watcher's targets lie near each other):
     // tag[q] >> 32 is `stamp` when the watcher's last view held q, stamp + 1 once chosen again,
     // and its low half q's candidate, or its pair's index in the last view (tag_mark, tag_index:
@@ -119,7 +126,8 @@ struct InterestScratch {
     float* old_d2;     // each pair of the last view: its d2 now once chosen again, else -1 (no d2
                        // is negative), so that the merge reads its pairs in order, not their tags
     uint32_t stamp;    // even; every mark is below stamp + 2
-    uint32_t cap;      // candidates (and old pairs, and positions) it holds
+    uint32_t cap;      // candidates (and old pairs, and positions) it holds; the arrays other
+                       // than tag hold kMaxWidth more (the kernels' blocks)
 };
 
 inline uint64_t make_tag(uint32_t mark, uint32_t index) noexcept { return uint64_t(mark) << 32 | index; }
@@ -148,6 +156,7 @@ struct InterestInput {
     // After a full update: each position of the last update -> its position now (kNoSlot: the
     // entity is gone). Null after an incremental update, which keeps the positions.
     const uint32_t* new_pos;
+    const KernelTable* kernels;
 };
 
 // Bounds the caller sizes the outputs with before the AOI commits: the special watchers'

@@ -17,7 +17,10 @@ constexpr uint32_t kAllChosen = 0xffffffffu;
 // What one affected watcher saw at the last update: its special list (interest.cpp's choose
 // rebuilds one for a watcher that was not special).
 struct OldView {
-    const InterestPair* pairs;  // null: none yet
+    const int64_t* target;      // null: none yet
+    const uint32_t* deadline;   // its pairs' schedules (InterestLists' pair arrays)
+    const uint32_t* period;
+    const uint32_t* since;
     const uint32_t* pos;        // its pairs' positions then (InterestLists::pos)
     uint32_t n;
     uint32_t edge;              // the cap's boundary key then (ordered bits; 0: none)
@@ -26,9 +29,9 @@ struct OldView {
         uint32_t lo = 0, hi = n;
         while (lo < hi) {
             uint32_t mid = (lo + hi) / 2;
-            if (pairs[mid].target < t) lo = mid + 1; else hi = mid;
+            if (target[mid] < t) lo = mid + 1; else hi = mid;
         }
-        return lo < n && pairs[lo].target == t;
+        return lo < n && target[lo] == t;
     }
 };
 

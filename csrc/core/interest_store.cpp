@@ -28,7 +28,7 @@ Pins lay_pins(Carver& k, uint32_t cap) noexcept {
 InterestLists lay_interest_lists(Carver& k, uint32_t watcher_cap, uint64_t pair_cap) noexcept {
     InterestLists l{};
     k.take_each(watcher_cap, &l.watcher, &l.off, &l.len, &l.edge, &l.pivot, &l.due_len, &l.reach);
-    k.take_each(size_t(pair_cap), &l.pair, &l.pos, &l.due);
+    k.take_each(size_t(pair_cap) + kMaxWidth, &l.target, &l.deadline, &l.period, &l.since, &l.pos, &l.due);
     l.watcher_cap = watcher_cap;
     l.pair_cap = pair_cap;
     return l;
@@ -36,7 +36,9 @@ InterestLists lay_interest_lists(Carver& k, uint32_t watcher_cap, uint64_t pair_
 
 InterestScratch lay_interest_scratch(Carver& k, uint32_t cap) noexcept {
     InterestScratch s{};
-    k.take_each(cap, &s.d2, &s.order, &s.count, &s.old_pairs, &s.packed, &s.sel, &s.rank, &s.pair_d2, &s.old_pos, &s.old_d2);
+    k.take_each(size_t(cap) + kMaxWidth, &s.d2, &s.order, &s.count, &s.old_target, &s.old_deadline, &s.old_period,
+                &s.old_since, &s.packed, &s.sel, &s.rank, &s.pair_d2, &s.due_at, &s.first_at, &s.old_pos,
+                &s.old_d2);
     s.tag = k.take_zeroed<uint64_t>(cap);
     s.cap = cap;
     return s;
@@ -122,7 +124,7 @@ InterestLists interest_lists_carve(void* block, uint32_t watcher_cap, uint64_t p
     return layout_carve(block, lay_interest_lists, watcher_cap, pair_cap);
 }
 
-const InterestPair* interest_find(const InterestLists& l, int64_t id, uint32_t* n) noexcept {
+const int64_t* interest_find(const InterestLists& l, int64_t id, uint32_t* n) noexcept {
     const int64_t* at = std::lower_bound(l.watcher, l.watcher + l.n, id);
     if (at == l.watcher + l.n || *at != id) {
         *n = 0;
@@ -130,16 +132,14 @@ const InterestPair* interest_find(const InterestLists& l, int64_t id, uint32_t* 
     }
     const uint32_t k = uint32_t(at - l.watcher);
     *n = l.len[k];
-    return l.pair + l.off[k];
+    return l.target + l.off[k];
 }
 
 bool interest_sees(const InterestLists& l, int64_t w, int64_t t) noexcept {
     uint32_t n;
-    const InterestPair* p = interest_find(l, w, &n);
+    const int64_t* p = interest_find(l, w, &n);
     if (!p) return !std::binary_search(l.watcher, l.watcher + l.n, w);
-    const InterestPair* at =
-        std::lower_bound(p, p + n, t, [](const InterestPair& q, int64_t id) { return q.target < id; });
-    return at != p + n && at->target == t;
+    return std::binary_search(p, p + n, t);
 }
 
 Narrowed interest_narrow(const InterestLists& l, Watchers& w) noexcept {

@@ -242,6 +242,27 @@ struct ContactChanges {
     uint32_t first, last;
 };
 
+// The schedule of one interest-managed watcher's new list (interest.cpp, the pair arrays of
+// interest.hpp), pair by pair: its period p is 1 + the count of `limit` at or below its d2 (NaN
+// past the last threshold); a pair listed before (since != 0) whose period changes has its
+// deadline brought to at most its last listing (deadline - since) + p; it is due when deadline -
+// tick <= 0 as an int32 (a deadline is the low 32 bits of an update's number); a due pair listed
+// before is listed again (deadline tick + p, since p), one never listed is left to the caller.
+// Reads and writes whole blocks: the arrays hold n + kMaxWidth, and the entries past n get
+// garbage (a watcher's list is followed by the next one's, written after it).
+constexpr int kScheduleLimits = 8;
+struct ScheduleLanes {
+    const float* d2;
+    uint32_t* deadline;
+    uint32_t* period;
+    uint32_t* since;
+    const float* limit;  // kScheduleLimits thresholds, ascending
+    uint32_t n, tick;
+    uint32_t* due;       // out: the due pairs' indices, ascending (room for n + kMaxWidth)
+    uint32_t* first;     // out: those of them never listed (the same room)
+    uint32_t n_due, n_first;
+};
+
 // Kernels write slot numbers to `out`, which must hold padded(n) entries: a kernel may store a
 // whole block of lanes past its last hit (never past the padded end).
 struct KernelTable {
@@ -288,6 +309,7 @@ struct KernelTable {
     // The changed slots, ascending (out holds last - first + kMaxWidth); sets *other_id when an
     // id differs (else leaves it).
     uint32_t (*contact_changed)(const ContactChanges&, uint32_t* out, bool* other_id) noexcept;
+    void (*interest_schedule)(ScheduleLanes&) noexcept;
 };
 
 // One table per target. Only the targets this build compiles are defined (the scalar one and

@@ -12,6 +12,7 @@
 #include "kernel_sweep.inl"
 #include "kernel_aoi.inl"
 #include "kernel_contacts.inl"
+#include "kernel_interest.inl"
 
 #define SOAGEO_PASTE2(a, b) a##b
 #define SOAGEO_PASTE(a, b) SOAGEO_PASTE2(a, b)
@@ -26,7 +27,7 @@ const KernelTable table = {
     in_triangle, touch_triangle, in_rect, touch_rect, in_ring, touch_ring, in_polygon, touch_polygon,
     cast_segment, sweep_complete, sweep_between,
     aoi_scan, aoi_mover, aoi_scan_mover, find_u32, aoi_changed, match_u32,
-    contact_search, contact_changed,
+    contact_search, contact_changed, interest_schedule,
 };
 }  // namespace SOAGEO_TARGET
 

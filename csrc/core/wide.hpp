@@ -90,6 +90,17 @@ inline void store_where(uint32_t* p, uint32_t b, uint32_t v) {
 }
 inline uint32_t count_bits(uint32_t b) { return static_cast<uint32_t>(__builtin_popcount(b)); }
 inline void store_splat(uint32_t* out, uint32_t v) { _mm512_storeu_si512(out, isplat(v)); }
+// Integer lanes (wi): 32-bit wrapping arithmetic; masks of the lanes equal, and of those
+// negative as int32; a select (a where m holds, else c); a whole block's store (p needs no
+// alignment); and a count of a mask's lanes (acc + 1 where m holds).
+using wi = __m512i;
+inline wi iadd(wi a, wi b) { return _mm512_add_epi32(a, b); }
+inline wi isub(wi a, wi b) { return _mm512_sub_epi32(a, b); }
+inline wm ieq(wi a, wi b) { return _mm512_cmpeq_epi32_mask(a, b); }
+inline wm ineg(wi a) { return _mm512_cmplt_epi32_mask(a, _mm512_setzero_si512()); }
+inline wi iselect(wm m, wi a, wi c) { return _mm512_mask_blend_epi32(m, c, a); }
+inline void istoreu(uint32_t* p, wi v) { _mm512_storeu_si512(p, v); }
+inline wi count_lanes(wi acc, wm m) { return _mm512_mask_add_epi32(acc, m, acc, _mm512_set1_epi32(1)); }
 
 #elif defined(SOAGEO_WIDE_AVX2)
 
@@ -137,6 +148,14 @@ inline void store_where(uint32_t* p, uint32_t b, uint32_t v) {
 }
 inline uint32_t count_bits(uint32_t b) { return static_cast<uint32_t>(__builtin_popcount(b)); }
 inline void store_splat(uint32_t* out, uint32_t v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), isplat(v)); }
+using wi = __m256i;
+inline wi iadd(wi a, wi b) { return _mm256_add_epi32(a, b); }
+inline wi isub(wi a, wi b) { return _mm256_sub_epi32(a, b); }
+inline wm ieq(wi a, wi b) { return {_mm256_castsi256_ps(_mm256_cmpeq_epi32(a, b))}; }
+inline wm ineg(wi a) { return {_mm256_castsi256_ps(_mm256_srai_epi32(a, 31))}; }
+inline wi iselect(wm m, wi a, wi c) { return _mm256_blendv_epi8(c, a, _mm256_castps_si256(m.v)); }
+inline void istoreu(uint32_t* p, wi v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
+inline wi count_lanes(wi acc, wm m) { return _mm256_sub_epi32(acc, _mm256_castps_si256(m.v)); }  // a true lane is -1
 
 #elif defined(SOAGEO_WIDE_SSE2)
 
@@ -183,6 +202,17 @@ inline void store_where(uint32_t* p, uint32_t b, uint32_t v) {
 }
 inline uint32_t count_bits(uint32_t b) { return lane_lists.count[b]; }
 inline void store_splat(uint32_t* out, uint32_t v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(out), isplat(v)); }
+using wi = __m128i;
+inline wi iadd(wi a, wi b) { return _mm_add_epi32(a, b); }
+inline wi isub(wi a, wi b) { return _mm_sub_epi32(a, b); }
+inline wm ieq(wi a, wi b) { return {_mm_castsi128_ps(_mm_cmpeq_epi32(a, b))}; }
+inline wm ineg(wi a) { return {_mm_castsi128_ps(_mm_srai_epi32(a, 31))}; }
+inline wi iselect(wm m, wi a, wi c) {
+    const __m128i k = _mm_castps_si128(m.v);
+    return _mm_or_si128(_mm_and_si128(k, a), _mm_andnot_si128(k, c));
+}
+inline void istoreu(uint32_t* p, wi v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v); }
+inline wi count_lanes(wi acc, wm m) { return _mm_sub_epi32(acc, _mm_castps_si128(m.v)); }  // a true lane is -1
 
 #elif defined(SOAGEO_WIDE_NEON)
 
@@ -224,6 +254,14 @@ inline void store_where(uint32_t* p, uint32_t b, uint32_t v) {
 }
 inline uint32_t count_bits(uint32_t b) { return lane_lists.count[b]; }
 inline void store_splat(uint32_t* out, uint32_t v) { vst1q_u32(out, vdupq_n_u32(v)); }
+using wi = uint32x4_t;
+inline wi iadd(wi a, wi b) { return vaddq_u32(a, b); }
+inline wi isub(wi a, wi b) { return vsubq_u32(a, b); }
+inline wm ieq(wi a, wi b) { return {vceqq_u32(a, b)}; }
+inline wm ineg(wi a) { return {vcltq_s32(vreinterpretq_s32_u32(a), vdupq_n_s32(0))}; }
+inline wi iselect(wm m, wi a, wi c) { return vbslq_u32(m.v, a, c); }
+inline void istoreu(uint32_t* p, wi v) { vst1q_u32(p, v); }
+inline wi count_lanes(wi acc, wm m) { return vsubq_u32(acc, m.v); }  // a true lane is all ones
 
 #else  // the scalar reference: one lane, plain C++, built with -fno-tree-vectorize
 
@@ -257,6 +295,14 @@ inline float hsum(wf a) { return a.v; }
 inline void store_where(uint32_t* p, uint32_t b, uint32_t v) { *p = b ? v : *p; }
 inline uint32_t count_bits(uint32_t b) { return b; }
 inline void store_splat(uint32_t* out, uint32_t v) { *out = v; }
+using wi = uint32_t;
+inline wi iadd(wi a, wi b) { return a + b; }
+inline wi isub(wi a, wi b) { return a - b; }
+inline wm ieq(wi a, wi b) { return {a == b}; }
+inline wm ineg(wi a) { return {(a >> 31) != 0}; }
+inline wi iselect(wm m, wi a, wi c) { return m.v ? a : c; }
+inline void istoreu(uint32_t* p, wi v) { *p = v; }
+inline wi count_lanes(wi acc, wm m) { return acc + (m.v ? 1u : 0u); }
 
 #endif
 

@@ -234,14 +234,14 @@ void interest_reserve(lua_State* L, Held* h, Aoi* a, int before, uint32_t n) {
 }
 
 // After the commit: the special watchers' views, schedules and events (interest.hpp).
-void interest_apply(Aoi* a, const AoiProgress& p) {
+void interest_apply(Aoi* a, const AoiProgress& p, const KernelTable* kernels) {
     const int other = 1 - a->interest_current;
     // A full update maps the last update's positions to its own (new_pos); an incremental one
     // keeps them.
     InterestInput in{&a->visible[a->current], a->scratch.xs, a->scratch.ys, a->scratch.ms, &a->enter, &a->leave,
                      &a->specials, &a->pins, &a->interest[a->interest_current], a->margin, ++a->tick,
                      p.incremental ? a->scratch.changed : nullptr, a->scratch.serial,
-                     p.incremental ? nullptr : a->scratch.new_pos};
+                     p.incremental ? nullptr : a->scratch.new_pos, kernels};
     const uint32_t kept = interest_update(in, a->interest_scratch, a->interest[other], a->final_enter, a->final_leave);
     a->interest_kept += kept;
     a->interest_chosen += a->interest[other].n - kept;
@@ -318,7 +318,7 @@ int l_update(lua_State* L) {
         a->current = aoi_commit(in, a->scratch, a->visible, a->current, progress);
     } else {
         a->current = aoi_commit(in, a->scratch, a->visible, a->current, progress);
-        interest_apply(a, progress);
+        interest_apply(a, progress, in.kernels);
         const Narrowed narrowed = interest_narrow(a->interest[a->interest_current], a->watchers);
         a->narrowing = narrowed.any;
         // A reach changed, or a list was scanned again out to its view: the next update compares
@@ -367,8 +367,8 @@ int l_visible(lua_State* L) {
     uint32_t n_special;
     const Visible v = a->visible[a->current];
     uint32_t lo = 0, hi = v.n;
-    if (const InterestPair* p = interest_find(a->interest[a->interest_current], id, &n_special)) {
-        for (uint32_t i = 0; i < n_special; ++i) results_int(&r, static_cast<lua_Integer>(p[i].target));
+    if (const int64_t* p = interest_find(a->interest[a->interest_current], id, &n_special)) {
+        for (uint32_t i = 0; i < n_special; ++i) results_int(&r, static_cast<lua_Integer>(p[i]));
         lo = hi = v.n;  // a special watcher's own list is its view
     }
     while (lo < hi) {

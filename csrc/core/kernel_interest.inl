@@ -1,0 +1,51 @@
+// The interest pass's schedule (kernels.hpp, ScheduleLanes), written once against wide.hpp: the
+// pairs of one watcher's new list a block at a time, where one pair at a time took a branch-free
+// blend of every field and two compacting stores per pair. The lanes' choices stay masks until
+// the due and the first listings leave as lists of indices.
+
+namespace soageo {
+namespace SOAGEO_TARGET {
+
+inline void interest_schedule(ScheduleLanes& s) noexcept {
+    static_assert(kScheduleLimits == 8, "the thresholds are counted in eight compares");
+    const wf l0 = splat(s.limit[0]), l1 = splat(s.limit[1]), l2 = splat(s.limit[2]), l3 = splat(s.limit[3]);
+    const wf l4 = splat(s.limit[4]), l5 = splat(s.limit[5]), l6 = splat(s.limit[6]), l7 = splat(s.limit[7]);
+    const wi tick = isplat(s.tick), one = isplat(1), zero = isplat(0);
+    uint32_t n_due = 0, n_first = 0;
+    for (uint32_t i = 0; i < s.n; i += W) {
+        const wf d2 = loadu(s.d2 + i);
+        wi period = one;
+        period = count_lanes(period, le(l0, d2));
+        period = count_lanes(period, le(l1, d2));
+        period = count_lanes(period, le(l2, d2));
+        period = count_lanes(period, le(l3, d2));
+        period = count_lanes(period, le(l4, d2));
+        period = count_lanes(period, le(l5, d2));
+        period = count_lanes(period, le(l6, d2));
+        period = count_lanes(period, le(l7, d2));
+        wi deadline = iloadu(s.deadline + i), since = iloadu(s.since + i);
+        const wm listed = mnot(ieq(since, zero));
+        // A change of period: the deadline becomes min(deadline, last listing + p), compared as
+        // the int32 difference, and since follows it.
+        const wi sooner = iadd(isub(deadline, since), period);
+        const wm cut = mand(mand(listed, mnot(ieq(period, iloadu(s.period + i)))), ineg(isub(sooner, deadline)));
+        deadline = iselect(cut, sooner, deadline);
+        since = iselect(cut, period, since);
+        const wi ahead = isub(deadline, tick);
+        const wm due = mor(ineg(ahead), ieq(ahead, zero));
+        const wm again = mand(due, listed);
+        deadline = iselect(again, iadd(tick, period), deadline);
+        since = iselect(again, period, since);
+        // Whole blocks: the lanes past n are the next list's, written after this one.
+        istoreu(s.deadline + i, deadline);
+        istoreu(s.since + i, since);
+        istoreu(s.period + i, period);
+        const uint32_t live = live_lanes(s.n - i), due_bits = bits(due) & live;
+        n_due += emit(s.due + n_due, i, due_bits);
+        n_first += emit(s.first + n_first, i, due_bits & ~bits(listed));
+    }
+    s.n_due = n_due, s.n_first = n_first;
+}
+
+}  // namespace SOAGEO_TARGET
+}  // namespace soageo
