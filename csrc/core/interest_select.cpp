@@ -38,6 +38,17 @@ uint32_t split_d2(InterestScratch& s, uint32_t m, uint32_t cut) noexcept {
     return below;
 }
 
+// The widened split, in the usual case: the keys above `floor` and at or below `cut` appended to
+// s.sel from `at` (those at or below floor are there already); returns the new count.
+uint32_t split_d2_above(InterestScratch& s, uint32_t m, uint32_t floor, uint32_t cut, uint32_t at) noexcept {
+    for (uint32_t t = 0; t < m; ++t) {
+        const uint32_t key = d2_key(s.d2[t]);
+        s.sel[at] = uint64_t(key) << 32 | t;
+        at += (key > floor) & (key <= cut);
+    }
+    return at;
+}
+
 // Packs the keys of a capped watcher's m candidates (`list`: their positions) as (key << 32 |
 // candidate) into s.packed, and those with a key at or below `pivot` (0: none) into s.sel too:
 // the always-seen and pinned ones pass instead, first in s.order (*passed). With a margin,
@@ -135,35 +146,38 @@ uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const Inter
         return passed + counted;
     }
     // `cut`: the split's bound, every key at or below it in s.sel. Fewer than n below the pivot
-    // (the boundary moved out past it): a wider bound is tried once, one more branch-free pass,
-    // rather than a selection among every key (many in a crowd).
-    uint32_t cut = pivot;
+    // (the boundary moved out past it): a wider bound is tried once, one more branch-free pass
+    // that appends the keys between the two bounds, rather than a selection among every key (many
+    // in a crowd). The keys below the pivot, keys[0, lo), are then all chosen, and the selection
+    // looks only at the few appended after them.
+    uint32_t cut = pivot, lo = 0;
     bool split = pivot && below >= n;
     if (pivot && !split) {
         cut = widened(pivot, in.margin > 0);
+        lo = below;
         if (!packed) {
-            below = split_d2(s, m, cut);
+            below = split_d2_above(s, m, pivot, cut, below);
         } else {
-            const uint64_t limit = uint64_t(cut) << 32 | 0xffffffffu;
-            below = 0;
+            const uint64_t floor = uint64_t(pivot) << 32 | 0xffffffffu, limit = uint64_t(cut) << 32 | 0xffffffffu;
             for (uint32_t t = 0; t < counted; ++t) {
                 const uint64_t x = s.packed[t];
                 s.sel[below] = x;
-                below += x <= limit;
+                below += (x > floor) & (x <= limit);
             }
         }
         split = below >= n;
     }
-    if (!split) all_keys();
+    if (!split) all_keys(), lo = 0;
     uint64_t* keys = split ? s.sel : s.packed;
     uint32_t len = split ? below : counted;
-    if (split && (len - n <= 4 || (len - n <= kFewPasses && (len - n) * len <= kPassesAtMost))) {
+    const uint32_t span = len - lo;  // the keys the selection looks at
+    if (split && (len - n <= 4 || (len - n <= kFewPasses && (len - n) * span <= kPassesAtMost))) {
         // A few too many: the largest go to the end, one pass each (cheaper than nth_element's
         // partitions on so few).
         for (uint32_t end = len; end > n; --end) {
-            uint64_t best = keys[0];
-            uint32_t top = 0;
-            for (uint32_t t = 1; t < end; ++t) {
+            uint64_t best = keys[lo];
+            uint32_t top = lo;
+            for (uint32_t t = lo + 1; t < end; ++t) {
                 const bool above = keys[t] > best;  // the largest in a register: no load chain
                 best = above ? keys[t] : best;
                 top = above ? t : top;
@@ -171,10 +185,10 @@ uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const Inter
             std::swap(keys[top], keys[end - 1]);
         }
     } else {
-        std::nth_element(keys, keys + (n - 1), keys + len);
+        std::nth_element(keys + lo, keys + (n - 1), keys + len);
     }
-    uint64_t edge = 0;
-    for (uint32_t t = 0; t < n; ++t) edge = std::max(edge, keys[t] >> 32);
+    uint64_t edge = 0;  // past lo when the split widened: the keys before it are below those
+    for (uint32_t t = lo; t < n; ++t) edge = std::max(edge, keys[t] >> 32);
     *edge_out = uint32_t(edge);
     // The next pivot: the (n + kPivotSlack)th smallest key, a little above the edge, so that the
     // next split most often keeps n or more below it. Past the split's keys, the others are larger.
