@@ -1,0 +1,102 @@
+// The interest pass's schedule kernel: every target's interest_schedule writes exactly what a
+// plain pair-by-pair reading of its contract (kernels.hpp, ScheduleLanes) gives, deadlines
+// across the wrap of the 32-bit update numbers included.
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "check.hpp"
+#include "core/kernels.hpp"
+#include "fixtures.hpp"
+
+using namespace soageo;
+
+namespace {
+
+struct Pairs {
+    std::vector<float> d2;
+    std::vector<uint32_t> deadline, period, since;
+};
+
+struct Schedule {
+    std::vector<uint32_t> deadline, period, since, due, first;
+    bool operator==(const Schedule& o) const {
+        return deadline == o.deadline && period == o.period && since == o.since && due == o.due && first == o.first;
+    }
+};
+
+// The contract, one pair at a time.
+Schedule by_pairs(const Pairs& in, uint32_t n, const float* limit, uint32_t tick) {
+    Schedule out;
+    for (uint32_t b = 0; b < n; ++b) {
+        uint32_t p = 1;
+        for (int k = 0; k < kScheduleLimits; ++k) p += limit[k] <= in.d2[b] ? 1 : 0;
+        uint32_t deadline = in.deadline[b], since = in.since[b];
+        const bool listed = since != 0;
+        if (listed && p != in.period[b]) {
+            const uint32_t last = deadline - since;
+            if (int32_t(last + p - deadline) < 0) deadline = last + p;
+            since = deadline - last;
+        }
+        const bool due = int32_t(deadline - tick) <= 0;
+        if (due && listed) deadline = tick + p, since = p;
+        if (due) out.due.push_back(b);
+        if (due && !listed) out.first.push_back(b);
+        out.deadline.push_back(deadline);
+        out.period.push_back(p);
+        out.since.push_back(since);
+    }
+    return out;
+}
+
+Schedule by_kernel(const KernelTable* k, const Pairs& in, uint32_t n, const float* limit, uint32_t tick) {
+    Pairs work = in;  // padded: the kernel reads and writes whole blocks
+    std::vector<uint32_t> due(n + kMaxWidth), first(n + kMaxWidth);
+    ScheduleLanes lanes{work.d2.data(), work.deadline.data(), work.period.data(), work.since.data(), limit, n, tick,
+                        due.data(), first.data(), 0, 0};
+    k->interest_schedule(lanes);
+    Schedule out;
+    out.deadline.assign(work.deadline.begin(), work.deadline.begin() + n);
+    out.period.assign(work.period.begin(), work.period.begin() + n);
+    out.since.assign(work.since.begin(), work.since.begin() + n);
+    out.due.assign(due.begin(), due.begin() + lanes.n_due);
+    out.first.assign(first.begin(), first.begin() + lanes.n_first);
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE(interest_schedule_follows_each_pair_as_its_contract_on_every_target) {
+    fixture::Rng rng(36);
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    for (uint32_t n : {0u, 1u, 3u, 4u, 5u, 8u, 15u, 16u, 17u, 20u, 33u, 70u}) {
+        for (int round = 0; round < 40; ++round) {
+            // Thresholds of a band 10 table with max_period 1 + t (NaN past them), or none at all.
+            float limit[kScheduleLimits];
+            const uint32_t thresholds = round % 5 == 4 ? 0 : 1 + rng.below(kScheduleLimits);
+            for (uint32_t k = 0; k < kScheduleLimits; ++k) limit[k] = k < thresholds ? float((k + 1) * (k + 1)) * 100.0f : nan;
+            // Updates near 0, near the wrap of 32 bits, and anywhere.
+            const uint32_t tick = round % 3 == 0 ? 1u + rng.below(20) : round % 3 == 1 ? 0xfffffff0u + rng.below(32)
+                                                                                         : uint32_t(rng.next());
+            Pairs in;
+            for (uint32_t b = 0; b < n + kMaxWidth; ++b) {
+                const uint32_t k = rng.below(kScheduleLimits + 2);
+                // d2 on a threshold, just beside it, or anywhere below the largest.
+                float d2 = k < kScheduleLimits && rng.below(3) == 0 ? float((k + 1) * (k + 1)) * 100.0f
+                                                                     : float(rng.uniform(0, 9000));
+                if (rng.below(8) == 0) d2 = std::nextafter(d2, rng.below(2) ? 0.0f : 1e9f);
+                const uint32_t period = rng.below(10);
+                const uint32_t since = rng.below(3) == 0 ? 0 : 1 + rng.below(period + 2);
+                const uint32_t deadline = tick + uint32_t(int32_t(rng.below(20)) - 8);
+                in.d2.push_back(d2);
+                in.period.push_back(period);
+                in.since.push_back(since);
+                in.deadline.push_back(deadline);
+            }
+            const Schedule want = by_pairs(in, n, limit, tick);
+            for (const KernelTable* k : fixture::targets())
+                CHECK_MSG(by_kernel(k, in, n, limit, tick) == want, "%s n=%u round %d", k->name, n, round);
+        }
+    }
+}
