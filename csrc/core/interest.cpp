@@ -224,8 +224,7 @@ inline void keep_pair(const PairRun& r, uint32_t b, uint32_t p) noexcept {
     r.period[b] = p;
 }
 
-// A fresh pair of marks for one watcher (`seen`, then seen + 1); the marks are cleared when the
-// stamps wrap.
+// A fresh mark for one watcher (`seen`); the marks are cleared when the stamps wrap.
 uint32_t next_stamp(InterestScratch& s) noexcept {
     if (s.stamp >= 0xfffffff0u) {
         std::memset(s.tag, 0, size_t(s.cap) * sizeof(uint64_t));
@@ -600,7 +599,7 @@ void choose(const InterestInput& in, InterestScratch& s, Turn& t, uint32_t m, In
     const Visible& v = *in.visible;
     const InterestOptions* opt = t.opt;
     OldView& old = t.old;
-    const uint32_t seen = next_stamp(s), again = seen + 1;
+    const uint32_t seen = next_stamp(s);
     if (old.target) {
         mark_last_view(in, s, old, seen);
     } else {
@@ -617,7 +616,6 @@ void choose(const InterestInput& in, InterestScratch& s, Turn& t, uint32_t m, In
         const uint32_t c = s.order[i], q = list[c];
         const uint64_t tag = s.tag[q];
         const uint32_t was = tag_mark(tag);
-        s.tag[q] = make_tag(again, c);
         if (was == seen) s.old_d2[tag_index(tag)] = s.d2[c];  // kept: most are
         s.sel[entering] = c;  // branch-free: enters are few
         entering += was != seen;

@@ -117,15 +117,15 @@ struct InterestScratch {
     uint32_t* old_period;
     uint32_t* old_since;
     // By position (the AOI's bucket order, where a watcher's targets lie near each other):
-    // tag[q] >> 32 is `stamp` when the watcher's last view held q, stamp + 1 once chosen again,
-    // and its low half q's candidate, or its pair's index in the last view (tag_mark, tag_index:
-    // one load where two arrays took two cache lines); old_pos: the position now of each pair
-    // of the last view (kNoSlot: its entity is gone).
+    // tag[q] >> 32 is `stamp` when the watcher's last view held q, and its low half the index of
+    // q's pair in the last view (tag_mark, tag_index: one load where two arrays took two cache
+    // lines); old_pos: the position now of each pair of the last view (kNoSlot: its entity is
+    // gone).
     uint64_t* tag;
     uint32_t* old_pos;
     float* old_d2;     // each pair of the last view: its d2 now once chosen again, else -1 (no d2
                        // is negative), so that the merge reads its pairs in order, not their tags
-    uint32_t stamp;    // even; every mark is below stamp + 2
+    uint32_t stamp;    // even (a stamp a watcher, two apart); every mark is at most stamp
     uint32_t cap;      // candidates (and old pairs, and positions) it holds; the arrays other
                        // than tag hold kMaxWidth more (the kernels' blocks)
 };
