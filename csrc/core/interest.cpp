@@ -327,12 +327,18 @@ struct Deferred {
     bool on = false;
     uint64_t off = 0;
     uint32_t n = 0, k = 0;
+    const uint32_t* deadline_in = nullptr;  // the schedule read (null: the list's own)
+    const uint32_t* period_in = nullptr;
+    const uint32_t* since_in = nullptr;
     float limit[kScheduleLimits];  // the table may be rebuilt for the next watcher before it runs
 };
 
 void defer_schedule(Deferred& d, const PeriodTable& periods, const InterestLists& after, uint64_t off,
-                    uint32_t n) noexcept {
+                    uint32_t n, const OldView* whole = nullptr) noexcept {
     d.on = true, d.off = off, d.n = n, d.k = after.n - 1;
+    d.deadline_in = whole ? whole->deadline : nullptr;
+    d.period_in = whole ? whole->period : nullptr;
+    d.since_in = whole ? whole->since : nullptr;
     std::memcpy(d.limit, periods.limit, sizeof d.limit);
 }
 
@@ -343,7 +349,10 @@ void run_deferred(const InterestInput& in, InterestScratch& s, InterestLists& af
     d.on = false;
     const PairRun r = run_at(after, d.off);
     const uint32_t tick = uint32_t(in.tick);
-    ScheduleLanes lanes{s.pair_d2, r.deadline, r.period, r.since, d.limit, d.n, tick, s.due_at, s.first_at, 0, 0};
+    const bool whole = d.deadline_in != nullptr;
+    ScheduleLanes lanes{s.pair_d2, whole ? d.deadline_in : r.deadline, whole ? d.period_in : r.period,
+                        whole ? d.since_in : r.since, r.deadline, r.period, r.since, d.limit, d.n, tick,
+                        s.due_at, s.first_at, 0, 0};
     in.kernels->interest_schedule(lanes);
     int64_t* const due = after.due + d.off;
     for (uint32_t j = 0; j < lanes.n_due; ++j) due[j] = r.target[s.due_at[j]];
@@ -682,6 +691,15 @@ void choose(const InterestInput& in, InterestScratch& s, Turn& t, uint32_t m, In
         SOAGEO_ASSERT(b == chosen);
     };
     if (!listing) return merge(std::false_type{}, std::false_type{});
+    if (lanes && !entering && chosen == old.n && old.target != s.old_target) {
+        // The same view as at the last update (no enter, none left; most watchers): its pairs
+        // copied whole, and the kernel reads their schedule from the last lists, which stay.
+        std::memcpy(out.target, old.target, size_t(chosen) * sizeof(int64_t));
+        std::memcpy(out_pos, s.old_pos, size_t(chosen) * sizeof(uint32_t));
+        std::memcpy(s.pair_d2, s.old_d2, size_t(chosen) * sizeof(float));
+        defer_schedule(*t.deferred, periods, after, off, chosen, &old);
+        return;
+    }
     if (lanes) {
         merge(std::true_type{}, std::false_type{});
         defer_schedule(*t.deferred, periods, after, off, chosen);

@@ -23,12 +23,12 @@ inline void interest_schedule(ScheduleLanes& s) noexcept {
         period = count_lanes(period, le(l5, d2));
         period = count_lanes(period, le(l6, d2));
         period = count_lanes(period, le(l7, d2));
-        wi deadline = iloadu(s.deadline + i), since = iloadu(s.since + i);
+        wi deadline = iloadu(s.deadline_in + i), since = iloadu(s.since_in + i);
         const wm listed = mnot(ieq(since, zero));
         // A change of period: the deadline becomes min(deadline, last listing + p), compared as
         // the int32 difference, and since follows it.
         const wi sooner = iadd(isub(deadline, since), period);
-        const wm cut = mand(mand(listed, mnot(ieq(period, iloadu(s.period + i)))), ineg(isub(sooner, deadline)));
+        const wm cut = mand(mand(listed, mnot(ieq(period, iloadu(s.period_in + i)))), ineg(isub(sooner, deadline)));
         deadline = iselect(cut, sooner, deadline);
         since = iselect(cut, period, since);
         const wi ahead = isub(deadline, tick);

@@ -248,11 +248,15 @@ struct ContactChanges {
 // deadline brought to at most its last listing (deadline - since) + p; it is due when deadline -
 // tick <= 0 as an int32 (a deadline is the low 32 bits of an update's number); a due pair listed
 // before is listed again (deadline tick + p, since p), one never listed is left to the caller.
+// The schedule is read from the *_in arrays (the same as the written ones, or a list kept whole).
 // Reads and writes whole blocks: the arrays hold n + kMaxWidth, and the entries past n get
 // garbage (a watcher's list is followed by the next one's, written after it).
 constexpr int kScheduleLimits = 8;
 struct ScheduleLanes {
     const float* d2;
+    const uint32_t* deadline_in;
+    const uint32_t* period_in;
+    const uint32_t* since_in;
     uint32_t* deadline;
     uint32_t* period;
     uint32_t* since;

@@ -53,8 +53,16 @@ Schedule by_pairs(const Pairs& in, uint32_t n, const float* limit, uint32_t tick
 Schedule by_kernel(const KernelTable* k, const Pairs& in, uint32_t n, const float* limit, uint32_t tick) {
     Pairs work = in;  // padded: the kernel reads and writes whole blocks
     std::vector<uint32_t> due(n + kMaxWidth), first(n + kMaxWidth);
-    ScheduleLanes lanes{work.d2.data(), work.deadline.data(), work.period.data(), work.since.data(), limit, n, tick,
+    // In place, or from arrays of their own (a list kept whole).
+    Pairs from = in;
+    const bool apart = n % 2 == 1;
+    ScheduleLanes lanes{work.d2.data(),
+                        apart ? from.deadline.data() : work.deadline.data(),
+                        apart ? from.period.data() : work.period.data(),
+                        apart ? from.since.data() : work.since.data(),
+                        work.deadline.data(), work.period.data(), work.since.data(), limit, n, tick,
                         due.data(), first.data(), 0, 0};
+    if (apart) std::fill(work.deadline.begin(), work.deadline.end(), 0xdeadu);
     k->interest_schedule(lanes);
     Schedule out;
     out.deadline.assign(work.deadline.begin(), work.deadline.begin() + n);
