@@ -718,6 +718,22 @@ void choose(const InterestInput& in, InterestScratch& s, Turn& t, uint32_t m, In
     if (n_first) first_listings(out, chosen, tick, firsts, n_first, s.count);
 }
 
+// Asks for the k-th last list's pairs a turn before their watcher's: read once an update, in
+// arrays of their own, they come from beyond the caches, and the kernel's block loads of a list
+// kept whole waited for them.
+void prefetch_list(const InterestLists& before, uint32_t k) noexcept {
+    if (k >= before.n) return;
+    const uint32_t off = before.off[k], len = before.len[k];
+    for (uint32_t b = 0; b < len; b += 16) {
+        __builtin_prefetch(before.target + off + b);
+        __builtin_prefetch(before.target + off + b + 8);
+        __builtin_prefetch(before.deadline + off + b);
+        __builtin_prefetch(before.period + off + b);
+        __builtin_prefetch(before.since + off + b);
+        __builtin_prefetch(before.pos + off + b);
+    }
+}
+
 // The next watcher special now or at the last update (ids ascending in both), with its old view.
 Turn next_turn(const InterestInput& in, uint32_t& i, uint32_t& j) noexcept {
     const Specials& sp = *in.specials;
@@ -759,6 +775,7 @@ uint32_t interest_update(const InterestInput& in, InterestScratch& s, InterestLi
     Deferred deferred;
     while (i < in.specials->n || j < in.before->n) {
         Turn t = next_turn(in, i, j);
+        prefetch_list(*in.before, j);
         t.periods = &periods;
         t.deferred = &deferred;
         // The other watchers' events before this one's stay as the AOI wrote them.
