@@ -352,12 +352,18 @@ void run_deferred(const InterestInput& in, InterestScratch& s, InterestLists& af
     const bool whole = d.deadline_in != nullptr;
     ScheduleLanes lanes{s.pair_d2, whole ? d.deadline_in : r.deadline, whole ? d.period_in : r.period,
                         whole ? d.since_in : r.since, r.deadline, r.period, r.since, d.limit, d.n, tick,
-                        s.due_at, s.first_at, 0, 0};
+                        s.due_at, s.first_at, 0, 0, 0, {}};
     in.kernels->interest_schedule(lanes);
     int64_t* const due = after.due + d.off;
     for (uint32_t j = 0; j < lanes.n_due; ++j) due[j] = r.target[s.due_at[j]];
     after.due_len[d.k] = lanes.n_due;
-    if (lanes.n_first) first_listings(r, d.n, tick, s.first_at, lanes.n_first, s.count);
+    if (lanes.n_first == 1) {
+        // count_period's span, from the kernel's counts.
+        const uint32_t p = r.period[s.first_at[0]];
+        place_group(r, tick, s.first_at, 0, 1, p < lanes.same + 1 ? p : lanes.same + 1, lanes.at_offset);
+    } else if (lanes.n_first) {
+        first_listings(r, d.n, tick, s.first_at, lanes.n_first, s.count);
+    }
 }
 
 // Whether special watcher k's view may stay as it was (try_keep): its movers (s.order) stay on

@@ -45,6 +45,24 @@ inline void interest_schedule(ScheduleLanes& s) noexcept {
         n_first += emit(s.first + n_first, i, due_bits & ~bits(listed));
     }
     s.n_due = n_due, s.n_first = n_first;
+    if (n_first != 1) return;
+    // Where the single first listing goes: a pass over the blocks just written (the same loads
+    // as the stores, so they are forwarded), where counting pair by pair chained its increments
+    // through memory.
+    const uint32_t p = s.period[s.first[0]], lim = p < s.n + 1 ? p : s.n + 1;
+    const wi of_p = isplat(p);
+    uint32_t same = 0;
+    for (uint32_t k = 0; k < lim; ++k) s.at_offset[k] = 0;
+    for (uint32_t i = 0; i < s.n; i += W) {
+        const wm of = ieq(iloadu(s.period + i), of_p);
+        const uint32_t live = live_lanes(s.n - i);
+        same += count_bits(bits(of) & live);
+        const uint32_t counted = bits(mand(of, mnot(ieq(iloadu(s.since + i), zero)))) & live;
+        if (!counted) continue;
+        const wi ahead = isub(iloadu(s.deadline + i), tick);
+        for (uint32_t k = 0; k < lim; ++k) s.at_offset[k] += count_bits(bits(ieq(ahead, isplat(k + 1))) & counted);
+    }
+    s.same = same;
 }
 
 }  // namespace SOAGEO_TARGET

@@ -249,6 +249,9 @@ struct ContactChanges {
 // tick <= 0 as an int32 (a deadline is the low 32 bits of an update's number); a due pair listed
 // before is listed again (deadline tick + p, since p), one never listed is left to the caller.
 // The schedule is read from the *_in arrays (the same as the written ones, or a list kept whole).
+// With a single first listing (the usual case), of period p, it also counts for it, after the
+// update, the pairs of period p (`same`) and, for each offset s in [1, min(p, n + 1)], those
+// listed before whose deadline is tick + s (`at_offset[s - 1]`): where the first listing goes.
 // Reads and writes whole blocks: the arrays hold n + kMaxWidth, and the entries past n get
 // garbage (a watcher's list is followed by the next one's, written after it).
 constexpr int kScheduleLimits = 8;
@@ -265,6 +268,8 @@ struct ScheduleLanes {
     uint32_t* due;       // out: the due pairs' indices, ascending (room for n + kMaxWidth)
     uint32_t* first;     // out: those of them never listed (the same room)
     uint32_t n_due, n_first;
+    uint32_t same;       // out, with n_first == 1
+    uint32_t at_offset[kScheduleLimits + 1];
 };
 
 // Kernels write slot numbers to `out`, which must hold padded(n) entries: a kernel may store a

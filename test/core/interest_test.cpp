@@ -1,6 +1,7 @@
 // The interest pass's schedule kernel: every target's interest_schedule writes exactly what a
 // plain pair-by-pair reading of its contract (kernels.hpp, ScheduleLanes) gives, deadlines
 // across the wrap of the 32-bit update numbers included.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -21,8 +22,11 @@ struct Pairs {
 
 struct Schedule {
     std::vector<uint32_t> deadline, period, since, due, first;
+    std::vector<uint32_t> at_offset;  // with a single first listing: its period's pairs by offset,
+    uint32_t same = 0;                // and their count
     bool operator==(const Schedule& o) const {
-        return deadline == o.deadline && period == o.period && since == o.since && due == o.due && first == o.first;
+        return deadline == o.deadline && period == o.period && since == o.since && due == o.due &&
+               first == o.first && at_offset == o.at_offset && same == o.same;
     }
 };
 
@@ -47,6 +51,16 @@ Schedule by_pairs(const Pairs& in, uint32_t n, const float* limit, uint32_t tick
         out.period.push_back(p);
         out.since.push_back(since);
     }
+    if (out.first.size() == 1) {
+        const uint32_t p = out.period[out.first[0]], lim = std::min(p, n + 1);
+        out.at_offset.assign(lim, 0);
+        for (uint32_t b = 0; b < n; ++b) {
+            if (out.period[b] != p) continue;
+            ++out.same;
+            const uint32_t ahead = out.deadline[b] - tick;
+            if (out.since[b] != 0 && ahead >= 1 && ahead <= lim) ++out.at_offset[ahead - 1];
+        }
+    }
     return out;
 }
 
@@ -61,7 +75,7 @@ Schedule by_kernel(const KernelTable* k, const Pairs& in, uint32_t n, const floa
                         apart ? from.period.data() : work.period.data(),
                         apart ? from.since.data() : work.since.data(),
                         work.deadline.data(), work.period.data(), work.since.data(), limit, n, tick,
-                        due.data(), first.data(), 0, 0};
+                        due.data(), first.data(), 0, 0, 0, {}};
     if (apart) std::fill(work.deadline.begin(), work.deadline.end(), 0xdeadu);
     k->interest_schedule(lanes);
     Schedule out;
@@ -70,6 +84,10 @@ Schedule by_kernel(const KernelTable* k, const Pairs& in, uint32_t n, const floa
     out.since.assign(work.since.begin(), work.since.begin() + n);
     out.due.assign(due.begin(), due.begin() + lanes.n_due);
     out.first.assign(first.begin(), first.begin() + lanes.n_first);
+    if (lanes.n_first == 1) {
+        out.at_offset.assign(lanes.at_offset, lanes.at_offset + std::min(out.period[out.first[0]], n + 1));
+        out.same = lanes.same;
+    }
     return out;
 }
 
@@ -101,6 +119,12 @@ TEST_CASE(interest_schedule_follows_each_pair_as_its_contract_on_every_target) {
                 in.period.push_back(period);
                 in.since.push_back(since);
                 in.deadline.push_back(deadline);
+            }
+            // Every fourth round, a single pair never listed (the usual first listing).
+            if (round % 4 == 1 && n > 0) {
+                for (uint32_t b = 0; b < n; ++b) in.since[b] = in.since[b] ? in.since[b] : 1 + rng.below(4);
+                const uint32_t b = rng.below(n);
+                in.since[b] = 0, in.deadline[b] = tick;
             }
             const Schedule want = by_pairs(in, n, limit, tick);
             for (const KernelTable* k : fixture::targets())
