@@ -493,6 +493,31 @@ for _, arch in ipairs(soageo.archs()) do
       assert.is_true(longest > 40)
     end)
 
+    it("returns the reference's due pairs at the longest table counted in lanes (max_period 9) and one past it", function()
+      for _, max_period in ipairs({ 9, 10 }) do
+        local g = rng.new(80 + max_period)
+        local opts = { [1] = { band = 6, max_period = max_period } }
+        local l, aoi = still_world(g, 200, opts[1])
+        local state, out = {}, {}
+        local longest = 0
+        for u = 1, 40 do
+          if u % 3 == 0 then l:move(2 + u % 17, g:uniform(-50, 50), g:uniform(-50, 50)) end
+          aoi:update()
+          local list, m = aoi:visible(1)
+          local view = {}
+          for i = 1, m do
+            view[list[i]] = true
+            longest = math.max(longest, iref.period(opts[1], iref.d2(l, 1, list[i])))
+          end
+          local want = iref.schedule(l, { [1] = view }, opts, state, u)
+          local n
+          out, n = aoi:due(out)
+          assert.is_true(same_due(out, n, want), "max_period " .. max_period .. ", update " .. u)
+        end
+        assert.are.equal(max_period, longest)
+      end
+    end)
+
     it("returns periods of 1 + k at the band's exact boundaries ((k * band)^2 == d2 counts)", function()
       local l = soageo.layer()
       l:set(1, 0, 0)

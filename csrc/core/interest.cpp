@@ -266,7 +266,7 @@ inline bool follow_schedule(const PairRun& r, uint32_t b, uint32_t tick, uint32_
 // (a new pair's deadline this update): every due pair is listed, its target into `due`. Pairs
 // due their first listing go to `firsts`, *n_first their count. Returns how many are due.
 // try_keep's (a few movers' periods changed) and choose's when the periods are counted in the
-// merge; choose's usual case has the kernels' interest_schedule instead (schedule_lanes).
+// merge; choose's usual case has the kernels' interest_schedule instead (run_deferred).
 uint32_t follow_all(const PairRun& r, uint32_t n, uint32_t tick, int64_t* due, uint32_t* firsts,
                     uint32_t* n_first) noexcept {
     uint32_t n_due = 0, first = 0;
@@ -279,7 +279,7 @@ uint32_t follow_all(const PairRun& r, uint32_t n, uint32_t tick, int64_t* due, u
 }
 
 // With a budget: at most o.budget of the due pairs of the last watcher of `after` (its n pairs
-// at `pairs`) are listed, earliest deadline first, then by d2 (s.pair_d2) and target id; the
+// from `off`) are listed, earliest deadline first, then by d2 (s.pair_d2) and target id; the
 // others stay due. Its due targets go apart, in order: aoi:due then writes them without a search.
 void schedule_budget(const InterestOptions& o, uint32_t tick, InterestScratch& s, InterestLists& after,
                      uint64_t off, uint32_t n) noexcept {
@@ -320,8 +320,9 @@ void schedule_budget(const InterestOptions& o, uint32_t tick, InterestScratch& s
 }
 
 // A watcher's schedule left to the kernels' interest_schedule (PeriodTable::in_lanes): its n new
-// pairs at `off`, their d2 in s.pair_d2, the k-th list of `after`. It runs when the next list
-// opens (open_list), after the next watcher's selection: the kernel's block loads read what the
+// pairs at `off`, their d2 in s.pair_d2, the k-th list of `after`. It runs before the next list's
+// pairs are written (just before open_list, a turn or more later, after that watcher's
+// selection) or at the end of the update: the kernel's block loads read what the
 // merge has just stored pair by pair, and right after the merge they waited for those stores.
 struct Deferred {
     bool on = false;
@@ -347,6 +348,7 @@ void defer_schedule(Deferred& d, const PeriodTable& periods, const InterestLists
 void run_deferred(const InterestInput& in, InterestScratch& s, InterestLists& after, Deferred& d) noexcept {
     if (!d.on) return;
     d.on = false;
+    SOAGEO_ASSERT(d.off + d.n <= after.pairs && after.pairs <= after.pair_cap);  // + kMaxWidth of room past it
     const PairRun r = run_at(after, d.off);
     const uint32_t tick = uint32_t(in.tick);
     const bool whole = d.deadline_in != nullptr;

@@ -70,7 +70,7 @@ inline bool deadline_due(uint32_t deadline, uint32_t tick) noexcept { return int
 
 // The special watchers' views after an update: watcher k's pairs are [off[k], off[k] + len[k]),
 // targets ascending. The pair arrays hold pair_cap + kMaxWidth entries: the kernels'
-// interest_schedule reads whole blocks past a list's end.
+// interest_schedule reads and writes whole blocks past a list's end.
 struct InterestLists {
     int64_t* watcher;  // ascending
     uint32_t* off;
@@ -125,7 +125,7 @@ struct InterestScratch {
     uint32_t* old_pos;
     float* old_d2;     // each pair of the last view: its d2 now once chosen again, else -1 (no d2
                        // is negative), so that the merge reads its pairs in order, not their tags
-    uint32_t stamp;    // even (a stamp a watcher, two apart); every mark is at most stamp
+    uint32_t stamp;    // a watcher's mark (it advances by 2); every mark is at most stamp
     uint32_t cap;      // candidates (and old pairs, and positions) it holds; the arrays other
                        // than tag hold kMaxWidth more (the kernels' blocks)
 };
