@@ -470,50 +470,40 @@ for _, arch in ipairs(soageo.archs()) do
       end
     end)
 
-    it("returns the reference's due pairs with periods past the lookup table (band 1, max_period 100)", function()
-      local g = rng.new(79)
-      local opts = { [1] = { band = 1, max_period = 100 } }
-      local l, aoi = still_world(g, 150, opts[1])
+    -- Watcher 1 of a still world of n entities with `opt`, one entity moved every `every` updates
+    -- (ids 2 .. 1 + ids in turn): asserts every update's due pairs are the reference's; returns
+    -- the longest period met.
+    local function due_as_reference(g, opt, n, updates, every, ids, label)
+      local opts = { [1] = opt }
+      local l, aoi = still_world(g, n, opt)
       local state, out = {}, {}
       local longest = 0
-      for u = 1, 60 do
-        if u % 7 == 0 then l:move(2 + u % 10, g:uniform(-50, 50), g:uniform(-50, 50)) end
+      for u = 1, updates do
+        if u % every == 0 then l:move(2 + u % ids, g:uniform(-50, 50), g:uniform(-50, 50)) end
         aoi:update()
         local list, m = aoi:visible(1)
         local view = {}
         for i = 1, m do
           view[list[i]] = true
-          longest = math.max(longest, iref.period(opts[1], iref.d2(l, 1, list[i])))
+          longest = math.max(longest, iref.period(opt, iref.d2(l, 1, list[i])))
         end
         local want = iref.schedule(l, { [1] = view }, opts, state, u)
-        local n
-        out, n = aoi:due(out)
-        assert.is_true(same_due(out, n, want), "update " .. u)
+        local count
+        out, count = aoi:due(out)
+        assert.is_true(same_due(out, count, want), label .. "update " .. u)
       end
+      return longest
+    end
+
+    it("returns the reference's due pairs with periods past the lookup table (band 1, max_period 100)", function()
+      local longest = due_as_reference(rng.new(79), { band = 1, max_period = 100 }, 150, 60, 7, 10, "")
       assert.is_true(longest > 40)
     end)
 
     it("returns the reference's due pairs at the longest table counted in lanes (max_period 9) and one past it", function()
       for _, max_period in ipairs({ 9, 10 }) do
-        local g = rng.new(80 + max_period)
-        local opts = { [1] = { band = 6, max_period = max_period } }
-        local l, aoi = still_world(g, 200, opts[1])
-        local state, out = {}, {}
-        local longest = 0
-        for u = 1, 40 do
-          if u % 3 == 0 then l:move(2 + u % 17, g:uniform(-50, 50), g:uniform(-50, 50)) end
-          aoi:update()
-          local list, m = aoi:visible(1)
-          local view = {}
-          for i = 1, m do
-            view[list[i]] = true
-            longest = math.max(longest, iref.period(opts[1], iref.d2(l, 1, list[i])))
-          end
-          local want = iref.schedule(l, { [1] = view }, opts, state, u)
-          local n
-          out, n = aoi:due(out)
-          assert.is_true(same_due(out, n, want), "max_period " .. max_period .. ", update " .. u)
-        end
+        local longest = due_as_reference(rng.new(80 + max_period), { band = 6, max_period = max_period }, 200, 40, 3, 17,
+                                         "max_period " .. max_period .. ", ")
         assert.are.equal(max_period, longest)
       end
     end)

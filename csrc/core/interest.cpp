@@ -47,6 +47,10 @@ PairRun run_at(InterestLists& l, uint64_t off) noexcept {
     return PairRun{l.target + off, l.deadline + off, l.period + off, l.since + off};
 }
 
+// The offsets a first listing of period p may take, c pairs of period p in the watcher's list:
+// [1, min(p, c + 1)], as among c pairs some offset in [1, c + 1] has none due.
+inline uint32_t first_span(uint32_t p, uint32_t c) noexcept { return p < c + 1 ? p : c + 1; }
+
 // Places the first listings of a group of pairs of period p (tmp[g, h)): each at the offset s in
 // [1, span] with the fewest pairs of period p due next (count[s - 1], which it then joins).
 void place_group(const PairRun& r, uint32_t tick, const uint32_t* tmp, uint32_t g, uint32_t h, uint32_t span,
@@ -76,7 +80,7 @@ uint32_t count_period(const PairRun& r, uint32_t n, uint32_t tick, uint32_t p, u
         const uint32_t counted = same & (r.since[i] != 0) & (ahead - 1 < lim);
         ++count[lim + ((ahead - 1 - lim) & (0u - counted))];  // a select, not a branch
     }
-    return p < c + 1 ? p : c + 1;
+    return first_span(p, c);
 }
 
 // The periods up to which first_listings counts every period's pairs in one pass.
@@ -116,7 +120,7 @@ void first_listings(const PairRun& r, uint32_t n, uint32_t tick, uint32_t* tmp, 
         while (h < first && period[tmp[h]] == p) ++h;
         // count_period's span, from the table's count when it has one (p <= kFewPeriods).
         const uint32_t c = few ? of_period[p] : 0;
-        const uint32_t span = few ? (p < c + 1 ? p : c + 1) : count_period(r, n, tick, p, count);
+        const uint32_t span = few ? first_span(p, c) : count_period(r, n, tick, p, count);
         place_group(r, tick, tmp, g, h, span, few ? at + p * kFewPeriods : count);
         g = h;
     }
@@ -362,7 +366,7 @@ void run_deferred(const InterestInput& in, InterestScratch& s, InterestLists& af
     if (lanes.n_first == 1) {
         // count_period's span, from the kernel's counts.
         const uint32_t p = r.period[s.first_at[0]];
-        place_group(r, tick, s.first_at, 0, 1, p < lanes.same + 1 ? p : lanes.same + 1, lanes.at_offset);
+        place_group(r, tick, s.first_at, 0, 1, first_span(p, lanes.same), lanes.at_offset);
     } else if (lanes.n_first) {
         first_listings(r, d.n, tick, s.first_at, lanes.n_first, s.count);
     }
@@ -732,7 +736,7 @@ void choose(const InterestInput& in, InterestScratch& s, Turn& t, uint32_t m, In
 void prefetch_list(const InterestLists& before, uint32_t k) noexcept {
     if (k >= before.n) return;
     const uint32_t off = before.off[k], len = before.len[k];
-    for (uint32_t b = 0; b < len; b += 16) {
+    for (uint32_t b = 0; b < len; b += 16) {  // a 64-byte line: 16 of the 4-byte fields, 8 targets
         __builtin_prefetch(before.target + off + b);
         __builtin_prefetch(before.target + off + b + 8);
         __builtin_prefetch(before.deadline + off + b);
