@@ -137,6 +137,12 @@ inline uint32_t tag_index(uint64_t tag) noexcept { return uint32_t(tag); }
 size_t interest_scratch_bytes(uint32_t cap) noexcept;
 InterestScratch interest_scratch_carve(void* block, uint32_t cap) noexcept;
 
+// The number of an aoi's first update. The schedule keeps deadlines as an update's low 32 bits,
+// compared by their int32 difference; starting 16 updates short of 2^32 (as Linux starts its
+// jiffies short of their wrap) puts the wrap into the first updates of every aoi, so that every
+// spec, fuzz run and example that ticks one crosses it.
+constexpr uint64_t kFirstUpdate = 0x100000000ull - 16;
+
 struct InterestInput {
     const Visible* visible;     // committed: this update's uncapped lists
     const float* xs;            // the AOI scratch's positions and masks by list position
@@ -148,7 +154,7 @@ struct InterestInput {
     const Pins* pins;
     const InterestLists* before;
     float margin;
-    uint64_t tick;              // this update's number (the schedule's u), from 1
+    uint64_t tick;              // this update's number (the schedule's u), from kFirstUpdate
     // After an incremental update: the AOI scratch's marks of what changed (changed[pos] ==
     // serial); null after a full one.
     const uint32_t* changed;

@@ -93,6 +93,7 @@ int l_new(lua_State* L) {
     }
     auto* a = static_cast<Aoi*>(event_new(L, kAoi));
     a->margin = margin;
+    a->tick = kFirstUpdate - 1;  // interest_apply numbers each update before it runs
     a->watchers = watchers_carve(event_first_block(L, kWatchersBlock, watchers_bytes(16)), 16);
     a->visible[0] = visible_carve(event_first_block(L, kVisibleA, visible_bytes(16, 1024, 64)), 16, 1024, 64);
     a->visible[1] = visible_carve(event_first_block(L, kVisibleB, visible_bytes(16, 1024, 64)), 16, 1024, 64);
