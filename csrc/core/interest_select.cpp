@@ -130,6 +130,16 @@ inline void keep_smallest(uint64_t (&low)[kPivotSlack], uint64_t key) noexcept {
 uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const InterestOptions& opt, int64_t w,
                         const uint32_t* list, uint32_t m, uint32_t seen, uint32_t* edge_out,
                         uint32_t* pivot_io) noexcept {
+    if (m <= kSelectLanesMost && !opt.always && !(in.margin > 0) && !pins_has_watcher(*in.pins, w)) {
+        // The usual case among few candidates: in lanes, unless a tie straddles the boundary.
+        SelectLanes lanes{s.d2, m, opt.max, s.order, 0, 0.0f, 0.0f};
+        in.kernels->interest_select(lanes);
+        if (lanes.chosen == opt.max) {
+            *edge_out = d2_key(lanes.edge);
+            *pivot_io = d2_key(lanes.next);
+            return opt.max;
+        }
+    }
     const uint32_t pivot = *pivot_io;
     uint32_t passed, below;
     bool packed;  // s.packed holds every counted key (else only s.sel those below the pivot)

@@ -65,5 +65,34 @@ inline void interest_schedule(ScheduleLanes& s) noexcept {
     s.same = same;
 }
 
+// The cap's selection (kernels.hpp, SelectLanes): each block's count of smaller d2 among all m,
+// one compare a candidate, where the passes over packed keys had a trip count that varies from
+// watcher to watcher and mispredicts. The lanes past m read +inf: never chosen, never counted.
+inline void interest_select(SelectLanes& s) noexcept {
+    const wf inf = splat(std::numeric_limits<float>::infinity()), zero = splat(0.0f);
+    const wi cap = isplat(s.n);
+    wf edge = zero, next = inf;
+    uint32_t chosen = 0;
+    for (uint32_t i = 0; i < s.m; i += W) {
+        const uint32_t live = live_lanes(s.m - i);
+        const wf d2 = select(from_bits(live), loadu(s.d2 + i), inf);
+        wi smaller = isplat(0);
+        for (uint32_t j = 0; j < s.m; ++j) smaller = count_lanes(smaller, lt(splat(s.d2[j]), d2));
+        const wm in = ineg(isub(smaller, cap));  // fewer than n smaller
+        chosen += emit(s.order + chosen, i, bits(in) & live);
+        edge = vmax(edge, select(in, d2, zero));
+        next = vmin(next, select(in, inf, d2));
+    }
+    float lanes[2][W];
+    storeu(lanes[0], edge);
+    storeu(lanes[1], next);
+    s.edge = lanes[0][0], s.next = lanes[1][0];
+    for (int k = 1; k < W; ++k) {
+        s.edge = lanes[0][k] > s.edge ? lanes[0][k] : s.edge;
+        s.next = lanes[1][k] < s.next ? lanes[1][k] : s.next;
+    }
+    s.chosen = chosen;
+}
+
 }  // namespace SOAGEO_TARGET
 }  // namespace soageo

@@ -272,6 +272,23 @@ struct ScheduleLanes {
     uint32_t at_offset[kScheduleLimits + 1];
 };
 
+// The cap's selection in lanes (the interest pass's usual case: the key is the d2 itself): each
+// of m candidates is chosen when fewer than n others have a smaller d2, counted against all m at
+// once (m compares a block: m is a capped watcher's few candidates, at most kSelectLanesMost).
+// Without a tie across the boundary the chosen are the n smallest; with one (a group of equal
+// d2 that only partly fits) more are chosen, and the caller settles the tie its own way.
+// `d2` holds m values, not negative and not NaN, and is read in whole blocks past m; `order`
+// gets the chosen indices, ascending, and whole blocks past them (room for m + kMaxWidth).
+constexpr uint32_t kSelectLanesMost = 64;
+struct SelectLanes {
+    const float* d2;
+    uint32_t m, n;    // n < m
+    uint32_t* order;
+    uint32_t chosen;  // out: how many are in order (n unless a tie straddles the boundary)
+    float edge;       // out: the largest chosen d2
+    float next;       // out: the smallest d2 not chosen
+};
+
 // Kernels write slot numbers to `out`, which must hold padded(n) entries: a kernel may store a
 // whole block of lanes past its last hit (never past the padded end).
 struct KernelTable {
@@ -319,6 +336,7 @@ struct KernelTable {
     // id differs (else leaves it).
     uint32_t (*contact_changed)(const ContactChanges&, uint32_t* out, bool* other_id) noexcept;
     void (*interest_schedule)(ScheduleLanes&) noexcept;
+    void (*interest_select)(SelectLanes&) noexcept;
 };
 
 // One table per target. Only the targets this build compiles are defined (the scalar one and

@@ -1,6 +1,8 @@
 // Included by each target_*.cpp after it defines SOAGEO_TARGET (its namespace) and the
 // SOAGEO_WIDE_* switch matching its compiler flags. Adding a kernel: write its body in a
 // kernel_*.inl against wide.hpp, include it here, and add it to the table below.
+#include <limits>
+
 #include "kernels.hpp"
 #include "sweep.hpp"
 #include "wide.hpp"
@@ -27,7 +29,7 @@ const KernelTable table = {
     in_triangle, touch_triangle, in_rect, touch_rect, in_ring, touch_ring, in_polygon, touch_polygon,
     cast_segment, sweep_complete, sweep_between,
     aoi_scan, aoi_mover, aoi_scan_mover, find_u32, aoi_changed, match_u32,
-    contact_search, contact_changed, interest_schedule,
+    contact_search, contact_changed, interest_schedule, interest_select,
 };
 }  // namespace SOAGEO_TARGET
 

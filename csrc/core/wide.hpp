@@ -66,6 +66,8 @@ inline wm mor(wm a, wm b) { return static_cast<wm>(a | b); }
 inline wm mnot(wm a) { return static_cast<wm>(~a); }
 inline wf vmin(wf a, wf b) { return {_mm512_min_ps(a.v, b.v)}; }
 inline wf vmax(wf a, wf b) { return {_mm512_max_ps(a.v, b.v)}; }
+inline wf select(wm m, wf a, wf c) { return {_mm512_mask_blend_ps(m, c.v, a.v)}; }
+inline void storeu(float* p, wf a) { _mm512_storeu_ps(p, a.v); }
 inline uint32_t bits(wm m) { return m; }
 inline wm from_bits(uint32_t b) { return static_cast<wm>(b); }
 inline __m512i iload(const uint32_t* p) { return _mm512_load_si512(p); }
@@ -118,6 +120,8 @@ inline wm mor(wm a, wm b) { return {_mm256_or_ps(a.v, b.v)}; }
 inline wm mnot(wm a) { return {_mm256_xor_ps(a.v, _mm256_castsi256_ps(_mm256_set1_epi32(-1)))}; }
 inline wf vmin(wf a, wf b) { return {_mm256_min_ps(a.v, b.v)}; }
 inline wf vmax(wf a, wf b) { return {_mm256_max_ps(a.v, b.v)}; }
+inline wf select(wm m, wf a, wf c) { return {_mm256_blendv_ps(c.v, a.v, m.v)}; }
+inline void storeu(float* p, wf a) { _mm256_storeu_ps(p, a.v); }
 inline uint32_t bits(wm m) { return static_cast<uint32_t>(_mm256_movemask_ps(m.v)); }
 inline __m256i iload(const uint32_t* p) { return _mm256_load_si256(reinterpret_cast<const __m256i*>(p)); }
 inline __m256i iloadu(const uint32_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
@@ -173,6 +177,8 @@ inline wm mor(wm a, wm b) { return {_mm_or_ps(a.v, b.v)}; }
 inline wm mnot(wm a) { return {_mm_xor_ps(a.v, _mm_castsi128_ps(_mm_set1_epi32(-1)))}; }
 inline wf vmin(wf a, wf b) { return {_mm_min_ps(a.v, b.v)}; }
 inline wf vmax(wf a, wf b) { return {_mm_max_ps(a.v, b.v)}; }
+inline wf select(wm m, wf a, wf c) { return {_mm_or_ps(_mm_and_ps(m.v, a.v), _mm_andnot_ps(m.v, c.v))}; }
+inline void storeu(float* p, wf a) { _mm_storeu_ps(p, a.v); }
 inline uint32_t bits(wm m) { return static_cast<uint32_t>(_mm_movemask_ps(m.v)); }
 inline __m128i iload(const uint32_t* p) { return _mm_load_si128(reinterpret_cast<const __m128i*>(p)); }
 inline __m128i iloadu(const uint32_t* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
@@ -231,6 +237,8 @@ inline wm mnot(wm a) { return {vmvnq_u32(a.v)}; }
 // vminq_f32 propagates NaN; the x86 rule returns the second operand instead.
 inline wf vmin(wf a, wf b) { return {vbslq_f32(lt(a, b).v, a.v, b.v)}; }
 inline wf vmax(wf a, wf b) { return {vbslq_f32(lt(b, a).v, a.v, b.v)}; }
+inline wf select(wm m, wf a, wf c) { return {vbslq_f32(m.v, a.v, c.v)}; }
+inline void storeu(float* p, wf a) { vst1q_f32(p, a.v); }
 inline uint32_t bits(wm m) {
     const uint32x4_t weight = {1, 2, 4, 8};
     return vaddvq_u32(vandq_u32(m.v, weight));
@@ -279,6 +287,8 @@ inline wm mor(wm a, wm b) { return {a.v || b.v}; }
 inline wm mnot(wm a) { return {!a.v}; }
 inline wf vmin(wf a, wf b) { return {a.v < b.v ? a.v : b.v}; }
 inline wf vmax(wf a, wf b) { return {a.v > b.v ? a.v : b.v}; }
+inline wf select(wm m, wf a, wf c) { return {m.v ? a.v : c.v}; }
+inline void storeu(float* p, wf a) { *p = a.v; }
 inline uint32_t bits(wm m) { return m.v ? 1u : 0u; }
 inline wm from_bits(uint32_t b) { return {(b & 1u) != 0}; }
 inline wm mask_any(const uint32_t* m, uint32_t q) { return {(*m & q) != 0}; }

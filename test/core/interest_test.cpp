@@ -1,6 +1,7 @@
-// The interest pass's schedule kernel: every target's interest_schedule writes exactly what a
-// plain pair-by-pair reading of its contract (kernels.hpp, ScheduleLanes) gives, deadlines
-// across the wrap of the 32-bit update numbers included.
+// The interest pass's kernels: every target's interest_schedule writes exactly what a plain
+// pair-by-pair reading of its contract (kernels.hpp, ScheduleLanes) gives, deadlines across the
+// wrap of the 32-bit update numbers included; and every target's interest_select chooses what
+// counting each candidate's smaller d2 one by one gives (SelectLanes), ties included.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -131,4 +132,60 @@ TEST_CASE(interest_schedule_follows_each_pair_as_its_contract_on_every_target) {
                 CHECK_MSG(by_kernel(k, in, n, limit, tick) == want, "%s n=%u round %d", k->name, n, round);
         }
     }
+}
+
+namespace {
+
+struct Selection {
+    std::vector<uint32_t> order;
+    float edge = 0, next = 0;
+    bool operator==(const Selection& o) const { return order == o.order && edge == o.edge && next == o.next; }
+};
+
+// The contract, one candidate at a time: chosen when fewer than n others have a smaller d2.
+Selection select_by_counts(const std::vector<float>& d2, uint32_t m, uint32_t n) {
+    Selection out;
+    out.next = std::numeric_limits<float>::infinity();
+    for (uint32_t i = 0; i < m; ++i) {
+        uint32_t smaller = 0;
+        for (uint32_t j = 0; j < m; ++j) smaller += d2[j] < d2[i];
+        if (smaller < n) out.order.push_back(i), out.edge = std::max(out.edge, d2[i]);
+        else out.next = std::min(out.next, d2[i]);
+    }
+    return out;
+}
+
+Selection select_by_kernel(const KernelTable* k, const std::vector<float>& d2, uint32_t m, uint32_t n) {
+    std::vector<uint32_t> order(m + kMaxWidth, 0xdeadbeefu);
+    SelectLanes s{d2.data(), m, n, order.data(), 0, -1.0f, -1.0f};
+    k->interest_select(s);
+    order.resize(s.chosen);
+    return Selection{order, s.edge, s.next};
+}
+
+}  // namespace
+
+TEST_CASE(interest_select_chooses_as_counting_each_candidate_on_every_target) {
+    fixture::Rng rng(37);
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    int ties = 0, plain = 0;
+    for (uint32_t m = 2; m <= kSelectLanesMost; ++m) {
+        for (int round = 0; round < 30; ++round) {
+            const uint32_t n = 1 + rng.below(m - 1);
+            // d2 anywhere, or from a few values (ties, across the boundary too), with 0 and the
+            // largest float among them; past m, garbage the kernel must not read as candidates.
+            const uint32_t values = round % 3 == 0 ? 1 + rng.below(4) : 0;
+            std::vector<float> d2(m + kMaxWidth);
+            for (uint32_t i = 0; i < m + kMaxWidth; ++i) {
+                float v = values ? float(rng.below(values)) * 2.5f : float(rng.uniform(0, 2500));
+                if (rng.below(40) == 0) v = rng.below(2) ? 0.0f : std::numeric_limits<float>::max();
+                d2[i] = i < m ? v : (rng.below(2) ? nan : -1.0f);
+            }
+            const Selection want = select_by_counts(d2, m, n);
+            (want.order.size() == n ? plain : ties) += 1;
+            for (const KernelTable* k : fixture::targets())
+                CHECK_MSG(select_by_kernel(k, d2, m, n) == want, "%s m=%u n=%u round %d", k->name, m, n, round);
+        }
+    }
+    CHECK_MSG(ties > 100 && plain > 1000, "ties %d, plain %d", ties, plain);
 }
