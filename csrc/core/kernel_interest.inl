@@ -65,33 +65,74 @@ inline void interest_schedule(ScheduleLanes& s) noexcept {
     s.same = same;
 }
 
-// The cap's selection (kernels.hpp, SelectLanes): each block's count of smaller d2 among all m,
-// one compare a candidate, where the passes over packed keys had a trip count that varies from
-// watcher to watcher and mispredicts. The lanes past m read +inf: never chosen, never counted.
-inline void interest_select(SelectLanes& s) noexcept {
+// The cap's selection (kernels.hpp, SelectLanes): each candidate's count of smaller d2 among
+// all m, one compare a candidate and block, where the passes over packed keys had a trip count
+// that varies from watcher to watcher and mispredicts. A group of blocks (up to
+// kSelectBlocks, their accumulators in registers: a capped watcher's candidates most often in
+// one group) is swept once, each broadcast d2 compared with all of its blocks. The lanes past m
+// read +inf: never chosen, never counted.
+constexpr int kSelectBlocks = W >= 16 ? 4 : W >= 4 ? 6 : 8;
+
+struct SelectState {
+    wf edge, next;
+    uint32_t chosen;
+};
+
+// The group of B blocks from candidate i: counted, then its chosen emitted. The blocks'
+// accumulators are named one by one (G...): a loop over them kept them in memory.
+template <int B, int... G>
+inline void select_group(const SelectLanes& s, uint32_t i, SelectState& st, std::integer_sequence<int, G...>) noexcept {
     const wf inf = splat(std::numeric_limits<float>::infinity()), zero = splat(0.0f);
+    wf d2[B];
+    wi smaller[B];
+    ((d2[G] = select(from_bits(live_lanes(s.m - i - uint32_t(G * W))), loadu(s.d2 + i + G * W), inf),
+      smaller[G] = isplat(0)), ...);
+    for (uint32_t j = 0; j < s.m; ++j) {
+        const wf dj = splat(s.d2[j]);
+        ((smaller[G] = count_lanes(smaller[G], lt(dj, d2[G]))), ...);
+    }
     const wi cap = isplat(s.n);
-    wf edge = zero, next = inf;
-    uint32_t chosen = 0;
-    for (uint32_t i = 0; i < s.m; i += W) {
-        const uint32_t live = live_lanes(s.m - i);
-        const wf d2 = select(from_bits(live), loadu(s.d2 + i), inf);
-        wi smaller = isplat(0);
-        for (uint32_t j = 0; j < s.m; ++j) smaller = count_lanes(smaller, lt(splat(s.d2[j]), d2));
-        const wm in = ineg(isub(smaller, cap));  // fewer than n smaller
-        chosen += emit(s.order + chosen, i, bits(in) & live);
-        edge = vmax(edge, select(in, d2, zero));
-        next = vmin(next, select(in, inf, d2));
+    for (int g = 0; g < B; ++g) {
+        const uint32_t at = i + uint32_t(g * W);
+        const wm in = ineg(isub(smaller[g], cap));  // fewer than n smaller
+        st.chosen += emit(s.order + st.chosen, at, bits(in) & live_lanes(s.m - at));
+        st.edge = vmax(st.edge, select(in, d2[g], zero));
+        st.next = vmin(st.next, select(in, inf, d2[g]));
+    }
+}
+
+template <int B>
+inline void select_blocks(const SelectLanes& s, uint32_t i, SelectState& st) noexcept {
+    select_group<B>(s, i, st, std::make_integer_sequence<int, B>{});
+}
+
+inline void interest_select(SelectLanes& s) noexcept {
+    static_assert(kSelectBlocks <= 8, "select_rest dispatches up to 8 blocks");
+    SelectState st{splat(0.0f), splat(std::numeric_limits<float>::infinity()), 0};
+    uint32_t i = 0;
+    for (; s.m - i >= uint32_t(kSelectBlocks * W) && i < s.m; i += kSelectBlocks * W) select_blocks<kSelectBlocks>(s, i, st);
+    // The rest, in as many blocks as it fills, at most kSelectBlocks (each loaded only where it
+    // starts below m: d2 has kMaxWidth of room).
+    switch (i < s.m ? (s.m - i + W - 1) / W : 0) {
+        case 1: select_blocks<1>(s, i, st); break;
+        case 2: select_blocks<(kSelectBlocks >= 2 ? 2 : 1)>(s, i, st); break;
+        case 3: select_blocks<(kSelectBlocks >= 3 ? 3 : 1)>(s, i, st); break;
+        case 4: select_blocks<(kSelectBlocks >= 4 ? 4 : 1)>(s, i, st); break;
+        case 5: select_blocks<(kSelectBlocks >= 5 ? 5 : 1)>(s, i, st); break;
+        case 6: select_blocks<(kSelectBlocks >= 6 ? 6 : 1)>(s, i, st); break;
+        case 7: select_blocks<(kSelectBlocks >= 7 ? 7 : 1)>(s, i, st); break;
+        case 8: select_blocks<(kSelectBlocks >= 8 ? 8 : 1)>(s, i, st); break;
+        default: break;
     }
     float lanes[2][W];
-    storeu(lanes[0], edge);
-    storeu(lanes[1], next);
+    storeu(lanes[0], st.edge);
+    storeu(lanes[1], st.next);
     s.edge = lanes[0][0], s.next = lanes[1][0];
     for (int k = 1; k < W; ++k) {
         s.edge = lanes[0][k] > s.edge ? lanes[0][k] : s.edge;
         s.next = lanes[1][k] < s.next ? lanes[1][k] : s.next;
     }
-    s.chosen = chosen;
+    s.chosen = st.chosen;
 }
 
 }  // namespace SOAGEO_TARGET

@@ -2,6 +2,7 @@
 // SOAGEO_WIDE_* switch matching its compiler flags. Adding a kernel: write its body in a
 // kernel_*.inl against wide.hpp, include it here, and add it to the table below.
 #include <limits>
+#include <utility>
 
 #include "kernels.hpp"
 #include "sweep.hpp"
