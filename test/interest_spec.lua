@@ -540,6 +540,37 @@ for _, arch in ipairs(soageo.archs()) do
       assert.are.same({ [2] = 7, [3] = 12, [4] = 5, [5] = 6 }, listings)
     end)
 
+    it("returns no view and no due pair for a banded watcher without an entity, tick after tick", function()
+      -- A few entities move a little each tick: the incremental path, where still watchers keep
+      -- their capped views.
+      math.randomseed(5)
+      local l = soageo.layer()
+      local xs, ys = {}, {}
+      for id = 1, 400 do
+        xs[id], ys[id] = math.random() * 100, math.random() * 100
+        l:set(id, xs[id], ys[id])
+      end
+      local aoi = soageo.aoi(l)
+      for id = 1, 400 do aoi:watch(id, 20, nil, { max = 8, band = 2 }) end
+      aoi:watch(1000, 20, nil, { max = 8, band = 2 })  -- no entity 1000 in the layer
+      aoi:update()
+      local due = {}
+      for tick = 1, 10 do
+        for id = 1 + tick % 10, 400, 10 do
+          xs[id] = xs[id] + 0.1
+          l:move(id, xs[id], ys[id])
+        end
+        aoi:update()
+        local n
+        due, n = aoi:due(due)
+        assert.is_true(n > 0)
+        for i = 1, 2 * n, 2 do assert.are_not.equal(1000, due[i]) end
+        assert.are.equal(0, select(2, aoi:visible(1000)))
+      end
+      local stats = aoi:stats()
+      assert.is_true(stats.incremental > 0 and stats.interest_kept > 0)
+    end)
+
     it("returns every visible pair as due for a watcher without options", function()
       local l = util.layer_of({ { 0, 0 }, { 1, 0 }, { 2, 0 }, { 50, 0 } })
       local aoi = soageo.aoi(l)

@@ -474,13 +474,29 @@ bool try_keep(const InterestInput& in, InterestScratch& s, const InterestOptions
     after.reach[after.n - 1] = next_reach(in, opt, w, old.edge);
     const PairRun out = run_at(after, off);
     std::memcpy(out.target, old.target, size_t(old.n) * sizeof(int64_t));
-    std::memcpy(out.deadline, old.deadline, size_t(old.n) * sizeof(uint32_t));
-    std::memcpy(out.period, old.period, size_t(old.n) * sizeof(uint32_t));
-    std::memcpy(out.since, old.since, size_t(old.n) * sizeof(uint32_t));
     SOAGEO_ASSERT(!in.new_pos);  // an incremental update: the positions stay
     std::memcpy(after.pos + off, old.pos, size_t(old.n) * sizeof(uint32_t));
     PeriodTable& periods = *table;
     periods.build(opt);
+    if (periods.in_lanes()) {
+        // The kernel counts every pair's period from its d2 (the watcher did not move: a pair
+        // that did not either keeps the d2 its period came from) and reads the schedule from
+        // the last lists, as for a view chosen the same.
+        const Visible& v = *in.visible;
+        const uint32_t self = v.pos[k];  // kNoSlot (no entity) only with an empty view
+        SOAGEO_ASSERT(self != kNoSlot || old.n == 0);
+        const float wx = self == kNoSlot ? 0.0f : in.xs[self], wy = self == kNoSlot ? 0.0f : in.ys[self];
+        for (uint32_t a = 0; a < old.n; ++a) {
+            const uint32_t q = old.pos[a];
+            const float dx = in.xs[q] - wx, dy = in.ys[q] - wy;
+            s.pair_d2[a] = dx * dx + dy * dy;
+        }
+        defer_schedule(*deferred, periods, after, off, old.n, &old);
+        return true;
+    }
+    std::memcpy(out.deadline, old.deadline, size_t(old.n) * sizeof(uint32_t));
+    std::memcpy(out.period, old.period, size_t(old.n) * sizeof(uint32_t));
+    std::memcpy(out.since, old.since, size_t(old.n) * sizeof(uint32_t));
     for (uint32_t j = 0; j < movers; ++j)
         if (s.rank[j] != kNoSlot) keep_pair(out, s.rank[j], periods.again(out.period[s.rank[j]], s.d2[j]));
     uint32_t* const firsts = s.order;  // free: the movers are done
