@@ -219,6 +219,29 @@ for _, arch in ipairs(soageo.archs()) do
         assert.are.equal(7, ne)                  -- 11 in view, 4 seen already
         assert.are.equal(0, nl)
       end)
+
+      it("returns the nearest N, ties by the lower id, with a plain cap (ties across the boundary and inside it)", function()
+        local l = soageo.layer()
+        l:set(1, 0, 0)
+        l:set(20, 3, 0); l:set(5, 0, 3); l:set(13, -3, 0)  -- three at distance 3, ids 5, 13, 20
+        l:set(8, 1, 0); l:set(30, 0, 1)                     -- two at distance 1
+        l:set(2, 6, 0)
+        local aoi = soageo.aoi(l, { margin = margin })
+        aoi:watch(1, 100, nil, { max = 3 })
+        aoi:update()
+        local list, n = aoi:visible(1)
+        -- Across the boundary: the two at 1, then the lowest id of the three at 3.
+        assert.are.same({ 5, 8, 30 }, util.sorted(list, n))
+        aoi:watch(1, 100, nil, { max = 4 })
+        aoi:update()
+        list, n = aoi:visible(1)
+        assert.are.same({ 5, 8, 13, 30 }, util.sorted(list, n))
+        -- Inside it: both ties kept whole.
+        aoi:watch(1, 100, nil, { max = 5 })
+        aoi:update()
+        list, n = aoi:visible(1)
+        assert.are.same({ 5, 8, 13, 20, 30 }, util.sorted(list, n))
+      end)
     end)
   end
 
@@ -543,11 +566,11 @@ for _, arch in ipairs(soageo.archs()) do
     it("returns no view and no due pair for a banded watcher without an entity, tick after tick", function()
       -- A few entities move a little each tick: the incremental path, where still watchers keep
       -- their capped views.
-      math.randomseed(5)
+      local g = rng.new(905)
       local l = soageo.layer()
       local xs, ys = {}, {}
       for id = 1, 400 do
-        xs[id], ys[id] = math.random() * 100, math.random() * 100
+        xs[id], ys[id] = g:uniform(0, 100), g:uniform(0, 100)
         l:set(id, xs[id], ys[id])
       end
       local aoi = soageo.aoi(l)

@@ -140,7 +140,7 @@ InterestScratch interest_scratch_carve(void* block, uint32_t cap) noexcept;
 // The number of an aoi's first update. The schedule keeps deadlines as an update's low 32 bits,
 // compared by their int32 difference; starting 16 updates short of 2^32 (as Linux starts its
 // jiffies short of their wrap) puts the wrap into the first updates of every aoi, so that every
-// spec, fuzz run and example that ticks one crosses it.
+// spec, fuzz run and example that ticks one 16 times or more crosses it.
 constexpr uint64_t kFirstUpdate = 0x100000000ull - 16;
 
 struct InterestInput {

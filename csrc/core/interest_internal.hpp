@@ -53,8 +53,11 @@ inline uint32_t cap_key(float d2, float margin, bool seen) noexcept {
     return ordered_bits(key);
 }
 
-// Picks a capped watcher's view among its m candidates: the always-seen and pinned ones, then
-// the opt.max smallest keys. A partial selection on packed keys (pack_keys): the ties at the
+// Picks a capped watcher's view among its m candidates (m > opt.max): the always-seen and pinned
+// ones, then the opt.max smallest keys. In the usual case (the key is the d2: no margin, no
+// always-seen bits or pins) among at most kSelectLanesMost candidates, the kernels'
+// interest_select counts each one's smaller d2 in lanes, unless a tie straddles the boundary.
+// Else a partial selection on packed keys (pack_keys): the ties at the
 // boundary key, rare, are then settled by d2 and id. The last update's pivot, a little above its
 // boundary key, splits the keys first: the boundary moves little from one update to the next,
 // so most often n or more keys are below it, a few more than n, and only those are selected

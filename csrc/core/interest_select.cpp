@@ -1,5 +1,6 @@
-// The cap's selection (interest_internal.hpp): a capped watcher's candidates packed as keys
-// and the smallest chosen, around the last update's pivot.
+// The cap's selection (interest_internal.hpp): in the usual case among few candidates, the
+// kernels' interest_select in vector lanes; else (and on a tie across the boundary) the
+// candidates packed as keys and the smallest chosen, around the last update's pivot.
 #include "interest_internal.hpp"
 #include "invariant.hpp"
 
@@ -130,8 +131,11 @@ inline void keep_smallest(uint64_t (&low)[kPivotSlack], uint64_t key) noexcept {
 uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const InterestOptions& opt, int64_t w,
                         const uint32_t* list, uint32_t m, uint32_t seen, uint32_t* edge_out,
                         uint32_t* pivot_io) noexcept {
+    SOAGEO_ASSERT(m > opt.max);  // capped: SelectLanes needs n < m
     if (m <= kSelectLanesMost && !opt.always && !(in.margin > 0) && !pins_has_watcher(*in.pins, w)) {
         // The usual case among few candidates: in lanes, unless a tie straddles the boundary.
+        // The next pivot is the smallest key left out, as below with one key of slack.
+        static_assert(kPivotSlack == 1, "the lanes give the smallest key left out as the pivot");
         SelectLanes lanes{s.d2, m, opt.max, s.order, 0, 0.0f, 0.0f};
         in.kernels->interest_select(lanes);
         if (lanes.chosen == opt.max) {

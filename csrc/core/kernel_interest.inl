@@ -94,10 +94,10 @@ inline void select_group(const SelectLanes& s, uint32_t i, SelectState& st, std:
     const wi cap = isplat(s.n);
     for (int g = 0; g < B; ++g) {
         const uint32_t at = i + uint32_t(g * W);
-        const wm in = ineg(isub(smaller[g], cap));  // fewer than n smaller
-        st.chosen += emit(s.order + st.chosen, at, bits(in) & live_lanes(s.m - at));
-        st.edge = vmax(st.edge, select(in, d2[g], zero));
-        st.next = vmin(st.next, select(in, inf, d2[g]));
+        const wm fewer = ineg(isub(smaller[g], cap));  // fewer than n smaller: chosen
+        st.chosen += emit(s.order + st.chosen, at, bits(fewer) & live_lanes(s.m - at));
+        st.edge = vmax(st.edge, select(fewer, d2[g], zero));
+        st.next = vmin(st.next, select(fewer, inf, d2[g]));
     }
 }
 
@@ -107,10 +107,10 @@ inline void select_blocks(const SelectLanes& s, uint32_t i, SelectState& st) noe
 }
 
 inline void interest_select(SelectLanes& s) noexcept {
-    static_assert(kSelectBlocks <= 8, "select_rest dispatches up to 8 blocks");
+    static_assert(kSelectBlocks <= 8, "the switch below dispatches up to 8 blocks");
     SelectState st{splat(0.0f), splat(std::numeric_limits<float>::infinity()), 0};
     uint32_t i = 0;
-    for (; s.m - i >= uint32_t(kSelectBlocks * W) && i < s.m; i += kSelectBlocks * W) select_blocks<kSelectBlocks>(s, i, st);
+    for (; s.m - i >= uint32_t(kSelectBlocks * W); i += kSelectBlocks * W) select_blocks<kSelectBlocks>(s, i, st);
     // The rest, in as many blocks as it fills, at most kSelectBlocks (each loaded only where it
     // starts below m: d2 has kMaxWidth of room).
     switch (i < s.m ? (s.m - i + W - 1) / W : 0) {

@@ -6,7 +6,9 @@
 // - arithmetic is IEEE single precision, one rounding per operation, no FMA (-ffp-contract=off);
 // - comparisons are ordered: any NaN operand compares false;
 // - vmin(a, b) is `a < b ? a : b` (the x86 minps rule, emulated on NEON and in scalar code);
-// - the lane mask of a block turns into an integer with bit k set for lane k.
+// - the lane mask of a block turns into an integer with bit k set for lane k;
+// - select(m, a, c) takes a's lanes where m holds and c's elsewhere, bit for bit; storeu writes
+//   a block's lanes where no alignment is known.
 //
 // This is the only place in the project that names an intrinsic.
 
