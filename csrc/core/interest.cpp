@@ -35,6 +35,16 @@ void copy_events(const EventList& from, uint64_t lo, uint64_t hi, EventList& to)
 // An incremental update keeps the positions (a removed entity's is in no list).
 inline uint32_t pos_now(const InterestInput& in, uint32_t q) noexcept { return in.new_pos ? in.new_pos[q] : q; }
 
+// The d2 of n positions from the watcher at position `self`, as the AOI computes it (kNoSlot: a
+// watcher without an entity, which sees nothing, measured from the origin).
+inline void d2_from(const InterestInput& in, uint32_t self, const uint32_t* pos, uint32_t n, float* d2) noexcept {
+    const float wx = self == kNoSlot ? 0.0f : in.xs[self], wy = self == kNoSlot ? 0.0f : in.ys[self];
+    for (uint32_t i = 0; i < n; ++i) {
+        const float dx = in.xs[pos[i]] - wx, dy = in.ys[pos[i]] - wy;
+        d2[i] = dx * dx + dy * dy;
+    }
+}
+
 // One watcher's pairs in the pair arrays (interest.hpp): pair b is target[b], deadline[b]...
 struct PairRun {
     int64_t* target;
@@ -482,15 +492,8 @@ bool try_keep(const InterestInput& in, InterestScratch& s, const InterestOptions
         // The kernel counts every pair's period from its d2 (the watcher did not move: a pair
         // that did not either keeps the d2 its period came from) and reads the schedule from
         // the last lists, as for a view chosen the same.
-        const Visible& v = *in.visible;
-        const uint32_t self = v.pos[k];  // kNoSlot (no entity) only with an empty view
-        SOAGEO_ASSERT(self != kNoSlot || old.n == 0);
-        const float wx = self == kNoSlot ? 0.0f : in.xs[self], wy = self == kNoSlot ? 0.0f : in.ys[self];
-        for (uint32_t a = 0; a < old.n; ++a) {
-            const uint32_t q = old.pos[a];
-            const float dx = in.xs[q] - wx, dy = in.ys[q] - wy;
-            s.pair_d2[a] = dx * dx + dy * dy;
-        }
+        SOAGEO_ASSERT(in.visible->pos[k] != kNoSlot || old.n == 0);  // no entity: an empty view
+        d2_from(in, in.visible->pos[k], old.pos, old.n, s.pair_d2);
         defer_schedule(*deferred, periods, after, off, old.n, &old);
         return true;
     }
@@ -568,15 +571,9 @@ struct Turn {
 uint32_t candidates(const InterestInput& in, InterestScratch& s, const Turn& t) noexcept {
     const Visible& v = *in.visible;
     if (!t.watching || !v.len[t.k]) return 0;
-    const uint32_t self = v.pos[t.k], m = v.len[t.k];
-    const float wx = self == kNoSlot ? 0.0f : in.xs[self], wy = self == kNoSlot ? 0.0f : in.ys[self];
-    const uint32_t* list = v.target + v.off[t.k];
+    const uint32_t m = v.len[t.k];
     SOAGEO_ASSERT(m <= s.cap);
-    for (uint32_t i = 0; i < m; ++i) {
-        const uint32_t q = list[i];
-        const float dx = in.xs[q] - wx, dy = in.ys[q] - wy;
-        s.d2[i] = dx * dx + dy * dy;
-    }
+    d2_from(in, v.pos[t.k], v.target + v.off[t.k], m, s.d2);
     return m;
 }
 

@@ -113,7 +113,7 @@ inline void interest_select(SelectLanes& s) noexcept {
     for (; s.m - i >= uint32_t(kSelectBlocks * W); i += kSelectBlocks * W) select_blocks<kSelectBlocks>(s, i, st);
     // The rest, in as many blocks as it fills, at most kSelectBlocks (each loaded only where it
     // starts below m: d2 has kMaxWidth of room).
-    switch (i < s.m ? (s.m - i + W - 1) / W : 0) {
+    switch ((s.m - i + W - 1) / W) {  // 0 when m is a whole number of groups
         case 1: select_blocks<1>(s, i, st); break;
         case 2: select_blocks<(kSelectBlocks >= 2 ? 2 : 1)>(s, i, st); break;
         case 3: select_blocks<(kSelectBlocks >= 3 ? 3 : 1)>(s, i, st); break;
