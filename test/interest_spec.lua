@@ -248,7 +248,7 @@ for _, arch in ipairs(soageo.archs()) do
   describe("when the " .. arch .. " target ranks a crowd with a margin", function()
     util.use_target(arch, setup, teardown)
 
-    it("returns views that keep their targets until another is nearer by more than the margin", function()
+    it("returns views that keep their targets until another is nearer by the margin or more", function()
       local l = soageo.layer()
       l:set(1, 0, 0)
       l:set(2, 10, 0)
@@ -260,14 +260,21 @@ for _, arch in ipairs(soageo.archs()) do
       l:move(3, 9, 0)                            -- nearer by 1: within the margin, 2 stays
       local _, _, ne, nl = aoi:update()
       assert.are.equal(0, ne + nl)
-      l:move(3, 7.5, 0)                          -- nearer by 2.5: 3 takes the place
+      l:move(3, 8.5, 0)                          -- nearer by 1.5: 2 stays
+      _, _, ne, nl = aoi:update()
+      assert.are.equal(0, ne + nl)
+      l:move(3, 8, 0)                            -- nearer by exactly 2: the keys tie (8), the smaller d2 wins
       local enter, leave
       enter, leave, ne, nl = aoi:update()
       assert.are.same({ 1, 3 }, { enter[1], enter[2] })
       assert.are.same({ 1, 2 }, { leave[1], leave[2] })
-      l:move(2, 6.5, 0)                          -- nearer by 1 than 3, which now has the bonus
+      l:move(2, 6.5, 0)                          -- nearer by 1.5 than 3, which now has the bonus
       _, _, ne, nl = aoi:update()
       assert.are.equal(0, ne + nl)
+      l:move(2, 6, 0)                            -- nearer by exactly 2 than 3: 2 takes the place back
+      enter, leave, ne, nl = aoi:update()
+      assert.are.same({ 1, 2 }, { enter[1], enter[2] })
+      assert.are.same({ 1, 3 }, { leave[1], leave[2] })
     end)
   end)
 
@@ -658,14 +665,23 @@ describe("when watch is given bad options", function()
     local aoi = soageo.aoi(l)
     local watch = util.method("watch")
     local cases = {
-      { { max = 0 }, "max must be an integer >= 1" },
-      { { max = 1.5 }, "max must be an integer >= 1" },
-      { { budget = -1 }, "budget must be an integer >= 1" },
+      { { max = 0 }, "max must be an integer in [1, 0xffffffff]" },
+      { { max = 1.5 }, "max must be an integer in [1, 0xffffffff]" },
+      { { budget = -1 }, "budget must be an integer in [1, 0xffffffff]" },
       { { band = 0 }, "band must be finite and > 0" },
       { { band = 1 / 0 }, "band must be finite and > 0" },
-      { { max_period = 0 }, "max_period must be an integer >= 1" },
+      { { max_period = 0 }, "max_period must be an integer in [1, 0xffffffff]" },
       { { always = -1 }, "always must be an integer in [0, 0xffffffff]" },
+      { { max = 2 ^ 32 }, "max must be an integer in [1, 0xffffffff]" },
+      { { budget = 0 }, "budget must be an integer in [1, 0xffffffff]" },
+      { { budget = "2" }, "budget must be an integer in [1, 0xffffffff]" },
+      { { band = 0 / 0 }, "band must be finite and > 0" },
+      { { band = -3 }, "band must be finite and > 0" },
+      { { band = "4" }, "band must be finite and > 0" },
+      { { max_period = 2.5 }, "max_period must be an integer in [1, 0xffffffff]" },
+      { { max_period = 2 ^ 32 }, "max_period must be an integer in [1, 0xffffffff]" },
       { { max = 3, colour = 1 }, "unknown option 'colour'" },
+      { { max = 3, [1] = 2 }, "option names must be strings" },
     }
     for _, c in ipairs(cases) do
       local ok, err = pcall(watch, aoi, 1, 10, nil, c[1])
@@ -676,6 +692,42 @@ describe("when watch is given bad options", function()
     end
     aoi:update()
     assert.are.equal(0, select(2, aoi:due()))
+  end)
+
+  it("leaves a special watcher's options, pins, view and schedule as they were", function()
+    -- Two aois over one layer, the same calls but for the refused ones: every update after
+    -- gives both the same events, views and due pairs.
+    local g = rng.new(36)
+    local l = soageo.layer()
+    for id = 1, 40 do l:set(id, g:uniform(0, 30), g:uniform(0, 30)) end
+    local opt = { max = 3, band = 4, budget = 2 }
+    local tried, control = soageo.aoi(l), soageo.aoi(l)
+    for _, a in ipairs({ tried, control }) do
+      a:watch(1, 12, nil, opt)
+      a:watch(2, 12)
+      a:pin(1, 40)
+      a:update()
+    end
+    local watch = util.method("watch")
+    local bad = { { max = 0 }, { budget = 0 }, { band = -1 }, { max_period = 0 }, { always = -1 },
+                  { max = 1, colour = 2 }, { max = 9, band = 0 / 0 }, { budget = 9, max_period = 2.5 } }
+    for _, b in ipairs(bad) do
+      assert.is_false((pcall(watch, tried, 1, 12, nil, b)))
+      assert.is_false((pcall(watch, tried, 2, 12, nil, b)))  -- a plain watcher stays plain
+      assert.is_false((pcall(watch, tried, 3, 12, nil, b)))  -- no watcher is added
+    end
+    assert.are.equal(2, tried:watchers())
+    for tick = 1, 12 do
+      for id = 1, 40, 3 do
+        local x, y = l:get(id)
+        l:move(id, x + g:uniform(-2, 2), y + g:uniform(-2, 2))
+      end
+      local a = { tried:update({}, {}) }
+      local b = { control:update({}, {}) }
+      assert.are.same(b, a, "tick " .. tick)
+      for w = 1, 2 do assert.are.same({ control:visible(w) }, { tried:visible(w) }, "tick " .. tick) end
+      assert.are.same({ control:due() }, { tried:due() }, "tick " .. tick)
+    end
   end)
 end)
 

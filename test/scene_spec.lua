@@ -114,6 +114,53 @@ describe("the example scene", function()
     end)
   end)
 
+  describe("when players watch with caps and a band (interest options)", function()
+    it("sends each player only its due pairs, of targets it sees, and counts the uncapped pairs beside", function()
+      local interest = { max = 8, always = scene.PLAYER, band = 20, max_period = 3 }
+      local function check(world, stats, label)
+        -- sent: the due pairs, each of a player and a target in its capped view.
+        local due, n = world.aoi:due({})
+        assert.are.equal(n, stats.sent, label)
+        local seen = {}
+        for i = 1, n do
+          local w, t = due[2 * i - 1], due[2 * i]
+          assert.are.equal(scene.PLAYER, world.faction[w], label)
+          seen[w] = seen[w] or {}
+          if not seen[w].all then
+            seen[w].all = true
+            for _, v in ipairs((world.aoi:visible(w))) do seen[w][v] = true end
+          end
+          assert.is_true(seen[w][t] == true, label .. ": due pair " .. w .. ">" .. t .. " not in view")
+        end
+        -- uncapped: every pair the plain aoi sees; the capped views hold at most 8 non-players.
+        local plain, sent_max = 0, 0
+        for id, f in pairs(world.faction) do
+          if f == scene.PLAYER and world.layer:get(id) then
+            plain = plain + select(2, world.plain:visible(id))
+            local others = 0
+            local view, k = world.aoi:visible(id)
+            for i = 1, k do if world.faction[view[i]] ~= scene.PLAYER then others = others + 1 end end
+            assert.is_true(others <= interest.max, label)
+            sent_max = sent_max + k
+          end
+        end
+        assert.are.equal(plain, stats.uncapped, label)
+        assert.is_true(stats.sent <= sent_max, label)
+        return stats.sent, stats.uncapped
+      end
+      local east = scene.new({ entities = 3000, seed = 5, interest = interest })
+      local west = scene.new({ entities = 0, traps = 0, seed = 6, interest = interest })
+      local sent, uncapped = 0, 0
+      for tick = 1, 12 do
+        local s, u = check(east, east:tick(), "east tick " .. tick)
+        sent, uncapped = sent + s, uncapped + u
+      end
+      assert.is_true(sent > 0 and 4 * sent < 3 * uncapped, sent .. " sent, " .. uncapped .. " uncapped")
+      west:adopt(east:handoff())  -- the plain aoi follows the adopted region as the capped one
+      for tick = 1, 4 do check(west, west:tick(), "west tick " .. tick) end
+    end)
+  end)
+
   describe("when a scene adopts another's region (a handoff)", function()
     it("strikes no victim again that already stood on a trap, and re-enters nothing", function()
       local east = scene.new({ entities = 5000, seed = 7 })

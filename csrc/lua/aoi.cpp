@@ -124,11 +124,11 @@ bool check_interest_options(lua_State* L, int arg, InterestOptions* o) {
     while (lua_next(L, arg)) {
         const char* key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : nullptr;
         if (key && std::strcmp(key, "max") == 0) {
-            o->max = option_count(L, arg, "max must be an integer >= 1");
+            o->max = option_count(L, arg, "max must be an integer in [1, 0xffffffff]");
         } else if (key && std::strcmp(key, "budget") == 0) {
-            o->budget = option_count(L, arg, "budget must be an integer >= 1");
+            o->budget = option_count(L, arg, "budget must be an integer in [1, 0xffffffff]");
         } else if (key && std::strcmp(key, "max_period") == 0) {
-            o->max_period = option_count(L, arg, "max_period must be an integer >= 1");
+            o->max_period = option_count(L, arg, "max_period must be an integer in [1, 0xffffffff]");
         } else if (key && std::strcmp(key, "always") == 0) {
             if (!to_mask(L, -1, &o->always)) luaL_argerror(L, arg, "always must be an integer in [0, 0xffffffff]");
         } else if (key && std::strcmp(key, "band") == 0) {

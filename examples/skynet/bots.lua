@@ -1,5 +1,6 @@
--- Drives a scene tick by tick and prints the same statistics as examples/scene_sim.lua, hands
--- the east scene's layer to the west scene and drives the west scene on.
+-- Drives a scene tick by tick and prints a line of its statistics every few ticks (entities,
+-- casts, hits, deaths, AOI events, time), hands the east scene's layer to the west scene and
+-- drives the west scene on.
 local skynet = require "skynet"
 
 local command = {}
