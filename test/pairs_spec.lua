@@ -78,7 +78,7 @@ describe("layer:pairs", function()
     it("returns every pair of 20,000 entities, uniform and clustered, as the plain sweep does", function()
       local g = rng.new(12)
       for _, span in ipairs({ 2000, 250 }) do
-        local l = scene(g, quick(20000, 2000), span, 15)
+        local l = scene(g, quick(20000, 2000), quick(span, span / math.sqrt(10)), 15)  -- quick: as dense
         local want = ref.pairs_sweep(ref.entities(l))
         local out, n = l:pairs()
         assert.are.equal(#want // 2, n)
@@ -106,8 +106,9 @@ describe("layer:pairs", function()
 
     it("returns every pair between two layers of 10,000, as the plain sweep does", function()
       local g = rng.new(14)
-      local a = scene(g, quick(10000, 1000), 1500, 12)
-      local b = scene(g, quick(10000, 1000), 1500, 12, 500000)
+      local span = quick(1500, 1500 / math.sqrt(10))  -- quick: as dense
+      local a = scene(g, quick(10000, 1000), span, 12)
+      local b = scene(g, quick(10000, 1000), span, 12, 500000)
       local want = ref.pairs_between_sweep(ref.entities(a), ref.entities(b))
       local out, n = soageo.pairs_between(a, b)
       util.same_pairs(assert, want, out, n, 500)
