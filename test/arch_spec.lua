@@ -15,12 +15,18 @@ end
 
 local function shell_quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
 
+-- How a child of another machine's interpreter runs here: SOAGEO_SPEC_RUNNER (make test-neon-lua
+-- sets "qemu-aarch64 -L ..."), prefixed to its command; empty for this machine's own.
+local runner = os.getenv("SOAGEO_SPEC_RUNNER")
+runner = runner and runner ~= "" and runner .. " " or ""
+
 -- Runs a Lua chunk in a fresh process of this interpreter, with this process's package.path
 -- and package.cpath (so it loads the same soageo) and SOAGEO_ARCH set; returns its output and
 -- success.
 local function with_env(arch, code)
   local prelude = string.format("package.path = %q; package.cpath = %q; ", package.path, package.cpath)
-  local cmd = string.format("SOAGEO_ARCH=%s %s -e %s 2>&1", arch, shell_quote(interpreter()), shell_quote(prelude .. code))
+  local cmd = string.format("SOAGEO_ARCH=%s %s%s -e %s 2>&1", arch, runner, shell_quote(interpreter()),
+    shell_quote(prelude .. code))
   local p = assert(io.popen(cmd))
   local out = p:read("a")
   local ok = p:close()

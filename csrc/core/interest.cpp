@@ -17,10 +17,16 @@ namespace {
 
 using namespace interest_detail;
 
-// The events of one watcher, in the order of the uncapped ones: [lo, hi) of a list sorted by watcher.
-void run_of(const EventList& e, uint64_t from, int64_t w, uint64_t* lo, uint64_t* hi) noexcept {
+// The events of one watcher, in the order of the uncapped ones: [lo, hi) of a list sorted by
+// watcher, from `from` (galloping over the other watchers' events, many when few are special).
+__attribute__((noinline)) uint64_t skip_events(const EventList& e, uint64_t from, int64_t w) noexcept {
+    const int64_t* pair = e.pair;
+    return gallop(from, e.n, [pair, w](uint64_t q) { return pair[2 * q] < w; });
+}
+
+inline void run_of(const EventList& e, uint64_t from, int64_t w, uint64_t* lo, uint64_t* hi) noexcept {
     uint64_t i = from;
-    while (i < e.n && e.pair[2 * i] < w) ++i;
+    if (i < e.n && e.pair[2 * i] < w) i = skip_events(e, i, w);  // none when every watcher is special
     *lo = i;
     while (i < e.n && e.pair[2 * i] == w) ++i;
     *hi = i;
@@ -233,16 +239,17 @@ InterestNeed interest_need(const Visible& v_before, const EventList& enter, cons
     // uncapped lists, their enters and their pins; a view is at most its cap when none passes it.
     // A watcher the AOI wrote no events for (aoi.cpp: one with a floor) had at least its cap's
     // worth of candidates at the last update, so its bound is its cap all the same.
-    uint64_t pairs = 0, others = 0, old_sum = 0;
+    uint64_t pairs = 0, others = 0, old_sum = 0, longest = 0;
     uint32_t i = 0, j = 0, k = 0, p = 0;
     uint64_t e = 0;
     while (i < sp.n || j < before.n) {
         const int64_t w = i < sp.n && (j >= before.n || sp.id[i] <= before.watcher[j]) ? sp.id[i] : before.watcher[j];
         const InterestOptions* opt = i < sp.n && sp.id[i] == w ? &sp.opt[i++] : nullptr;
         if (j < before.n && before.watcher[j] == w) ++j;
-        while (k < v_before.n && v_before.watcher[k] < w) ++k;
+        // Galloping over the other watchers (many, when few are special).
+        k = gallop(k, v_before.n, [&v_before, w](uint32_t q) { return v_before.watcher[q] < w; });
         const uint64_t old_len = k < v_before.n && v_before.watcher[k] == w ? v_before.len[k] : 0;
-        while (e < enter.n && enter.pair[2 * e] < w) ++e;
+        e = gallop(e, enter.n, [&enter, w](uint64_t q) { return enter.pair[2 * q] < w; });
         uint64_t enters = 0;
         while (e < enter.n && enter.pair[2 * e] == w) ++e, ++enters;
         while (p < pins.n && pins.pin[p].watcher < w) ++p;
@@ -251,15 +258,15 @@ InterestNeed interest_need(const Visible& v_before, const EventList& enter, cons
         if (opt && opt->max && !opt->always && !pinned) bound = std::min<uint64_t>(bound, opt->max);
         if (opt) pairs += bound, old_sum += old_len;
         else others += bound;
+        // The pass rebuilds a last uncapped view (with its leaves) only for these watchers.
+        longest = std::max(longest, old_len);
     }
-    uint32_t longest = 0;
-    for (uint32_t q = 0; q < v_before.n; ++q) longest = std::max(longest, v_before.len[q]);
     InterestNeed need;
     need.watchers = sp.n;
     need.pairs = pairs;
     need.enter = enter.n + pairs + others;
     need.leave = leave.n + before.pairs + old_sum;
-    need.scratch = std::max(positions, longest) + 2;
+    need.scratch = uint32_t(std::max<uint64_t>(positions, longest)) + 2;
     return need;
 }
 
@@ -522,7 +529,7 @@ uint32_t interest_update(const InterestInput& in, InterestScratch& s, InterestLi
         copy_events(enter, e_at, t.e_lo, enter_out);
         copy_events(leave, l_at, t.l_lo, leave_out);
         e_at = t.e_hi, l_at = t.l_hi;
-        while (k < v.n && v.watcher[k] < t.w) ++k;
+        k = gallop(k, v.n, [&v, &t](uint32_t q) { return v.watcher[q] < t.w; });
         t.k = k;
         t.watching = k < v.n && v.watcher[k] == t.w;
         const bool both = t.opt && t.watching && t.old.target;  // special now and then

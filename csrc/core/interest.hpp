@@ -195,11 +195,34 @@ uint32_t interest_period(const InterestOptions& o, float d2) noexcept;
 // needs kReachOverNearest times the distance of its farthest chosen target, when that is at most
 // kNarrowBelow of its view: its reach is set kReachHeadroom above that (one already set stays
 // while within kReachSlack of it); its floor is its cap. Every other watcher reaches its view.
+// The first index q in [from, n) where below(q) is false (n if none), below being true then
+// false along the range: from `from` by doubling steps, then by halves. Most often the answer is
+// `from` or just past it (a merge of two sorted lists, most ids in both), where a binary search
+// over the whole range would cost its log each time, and a linear walk the whole range when few
+// are.
+template <class Index, class Below>
+inline Index gallop(Index from, Index n, Below below) noexcept {
+    if (from >= n || !below(from)) return from;
+    Index lo = from, step = 1;  // below(lo) holds
+    while (step < n - lo && below(lo + step)) {
+        lo += step;
+        step = step > (n - lo) / 2 ? n - lo : 2 * step;  // no overflow: at most what is left
+    }
+    Index hi = step < n - lo ? lo + step : n;  // !below(hi), or hi == n
+    while (hi - lo > 1) {
+        const Index mid = lo + (hi - lo) / 2;
+        if (below(mid)) lo = mid; else hi = mid;
+    }
+    return hi;
+}
+
 struct Narrowed {
     bool changed;  // some reach changed (the next update compares every watcher's)
     bool any;      // some reach is short of its view (AoiInput::narrowing)
 };
-Narrowed interest_narrow(const InterestLists& l, Watchers& w) noexcept;
+// l: this update's lists; last: the last update's (only their watchers can have a reach short of
+// their view or a floor).
+Narrowed interest_narrow(const InterestLists& l, const InterestLists& last, Watchers& w) noexcept;
 // The nearest a capped watcher needs move a little between updates: the reach leaves them room.
 // Narrowing pays in the uniform scene of bench/bench_interest_lua.lua too (a cap of half the
 // view); kReachOverNearest 1.05 with kReachHeadroom 1.03 sent more watchers to a second scan

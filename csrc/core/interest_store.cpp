@@ -142,20 +142,41 @@ bool interest_sees(const InterestLists& l, int64_t w, int64_t t) noexcept {
     return std::binary_search(p, p + n, t);
 }
 
-Narrowed interest_narrow(const InterestLists& l, Watchers& w) noexcept {
+Narrowed interest_narrow(const InterestLists& l, const InterestLists& last, Watchers& w) noexcept {
     Narrowed out{false, false};
-    uint32_t j = 0;
-    for (uint32_t k = 0; k < w.n; ++k) {
-        while (j < l.n && l.watcher[j] < w.id[k]) ++j;
-        const float r = j < l.n && l.watcher[j] == w.id[k] ? l.reach[j] : 0.0f;
+    // Watcher k's reach and floor, its list at `at` of l (or none: its whole view).
+    const auto settle = [&](uint32_t k, bool listed, uint32_t at) {
+        const float r = listed ? l.reach[at] : 0.0f;
         const bool narrow = r > 0 && double(r) <= kNarrowBelow * double(w.view[k]);
         // A reach a little wider than needed stays: each change of reach changes the list.
         const float now = w.reach[k];
         const bool keep = narrow && now < w.view[k] && now >= r && double(now) <= kReachSlack * double(r);
         w.reach[k] = keep ? now : narrow ? float(kReachHeadroom * double(r)) : w.view[k];
-        w.floor[k] = narrow ? l.len[j] : 0;
+        w.floor[k] = narrow ? l.len[at] : 0;
         out.changed = out.changed || w.reach[k] != now;
         out.any = out.any || narrow;
+    };
+    if (uint64_t(l.n + last.n) * 4 >= w.n) {
+        // Many watchers are special: one pass over all of them, merged with l (ids ascending).
+        uint32_t j = 0;
+        for (uint32_t k = 0; k < w.n; ++k) {
+            while (j < l.n && l.watcher[j] < w.id[k]) ++j;
+            settle(k, j < l.n && l.watcher[j] == w.id[k], j);
+        }
+        return out;
+    }
+    // A few among many: only the watchers of the two lists, galloping over the others, which
+    // have their whole view as their reach and no floor already (set so by the last call, or by
+    // watch and pin: only a watcher of the last lists can have a reach short of its view).
+    uint32_t i = 0, j = 0, k = 0;
+    while (i < l.n || j < last.n) {
+        const int64_t id = i < l.n && (j >= last.n || l.watcher[i] <= last.watcher[j]) ? l.watcher[i] : last.watcher[j];
+        const bool listed = i < l.n && l.watcher[i] == id;
+        const uint32_t at = i;
+        i += listed;
+        j += j < last.n && last.watcher[j] == id;
+        k = gallop(k, w.n, [&w, id](uint32_t q) { return w.id[q] < id; });
+        if (k < w.n && w.id[k] == id) settle(k, listed, at);  // else no more a watcher
     }
     return out;
 }
