@@ -91,7 +91,7 @@ MODULE   := soageo/core.so
 endif
 LUA_OBJ  := $(LUA_SRC:csrc/%.cpp=$(LUA_BUILD)/%.o)
 
-.PHONY: FORCE all module-dir test test-run test-long test-long-run bench bench-run bench-box2d demo demo-run scene scene-run world world-run world-stage world-skynet-proof install clean asan tsan valgrind fuzz test-neon test-lua fuzz-short fuzz-corpus deps core-test test-skynet
+.PHONY: FORCE all module-dir test test-run test-long test-long-run bench bench-run bench-box2d demo demo-run scene scene-run world world-run world-stage world-skynet-proof install clean asan tsan valgrind fuzz test-neon test-neon-lua test-lua fuzz-short fuzz-corpus deps core-test test-skynet
 
 all: $(MODULE)
 	$(say_module)
@@ -277,6 +277,28 @@ test-neon:
 	$(MAKE) --no-print-directory BUILD=build-neon CXX=aarch64-linux-gnu-g++ CFLAGS="-O2 -static" \
 	    TARGETS=neon build-neon/core_test
 	qemu-aarch64 build-neon/core_test
+
+# The specs on aarch64 too (NEON_SPECS, default every spec), in quick mode (test/quick.lua),
+# under qemu: a Lua 5.4 cross-built from the 3rd/lua of a skynet tree (NEON_LUA_SKYNET: one that
+# ../shared/skynet/build.sh made, as CI passes build/skynet/v1.8.0; its sources stay there), the
+# module cross-built against it, both run with the aarch64 libraries Debian's cross compiler
+# brings, by test/mini_busted.lua. Ends with one line "Lua 5.4: N passed, N failed".
+NEON_SPECS ?= $(wildcard test/*_spec.lua)
+NEON_LUA = build-neon-lua/interp
+test-neon-lua:
+	@sh .ci/deps.sh neon
+	@if [ ! -f "$(NEON_LUA_SKYNET)/3rd/lua/lua.h" ]; then \
+	    echo "test-neon-lua: NEON_LUA_SKYNET=/path/to/skynet (a tree with 3rd/lua and skynet-src) is needed"; exit 2; fi
+	rm -rf $(NEON_LUA) && mkdir -p $(NEON_LUA)
+	cp $(NEON_LUA_SKYNET)/3rd/lua/*.c $(NEON_LUA_SKYNET)/3rd/lua/*.h $(NEON_LUA_SKYNET)/3rd/lua/*.hpp \
+	    $(NEON_LUA_SKYNET)/3rd/lua/makefile $(NEON_LUA)/
+	$(MAKE) --no-print-directory -C $(NEON_LUA) linux CC="aarch64-linux-gnu-gcc -std=gnu99" \
+	    AR="aarch64-linux-gnu-ar rcu" RANLIB=aarch64-linux-gnu-ranlib \
+	    MYCFLAGS="-I$(abspath $(NEON_LUA_SKYNET))/skynet-src" > $(NEON_LUA)/build.log
+	$(MAKE) --no-print-directory BUILD=build-neon-lua MODULE=build-neon-lua/soageo/core.so \
+	    CXX=aarch64-linux-gnu-g++ CFLAGS="-O2 -fPIC" TARGETS=neon LUA_INCDIR=$(NEON_LUA) build-neon-lua/soageo/core.so
+	SOAGEO_QUICK=1 SOAGEO_CPATH="build-neon-lua/?.so;" SOAGEO_SPEC_RUNNER="qemu-aarch64 -L /usr/aarch64-linux-gnu" \
+	    qemu-aarch64 -L /usr/aarch64-linux-gnu $(NEON_LUA)/lua test/mini_busted.lua $(NEON_SPECS)
 
 # Sanitizers. asan: AddressSanitizer + UBSan (no recovery) over the core tests, the OOM and
 # thread hosts, and the whole busted suite (the interpreter is not instrumented, so libasan is

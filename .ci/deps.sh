@@ -11,8 +11,8 @@ need="make g++ pkg-config binutils lua5.4 liblua5.4-dev lua-busted luarocks"
 tools="make ${CXX:-g++} ${LUA:-lua5.4} busted objdump"
 case "$1" in
 neon)
-	need="$need g++-aarch64-linux-gnu qemu-user"
-	tools="$tools aarch64-linux-gnu-g++ qemu-aarch64"
+	need="$need gcc-aarch64-linux-gnu g++-aarch64-linux-gnu qemu-user"
+	tools="$tools aarch64-linux-gnu-gcc aarch64-linux-gnu-g++ qemu-aarch64"
 	;;
 extra)
 	need="$need clang libclang-rt-14-dev valgrind"
