@@ -17,7 +17,7 @@
 #   JOBS         spec files `make test` runs at once                  (the number of CPUs)
 #
 # Targets: all module-dir test test-long core-test bench bench-box2d demo scene world install clean asan tsan valgrind fuzz fuzz-short
-#          fuzz-corpus test-neon test-lua test-skynet deps
+#          fuzz-corpus test-neon test-neon-lua test-lua test-skynet deps
 
 LUA          ?= lua5.4
 LUA54_INCDIR := $(shell pkg-config --variable=includedir lua5.4 2>/dev/null || echo /usr/include)/lua5.4

@@ -659,6 +659,76 @@ describe("when a target's id is math.maxinteger", function()
   end)
 end)
 
+describe("when a few watchers are special among many plain ones", function()
+  it("returns the views, events and due pairs of an aoi holding only them, and plain views for the others", function()
+    -- mixed: 800 watchers, 16 of them special (capped and banded, some pinned); only: the 16
+    -- alone; plain: the 784 others alone. Each tick the special ones' views, events and due
+    -- pairs in mixed are only's, the others' are plain's, through options dropped, unwatch and
+    -- watch again, and an aoi with no special watcher left.
+    local g = rng.new(4242)
+    local l = soageo.layer()
+    for id = 1, 800 do l:set(id, g:uniform(0, 300), g:uniform(0, 300)) end
+    local mixed, only, plain = soageo.aoi(l), soageo.aoi(l), soageo.aoi(l)
+    local special, opt = {}, { max = 4, band = 6 }
+    for id = 25, 800, 50 do special[id] = true end  -- 16
+    local function watch_special(id, o)
+      mixed:watch(id, 30, nil, o)
+      only:watch(id, 30, nil, o)
+    end
+    for id = 1, 800 do
+      if special[id] then watch_special(id, opt) else mixed:watch(id, 30); plain:watch(id, 30) end
+    end
+    for id in pairs(special) do
+      if id % 100 == 25 then mixed:pin(id, id + 1); only:pin(id, id + 1) end
+    end
+    local function split(list, n)
+      local mine, others = {}, {}
+      for i = 1, n do
+        local t = special[list[2 * i - 1]] and mine or others
+        t[#t + 1], t[#t + 2] = list[2 * i - 1], list[2 * i]
+      end
+      return mine, others
+    end
+    local function update(label)
+      local me, ml, nme, nml = mixed:update({}, {})
+      local oe, ol, noe, nol = only:update({}, {})
+      local pe, pl, npe, npl = plain:update({}, {})
+      local mine, others = split(me, nme)
+      assert.are.same(table.move(oe, 1, 2 * noe, 1, {}), mine, label .. " enter")
+      assert.are.same(table.move(pe, 1, 2 * npe, 1, {}), others, label .. " enter")
+      mine, others = split(ml, nml)
+      assert.are.same(table.move(ol, 1, 2 * nol, 1, {}), mine, label .. " leave")
+      assert.are.same(table.move(pl, 1, 2 * npl, 1, {}), others, label .. " leave")
+      local md, nmd = mixed:due()
+      local od, nod = only:due()
+      local pd, npd = plain:due()
+      mine, others = split(md, nmd)
+      assert.are.same(table.move(od, 1, 2 * nod, 1, {}), mine, label .. " due")
+      assert.are.same(table.move(pd, 1, 2 * npd, 1, {}), others, label .. " due")
+      for id = 1, 800 do
+        local want = special[id] and only or plain
+        assert.are.same({ want:visible(id) }, { mixed:visible(id) }, label .. " visible " .. id)
+      end
+    end
+    for tick = 1, 30 do
+      local every = tick % 5 == 0 and 2 or 10  -- mostly incremental updates, some full
+      for id = 1 + tick % every, 800, every do
+        local x, y = l:get(id)
+        l:move(id, math.max(0, math.min(300, x + g:uniform(-3, 3))), math.max(0, math.min(300, y + g:uniform(-3, 3))))
+      end
+      if tick == 10 then for id in pairs(special) do if id % 100 == 75 then watch_special(id, nil) end end end
+      if tick == 14 then for id in pairs(special) do if id % 200 == 25 then mixed:unwatch(id); only:unwatch(id) end end end
+      if tick == 16 then for id in pairs(special) do if id % 200 == 25 then watch_special(id, opt) end end end
+      if tick == 20 then for id in pairs(special) do watch_special(id, nil) end end  -- none special
+      if tick == 24 then for id in pairs(special) do watch_special(id, opt) end end
+      update("tick " .. tick)
+    end
+    local st = mixed:stats()
+    assert.is_true(st.interest_narrowed > 30, "narrowed " .. st.interest_narrowed)
+    assert.is_true(st.incremental > 10 and st.full > 3, st.incremental .. " incremental, " .. st.full .. " full")
+  end)
+end)
+
 describe("when watch is given bad options", function()
   it("raises a clear error and changes nothing", function()
     local l = util.layer_of({ { 0, 0 }, { 1, 0 } })
@@ -712,9 +782,10 @@ describe("when watch is given bad options", function()
     local bad = { { max = 0 }, { budget = 0 }, { band = -1 }, { max_period = 0 }, { always = -1 },
                   { max = 1, colour = 2 }, { max = 9, band = 0 / 0 }, { budget = 9, max_period = 2.5 } }
     for _, b in ipairs(bad) do
-      assert.is_false((pcall(watch, tried, 1, 12, nil, b)))
-      assert.is_false((pcall(watch, tried, 2, 12, nil, b)))  -- a plain watcher stays plain
-      assert.is_false((pcall(watch, tried, 3, 12, nil, b)))  -- no watcher is added
+      -- Another view and mask too: nothing of a refused call may be applied.
+      assert.is_false((pcall(watch, tried, 1, 31, 2, b)))
+      assert.is_false((pcall(watch, tried, 2, 31, 2, b)))  -- a plain watcher stays plain
+      assert.is_false((pcall(watch, tried, 3, 31, 2, b)))  -- no watcher is added
     end
     assert.are.equal(2, tried:watchers())
     for tick = 1, 12 do

@@ -190,11 +190,6 @@ uint32_t interest_update(const InterestInput& in, InterestScratch& s, InterestLi
 // A pair's period: min(max_period, 1 + k), k the largest integer with (k * band)^2 <= d2.
 uint32_t interest_period(const InterestOptions& o, float d2) noexcept;
 
-// After an update: the reach and floor (aoi.hpp, Watchers) of every watcher, for the next
-// update. A capped watcher in an aoi without a margin, with neither always-seen bits nor pins,
-// needs kReachOverNearest times the distance of its farthest chosen target, when that is at most
-// kNarrowBelow of its view: its reach is set kReachHeadroom above that (one already set stays
-// while within kReachSlack of it); its floor is its cap. Every other watcher reaches its view.
 // The first index q in [from, n) where below(q) is false (n if none), below being true then
 // false along the range: from `from` by doubling steps, then by halves. Most often the answer is
 // `from` or just past it (a merge of two sorted lists, most ids in both), where a binary search
@@ -216,6 +211,11 @@ inline Index gallop(Index from, Index n, Below below) noexcept {
     return hi;
 }
 
+// After an update: the reach and floor (aoi.hpp, Watchers) of every watcher, for the next
+// update. A capped watcher in an aoi without a margin, with neither always-seen bits nor pins,
+// needs kReachOverNearest times the distance of its farthest chosen target, when that is at most
+// kNarrowBelow of its view: its reach is set kReachHeadroom above that (one already set stays
+// while within kReachSlack of it); its floor is its cap. Every other watcher reaches its view.
 struct Narrowed {
     bool changed;  // some reach changed (the next update compares every watcher's)
     bool any;      // some reach is short of its view (AoiInput::narrowing)
