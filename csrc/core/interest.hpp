@@ -220,9 +220,7 @@ struct Narrowed {
     bool changed;  // some reach changed (the next update compares every watcher's)
     bool any;      // some reach is short of its view (AoiInput::narrowing)
 };
-// l: this update's lists; last: the last update's (only their watchers can have a reach short of
-// their view or a floor).
-Narrowed interest_narrow(const InterestLists& l, const InterestLists& last, Watchers& w) noexcept;
+Narrowed interest_narrow(const InterestLists& l, Watchers& w) noexcept;
 // The nearest a capped watcher needs move a little between updates: the reach leaves them room.
 // Narrowing pays in the uniform scene of bench/bench_interest_lua.lua too (a cap of half the
 // view); kReachOverNearest 1.05 with kReachHeadroom 1.03 sent more watchers to a second scan

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "carve.hpp"
+#include "invariant.hpp"
 
 namespace soageo {
 namespace {
@@ -142,41 +143,29 @@ bool interest_sees(const InterestLists& l, int64_t w, int64_t t) noexcept {
     return std::binary_search(p, p + n, t);
 }
 
-Narrowed interest_narrow(const InterestLists& l, const InterestLists& last, Watchers& w) noexcept {
+Narrowed interest_narrow(const InterestLists& l, Watchers& w) noexcept {
+    // Only the watchers of l (every special watcher has a list there): any other has its whole
+    // view as reach and no floor already. A reach short of its view is only ever set here, for a
+    // special watcher, and a watcher stops being special through watch (which gives it its whole
+    // view back) or unwatch. The others are galloped over: an aoi with a few special watchers
+    // among many would pay a pass over all of them.
     Narrowed out{false, false};
-    // Watcher k's reach and floor, its list at `at` of l (or none: its whole view).
-    const auto settle = [&](uint32_t k, bool listed, uint32_t at) {
-        const float r = listed ? l.reach[at] : 0.0f;
+    uint32_t k = 0;
+    for (uint32_t j = 0; j < l.n; ++j) {
+        const int64_t id = l.watcher[j];
+        k = gallop(k, w.n, [&w, id](uint32_t q) { return w.id[q] < id; });
+        SOAGEO_ASSERT(k < w.n && w.id[k] == id);  // the lists are this update's watchers'
+        if (k == w.n || w.id[k] != id) continue;
+        const float r = l.reach[j];
         const bool narrow = r > 0 && double(r) <= kNarrowBelow * double(w.view[k]);
         // A reach a little wider than needed stays: each change of reach changes the list.
         const float now = w.reach[k];
         const bool keep = narrow && now < w.view[k] && now >= r && double(now) <= kReachSlack * double(r);
         w.reach[k] = keep ? now : narrow ? float(kReachHeadroom * double(r)) : w.view[k];
-        w.floor[k] = narrow ? l.len[at] : 0;
+        w.floor[k] = narrow ? l.len[j] : 0;
         out.changed = out.changed || w.reach[k] != now;
         out.any = out.any || narrow;
-    };
-    if (uint64_t(l.n + last.n) * 4 >= w.n) {
-        // Many watchers are special: one pass over all of them, merged with l (ids ascending).
-        uint32_t j = 0;
-        for (uint32_t k = 0; k < w.n; ++k) {
-            while (j < l.n && l.watcher[j] < w.id[k]) ++j;
-            settle(k, j < l.n && l.watcher[j] == w.id[k], j);
-        }
-        return out;
-    }
-    // A few among many: only the watchers of the two lists, galloping over the others, which
-    // have their whole view as their reach and no floor already (set so by the last call, or by
-    // watch and pin: only a watcher of the last lists can have a reach short of its view).
-    uint32_t i = 0, j = 0, k = 0;
-    while (i < l.n || j < last.n) {
-        const int64_t id = i < l.n && (j >= last.n || l.watcher[i] <= last.watcher[j]) ? l.watcher[i] : last.watcher[j];
-        const bool listed = i < l.n && l.watcher[i] == id;
-        const uint32_t at = i;
-        i += listed;
-        j += j < last.n && last.watcher[j] == id;
-        k = gallop(k, w.n, [&w, id](uint32_t q) { return w.id[q] < id; });
-        if (k < w.n && w.id[k] == id) settle(k, listed, at);  // else no more a watcher
+        ++k;  // the next list's watcher lies past this one: most often right after it
     }
     return out;
 }

@@ -320,8 +320,7 @@ int l_update(lua_State* L) {
     } else {
         a->current = aoi_commit(in, a->scratch, a->visible, a->current, progress);
         interest_apply(a, progress, in.kernels);
-        const Narrowed narrowed =
-            interest_narrow(a->interest[a->interest_current], a->interest[1 - a->interest_current], a->watchers);
+        const Narrowed narrowed = interest_narrow(a->interest[a->interest_current], a->watchers);
         a->narrowing = narrowed.any;
         // A reach changed, or a list was scanned again out to its view: the next update compares
         // every watcher's reach with its list's (set before the events, whose writing may raise).
