@@ -106,14 +106,23 @@ void meet_candidates(const AoiInput& in, AoiScratch& s, const Plan& plan, float 
     s.mark[s.pos_of_rank[plan.self]] = m.kept;  // the watcher never sees itself
     AoiWindow window{s.xs, s.ys, s.mark, plan.runs, plan.n, plan.reach.cx, plan.reach.cy, view, plan.reach.radius,
                      m.open, m.kept, m.m, m.filter};
+    // The d2, when asked for, go beside the list at its own indices (found here: kept through
+    // the watcher loop, they cost every scan a register there).
+    float* const d2 = in.distances ? in.distances + (m.found.visible - s.lists) : nullptr;
+    const auto scan = [&]() {
+        if (d2)
+            in.kernels->aoi_scan_d2(window, m.found, d2);
+        else
+            in.kernels->aoi_scan(window, m.found);
+    };
     if (!plan.rows) {
-        if (plan.n) in.kernels->aoi_scan(window, m.found);
+        if (plan.n) scan();
         return;
     }
     Runs runs;
     cover_runs(s, plan.reach, ~0u, runs, [&](const Runs& r) {
         window.runs = r.at, window.n_runs = r.n;
-        in.kernels->aoi_scan(window, m.found);
+        scan();
         return true;
     });
 }
@@ -255,6 +264,7 @@ AoiStatus aoi_update(const AoiInput& in, AoiScratch& s, Visible& after, EventLis
         p.n_enter = p.n_leave = 0;
     }
     SOAGEO_ASSERT(s.use == AoiScratch::Use::watchers);
+    s.lists = after.target;  // AoiInput::distances lie beside (a grown buffer moves them both)
     uint32_t* const enter_ranks = s.watcher_enters;
     uint32_t* const leave_ranks = s.watcher_leaves;
     // The keys go backwards from the end of each event buffer, the pairs forwards from its start.

@@ -198,6 +198,7 @@ struct AoiScratch {
     uint32_t mark_stamp;  // every mark is below 2 * mark_stamp + 2 (the incremental update goes on from there)
     uint32_t seen_stamp;  // every entry of seen is at most this (cleared after each full update)
     uint32_t n_redo;
+    const uint32_t* lists;  // the full path's: the targets of the lists it writes (AoiInput::distances)
     bool synced;        // the above describe the committed visible lists (set by aoi_commit)
     bool fresh;         // a full update bucketed the entities: sx, sy, watcher_at.. still to be built
     bool any_wide;      // some watcher placed since is wider than a cell (rescanned when anything moves)
@@ -299,6 +300,9 @@ struct AoiInput {
     AoiStats* stats = nullptr;   // counted by aoi_commit when given
     WhoSeesMe* who = nullptr;    // followed by aoi_commit when given (who_sees_me_follows)
     bool narrowing = false;      // some watcher's reach is short of its view (Watchers::reach)
+    // When given (at least after.target_cap entries): the full path writes each list's d2 at the
+    // list's own indices (Visible::off), for the interest pass; the incremental path does not.
+    float* distances = nullptr;
 };
 
 // Computes what the watchers see now from the layer and `before`, appending the differences

@@ -287,13 +287,17 @@ struct Turn {
 };
 
 // The candidates of the watcher: its uncapped view, with their d2 (s.d2, by list index) from
-// where the AOI had the watcher (one without an entity sees nothing).
+// where the AOI had the watcher (one without an entity sees nothing): handed on by the scan
+// when it wrote them, else computed again from the positions (the same float32 operations).
 uint32_t candidates(const InterestInput& in, InterestScratch& s, const Turn& t) noexcept {
     const Visible& v = *in.visible;
     if (!t.watching || !v.len[t.k]) return 0;
     const uint32_t m = v.len[t.k];
     SOAGEO_ASSERT(m <= s.cap);
-    d2_from(in, v.pos[t.k], v.target + v.off[t.k], m, s.d2);
+    if (in.distances)
+        std::memcpy(s.d2, in.distances + v.off[t.k], size_t(m) * sizeof(float));
+    else
+        d2_from(in, v.pos[t.k], v.target + v.off[t.k], m, s.d2);
     return m;
 }
 

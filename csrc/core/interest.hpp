@@ -163,6 +163,9 @@ struct InterestInput {
     // entity is gone). Null after an incremental update, which keeps the positions.
     const uint32_t* new_pos;
     const KernelTable* kernels;
+    // After a full update that was given AoiInput::distances: the d2 of every list's targets,
+    // by list index, as the AOI's scans computed them; null otherwise (the pass computes them).
+    const float* distances = nullptr;
 };
 
 // Bounds the caller sizes the outputs with before the AOI commits: the special watchers'

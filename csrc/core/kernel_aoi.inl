@@ -32,9 +32,10 @@ enum class Pass { scan, mover, both, recount };
 // OneReach: no margin, for the watcher and the still watchers; the scan then keeps what it
 // meets within reach. Distances as watcher minus target: (cx - x)^2 == (x - cx)^2 exactly, and
 // this order lets the target's load fold into the subtraction (fewer instructions a block).
-template <bool Filtered, bool OneReach, Pass P>
+// Distances (Pass::scan): the visible positions' d2 leave beside them, in d2s.
+template <bool Filtered, bool OneReach, Pass P, bool Distances = false>
 inline uint32_t aoi_scan_with(const AoiWindow& window, const AoiMoverWindow& mover, AoiMeet& meet,
-                              uint32_t* out) noexcept {
+                              uint32_t* out, float* d2s = nullptr) noexcept {
     constexpr bool scan = P != Pass::mover, search = P != Pass::scan;
     const AoiWindow w = window;
     const AoiMoverWindow mv = mover;
@@ -74,7 +75,9 @@ inline uint32_t aoi_scan_with(const AoiWindow& window, const AoiMoverWindow& mov
                 const uint32_t fresh = in_reach & ~eq_bits(w.mark + i, w.kept);
                 store_where(w.mark + i, in_reach, w.kept);
                 met += count_bits(was);
-                n_visible += emit(visible + n_visible, i, OneReach ? fresh : fresh & (was | near));
+                const uint32_t keep = OneReach ? fresh : fresh & (was | near);
+                if (Distances) emit_values(d2s + n_visible, d2, keep);
+                n_visible += emit(visible + n_visible, i, keep);
                 const uint32_t entering = OneReach ? fresh & ~was : fresh & near & ~was;
                 if (entering) n_enter += emit(enters + n_enter, i, entering);  // rare: a tick changes little
             }
@@ -97,6 +100,16 @@ inline void aoi_scan(const AoiWindow& window, AoiMeet& meet) noexcept {
         aoi_scan_with<true, false, Pass::scan>(window, none, meet, nullptr);
     else
         aoi_scan_with<false, false, Pass::scan>(window, none, meet, nullptr);
+}
+
+// aoi_scan handing on the d2 as well: an entry of its own, so that the scans that do not keep
+// their code.
+inline void aoi_scan_d2(const AoiWindow& window, AoiMeet& meet, float* d2) noexcept {
+    const AoiMoverWindow none{};
+    if (window.m)
+        aoi_scan_with<true, false, Pass::scan, true>(window, none, meet, nullptr, d2);
+    else
+        aoi_scan_with<false, false, Pass::scan, true>(window, none, meet, nullptr, d2);
 }
 
 inline uint32_t aoi_mover(const AoiMoverWindow& mover, uint32_t* out) noexcept {

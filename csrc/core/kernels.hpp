@@ -317,6 +317,9 @@ struct KernelTable {
     uint64_t (*sweep_between)(const SweepBoxes&, const SweepBoxes&, uint32_t* out_a, uint32_t* out_b, uint64_t cap) noexcept;
     // Within reach: d^2 < reach^2; within view: d^2 < view^2 (float32, as in_circle).
     void (*aoi_scan)(const AoiWindow&, AoiMeet&) noexcept;
+    // aoi_scan writing each visible position's float32 d2 as well, at d2 + the same index
+    // (whole blocks written past the count, as for AoiMeet::visible), for the interest pass.
+    void (*aoi_scan_d2)(const AoiWindow&, AoiMeet&, float* d2) noexcept;
     // Positions of the windows where the mover may cause an event, window after window; out
     // holds their total length plus kMaxWidth.
     uint32_t (*aoi_mover)(const AoiMoverWindow&, uint32_t* out) noexcept;

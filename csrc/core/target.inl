@@ -29,7 +29,7 @@ const KernelTable table = {
     in_sector, touch_sector, in_circle, touch_circle, in_box, touch_box, touch_capsule,
     in_triangle, touch_triangle, in_rect, touch_rect, in_ring, touch_ring, in_polygon, touch_polygon,
     cast_segment, sweep_complete, sweep_between,
-    aoi_scan, aoi_mover, aoi_scan_mover, find_u32, aoi_changed, match_u32,
+    aoi_scan, aoi_scan_d2, aoi_mover, aoi_scan_mover, find_u32, aoi_changed, match_u32,
     contact_search, contact_changed, interest_schedule, interest_select,
 };
 }  // namespace SOAGEO_TARGET

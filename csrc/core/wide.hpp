@@ -87,6 +87,12 @@ inline uint32_t emit(uint32_t* out, uint32_t base, uint32_t b) {
     _mm512_storeu_si512(out, _mm512_maskz_compress_epi32(static_cast<__mmask16>(b), idx));
     return static_cast<uint32_t>(__builtin_popcount(b));  // every AVX-512 CPU has popcnt
 }
+// Writes the values of the lanes set in `b`, in ascending order, as emit() writes their slots
+// (all W lanes stored: the caller's buffer has room); returns how many.
+inline uint32_t emit_values(float* out, wf v, uint32_t b) {
+    _mm512_storeu_ps(out, _mm512_maskz_compress_ps(static_cast<__mmask16>(b), v.v));
+    return static_cast<uint32_t>(__builtin_popcount(b));
+}
 inline float hsum(wf a) { return _mm512_reduce_add_ps(a.v); }
 // Integer lanes (p aligned): storing v into the lanes of b.
 inline void store_where(uint32_t* p, uint32_t b, uint32_t v) {
@@ -143,6 +149,11 @@ inline uint32_t emit(uint32_t* out, uint32_t base, uint32_t b) {
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm256_add_epi32(lanes, _mm256_set1_epi32(static_cast<int>(base))));
     return static_cast<uint32_t>(__builtin_popcount(b));  // every AVX2 CPU has popcnt
 }
+inline uint32_t emit_values(float* out, wf v, uint32_t b) {
+    __m256i lanes = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(lane_lists.u8[b])));
+    _mm256_storeu_ps(out, _mm256_permutevar8x32_ps(v.v, lanes));
+    return static_cast<uint32_t>(__builtin_popcount(b));
+}
 inline float hsum(wf a) {
     __m128 s = _mm_add_ps(_mm256_castps256_ps128(a.v), _mm256_extractf128_ps(a.v, 1));
     s = _mm_add_ps(s, _mm_movehl_ps(s, s));
@@ -197,6 +208,14 @@ inline wm mask_any(const uint32_t* m, uint32_t q) {
 inline uint32_t emit(uint32_t* out, uint32_t base, uint32_t b) {
     __m128i lanes = _mm_load_si128(reinterpret_cast<const __m128i*>(lane_lists.u32[b]));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm_add_epi32(lanes, _mm_set1_epi32(static_cast<int>(base))));
+    return lane_lists.count[b];
+}
+// No variable shuffle in SSE2: the lanes go through memory, four loads and stores, no branch.
+inline uint32_t emit_values(float* out, wf v, uint32_t b) {
+    alignas(16) float lane[4];
+    _mm_store_ps(lane, v.v);
+    const uint32_t* pick = lane_lists.u32[b];
+    out[0] = lane[pick[0]], out[1] = lane[pick[1]], out[2] = lane[pick[2]], out[3] = lane[pick[3]];
     return lane_lists.count[b];
 }
 inline float hsum(wf a) {
@@ -258,6 +277,13 @@ inline uint32_t emit(uint32_t* out, uint32_t base, uint32_t b) {
     vst1q_u32(out, vaddq_u32(vld1q_u32(lane_lists.u32[b]), vdupq_n_u32(base)));
     return lane_lists.count[b];
 }
+inline uint32_t emit_values(float* out, wf v, uint32_t b) {
+    float lane[4];
+    vst1q_f32(lane, v.v);
+    const uint32_t* pick = lane_lists.u32[b];
+    out[0] = lane[pick[0]], out[1] = lane[pick[1]], out[2] = lane[pick[2]], out[3] = lane[pick[3]];
+    return lane_lists.count[b];
+}
 inline float hsum(wf a) { return vaddvq_f32(a.v); }
 inline void store_where(uint32_t* p, uint32_t b, uint32_t v) {
     vst1q_u32(p, vbslq_u32(from_bits(b).v, vdupq_n_u32(v), vld1q_u32(p)));
@@ -301,6 +327,10 @@ inline uint32_t same_lanes(uint32_t a, uint32_t b) { return a == b ? 1u : 0u; }
 // Branch-free: the slot is always written (the buffer has room) and counted only on a hit.
 inline uint32_t emit(uint32_t* out, uint32_t base, uint32_t b) {
     *out = base;
+    return b;
+}
+inline uint32_t emit_values(float* out, wf v, uint32_t b) {
+    *out = v.v;
     return b;
 }
 inline float hsum(wf a) { return a.v; }

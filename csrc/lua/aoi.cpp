@@ -19,7 +19,7 @@ enum : int {
     kLayerOf = kEventLayer, kWatchersBlock, kVisibleA, kVisibleB, kScratchBlock, kEnterBlock, kLeaveBlock, kObserversBlock,
     // Interest management (interest_reserve, pin): blocks made on first use.
     kSpecialsBlock, kPinsBlock, kInterestA, kInterestB, kInterestScratchBlock, kFinalEnterBlock, kFinalLeaveBlock,
-    kAoiValues = kFinalLeaveBlock
+    kDistancesBlock, kAoiValues = kDistancesBlock
 };
 
 struct Aoi {
@@ -45,6 +45,8 @@ struct Aoi {
     uint64_t tick;
     uint64_t interest_chosen, interest_kept;  // aoi:stats(): special watchers' views by path
     bool narrowing;  // some watcher's reach is short of its view (interest_narrow)
+    float* distances;  // AoiInput::distances, as long as the lists' targets when in use
+    uint64_t distances_cap;
 };
 static_assert(std::is_standard_layout<Aoi>::value && offsetof(Aoi, head) == 0, "event_object.hpp reaches the head");
 
@@ -72,6 +74,23 @@ void grow_visible(lua_State* L, Held* h, Aoi* a, int which, uint32_t watcher_cap
     if (keep) visible_copy(v, old);
     old = v;
     lua_pop(L, 1);
+}
+
+// The lists' d2 the full path hands the interest pass (AoiInput::distances), keeping the first
+// `keep`: as long as the targets they lie beside.
+void grow_distances(lua_State* L, Held* h, Aoi* a, uint64_t cap, uint64_t keep) {
+    auto* d = static_cast<float*>(event_block(L, h, kDistancesBlock, cap * sizeof(float)));
+    if (keep) std::memcpy(d, a->distances, keep * sizeof(float));
+    a->distances = d, a->distances_cap = cap;
+    lua_pop(L, 1);
+}
+
+// Whether this update's scans hand their d2 on: when at least one watcher in kHandDistancesOneIn
+// is special. Every other watcher's scan pays a store a block for them, and a special one saves
+// computing them again from scattered positions (bench/bench_interest_lua.lua, mixed scenes).
+constexpr uint64_t kHandDistancesOneIn = 8;
+bool hand_distances(const Aoi* a) {
+    return a->specials.n && kHandDistancesOneIn * a->specials.n >= a->watchers.n;
 }
 
 Layer* layer_of(lua_State* L, int aoi_idx) { return event_layer(L, aoi_idx, kAoi); }
@@ -235,7 +254,7 @@ void interest_reserve(lua_State* L, Held* h, Aoi* a, int before, uint32_t n) {
 }
 
 // After the commit: the special watchers' views, schedules and events (interest.hpp).
-void interest_apply(Aoi* a, const AoiProgress& p, const KernelTable* kernels) {
+void interest_apply(Aoi* a, const AoiProgress& p, const KernelTable* kernels, const float* distances) {
     const int other = 1 - a->interest_current;
     // A full update maps the last update's positions to its own (new_pos); an incremental one
     // keeps them.
@@ -243,6 +262,7 @@ void interest_apply(Aoi* a, const AoiProgress& p, const KernelTable* kernels) {
                      &a->specials, &a->pins, &a->interest[a->interest_current], a->margin, ++a->tick,
                      p.incremental ? a->scratch.changed : nullptr, a->scratch.serial,
                      p.incremental ? nullptr : a->scratch.new_pos, kernels};
+    in.distances = p.incremental ? nullptr : distances;
     const uint32_t kept = interest_update(in, a->interest_scratch, a->interest[other], a->final_enter, a->final_leave);
     a->interest_kept += kept;
     a->interest_chosen += a->interest[other].n - kept;
@@ -286,8 +306,11 @@ int l_update(lua_State* L) {
         a->visible[after].id_cap < n)
         grow_visible(L, &h, a, after, a->watchers.cap, a->visible[before].target_cap, n + n / 2, false);
     a->enter.n = a->leave.n = 0;
+    const bool hand = hand_distances(a);
+    if (hand && a->distances_cap < a->visible[after].target_cap) grow_distances(L, &h, a, a->visible[after].target_cap, 0);
     AoiInput in{&layer->s, &a->watchers, &a->visible[before], a->margin, context(L)->kernels, !a->watchers_touched,
                 &a->stats, &a->who, a->narrowing};
+    in.distances = hand ? a->distances : nullptr;
     AoiProgress progress;
     progress.keys = follow;
     progress.quiet_floors = !follow;
@@ -299,6 +322,10 @@ int l_update(lua_State* L) {
             uint64_t cap = a->visible[after].target_cap * 2 + need;
             if (cap > 0xffffffffu) return luaL_error(L, "too many visible pairs");
             grow_visible(L, &h, a, after, a->visible[after].watcher_cap, cap, a->visible[after].id_cap, true);
+            if (hand) {
+                grow_distances(L, &h, a, cap, a->visible[after].top);
+                in.distances = a->distances;
+            }
         } else if (st == AoiStatus::need_enter) {
             events_renew(L, &h, a->enter, kEnterBlock, a->enter.cap * 2 + need, a->enter.n);
         } else {
@@ -319,7 +346,7 @@ int l_update(lua_State* L) {
         a->current = aoi_commit(in, a->scratch, a->visible, a->current, progress);
     } else {
         a->current = aoi_commit(in, a->scratch, a->visible, a->current, progress);
-        interest_apply(a, progress, in.kernels);
+        interest_apply(a, progress, in.kernels, in.distances);
         const Narrowed narrowed = interest_narrow(a->interest[a->interest_current], a->watchers);
         a->narrowing = narrowed.any;
         // A reach changed, or a list was scanned again out to its view: the next update compares

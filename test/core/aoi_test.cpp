@@ -1,6 +1,7 @@
 // The AOI scan: every target's aoi_scan returns exactly what the scalar reference does (the
 // same positions in the same order, the same counts, the same marks left behind).
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
 #include "check.hpp"
@@ -48,25 +49,34 @@ std::vector<uint32_t> reference_moved(const AoiMoverWindow& mw, uint32_t cap, co
 
 // Runs one scan over the windows `runs` (pairs [first, last)) of the cloud, one call for all of
 // them or (`per_window`) one call each; marks start as `marks`.
+// With `d2` given, through aoi_scan_d2, whose distances it receives (one per visible position).
 ScanResult scan_runs(const KernelTable* k, const fixture::Cloud& c, std::vector<uint32_t> marks,
                      const std::vector<uint32_t>& runs, float cx, float cy, float view, float reach, bool filtered = false,
-                     uint32_t filter = 0, bool per_window = false) {
+                     uint32_t filter = 0, bool per_window = false, std::vector<float>* d2 = nullptr) {
     uint32_t* mark = aligned_marks(marks, c.cap);
     uint32_t total = 0;
     for (size_t j = 0; j < runs.size(); j += 2) total += runs[j + 1] - runs[j];
     std::vector<uint32_t> visible(total + 2 * kMaxWidth), enters(total + 2 * kMaxWidth);
+    std::vector<float> distances(total + 2 * kMaxWidth, -1.0f);
     AoiMeet meet{visible.data(), enters.data(), 0, 0, 0};
     AoiWindow w{c.x, c.y, mark, runs.data(), uint32_t(runs.size() / 2), cx, cy, view, reach, kOpen, kKept,
                 filtered ? c.mask : nullptr, filter};
+    const auto call = [&] {
+        if (d2)
+            k->aoi_scan_d2(w, meet, distances.data());
+        else
+            k->aoi_scan(w, meet);
+    };
     if (per_window) {
         for (size_t j = 0; j < runs.size(); j += 2) {
             w.runs = runs.data() + j, w.n_runs = 1;
-            k->aoi_scan(w, meet);
+            call();
         }
     } else {
-        k->aoi_scan(w, meet);
+        call();
     }
     ScanResult r = scan_result(meet, visible, enters, mark, c.n);
+    if (d2) d2->assign(distances.begin(), distances.begin() + meet.n_visible);
     std::free(mark);
     return r;
 }
@@ -292,6 +302,33 @@ TEST_CASE(aoi_scan_and_aoi_mover_over_several_windows_equal_one_call_per_window)
             std::vector<uint32_t> got(moved.size() + c.cap + kMaxWidth);
             got.resize(k->aoi_mover(mw, got.data()));
             CHECK_MSG(got == moved, "%s mover round %d", k->name, round);
+        }
+    }
+}
+
+// The scan that hands its distances on to the interest pass: on every target, what aoi_scan
+// gives (positions, counts, marks), and beside each visible position its d2 from the watcher,
+// bit for bit the float32 the pass would compute from the positions (dx * dx + dy * dy).
+TEST_CASE(aoi_scan_d2_matches_aoi_scan_and_hands_on_each_d2) {
+    fixture::Rng rng(88);
+    for (int round = 0; round < 300; ++round) {
+        WatcherScene scene(rng, round, round % 7 == 3);
+        auto& [c, reach2, runs, marks, filtered, filter, view, reach] = scene;
+        const float cx = 0.25f * static_cast<float>(static_cast<int>(rng.below(81)) - 40);
+        const float cy = 0.5f * static_cast<float>(static_cast<int>(rng.below(41)) - 20);
+        const bool per_window = round % 3 == 1;
+        const ScanResult want = scan_runs(fixture::reference(), c, marks, runs, cx, cy, view, reach, filtered, filter, per_window);
+        for (const KernelTable* k : fixture::targets()) {
+            std::vector<float> d2;
+            CHECK_MSG(scan_runs(k, c, marks, runs, cx, cy, view, reach, filtered, filter, per_window, &d2) == want,
+                      "%s round %d", k->name, round);
+            CHECK_MSG(d2.size() == want.visible.size(), "%s round %d: %zu distances", k->name, round, d2.size());
+            for (size_t i = 0; i < d2.size() && i < want.visible.size(); ++i) {
+                const uint32_t p = want.visible[i];
+                const float dx = c.x[p] - cx, dy = c.y[p] - cy, expect = dx * dx + dy * dy;
+                CHECK_MSG(std::memcmp(&d2[i], &expect, sizeof expect) == 0, "%s round %d: d2 of position %u", k->name,
+                          round, p);
+            }
         }
     }
 }
