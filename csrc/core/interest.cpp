@@ -286,18 +286,20 @@ struct Turn {
     Deferred* deferred;    // the last list's schedule, not run yet
 };
 
-// The candidates of the watcher: its uncapped view, with their d2 (s.d2, by list index) from
-// where the AOI had the watcher (one without an entity sees nothing): handed on by the scan
-// when it wrote them, else computed again from the positions (the same float32 operations).
+// The candidates of the watcher: its uncapped view, with their d2 (s.candidate_d2, by list
+// index) from where the AOI had the watcher (one without an entity sees nothing): read where
+// the scan handed them on, else computed again from the positions (the same float32 operations).
 uint32_t candidates(const InterestInput& in, InterestScratch& s, const Turn& t) noexcept {
     const Visible& v = *in.visible;
     if (!t.watching || !v.len[t.k]) return 0;
     const uint32_t m = v.len[t.k];
     SOAGEO_ASSERT(m <= s.cap);
-    if (in.distances)
-        std::memcpy(s.d2, in.distances + v.off[t.k], size_t(m) * sizeof(float));
-    else
+    if (in.distances) {
+        s.candidate_d2 = in.distances + v.off[t.k];
+    } else {
         d2_from(in, v.pos[t.k], v.target + v.off[t.k], m, s.d2);
+        s.candidate_d2 = s.d2;
+    }
     return m;
 }
 
@@ -374,7 +376,7 @@ void choose(const InterestInput& in, InterestScratch& s, Turn& t, uint32_t m, In
         const uint32_t c = s.order[i], q = list[c];
         const uint64_t tag = s.tag[q];
         const uint32_t was = tag_mark(tag);
-        if (was == seen) s.old_d2[tag_index(tag)] = s.d2[c];  // kept: most are
+        if (was == seen) s.old_d2[tag_index(tag)] = s.candidate_d2[c];  // kept: most are
         s.sel[entering] = c;  // branch-free: enters are few
         entering += was != seen;
     }
@@ -429,10 +431,10 @@ void choose(const InterestInput& in, InterestScratch& s, Turn& t, uint32_t m, In
             if constexpr (kList) {
                 out.target[b] = te;  // due at once, never listed
                 out.deadline[b] = tick;
-                out.period[b] = kPeriods ? periods.of(s.d2[c]) : 0;
+                out.period[b] = kPeriods ? periods.of(s.candidate_d2[c]) : 0;
                 out.since[b] = 0;
                 out_pos[b] = list[c];
-                s.pair_d2[b] = s.d2[c];
+                s.pair_d2[b] = s.candidate_d2[c];
             }
             ++b;
         }
@@ -481,6 +483,16 @@ void prefetch_list(const InterestLists& before, uint32_t k) noexcept {
         __builtin_prefetch(before.since + off + b);
         __builtin_prefetch(before.pos + off + b);
     }
+}
+
+// Asks for the d2 the AOI handed on for the k-th list a turn before it is read: written during
+// the AOI's loop over every watcher, they are beyond the caches by then.
+void prefetch_distances(const InterestInput& in, uint32_t k) noexcept {
+    const Visible& v = *in.visible;
+    if (k >= v.n) return;
+    const float* d2 = in.distances + v.off[k];
+    for (uint32_t b = 0; b < v.len[k]; b += 16) __builtin_prefetch(d2 + b);
+    __builtin_prefetch(d2 + v.len[k] - 1);  // the last line, when the list does not start one
 }
 
 // The next watcher special now or at the last update (ids ascending in both), with its old view.
@@ -534,6 +546,7 @@ uint32_t interest_update(const InterestInput& in, InterestScratch& s, InterestLi
         copy_events(leave, l_at, t.l_lo, leave_out);
         e_at = t.e_hi, l_at = t.l_hi;
         k = gallop(k, v.n, [&v, &t](uint32_t q) { return v.watcher[q] < t.w; });
+        if (in.distances) prefetch_distances(in, k + 1);
         t.k = k;
         t.watching = k < v.n && v.watcher[k] == t.w;
         const bool both = t.opt && t.watching && t.old.target;  // special now and then

@@ -101,6 +101,9 @@ bool interest_sees(const InterestLists& l, int64_t w, int64_t t) noexcept;
 // Per-update working memory, for one watcher's candidates at a time.
 struct InterestScratch {
     float* d2;
+    // The candidates' d2 of the watcher being chosen: s.d2, or where the AOI handed them on
+    // (InterestInput::distances); either is readable kMaxWidth past the count.
+    const float* candidate_d2;
     uint32_t* order;
     uint32_t* count;   // the schedule's counts by offset
     uint64_t* packed;  // the selection's keys

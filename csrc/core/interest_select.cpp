@@ -23,7 +23,7 @@ inline uint32_t d2_key(float d2) noexcept {
 
 // The keys of every candidate in s.packed, in the usual case.
 void pack_all(InterestScratch& s, uint32_t m) noexcept {
-    for (uint32_t t = 0; t < m; ++t) s.packed[t] = uint64_t(d2_key(s.d2[t])) << 32 | t;
+    for (uint32_t t = 0; t < m; ++t) s.packed[t] = uint64_t(d2_key(s.candidate_d2[t])) << 32 | t;
 }
 
 // The usual case's split: the keys at or below `cut` packed into s.sel, in one branch-free pass;
@@ -32,7 +32,7 @@ uint32_t split_d2(InterestScratch& s, uint32_t m, uint32_t cut) noexcept {
     SOAGEO_ASSERT(cut & 0x80000000u);
     uint32_t below = 0;
     for (uint32_t t = 0; t < m; ++t) {
-        const uint32_t key = d2_key(s.d2[t]);
+        const uint32_t key = d2_key(s.candidate_d2[t]);
         s.sel[below] = uint64_t(key) << 32 | t;
         below += key <= cut;
     }
@@ -43,7 +43,7 @@ uint32_t split_d2(InterestScratch& s, uint32_t m, uint32_t cut) noexcept {
 // s.sel from `at` (those at or below floor are there already); returns the new count.
 uint32_t split_d2_above(InterestScratch& s, uint32_t m, uint32_t floor, uint32_t cut, uint32_t at) noexcept {
     for (uint32_t t = 0; t < m; ++t) {
-        const uint32_t key = d2_key(s.d2[t]);
+        const uint32_t key = d2_key(s.candidate_d2[t]);
         s.sel[at] = uint64_t(key) << 32 | t;
         at += (key > floor) & (key <= cut);
     }
@@ -86,7 +86,7 @@ uint32_t pack_keys(const InterestInput& in, InterestScratch& s, const InterestOp
             continue;
         }
         const bool was = in.margin > 0 && tag_mark(s.tag[list[t]]) == seen;
-        const uint64_t x = uint64_t(cap_key(s.d2[t], in.margin, was)) << 32 | t;
+        const uint64_t x = uint64_t(cap_key(s.candidate_d2[t], in.margin, was)) << 32 | t;
         s.packed[counted++] = x;
         s.sel[below] = x;
         below += x <= limit;
@@ -136,7 +136,7 @@ uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const Inter
         // The usual case among few candidates: in lanes, unless a tie straddles the boundary.
         // The next pivot is the smallest key left out, as below with one key of slack.
         static_assert(kPivotSlack == 1, "the lanes give the smallest key left out as the pivot");
-        SelectLanes lanes{s.d2, m, opt.max, s.order, 0, 0.0f, 0.0f};
+        SelectLanes lanes{s.candidate_d2, m, opt.max, s.order, 0, 0.0f, 0.0f};
         in.kernels->interest_select(lanes);
         if (lanes.chosen == opt.max) {
             *edge_out = d2_key(lanes.edge);
@@ -243,7 +243,7 @@ uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const Inter
         const uint32_t* rank_at = in.visible->rank_at;
         std::sort(s.packed, s.packed + ties, [&s, rank_at, list](uint64_t x, uint64_t y) {
             const uint32_t a = uint32_t(x), b = uint32_t(y);
-            if (s.d2[a] != s.d2[b]) return s.d2[a] < s.d2[b];
+            if (s.candidate_d2[a] != s.candidate_d2[b]) return s.candidate_d2[a] < s.candidate_d2[b];
             return rank_at[list[a]] < rank_at[list[b]];  // the ids' order
         });
     }
