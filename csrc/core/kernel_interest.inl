@@ -124,14 +124,7 @@ inline void interest_select(SelectLanes& s) noexcept {
         case 8: select_blocks<(kSelectBlocks >= 8 ? 8 : 1)>(s, i, st); break;
         default: break;
     }
-    float lanes[2][W];
-    storeu(lanes[0], st.edge);
-    storeu(lanes[1], st.next);
-    s.edge = lanes[0][0], s.next = lanes[1][0];
-    for (int k = 1; k < W; ++k) {
-        s.edge = lanes[0][k] > s.edge ? lanes[0][k] : s.edge;
-        s.next = lanes[1][k] < s.next ? lanes[1][k] : s.next;
-    }
+    s.edge = hmax(st.edge), s.next = hmin(st.next);  // d2, 0 or +inf: never NaN
     s.chosen = st.chosen;
 }
 

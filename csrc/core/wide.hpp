@@ -94,6 +94,9 @@ inline uint32_t emit_values(float* out, wf v, uint32_t b) {
     return static_cast<uint32_t>(__builtin_popcount(b));
 }
 inline float hsum(wf a) { return _mm512_reduce_add_ps(a.v); }
+// The largest and the smallest lane (no lane NaN: then any order of compares gives the same).
+inline float hmax(wf a) { return _mm512_reduce_max_ps(a.v); }
+inline float hmin(wf a) { return _mm512_reduce_min_ps(a.v); }
 // Integer lanes (p aligned): storing v into the lanes of b.
 inline void store_where(uint32_t* p, uint32_t b, uint32_t v) {
     _mm512_mask_store_epi32(p, static_cast<__mmask16>(b), isplat(v));
@@ -160,6 +163,16 @@ inline float hsum(wf a) {
     s = _mm_add_ss(s, _mm_shuffle_ps(s, s, 1));
     return _mm_cvtss_f32(s);
 }
+inline float hmax(wf a) {
+    __m128 s = _mm_max_ps(_mm256_castps256_ps128(a.v), _mm256_extractf128_ps(a.v, 1));
+    s = _mm_max_ps(s, _mm_movehl_ps(s, s));
+    return _mm_cvtss_f32(_mm_max_ss(s, _mm_shuffle_ps(s, s, 1)));
+}
+inline float hmin(wf a) {
+    __m128 s = _mm_min_ps(_mm256_castps256_ps128(a.v), _mm256_extractf128_ps(a.v, 1));
+    s = _mm_min_ps(s, _mm_movehl_ps(s, s));
+    return _mm_cvtss_f32(_mm_min_ss(s, _mm_shuffle_ps(s, s, 1)));
+}
 inline void store_where(uint32_t* p, uint32_t b, uint32_t v) {
     _mm256_maskstore_epi32(reinterpret_cast<int*>(p), _mm256_castps_si256(from_bits(b).v), isplat(v));
 }
@@ -223,6 +236,14 @@ inline float hsum(wf a) {
     s = _mm_add_ss(s, _mm_shuffle_ps(s, s, 1));
     return _mm_cvtss_f32(s);
 }
+inline float hmax(wf a) {
+    const __m128 s = _mm_max_ps(a.v, _mm_movehl_ps(a.v, a.v));
+    return _mm_cvtss_f32(_mm_max_ss(s, _mm_shuffle_ps(s, s, 1)));
+}
+inline float hmin(wf a) {
+    const __m128 s = _mm_min_ps(a.v, _mm_movehl_ps(a.v, a.v));
+    return _mm_cvtss_f32(_mm_min_ss(s, _mm_shuffle_ps(s, s, 1)));
+}
 inline void store_where(uint32_t* p, uint32_t b, uint32_t v) {
     __m128i m = _mm_castps_si128(from_bits(b).v);
     _mm_store_si128(reinterpret_cast<__m128i*>(p), _mm_or_si128(_mm_and_si128(m, isplat(v)), _mm_andnot_si128(m, iload(p))));
@@ -285,6 +306,8 @@ inline uint32_t emit_values(float* out, wf v, uint32_t b) {
     return lane_lists.count[b];
 }
 inline float hsum(wf a) { return vaddvq_f32(a.v); }
+inline float hmax(wf a) { return vmaxvq_f32(a.v); }
+inline float hmin(wf a) { return vminvq_f32(a.v); }
 inline void store_where(uint32_t* p, uint32_t b, uint32_t v) {
     vst1q_u32(p, vbslq_u32(from_bits(b).v, vdupq_n_u32(v), vld1q_u32(p)));
 }
@@ -334,6 +357,8 @@ inline uint32_t emit_values(float* out, wf v, uint32_t b) {
     return b;
 }
 inline float hsum(wf a) { return a.v; }
+inline float hmax(wf a) { return a.v; }
+inline float hmin(wf a) { return a.v; }
 inline void store_where(uint32_t* p, uint32_t b, uint32_t v) { *p = b ? v : *p; }
 inline uint32_t count_bits(uint32_t b) { return b; }
 inline void store_splat(uint32_t* out, uint32_t v) { *out = v; }
