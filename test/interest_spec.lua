@@ -729,6 +729,79 @@ describe("when a few watchers are special among many plain ones", function()
   end)
 end)
 
+for _, arch in ipairs(soageo.archs()) do
+  describe("when the " .. arch .. " target's scans hand their distances on, or not", function()
+    util.use_target(arch, setup, teardown)
+
+    it("returns the same views, events and due pairs whether the scans hand their distances on or not", function()
+      -- A full update's scans hand the pass their d2 when at least one watcher in eight is special
+      -- (csrc/lua/aoi.cpp, kHandDistancesOneIn); else the pass computes them. mixed: 160 watchers,
+      -- 4 special (below the share), then 40 (above it), then 4 again; only: its special ones
+      -- alone (all special: always handed on); plain: its others. Half the entities move each
+      -- tick (full updates), so both ways run side by side on every target.
+      local g = rng.new(4343)
+      local l = soageo.layer()
+      for id = 1, 200 do l:set(id, g:uniform(0, 150), g:uniform(0, 150)) end
+      local mixed, only, plain = soageo.aoi(l), soageo.aoi(l), soageo.aoi(l)
+      local opt, special = { max = 5, band = 4 }, {}
+      local function set_special(every)
+        for id = 1, 160 do
+          local now = id % every == 0
+          if now and not special[id] then
+            mixed:watch(id, 30, nil, opt); only:watch(id, 30, nil, opt); plain:unwatch(id)
+          elseif special[id] and not now then
+            mixed:watch(id, 30); only:unwatch(id); plain:watch(id, 30)
+          end
+          special[id] = now or nil
+        end
+      end
+      for id = 1, 160 do mixed:watch(id, 30); plain:watch(id, 30) end
+      local function split(list, n)
+        local mine, others = {}, {}
+        for i = 1, n do
+          local t = special[list[2 * i - 1]] and mine or others
+          t[#t + 1], t[#t + 2] = list[2 * i - 1], list[2 * i]
+        end
+        return mine, others
+      end
+      local function same(a, b, label)
+        local list, n = a[1], a[2]
+        local other, m = b[1], b[2]
+        assert.are.same(table.move(other, 1, 2 * m, 1, {}), list, label)
+      end
+      for tick = 1, 24 do
+        if tick == 1 or tick == 17 then set_special(40) elseif tick == 9 then set_special(4) end
+        for id = 1 + tick % 2, 200, 2 do
+          local x, y = l:get(id)
+          l:move(id, math.max(0, math.min(150, x + g:uniform(-3, 3))), math.max(0, math.min(150, y + g:uniform(-3, 3))))
+        end
+        local label = "tick " .. tick
+        local me, ml, nme, nml = mixed:update({}, {})
+        local oe, ol, noe, nol = only:update({}, {})
+        local pe, pl, npe, npl = plain:update({}, {})
+        -- (A watcher that changed sides at this tick has other events in mixed than in the aoi
+        -- it joined or left: only its views and due pairs compare then.)
+        if tick ~= 9 and tick ~= 17 then
+          local mine, others = split(me, nme)
+          same({ mine }, { oe, noe }, label .. " enter")
+          same({ others }, { pe, npe }, label .. " enter")
+          mine, others = split(ml, nml)
+          same({ mine }, { ol, nol }, label .. " leave")
+          same({ others }, { pl, npl }, label .. " leave")
+        end
+        local md, nmd = mixed:due()
+        local od, nod = only:due()
+        same({ (split(md, nmd)) }, { od, nod }, label .. " due")
+        for id = 1, 160 do
+          local want = special[id] and only or plain
+          assert.are.same({ want:visible(id) }, { mixed:visible(id) }, label .. " visible " .. id)
+        end
+      end
+      assert.is_true(mixed:stats().full >= 20 and only:stats().full >= 20)
+    end)
+  end)
+end
+
 describe("when watch is given bad options", function()
   it("raises a clear error and changes nothing", function()
     local l = util.layer_of({ { 0, 0 }, { 1, 0 } })
