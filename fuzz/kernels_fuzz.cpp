@@ -37,24 +37,37 @@ void same(fixture::Kernel<Shape> KernelTable::*which, const fixture::Cloud& c, c
 }
 
 // The AOI scan over the whole cloud with marks from the input: positions, counts and marks
-// left behind must all match.
+// left behind must all match, and aoi_scan_d2's as well, with its distances bit for bit.
 void same_aoi_scan(const fixture::Cloud& c, const uint32_t* marks, float cx, float cy, float view, float reach) {
-    auto run = [&](const KernelTable* k, std::vector<uint32_t>& mark, std::vector<uint32_t>& out) {
+    auto run = [&](const KernelTable* k, std::vector<uint32_t>& mark, std::vector<uint32_t>& out, float* d2) {
         mark.assign(marks, marks + c.cap + kMaxWidth);
         out.assign(2 * (c.cap + kMaxWidth), 0);
         AoiMeet meet{out.data(), out.data() + c.cap + kMaxWidth, 0, 0, 0};
         const uint32_t whole[2] = {0, c.n};  // one window: the whole cloud
-        k->aoi_scan(AoiWindow{c.x, c.y, mark.data(), whole, 1, cx, cy, view, reach, 2, 3}, meet);
+        const AoiWindow w{c.x, c.y, mark.data(), whole, 1, cx, cy, view, reach, 2, 3};
+        if (d2)
+            k->aoi_scan_d2(w, meet, d2);
+        else
+            k->aoi_scan(w, meet);
         return meet;
     };
     std::vector<uint32_t> want_mark, want_out, got_mark, got_out;
-    const AoiMeet want = run(fixture::reference(), want_mark, want_out);
+    std::vector<float> want_d2(c.cap + kMaxWidth), got_d2(c.cap + kMaxWidth);
+    const AoiMeet want = run(fixture::reference(), want_mark, want_out, nullptr);
+    {
+        std::vector<uint32_t> mark, out;
+        run(fixture::reference(), mark, out, want_d2.data());
+    }
     for (const KernelTable* k : fixture::targets()) {
-        const AoiMeet got = run(k, got_mark, got_out);
-        if (got.n_visible != want.n_visible || got.n_enter != want.n_enter || got.met != want.met) std::abort();
-        if (std::memcmp(got.visible, want.visible, want.n_visible * 4) || std::memcmp(got.enters, want.enters, want.n_enter * 4))
-            std::abort();
-        if (std::memcmp(got_mark.data(), want_mark.data(), c.n * 4)) std::abort();
+        for (float* d2 : {static_cast<float*>(nullptr), got_d2.data()}) {
+            const AoiMeet got = run(k, got_mark, got_out, d2);
+            if (got.n_visible != want.n_visible || got.n_enter != want.n_enter || got.met != want.met) std::abort();
+            if (std::memcmp(got.visible, want.visible, want.n_visible * 4) ||
+                std::memcmp(got.enters, want.enters, want.n_enter * 4))
+                std::abort();
+            if (std::memcmp(got_mark.data(), want_mark.data(), c.n * 4)) std::abort();
+        }
+        if (std::memcmp(got_d2.data(), want_d2.data(), want.n_visible * 4)) std::abort();
     }
 }
 
