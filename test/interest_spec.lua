@@ -799,6 +799,31 @@ for _, arch in ipairs(soageo.archs()) do
       end
       assert.is_true(mixed:stats().full >= 20 and only:stats().full >= 20)
     end)
+
+    it("returns the reference's views when a special watcher's scan goes row by row", function()
+      -- Plain watchers with views of 2 make the grid's cells small (they follow the median
+      -- reach): a special watcher's view of 80 spans more windows than a scan plans, so its
+      -- scans go row by row, handing on their distances as they go (16 special of 80).
+      local g = rng.new(4444)
+      local l = soageo.layer()
+      for id = 1, 400 do l:set(id, g:uniform(0, 200), g:uniform(0, 200)) end
+      local aoi = soageo.aoi(l)
+      local views, opts = {}, {}
+      for id = 1, 80 do
+        views[id] = id <= 64 and 2 or 80
+        opts[id] = id > 64 and { max = 6 + id % 3 } or nil
+        aoi:watch(id, views[id], nil, copy(opts[id]))
+      end
+      local check = reference_checker(aoi, l, views, opts, {}, 400)
+      for tick = 1, 8 do
+        for id = 1 + tick % 2, 400, 2 do
+          local x, y = l:get(id)
+          l:move(id, math.max(0, math.min(200, x + g:uniform(-3, 3))), math.max(0, math.min(200, y + g:uniform(-3, 3))))
+        end
+        check(tick)
+      end
+      assert.is_true(aoi:stats().full >= 8)
+    end)
   end)
 end
 
