@@ -94,6 +94,17 @@ local function same_due(list, n, want)
   return same_sets(util.pair_set(list, n), want)
 end
 
+-- The flat (watcher, target) pairs of list (n of them) split by their watcher: those whose
+-- watcher is in the set `special`, and the others, each flat and in order.
+local function split_pairs(special, list, n)
+  local mine, others = {}, {}
+  for i = 1, n do
+    local t = special[list[2 * i - 1]] and mine or others
+    t[#t + 1], t[#t + 2] = list[2 * i - 1], list[2 * i]
+  end
+  return mine, others
+end
+
 -- A table of sets (or of plain values), copied two levels deep.
 local function copy_sets(t)
   local c = {}
@@ -681,14 +692,7 @@ describe("when a few watchers are special among many plain ones", function()
     for id in pairs(special) do
       if id % 100 == 25 then mixed:pin(id, id + 1); only:pin(id, id + 1) end
     end
-    local function split(list, n)
-      local mine, others = {}, {}
-      for i = 1, n do
-        local t = special[list[2 * i - 1]] and mine or others
-        t[#t + 1], t[#t + 2] = list[2 * i - 1], list[2 * i]
-      end
-      return mine, others
-    end
+    local function split(list, n) return split_pairs(special, list, n) end
     local function update(label)
       local me, ml, nme, nml = mixed:update({}, {})
       local oe, ol, noe, nol = only:update({}, {})
@@ -756,19 +760,9 @@ for _, arch in ipairs(soageo.archs()) do
         end
       end
       for id = 1, 160 do mixed:watch(id, 30); plain:watch(id, 30) end
-      local function split(list, n)
-        local mine, others = {}, {}
-        for i = 1, n do
-          local t = special[list[2 * i - 1]] and mine or others
-          t[#t + 1], t[#t + 2] = list[2 * i - 1], list[2 * i]
-        end
-        return mine, others
-      end
-      local function same(a, b, label)
-        local list, n = a[1], a[2]
-        local other, m = b[1], b[2]
-        assert.are.same(table.move(other, 1, 2 * m, 1, {}), list, label)
-      end
+      local function split(list, n) return split_pairs(special, list, n) end
+      -- Whether the first n pairs of want are the flat pairs got.
+      local function same(got, want, n, label) assert.are.same(table.move(want, 1, 2 * n, 1, {}), got, label) end
       for tick = 1, 24 do
         if tick == 1 or tick == 17 then set_special(40) elseif tick == 9 then set_special(4) end
         for id = 1 + tick % 2, 200, 2 do
@@ -783,15 +777,15 @@ for _, arch in ipairs(soageo.archs()) do
         -- it joined or left: only its views and due pairs compare then.)
         if tick ~= 9 and tick ~= 17 then
           local mine, others = split(me, nme)
-          same({ mine }, { oe, noe }, label .. " enter")
-          same({ others }, { pe, npe }, label .. " enter")
+          same(mine, oe, noe, label .. " enter")
+          same(others, pe, npe, label .. " enter")
           mine, others = split(ml, nml)
-          same({ mine }, { ol, nol }, label .. " leave")
-          same({ others }, { pl, npl }, label .. " leave")
+          same(mine, ol, nol, label .. " leave")
+          same(others, pl, npl, label .. " leave")
         end
         local md, nmd = mixed:due()
         local od, nod = only:due()
-        same({ (split(md, nmd)) }, { od, nod }, label .. " due")
+        same((split(md, nmd)), od, nod, label .. " due")
         for id = 1, 160 do
           local want = special[id] and only or plain
           assert.are.same({ want:visible(id) }, { mixed:visible(id) }, label .. " visible " .. id)
