@@ -489,7 +489,7 @@ void prefetch_list(const InterestLists& before, uint32_t k) noexcept {
 // the AOI's loop over every watcher, they are beyond the caches by then.
 void prefetch_distances(const InterestInput& in, uint32_t k) noexcept {
     const Visible& v = *in.visible;
-    if (k >= v.n) return;
+    if (k >= v.n || !v.len[k]) return;
     const float* d2 = in.distances + v.off[k];
     for (uint32_t b = 0; b < v.len[k]; b += 16) __builtin_prefetch(d2 + b);
     __builtin_prefetch(d2 + v.len[k] - 1);  // the last line, when the list does not start one

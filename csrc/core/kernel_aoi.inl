@@ -102,8 +102,8 @@ inline void aoi_scan(const AoiWindow& window, AoiMeet& meet) noexcept {
         aoi_scan_with<false, false, Pass::scan>(window, none, meet, nullptr);
 }
 
-// aoi_scan handing on the d2 as well: an entry of its own, so that the scans that do not keep
-// their code.
+// aoi_scan handing on the d2 as well: an entry of its own, so that the scans that hand nothing
+// on keep their code.
 inline void aoi_scan_d2(const AoiWindow& window, AoiMeet& meet, float* d2) noexcept {
     const AoiMoverWindow none{};
     if (window.m)
