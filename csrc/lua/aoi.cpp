@@ -86,8 +86,10 @@ void grow_distances(lua_State* L, Held* h, Aoi* a, uint64_t cap, uint64_t keep) 
 }
 
 // Whether this update's scans hand their d2 on: when at least one watcher in kHandDistancesOneIn
-// is special. Every other watcher's scan pays a store a block for them, and a special one saves
-// computing them again from scattered positions (bench/bench_interest_lua.lua, mixed scenes).
+// is special. Every scan then pays a compress and a store a block of candidates, a few
+// instructions, and each special watcher saves a couple of hundred (computing them again from
+// the positions): below that share the other watchers would pay more than the special ones
+// save. The mixed scenes of bench/bench_interest_lua.lua (1 in 100) stay below it.
 constexpr uint64_t kHandDistancesOneIn = 8;
 bool hand_distances(const Aoi* a) {
     return a->specials.n && kHandDistancesOneIn * a->specials.n >= a->watchers.n;
