@@ -238,22 +238,31 @@ InterestNeed interest_need(const Visible& v_before, const EventList& enter, cons
     // One merge over the watchers special now or at the last update (ids ascending), their last
     // uncapped lists, their enters and their pins; a view is at most its cap when none passes it.
     // A watcher the AOI wrote no events for (aoi.cpp: one with a floor) had at least its cap's
-    // worth of candidates at the last update, so its bound is its cap all the same.
+    // worth of candidates at the last update, so its bound is its cap all the same. A capped
+    // watcher listed at the last update needs neither: its cap bounds its list and enters, and
+    // its leaves are its last list's (before.pairs).
     uint64_t pairs = 0, others = 0, old_sum = 0, longest = 0;
     uint32_t i = 0, j = 0, k = 0, p = 0;
     uint64_t e = 0;
     while (i < sp.n || j < before.n) {
         const int64_t w = i < sp.n && (j >= before.n || sp.id[i] <= before.watcher[j]) ? sp.id[i] : before.watcher[j];
         const InterestOptions* opt = i < sp.n && sp.id[i] == w ? &sp.opt[i++] : nullptr;
-        if (j < before.n && before.watcher[j] == w) ++j;
+        const bool listed = j < before.n && before.watcher[j] == w;
+        j += listed;
+        while (p < pins.n && pins.pin[p].watcher < w) ++p;
+        const bool pinned = p < pins.n && pins.pin[p].watcher == w;
+        if (opt && opt->max && !opt->always && !pinned && listed) {
+            // Capped, and special at the last update too (its leaves are its last list's, in
+            // before.pairs): its cap bounds it, whatever it saw (most watchers of a capped aoi).
+            pairs += opt->max;
+            continue;
+        }
         // Galloping over the other watchers (many, when few are special).
         k = gallop(k, v_before.n, [&v_before, w](uint32_t q) { return v_before.watcher[q] < w; });
         const uint64_t old_len = k < v_before.n && v_before.watcher[k] == w ? v_before.len[k] : 0;
         e = gallop(e, enter.n, [&enter, w](uint64_t q) { return enter.pair[2 * q] < w; });
         uint64_t enters = 0;
         while (e < enter.n && enter.pair[2 * e] == w) ++e, ++enters;
-        while (p < pins.n && pins.pin[p].watcher < w) ++p;
-        const bool pinned = p < pins.n && pins.pin[p].watcher == w;
         uint64_t bound = old_len + enters;
         if (opt && opt->max && !opt->always && !pinned) bound = std::min<uint64_t>(bound, opt->max);
         if (opt) pairs += bound, old_sum += old_len;
