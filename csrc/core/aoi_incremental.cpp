@@ -260,6 +260,9 @@ bool find_movers(Tick& t) noexcept {
     return true;
 }
 
+// Watchers compared a block at a time in mark_changed (bits equal: values equal).
+constexpr uint32_t kSameRun = 32;
+
 // Bounds the drift (past it the buckets are stale), stamps the changed positions and lists the
 // watchers rescanned whole: what the movers' searches leave out.
 bool mark_changed(Tick& t) noexcept {
@@ -296,7 +299,16 @@ bool mark_changed(Tick& t) noexcept {
     for (uint32_t j = 0; j < moved; ++j)
         if (s.watcher_at[s.moved[j]] != kNoSlot) s.redo[redo++] = s.watcher_at[s.moved[j]];
     // No watch or unwatch since the last update and no watcher wider than a cell: none to add.
-    for (uint32_t k = 0; (!in.watchers_same || (moved && s.any_wide)) && k < t.watchers; ++k) {
+    const bool wide = moved && s.any_wide;
+    const uint32_t same_below = std::min(t.watchers, v.n);  // both arrays hold these indices
+    for (uint32_t k = 0; (!in.watchers_same || wide) && k < t.watchers; ++k) {
+        // Runs of views and masks the same bit for bit are skipped a block at a time (when only
+        // wide watchers would be added, none is skipped): after a special watcher's reach
+        // changed, every other watcher's is as it was, and a compare each was most of this pass.
+        while (!wide && k + kSameRun <= same_below && std::memcmp(wview + k, v.view + k, kSameRun * sizeof(float)) == 0 &&
+               std::memcmp(wmask + k, v.mask + k, kSameRun * sizeof(uint32_t)) == 0)
+            k += kSameRun;
+        if (k >= t.watchers) break;
         const bool again = wview[k] != v.view[k] || wmask[k] != v.mask[k] ||
                            (moved && double(wview[k] + in.margin) > s.cell);
         if (!again || v.pos[k] == kNoSlot || s.changed[v.pos[k]] == serial) continue;
