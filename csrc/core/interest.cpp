@@ -237,10 +237,9 @@ InterestNeed interest_need(const Visible& v_before, const EventList& enter, cons
                            uint32_t positions) noexcept {
     // One merge over the watchers special now or at the last update (ids ascending), their last
     // uncapped lists, their enters and their pins; a view is at most its cap when none passes it.
-    // A watcher the AOI wrote no events for (aoi.cpp: one with a floor) had at least its cap's
-    // worth of candidates at the last update, so its bound is its cap all the same. A capped
-    // watcher listed at the last update needs neither: its cap bounds its list and enters, and
-    // its leaves are its last list's (before.pairs).
+    // A capped watcher listed at the last update needs neither list nor enters: its cap bounds
+    // its list and enters, and its leaves are its last list's (before.pairs). (So does one the
+    // AOI wrote no events for, aoi.cpp: a floor is only set on such a watcher.)
     uint64_t pairs = 0, others = 0, old_sum = 0, longest = 0;
     uint32_t i = 0, j = 0, k = 0, p = 0;
     uint64_t e = 0;

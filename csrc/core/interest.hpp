@@ -180,7 +180,7 @@ struct InterestNeed {
     uint32_t scratch;
 };
 // `v_before` and the events are the uncommitted update's: the bound of each special watcher's
-// new list is its last list plus its enters. `positions`: at least the layer's entities and
+// new list is its last list plus its enters, or its cap. `positions`: at least the layer's entities and
 // this update's positions (the marks are by position).
 InterestNeed interest_need(const Visible& v_before, const EventList& enter, const EventList& leave,
                            const Specials& sp, const Pins& pins, const InterestLists& before,
