@@ -191,9 +191,10 @@ void run_deferred(const InterestInput& in, InterestScratch& s, InterestLists& af
 // boundary key, rare, are then settled by d2 and id. The last update's pivot, a little above its
 // boundary key, splits the keys first: the boundary moves little from one update to the next,
 // so most often n or more keys are below it, a few more than n, and only those are selected
-// from. Leaves the chosen indices first in s.order and returns their count.
+// from. *edge_io and *pivot_io hold the last selection's boundary key and pivot, and get this
+// one's. Leaves the chosen indices first in s.order and returns their count.
 uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const InterestOptions& opt, int64_t w,
-                        const uint32_t* list, uint32_t m, uint32_t seen, uint32_t* edge_out,
+                        const uint32_t* list, uint32_t m, uint32_t seen, uint32_t* edge_io,
                         uint32_t* pivot_io) noexcept;
 
 }  // namespace interest_detail

@@ -126,20 +126,34 @@ inline void keep_smallest(uint64_t (&low)[kPivotSlack], uint64_t key) noexcept {
     }
 }
 
+// The lanes' guess of the boundary, in the usual case: halfway between the d2 of the last
+// selection's farthest chosen target (its boundary key, `edge`) and of its nearest one left out
+// (`pivot`), so that either may move by half the gap; 0 (none) when the last update chose
+// otherwise.
+inline float boundary_guess(uint32_t edge, uint32_t pivot) noexcept {
+    if (edge == kAllChosen || !(edge & pivot & 0x80000000u)) return 0.0f;
+    const uint32_t e = edge & 0x7fffffffu, p = pivot & 0x7fffffffu;
+    float near, far;
+    std::memcpy(&near, &e, sizeof near);
+    std::memcpy(&far, &p, sizeof far);
+    const float guess = near + (far - near) * 0.5f;
+    return guess > 0.0f ? guess : 0.0f;  // also none for a NaN (a key from a margin's selection)
+}
+
 }  // namespace
 
 uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const InterestOptions& opt, int64_t w,
-                        const uint32_t* list, uint32_t m, uint32_t seen, uint32_t* edge_out,
+                        const uint32_t* list, uint32_t m, uint32_t seen, uint32_t* edge_io,
                         uint32_t* pivot_io) noexcept {
     SOAGEO_ASSERT(m > opt.max);  // capped: SelectLanes needs n < m
     if (m <= kSelectLanesMost && !opt.always && !(in.margin > 0) && !pins_has_watcher(*in.pins, w)) {
         // The usual case among few candidates: in lanes, unless a tie straddles the boundary.
         // The next pivot is the smallest key left out, as below with one key of slack.
         static_assert(kPivotSlack == 1, "the lanes give the smallest key left out as the pivot");
-        SelectLanes lanes{s.candidate_d2, m, opt.max, s.order, 0, 0.0f, 0.0f};
+        SelectLanes lanes{s.candidate_d2, m, opt.max, boundary_guess(*edge_io, *pivot_io), s.order, 0, 0.0f, 0.0f};
         in.kernels->interest_select(lanes);
         if (lanes.chosen == opt.max) {
-            *edge_out = d2_key(lanes.edge);
+            *edge_io = d2_key(lanes.edge);
             *pivot_io = d2_key(lanes.next);
             return opt.max;
         }
@@ -156,7 +170,7 @@ uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const Inter
     if (counted <= n) {
         all_keys();
         for (uint32_t t = 0; t < counted; ++t) s.order[passed + t] = uint32_t(s.packed[t]);
-        *edge_out = kAllChosen;
+        *edge_io = kAllChosen;
         return passed + counted;
     }
     // `cut`: the split's bound, every key at or below it in s.sel. Fewer than n below the pivot
@@ -203,7 +217,7 @@ uint32_t select_nearest(const InterestInput& in, InterestScratch& s, const Inter
     }
     uint64_t edge = 0;  // past lo when the split widened: the keys before it are below those
     for (uint32_t t = lo; t < n; ++t) edge = std::max(edge, keys[t] >> 32);
-    *edge_out = uint32_t(edge);
+    *edge_io = uint32_t(edge);
     // The next pivot: the (n + kPivotSlack)th smallest key, a little above the edge, so that the
     // next split most often keeps n or more below it. Past the split's keys, the others are larger.
     uint64_t low[kPivotSlack];

@@ -279,10 +279,14 @@ struct ScheduleLanes {
 // d2 that only partly fits) more are chosen, and the caller settles the tie its own way.
 // `d2` holds m values, not negative and not NaN, and is read in whole blocks past m; `order`
 // gets the chosen indices, ascending, and whole blocks past them (room for m + kMaxWidth).
+// `below` is a guess of the boundary (0: none): when exactly n candidates have a d2 below it,
+// they are the n smallest with no tie across it, found in one pass; the outputs are the same
+// either way.
 constexpr uint32_t kSelectLanesMost = 64;
 struct SelectLanes {
     const float* d2;
     uint32_t m, n;    // n < m
+    float below;      // the guess, finite and not negative
     uint32_t* order;
     uint32_t chosen;  // out: how many are in order (n unless a tie straddles the boundary)
     float edge;       // out: the largest chosen d2

@@ -1,6 +1,7 @@
 // Included by each target_*.cpp after it defines SOAGEO_TARGET (its namespace) and the
 // SOAGEO_WIDE_* switch matching its compiler flags. Adding a kernel: write its body in a
 // kernel_*.inl against wide.hpp, include it here, and add it to the table below.
+#include <cstring>
 #include <limits>
 #include <utility>
 

@@ -1,7 +1,8 @@
 // The interest pass's kernels: every target's interest_schedule writes exactly what a plain
 // pair-by-pair reading of its contract (kernels.hpp, ScheduleLanes) gives, deadlines across the
 // wrap of the 32-bit update numbers included; and every target's interest_select chooses what
-// counting each candidate's smaller d2 one by one gives (SelectLanes), ties included.
+// counting each candidate's smaller d2 one by one gives (SelectLanes), ties included, with a
+// guess of the boundary that holds or not.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -155,12 +156,28 @@ Selection select_by_counts(const std::vector<float>& d2, uint32_t m, uint32_t n)
     return out;
 }
 
-Selection select_by_kernel(const KernelTable* k, const std::vector<float>& d2, uint32_t m, uint32_t n) {
+Selection select_by_kernel(const KernelTable* k, const std::vector<float>& d2, uint32_t m, uint32_t n,
+                           float below, bool* guessed = nullptr) {
     std::vector<uint32_t> order(m + kMaxWidth, 0xdeadbeefu);
-    SelectLanes s{d2.data(), m, n, order.data(), 0, -1.0f, -1.0f};
+    SelectLanes s{d2.data(), m, n, below, order.data(), 0, -1.0f, -1.0f};
     k->interest_select(s);
+    if (guessed) {
+        uint32_t under = 0;
+        for (uint32_t i = 0; i < m; ++i) under += d2[i] < below;
+        *guessed = below > 0.0f && under == n;
+    }
     order.resize(s.chosen);
     return Selection{order, s.edge, s.next};
+}
+
+// Guesses of the boundary: none, one that holds (halfway between the n-th and the next d2 when
+// they differ), and ones beside it or anywhere.
+std::vector<float> boundary_guesses(const std::vector<float>& d2, uint32_t m, uint32_t n, fixture::Rng& rng) {
+    std::vector<float> sorted(d2.begin(), d2.begin() + m);
+    std::sort(sorted.begin(), sorted.end());
+    const float near = sorted[n - 1], far = sorted[n];
+    return {0.0f, near + (far - near) * 0.5f, far, near, std::nextafter(far, 0.0f),
+            float(rng.uniform(0, 2500)), std::numeric_limits<float>::infinity()};
 }
 
 }  // namespace
@@ -168,7 +185,7 @@ Selection select_by_kernel(const KernelTable* k, const std::vector<float>& d2, u
 TEST_CASE(interest_select_chooses_as_counting_each_candidate_on_every_target) {
     fixture::Rng rng(37);
     const float nan = std::numeric_limits<float>::quiet_NaN();
-    int ties = 0, plain = 0;
+    int ties = 0, plain = 0, held = 0;
     for (uint32_t m = 2; m <= kSelectLanesMost; ++m) {
         for (int round = 0; round < 30; ++round) {
             const uint32_t n = 1 + rng.below(m - 1);
@@ -183,9 +200,15 @@ TEST_CASE(interest_select_chooses_as_counting_each_candidate_on_every_target) {
             }
             const Selection want = select_by_counts(d2, m, n);
             (want.order.size() == n ? plain : ties) += 1;
-            for (const KernelTable* k : fixture::targets())
-                CHECK_MSG(select_by_kernel(k, d2, m, n) == want, "%s m=%u n=%u round %d", k->name, m, n, round);
+            for (const float below : boundary_guesses(d2, m, n, rng)) {
+                for (const KernelTable* k : fixture::targets()) {
+                    bool guessed;
+                    CHECK_MSG(select_by_kernel(k, d2, m, n, below, &guessed) == want, "%s m=%u n=%u round %d below %g",
+                              k->name, m, n, round, double(below));
+                    held += guessed;
+                }
+            }
         }
     }
-    CHECK_MSG(ties > 100 && plain > 1000, "ties %d, plain %d", ties, plain);
+    CHECK_MSG(ties > 100 && plain > 1000 && held > 1000, "ties %d, plain %d, guesses held %d", ties, plain, held);
 }
