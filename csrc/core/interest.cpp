@@ -92,13 +92,21 @@ uint32_t next_stamp(InterestScratch& s) noexcept {
 // s.old_pos (kNoSlot: its entity is gone) and the index of its pair in the low half of s.tag,
 // and sets each pair's s.old_d2 to -1 (a leave, unless choose finds it chosen again).
 void mark_last_view(const InterestInput& in, InterestScratch& s, const OldView& old, uint32_t seen) noexcept {
-    for (uint32_t a = 0; a < old.n; ++a) {
-        const uint32_t q = pos_now(in, old.pos[a]);
-        s.old_pos[a] = q;
-        s.old_d2[a] = -1.0f;
-        if (q == kNoSlot) continue;
-        s.tag[q] = make_tag(seen, a);
-    }
+    // In locals: the stores through them would otherwise reload the fields each pair.
+    const uint32_t n = old.n, *pos = old.pos, *new_pos = in.new_pos;
+    uint32_t* const old_pos = s.old_pos;
+    uint64_t* const tag = s.tag;
+    float* const old_d2 = s.old_d2;
+    const auto mark = [&](auto renumbered) {
+        for (uint32_t a = 0; a < n; ++a) {
+            const uint32_t q = decltype(renumbered)::value ? new_pos[pos[a]] : pos[a];
+            old_pos[a] = q;
+            old_d2[a] = -1.0f;
+            if (q != kNoSlot) tag[q] = make_tag(seen, a);
+        }
+    };
+    if (new_pos) mark(std::true_type{});
+    else mark(std::false_type{});
 }
 
 // Whether special watcher k's view may stay as it was (try_keep): its movers (s.order) stay on
@@ -380,13 +388,21 @@ void choose(const InterestInput& in, InterestScratch& s, Turn& t, uint32_t m, In
     if (capped) chosen = select_nearest(in, s, *opt, t.w, list, m, seen, &edge, &pivot);
     else for (uint32_t i = 0; i < m; ++i) s.order[i] = i;
     uint32_t entering = 0;
-    for (uint32_t i = 0; i < chosen; ++i) {
-        const uint32_t c = s.order[i], q = list[c];
-        const uint64_t tag = s.tag[q];
-        const uint32_t was = tag_mark(tag);
-        if (was == seen) s.old_d2[tag_index(tag)] = s.candidate_d2[c];  // kept: most are
-        s.sel[entering] = c;  // branch-free: enters are few
-        entering += was != seen;
+    {
+        // In locals: the stores through them would otherwise reload the fields each candidate.
+        const uint32_t* const order = s.order;
+        const uint64_t* const tag = s.tag;
+        const float* const candidate_d2 = s.candidate_d2;
+        float* const old_d2 = s.old_d2;
+        uint64_t* const sel = s.sel;
+        for (uint32_t i = 0; i < chosen; ++i) {
+            const uint32_t c = order[i];
+            const uint64_t at = tag[list[c]];
+            const uint32_t was = tag_mark(at);
+            if (was == seen) old_d2[tag_index(at)] = candidate_d2[c];  // kept: most are
+            sel[entering] = c;  // branch-free: enters are few
+            entering += was != seen;
+        }
     }
     // By rank (the ids' order) packed with the candidate: a sort of plain integers.
     for (uint32_t e = 0; e < entering; ++e) s.sel[e] |= uint64_t(v.rank_at[list[s.sel[e]]]) << 32;
