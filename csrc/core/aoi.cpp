@@ -109,6 +109,10 @@ void meet_candidates(const AoiInput& in, AoiScratch& s, const Plan& plan, float 
     // The d2, when asked for, go beside the list at its own indices (found here: kept through
     // the watcher loop, they cost every scan a register there).
     float* const d2 = in.distances ? in.distances + (m.found.visible - s.lists) : nullptr;
+    // A quiet watcher's scans handing on their d2 keep no enters (aoi_scan_d2); aoi_scan keeps
+    // them all, and the caller drops them.
+    uint32_t* const enters = m.found.enters;
+    if (d2 && m.quiet) m.found.enters = nullptr;
     const auto scan = [&]() {
         if (d2)
             in.kernels->aoi_scan_d2(window, m.found, d2);
@@ -117,14 +121,15 @@ void meet_candidates(const AoiInput& in, AoiScratch& s, const Plan& plan, float 
     };
     if (!plan.rows) {
         if (plan.n) scan();
-        return;
+    } else {
+        Runs runs;
+        cover_runs(s, plan.reach, ~0u, runs, [&](const Runs& r) {
+            window.runs = r.at, window.n_runs = r.n;
+            scan();
+            return true;
+        });
     }
-    Runs runs;
-    cover_runs(s, plan.reach, ~0u, runs, [&](const Runs& r) {
-        window.runs = r.at, window.n_runs = r.n;
-        scan();
-        return true;
-    });
+    m.found.enters = enters;
 }
 
 // aoi_update works in four index spaces: slots (the layer's storage order), ranks (ids
@@ -292,7 +297,7 @@ AoiStatus aoi_update(const AoiInput& in, AoiScratch& s, Visible& after, EventLis
         const bool quiet = t.in_now && t.in_before && p.quiet_floors && w.floor[p.cur] > 0;
         uint32_t open = 2 * ++p.stamp, kept = open + 1;
         if (!quiet) mark_seen(s, old_t, old_n, open, p.same_ranks);
-        WatcherScan scan{AoiMeet{after.target + used, enter_ranks, 0, 0, 0}, kNoSlot, open, kept, nullptr, 0};
+        WatcherScan scan{AoiMeet{after.target + used, enter_ranks, 0, 0, 0}, kNoSlot, open, kept, nullptr, 0, quiet};
         float radius = t.in_now ? w.view[p.cur] : 0.0f;  // what the list holds: all within it
         if (t.in_now) meet_watcher(in, s, p, t.wid, plans, current_plan, scan);
         // Scanned short of its view: with fewer than its floor met, its nearest may lie beyond.

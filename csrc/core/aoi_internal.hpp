@@ -21,6 +21,7 @@ struct WatcherScan {
     uint32_t open, kept;
     const uint32_t* m;  // the masks in bucket order, or null when the watcher filters nothing
     uint32_t filter;
+    bool quiet = false;  // its last list not marked, its enters not wanted (aoi.cpp)
 };
 
 // A conservative cover of the circle by windows, row by row (the kernel's test decides):

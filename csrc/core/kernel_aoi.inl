@@ -32,8 +32,10 @@ enum class Pass { scan, mover, both, recount };
 // OneReach: no margin, for the watcher and the still watchers; the scan then keeps what it
 // meets within reach. Distances as watcher minus target: (cx - x)^2 == (x - cx)^2 exactly, and
 // this order lets the target's load fold into the subtraction (fewer instructions a block).
-// Distances (Pass::scan): the visible positions' d2 leave beside them, in d2s.
-template <bool Filtered, bool OneReach, Pass P, bool Distances = false>
+// Distances (Pass::scan): the visible positions' d2 leave beside them, in d2s. Without Events
+// (Pass::scan, a watcher whose last list was not marked: meet.enters null) neither the enters
+// nor the count of marked positions met are kept: a mark of the last list cannot match.
+template <bool Filtered, bool OneReach, Pass P, bool Distances = false, bool Events = true>
 inline uint32_t aoi_scan_with(const AoiWindow& window, const AoiMoverWindow& mover, AoiMeet& meet,
                               uint32_t* out, float* d2s = nullptr) noexcept {
     constexpr bool scan = P != Pass::mover, search = P != Pass::scan;
@@ -71,15 +73,17 @@ inline uint32_t aoi_scan_with(const AoiWindow& window, const AoiMoverWindow& mov
                     const uint32_t pass = bits(mask_any(w.m + i, w.filter));
                     in_reach &= pass, near &= pass;
                 }
-                const uint32_t was = eq_bits(w.mark + i, w.open) & in_reach;
+                const uint32_t was = Events ? eq_bits(w.mark + i, w.open) & in_reach : 0u;
                 const uint32_t fresh = in_reach & ~eq_bits(w.mark + i, w.kept);
                 store_where(w.mark + i, in_reach, w.kept);
-                met += count_bits(was);
+                if (Events) met += count_bits(was);
                 const uint32_t keep = OneReach ? fresh : fresh & (was | near);
                 if (Distances) emit_values(d2s + n_visible, d2, keep);
                 n_visible += emit(visible + n_visible, i, keep);
-                const uint32_t entering = OneReach ? fresh & ~was : fresh & near & ~was;
-                if (entering) n_enter += emit(enters + n_enter, i, entering);  // rare: a tick changes little
+                if (Events) {
+                    const uint32_t entering = OneReach ? fresh & ~was : fresh & near & ~was;
+                    if (entering) n_enter += emit(enters + n_enter, i, entering);  // rare: a tick changes little
+                }
             }
             if (search) {
                 const wf d_o = squared(ox - x) + squared(oy - y);
@@ -103,13 +107,20 @@ inline void aoi_scan(const AoiWindow& window, AoiMeet& meet) noexcept {
 }
 
 // aoi_scan handing on the d2 as well: an entry of its own, so that the scans that hand nothing
-// on keep their code.
+// on keep their code. Most of its watchers are capped ones whose events the interest pass
+// writes (meet.enters null): their scans keep no enters.
 inline void aoi_scan_d2(const AoiWindow& window, AoiMeet& meet, float* d2) noexcept {
     const AoiMoverWindow none{};
-    if (window.m)
+    if (!meet.enters) {
+        if (window.m)
+            aoi_scan_with<true, false, Pass::scan, true, false>(window, none, meet, nullptr, d2);
+        else
+            aoi_scan_with<false, false, Pass::scan, true, false>(window, none, meet, nullptr, d2);
+    } else if (window.m) {
         aoi_scan_with<true, false, Pass::scan, true>(window, none, meet, nullptr, d2);
-    else
+    } else {
         aoi_scan_with<false, false, Pass::scan, true>(window, none, meet, nullptr, d2);
+    }
 }
 
 inline uint32_t aoi_mover(const AoiMoverWindow& mover, uint32_t* out) noexcept {

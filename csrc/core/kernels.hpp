@@ -286,7 +286,7 @@ constexpr uint32_t kSelectLanesMost = 64;
 struct SelectLanes {
     const float* d2;
     uint32_t m, n;    // n < m
-    float below;      // the guess, finite and not negative
+    float below;      // the guess: not negative (+inf allowed); 0 or NaN: none
     uint32_t* order;
     uint32_t chosen;  // out: how many are in order (n unless a tie straddles the boundary)
     float edge;       // out: the largest chosen d2
@@ -323,6 +323,7 @@ struct KernelTable {
     void (*aoi_scan)(const AoiWindow&, AoiMeet&) noexcept;
     // aoi_scan writing each visible position's float32 d2 as well, at d2 + the same index
     // (whole blocks written past the count, as for AoiMeet::visible), for the interest pass.
+    // AoiMeet::enters may be null: no enters kept, nor `met` counted (a list not marked).
     void (*aoi_scan_d2)(const AoiWindow&, AoiMeet&, float* d2) noexcept;
     // Positions of the windows where the mover may cause an event, window after window; out
     // holds their total length plus kMaxWidth.

@@ -49,16 +49,18 @@ std::vector<uint32_t> reference_moved(const AoiMoverWindow& mw, uint32_t cap, co
 
 // Runs one scan over the windows `runs` (pairs [first, last)) of the cloud, one call for all of
 // them or (`per_window`) one call each; marks start as `marks`.
-// With `d2` given, through aoi_scan_d2, whose distances it receives (one per visible position).
+// With `d2` given, through aoi_scan_d2, whose distances it receives (one per visible position);
+// `quiet`: with no enters asked for.
 ScanResult scan_runs(const KernelTable* k, const fixture::Cloud& c, std::vector<uint32_t> marks,
                      const std::vector<uint32_t>& runs, float cx, float cy, float view, float reach, bool filtered = false,
-                     uint32_t filter = 0, bool per_window = false, std::vector<float>* d2 = nullptr) {
+                     uint32_t filter = 0, bool per_window = false, std::vector<float>* d2 = nullptr,
+                     bool quiet = false) {
     uint32_t* mark = aligned_marks(marks, c.cap);
     uint32_t total = 0;
     for (size_t j = 0; j < runs.size(); j += 2) total += runs[j + 1] - runs[j];
     std::vector<uint32_t> visible(total + 2 * kMaxWidth), enters(total + 2 * kMaxWidth);
     std::vector<float> distances(total + 2 * kMaxWidth, -1.0f);
-    AoiMeet meet{visible.data(), enters.data(), 0, 0, 0};
+    AoiMeet meet{visible.data(), quiet ? nullptr : enters.data(), 0, 0, 0};
     AoiWindow w{c.x, c.y, mark, runs.data(), uint32_t(runs.size() / 2), cx, cy, view, reach, kOpen, kKept,
                 filtered ? c.mask : nullptr, filter};
     const auto call = [&] {
@@ -308,9 +310,11 @@ TEST_CASE(aoi_scan_and_aoi_mover_over_several_windows_equal_one_call_per_window)
 
 // The scan that hands its distances on to the interest pass: on every target, what aoi_scan
 // gives (positions, counts, marks), and beside each visible position its d2 from the watcher,
-// bit for bit the float32 the pass would compute from the positions (dx * dx + dy * dy).
+// bit for bit the float32 the pass would compute from the positions (dx * dx + dy * dy); with no
+// enters asked for, over a list not marked, the same without enters.
 TEST_CASE(aoi_scan_d2_matches_aoi_scan_and_hands_on_each_d2) {
     fixture::Rng rng(88);
+    int had_enters = 0;  // rounds where the quiet scan skips enters a scan would keep
     for (int round = 0; round < 300; ++round) {
         WatcherScene scene(rng, round, round % 7 == 3);
         auto& [c, reach2, runs, marks, filtered, filter, view, reach] = scene;
@@ -330,7 +334,23 @@ TEST_CASE(aoi_scan_d2_matches_aoi_scan_and_hands_on_each_d2) {
                           round, p);
             }
         }
+        // A scan with no enters asked for, over a last list not marked (no mark is `open`): the
+        // same positions, marks and d2, no enters and nothing met.
+        std::vector<uint32_t> unmarked = marks;
+        for (uint32_t& m : unmarked) m = m == kOpen ? 0 : m;
+        std::vector<float> want_d2;
+        ScanResult quiet = scan_runs(fixture::reference(), c, unmarked, runs, cx, cy, view, reach, filtered, filter,
+                                     per_window, &want_d2);
+        had_enters += !quiet.enters.empty();
+        quiet.enters.clear(), quiet.met = 0;
+        for (const KernelTable* k : fixture::targets()) {
+            std::vector<float> d2;
+            CHECK_MSG(scan_runs(k, c, unmarked, runs, cx, cy, view, reach, filtered, filter, per_window, &d2, true) == quiet,
+                      "%s quiet round %d", k->name, round);
+            CHECK_MSG(d2 == want_d2, "%s quiet round %d: distances", k->name, round);
+        }
     }
+    CHECK_MSG(had_enters > 100, "%d rounds with enters", had_enters);
 }
 
 // A watcher that moved is rescanned and searched for as a mover in one pass: every target gives
