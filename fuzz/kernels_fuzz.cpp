@@ -1,9 +1,11 @@
 // libFuzzer: every kernel of every target on arbitrary floats (NaN, inf, denormals, huge) must
-// return exactly what the scalar reference returns. Aborts on the first difference.
+// return exactly what the scalar reference returns (the cap's selection: with any guess of its
+// boundary, what the reference's counting returns). Aborts on the first difference.
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <vector>
 
 #include "../test/core/fixtures.hpp"
@@ -71,6 +73,55 @@ void same_aoi_scan(const fixture::Cloud& c, const uint32_t* marks, float cx, flo
     }
 }
 
+// A scan asking for no enters (a quiet watcher's, AoiMeet::enters null) over marks with none
+// `open`: the positions, marks and distances of the reference's scan that keeps them, no enters,
+// nothing met.
+void same_quiet_scan(const fixture::Cloud& c, std::vector<uint32_t> marks, float cx, float cy, float view,
+                     float reach) {
+    for (uint32_t& m : marks) m = m == 2 ? 0 : m;
+    auto run = [&](const KernelTable* k, bool quiet, std::vector<uint32_t>& mark, std::vector<uint32_t>& out,
+                   std::vector<float>& d2) {
+        mark = marks;
+        out.assign(2 * (c.cap + kMaxWidth), 0);
+        d2.assign(c.cap + kMaxWidth, 0.0f);
+        AoiMeet meet{out.data(), quiet ? nullptr : out.data() + c.cap + kMaxWidth, 0, 0, 0};
+        const uint32_t whole[2] = {0, c.n};
+        const AoiWindow w{c.x, c.y, mark.data(), whole, 1, cx, cy, view, reach, 2, 3};
+        k->aoi_scan_d2(w, meet, d2.data());
+        return meet;
+    };
+    std::vector<uint32_t> want_mark, want_out, got_mark, got_out;
+    std::vector<float> want_d2, got_d2;
+    const AoiMeet want = run(fixture::reference(), false, want_mark, want_out, want_d2);
+    for (const KernelTable* k : fixture::targets()) {
+        const AoiMeet got = run(k, true, got_mark, got_out, got_d2);
+        if (got.n_visible != want.n_visible || got.n_enter != 0 || got.met != 0) std::abort();
+        if (std::memcmp(got.visible, want.visible, want.n_visible * 4)) std::abort();
+        if (std::memcmp(got_mark.data(), want_mark.data(), c.n * 4)) std::abort();
+        if (std::memcmp(got_d2.data(), want_d2.data(), want.n_visible * 4)) std::abort();
+    }
+}
+
+// The cap's selection with any guess of the boundary (NaN, negative, inf, denormal): the
+// reference's counting, with no guess, on every target.
+void same_select(const std::vector<float>& d2, uint32_t n, float below) {
+    const uint32_t m = uint32_t(d2.size() - kMaxWidth);
+    auto run = [&](const KernelTable* k, float guess, std::vector<uint32_t>& order) {
+        order.assign(m + kMaxWidth, 0xdeadbeefu);
+        SelectLanes s{d2.data(), m, n, guess, order.data(), 0, -1.0f, -1.0f};
+        k->interest_select(s);
+        order.resize(s.chosen);
+        return s;
+    };
+    std::vector<uint32_t> want_order, got_order;
+    const SelectLanes want = run(fixture::reference(), 0.0f, want_order);
+    for (const KernelTable* k : fixture::targets()) {
+        const SelectLanes got = run(k, below, got_order);
+        if (got.chosen != want.chosen || got_order != want_order) std::abort();
+        if (std::memcmp(&got.edge, &want.edge, 4) || std::memcmp(&got.next, &want.next, 4)) std::abort();
+    }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -126,6 +177,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     same(&KernelTable::cast_segment, c, seg, f);
     std::vector<uint32_t> marks(c.cap + kMaxWidth, 0);
     for (uint32_t i = 0; i < count; ++i) marks[i] = in.byte() % 5;  // 2 open, 3 kept, others
-    same_aoi_scan(c, marks.data(), in.f(), in.f(), in.f(), in.f());
+    const float cx = in.f(), cy = in.f(), view = in.f(), reach = in.f();
+    same_aoi_scan(c, marks.data(), cx, cy, view, reach);
+    same_quiet_scan(c, marks, cx, cy, view, reach);
+    // The selection's d2 as the pass has them: squares of finite floats (never negative, never
+    // NaN; +inf when they overflow), read in whole blocks past m.
+    const uint32_t m = 2 + in.byte() % (kSelectLanesMost - 1);
+    std::vector<float> d2(m + kMaxWidth, std::numeric_limits<float>::quiet_NaN());
+    for (uint32_t i = 0; i < m; ++i) {
+        const float v = in.f();
+        d2[i] = std::isfinite(v) ? v * v : 0.0f;
+    }
+    same_select(d2, 1 + in.byte() % (m - 1), in.f());
     return 0;
 }
