@@ -40,13 +40,14 @@ void same(fixture::Kernel<Shape> KernelTable::*which, const fixture::Cloud& c, c
 
 // The AOI scan over the whole cloud with marks from the input: positions, counts and marks
 // left behind must all match, and aoi_scan_d2's as well, with its distances bit for bit.
-void same_aoi_scan(const fixture::Cloud& c, const uint32_t* marks, float cx, float cy, float view, float reach) {
+void same_aoi_scan(const fixture::Cloud& c, const uint32_t* marks, float cx, float cy, float view, float reach,
+                   bool filtered, uint32_t filter) {
     auto run = [&](const KernelTable* k, std::vector<uint32_t>& mark, std::vector<uint32_t>& out, float* d2) {
         mark.assign(marks, marks + c.cap + kMaxWidth);
         out.assign(2 * (c.cap + kMaxWidth), 0);
         AoiMeet meet{out.data(), out.data() + c.cap + kMaxWidth, 0, 0, 0};
         const uint32_t whole[2] = {0, c.n};  // one window: the whole cloud
-        const AoiWindow w{c.x, c.y, mark.data(), whole, 1, cx, cy, view, reach, 2, 3};
+        const AoiWindow w{c.x, c.y, mark.data(), whole, 1, cx, cy, view, reach, 2, 3, filtered ? c.mask : nullptr, filter};
         if (d2)
             k->aoi_scan_d2(w, meet, d2);
         else
@@ -77,7 +78,7 @@ void same_aoi_scan(const fixture::Cloud& c, const uint32_t* marks, float cx, flo
 // `open`: the positions, marks and distances of the reference's scan that keeps them, no enters,
 // nothing met.
 void same_quiet_scan(const fixture::Cloud& c, std::vector<uint32_t> marks, float cx, float cy, float view,
-                     float reach) {
+                     float reach, bool filtered, uint32_t filter) {
     for (uint32_t& m : marks) m = m == 2 ? 0 : m;
     auto run = [&](const KernelTable* k, bool quiet, std::vector<uint32_t>& mark, std::vector<uint32_t>& out,
                    std::vector<float>& d2) {
@@ -86,7 +87,7 @@ void same_quiet_scan(const fixture::Cloud& c, std::vector<uint32_t> marks, float
         d2.assign(c.cap + kMaxWidth, 0.0f);
         AoiMeet meet{out.data(), quiet ? nullptr : out.data() + c.cap + kMaxWidth, 0, 0, 0};
         const uint32_t whole[2] = {0, c.n};
-        const AoiWindow w{c.x, c.y, mark.data(), whole, 1, cx, cy, view, reach, 2, 3};
+        const AoiWindow w{c.x, c.y, mark.data(), whole, 1, cx, cy, view, reach, 2, 3, filtered ? c.mask : nullptr, filter};
         k->aoi_scan_d2(w, meet, d2.data());
         return meet;
     };
@@ -102,8 +103,9 @@ void same_quiet_scan(const fixture::Cloud& c, std::vector<uint32_t> marks, float
     }
 }
 
-// The cap's selection with any guess of the boundary (NaN, negative, inf, denormal): the
-// reference's counting, with no guess, on every target.
+// The cap's selection with any guess of the boundary, beyond SelectLanes' contract too (NaN and
+// negative ones, which the kernel takes as none; inf, denormals): the reference's counting,
+// with no guess, on every target.
 void same_select(const std::vector<float>& d2, uint32_t n, float below) {
     const uint32_t m = uint32_t(d2.size() - kMaxWidth);
     auto run = [&](const KernelTable* k, float guess, std::vector<uint32_t>& order) {
@@ -178,8 +180,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::vector<uint32_t> marks(c.cap + kMaxWidth, 0);
     for (uint32_t i = 0; i < count; ++i) marks[i] = in.byte() % 5;  // 2 open, 3 kept, others
     const float cx = in.f(), cy = in.f(), view = in.f(), reach = in.f();
-    same_aoi_scan(c, marks.data(), cx, cy, view, reach);
-    same_quiet_scan(c, marks, cx, cy, view, reach);
+    const uint8_t masks = in.byte();  // low bit: the watcher filters by the rest
+    same_aoi_scan(c, marks.data(), cx, cy, view, reach, masks & 1, masks >> 1);
+    same_quiet_scan(c, marks, cx, cy, view, reach, masks & 1, masks >> 1);
     // The selection's d2 as the pass has them: squares of finite floats (never negative, never
     // NaN; +inf when they overflow), read in whole blocks past m.
     const uint32_t m = 2 + in.byte() % (kSelectLanesMost - 1);

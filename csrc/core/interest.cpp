@@ -38,9 +38,6 @@ void copy_events(const EventList& from, uint64_t lo, uint64_t hi, EventList& to)
     to.n += hi - lo;
 }
 
-// The position now of a target at position q at the last update (kNoSlot: its entity is gone).
-// An incremental update keeps the positions (a removed entity's is in no list).
-inline uint32_t pos_now(const InterestInput& in, uint32_t q) noexcept { return in.new_pos ? in.new_pos[q] : q; }
 
 // The d2 of n positions from the watcher at position `self`, as the AOI computes it (kNoSlot: a
 // watcher without an entity, which sees nothing, measured from the origin).
@@ -92,7 +89,9 @@ uint32_t next_stamp(InterestScratch& s) noexcept {
 // s.old_pos (kNoSlot: its entity is gone) and the index of its pair in the low half of s.tag,
 // and sets each pair's s.old_d2 to -1 (a leave, unless choose finds it chosen again).
 void mark_last_view(const InterestInput& in, InterestScratch& s, const OldView& old, uint32_t seen) noexcept {
-    // In locals: the stores through them would otherwise reload the fields each pair.
+    // A full update renumbers the positions (new_pos: kNoSlot for an entity gone); an
+    // incremental one keeps them (a removed entity's is in no list). In locals: the stores
+    // through them would otherwise reload the fields each pair.
     const uint32_t n = old.n, *pos = old.pos, *new_pos = in.new_pos;
     uint32_t* const old_pos = s.old_pos;
     uint64_t* const tag = s.tag;

@@ -342,7 +342,8 @@ TEST_CASE(aoi_scan_d2_matches_aoi_scan_and_hands_on_each_d2) {
         ScanResult quiet = scan_runs(fixture::reference(), c, unmarked, runs, cx, cy, view, reach, filtered, filter,
                                      per_window, &want_d2);
         had_enters += !quiet.enters.empty();
-        quiet.enters.clear(), quiet.met = 0;
+        CHECK_MSG(quiet.met == 0, "round %d: %u met with no mark open", round, quiet.met);
+        quiet.enters.clear();
         for (const KernelTable* k : fixture::targets()) {
             std::vector<float> d2;
             CHECK_MSG(scan_runs(k, c, unmarked, runs, cx, cy, view, reach, filtered, filter, per_window, &d2, true) == quiet,
