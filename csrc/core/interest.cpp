@@ -38,7 +38,6 @@ void copy_events(const EventList& from, uint64_t lo, uint64_t hi, EventList& to)
     to.n += hi - lo;
 }
 
-
 // The d2 of n positions from the watcher at position `self`, as the AOI computes it (kNoSlot: a
 // watcher without an entity, which sees nothing, measured from the origin).
 inline void d2_from(const InterestInput& in, uint32_t self, const uint32_t* pos, uint32_t n, float* d2) noexcept {

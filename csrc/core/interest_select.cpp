@@ -127,9 +127,9 @@ inline void keep_smallest(uint64_t (&low)[kPivotSlack], uint64_t key) noexcept {
 }
 
 // The lanes' guess of the boundary, in the usual case: halfway between the d2 of the last
-// selection's farthest chosen target (its boundary key, `edge`) and of its nearest one left out
-// (`pivot`), so that either may move by half the gap; 0 (none) when the last update chose
-// otherwise.
+// selection's farthest chosen target (its boundary key, `edge`) and its `pivot` (most often its
+// nearest one left out), so that either may move by half the gap; 0 (none) when the last update
+// chose otherwise.
 inline float boundary_guess(uint32_t edge, uint32_t pivot) noexcept {
     if (edge == kAllChosen || !(edge & pivot & 0x80000000u)) return 0.0f;
     const uint32_t e = edge & 0x7fffffffu, p = pivot & 0x7fffffffu;
