@@ -38,21 +38,29 @@ void same(fixture::Kernel<Shape> KernelTable::*which, const fixture::Cloud& c, c
     if (fixture::first_mismatch(which, c, s, f)) std::abort();
 }
 
-// The AOI scan over the whole cloud with marks from the input: positions, counts and marks
-// left behind must all match, and aoi_scan_d2's as well, with its distances bit for bit.
+// One scan over the whole cloud (one window), from `marks`: aoi_scan, or aoi_scan_d2 when `d2`
+// is given, with no enters asked for when `quiet`.
+AoiMeet scan_whole(const KernelTable* k, const fixture::Cloud& c, const uint32_t* marks, float cx, float cy,
+                   float view, float reach, bool filtered, uint32_t filter, bool quiet, std::vector<uint32_t>& mark,
+                   std::vector<uint32_t>& out, float* d2) {
+    mark.assign(marks, marks + c.cap + kMaxWidth);
+    out.assign(2 * (c.cap + kMaxWidth), 0);
+    AoiMeet meet{out.data(), quiet ? nullptr : out.data() + c.cap + kMaxWidth, 0, 0, 0};
+    const uint32_t whole[2] = {0, c.n};
+    const AoiWindow w{c.x, c.y, mark.data(), whole, 1, cx, cy, view, reach, 2, 3, filtered ? c.mask : nullptr, filter};
+    if (d2)
+        k->aoi_scan_d2(w, meet, d2);
+    else
+        k->aoi_scan(w, meet);
+    return meet;
+}
+
+// The AOI scan with marks from the input: positions, counts and marks left behind must all
+// match, and aoi_scan_d2's as well, with its distances bit for bit.
 void same_aoi_scan(const fixture::Cloud& c, const uint32_t* marks, float cx, float cy, float view, float reach,
                    bool filtered, uint32_t filter) {
     auto run = [&](const KernelTable* k, std::vector<uint32_t>& mark, std::vector<uint32_t>& out, float* d2) {
-        mark.assign(marks, marks + c.cap + kMaxWidth);
-        out.assign(2 * (c.cap + kMaxWidth), 0);
-        AoiMeet meet{out.data(), out.data() + c.cap + kMaxWidth, 0, 0, 0};
-        const uint32_t whole[2] = {0, c.n};  // one window: the whole cloud
-        const AoiWindow w{c.x, c.y, mark.data(), whole, 1, cx, cy, view, reach, 2, 3, filtered ? c.mask : nullptr, filter};
-        if (d2)
-            k->aoi_scan_d2(w, meet, d2);
-        else
-            k->aoi_scan(w, meet);
-        return meet;
+        return scan_whole(k, c, marks, cx, cy, view, reach, filtered, filter, false, mark, out, d2);
     };
     std::vector<uint32_t> want_mark, want_out, got_mark, got_out;
     std::vector<float> want_d2(c.cap + kMaxWidth), got_d2(c.cap + kMaxWidth);
@@ -80,22 +88,13 @@ void same_aoi_scan(const fixture::Cloud& c, const uint32_t* marks, float cx, flo
 void same_quiet_scan(const fixture::Cloud& c, std::vector<uint32_t> marks, float cx, float cy, float view,
                      float reach, bool filtered, uint32_t filter) {
     for (uint32_t& m : marks) m = m == 2 ? 0 : m;
-    auto run = [&](const KernelTable* k, bool quiet, std::vector<uint32_t>& mark, std::vector<uint32_t>& out,
-                   std::vector<float>& d2) {
-        mark = marks;
-        out.assign(2 * (c.cap + kMaxWidth), 0);
-        d2.assign(c.cap + kMaxWidth, 0.0f);
-        AoiMeet meet{out.data(), quiet ? nullptr : out.data() + c.cap + kMaxWidth, 0, 0, 0};
-        const uint32_t whole[2] = {0, c.n};
-        const AoiWindow w{c.x, c.y, mark.data(), whole, 1, cx, cy, view, reach, 2, 3, filtered ? c.mask : nullptr, filter};
-        k->aoi_scan_d2(w, meet, d2.data());
-        return meet;
-    };
     std::vector<uint32_t> want_mark, want_out, got_mark, got_out;
-    std::vector<float> want_d2, got_d2;
-    const AoiMeet want = run(fixture::reference(), false, want_mark, want_out, want_d2);
+    std::vector<float> want_d2(c.cap + kMaxWidth), got_d2(c.cap + kMaxWidth);
+    const AoiMeet want = scan_whole(fixture::reference(), c, marks.data(), cx, cy, view, reach, filtered, filter, false,
+                                    want_mark, want_out, want_d2.data());
     for (const KernelTable* k : fixture::targets()) {
-        const AoiMeet got = run(k, true, got_mark, got_out, got_d2);
+        const AoiMeet got = scan_whole(k, c, marks.data(), cx, cy, view, reach, filtered, filter, true, got_mark,
+                                       got_out, got_d2.data());
         if (got.n_visible != want.n_visible || got.n_enter != 0 || got.met != 0) std::abort();
         if (std::memcmp(got.visible, want.visible, want.n_visible * 4)) std::abort();
         if (std::memcmp(got_mark.data(), want_mark.data(), c.n * 4)) std::abort();

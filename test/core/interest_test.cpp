@@ -156,18 +156,19 @@ Selection select_by_counts(const std::vector<float>& d2, uint32_t m, uint32_t n)
     return out;
 }
 
-Selection select_by_kernel(const KernelTable* k, const std::vector<float>& d2, uint32_t m, uint32_t n,
-                           float below, bool* guessed = nullptr) {
+Selection select_by_kernel(const KernelTable* k, const std::vector<float>& d2, uint32_t m, uint32_t n, float below) {
     std::vector<uint32_t> order(m + kMaxWidth, 0xdeadbeefu);
     SelectLanes s{d2.data(), m, n, below, order.data(), 0, -1.0f, -1.0f};
     k->interest_select(s);
-    if (guessed) {
-        uint32_t under = 0;
-        for (uint32_t i = 0; i < m; ++i) under += d2[i] < below;
-        *guessed = below > 0.0f && under == n;
-    }
     order.resize(s.chosen);
     return Selection{order, s.edge, s.next};
+}
+
+// Whether a guess holds: exactly n of the m d2 below it.
+bool guess_holds(const std::vector<float>& d2, uint32_t m, uint32_t n, float below) {
+    uint32_t under = 0;
+    for (uint32_t i = 0; i < m; ++i) under += d2[i] < below;
+    return below > 0.0f && under == n;
 }
 
 // Guesses of the boundary: none, one that holds (halfway between the n-th and the next d2 when
@@ -201,12 +202,10 @@ TEST_CASE(interest_select_chooses_as_counting_each_candidate_on_every_target) {
             const Selection want = select_by_counts(d2, m, n);
             (want.order.size() == n ? plain : ties) += 1;
             for (const float below : boundary_guesses(d2, m, n, rng)) {
-                for (const KernelTable* k : fixture::targets()) {
-                    bool guessed;
-                    CHECK_MSG(select_by_kernel(k, d2, m, n, below, &guessed) == want, "%s m=%u n=%u round %d below %g",
-                              k->name, m, n, round, double(below));
-                    held += guessed;
-                }
+                held += guess_holds(d2, m, n, below);
+                for (const KernelTable* k : fixture::targets())
+                    CHECK_MSG(select_by_kernel(k, d2, m, n, below) == want, "%s m=%u n=%u round %d below %g", k->name, m,
+                              n, round, double(below));
             }
         }
     }
