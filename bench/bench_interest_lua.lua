@@ -9,9 +9,9 @@
 -- uniform scenes (half, then a tenth moving) where only 1 watcher in 100 is given the options,
 -- against the aoi where none is. Each capped line ends with the watchers a tick whose scan
 -- stopped a little past their cap's boundary (narrowed) and those of them scanned again out to
--- their view (short of their cap there). Last, three scenes that show where the capped update's
--- time goes: the cap alone, the band alone, and the uniform scene at a tenth of its size. Run from the repo root;
--- `lua5.4 bench/bench_interest_lua.lua 10` runs 10 ticks per scene.
+-- their view (short of their cap there). Last, three scenes that show where the capped
+-- update's time goes: the cap alone, the band alone, and the uniform scene at a tenth of its
+-- size. Run from the repo root; `lua5.4 bench/bench_interest_lua.lua 10` runs 10 ticks per scene.
 package.path = "lualib/?.lua;bench/?.lua;" .. package.path
 package.cpath = "./?.so;" .. package.cpath
 
@@ -80,7 +80,7 @@ local function scene(name, n, side, view, options, every, one_in)
   local st = capped:stats()
   local given = {}
   if options.max then given[#given + 1] = "max " .. options.max end
-  if options.band then given[#given + 1] = "band " .. options.band end
+  if options.band then given[#given + 1] = string.format("band %g", options.band) end
   local special = one_in > 1 and ("1 in " .. one_in .. " capped") or options.max and "capped" or "banded"
   print(string.format("interest %-10s %6d in %4dx%-4d view %d, %s: uncapped %7.3f ms  %s %7.3f ms (%.2fx)  " ..
     "events/tick %d vs %d  narrowed/tick %d, again whole %d", name, n, side, side, view, table.concat(given, " "),
