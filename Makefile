@@ -14,6 +14,8 @@
 #   TARGETS      SIMD targets compiled in (default: all this CPU family has; scalar is always built)
 #   FUZZ_SECONDS bounded time of each fuzz target under `make fuzz`
 #   BENCH_DOC    where `make bench` and `make world` write their report (doc/benchmarks.md)
+#   BENCH_README whose headline figures `make bench` rewrites from that report (README.md when
+#                BENCH_DOC is doc/benchmarks.md, else none)
 #   JOBS         spec files `make test` runs at once                  (the number of CPUs)
 #
 # Targets: all module-dir test test-long core-test bench bench-box2d demo scene world install clean asan tsan valgrind fuzz fuzz-short
@@ -29,6 +31,7 @@ INST_LIBDIR  ?= /usr/local/lib/lua/5.4
 INST_LUADIR  ?= /usr/local/share/lua/5.4
 FUZZ_SECONDS ?= 20
 BENCH_DOC    ?= doc/benchmarks.md
+BENCH_README ?= $(if $(filter doc/benchmarks.md,$(BENCH_DOC)),README.md,)
 JOBS         ?=
 
 MACHINE := $(shell $(CXX) -dumpmachine 2>/dev/null)
@@ -210,9 +213,10 @@ world-skynet-proof: world-stage
 	SKYNET=$(abspath $(SKYNET)) SOAGEO=$(CURDIR)/$(WORLD_STAGE) sh examples/skynet/world/run.sh cluster
 
 # bench also writes this machine's section of doc/benchmarks.md (one per CPU model, the others kept)
-# from what the programs print, with the verdicts of bench/targets.lua (bench/report.lua).
+# from what the programs print, with the verdicts of bench/targets.lua (bench/report.lua), and the
+# README's headline figures from that section (bench/report_headlines.lua).
 bench: deps
-	@CXX="$(CXX)" LUA="$(LUA)" $(LUA) bench/report.lua "$(MAKE) --no-print-directory bench-run" $(BENCH_DOC)
+	@CXX="$(CXX)" LUA="$(LUA)" $(LUA) bench/report.lua "$(MAKE) --no-print-directory bench-run" $(BENCH_DOC) $(BENCH_README)
 bench-run: $(MODULE) $(BUILD)/bench_kernels $(BUILD)/bench_shapes $(BUILD)/bench_pairs $(BUILD)/bench_snapshot $(BUILD)/bench_index \
            $(BUILD)/bench_layout
 	$(BUILD)/bench_kernels

@@ -6,8 +6,8 @@
 -- (bench/report_doc.lua). The figures are the programs' own output, nothing else; each
 -- program's part starts with its leading comment, which says what it measures and against
 -- which baseline.
-local command, target = arg[1], arg[2]
-assert(command and target, "usage: lua bench/report.lua '<command>' <output.md>")
+local command, target, readme = arg[1], arg[2], arg[3]
+assert(command and target, "usage: lua bench/report.lua '<command>' <output.md> [README.md]")
 
 local here = (arg[0] or ""):match("^(.*)/[^/]*$") or "."
 package.path = here .. "/?.lua;" .. package.path
@@ -51,4 +51,16 @@ local f = assert(io.open(target, "w"))
 f:write(merged)
 f:close()
 print(("wrote %s: the section of %s (%d programs)"):format(target, model, #sections))
+-- The README's headline figures follow this run (bench/report_headlines.lua).
+if readme and read(readme) then
+  local text, why = require("report_headlines").update(read(readme), merged, model)
+  if text then
+    local r = assert(io.open(readme, "w"))
+    r:write(text)
+    r:close()
+    print(("wrote %s: its figures, from the section of %s"):format(readme, model))
+  else
+    print(("left %s as it was: %s"):format(readme, why))
+  end
+end
 os.exit(ok and 0 or 1)

@@ -168,3 +168,68 @@ describe("when make world's run is written as its own section", function()
     assert.is_truthy(text:find("`w1`", 1, true))
   end)
 end)
+
+describe("when the README's headline figures are taken from a benchmarks file", function()
+  local headlines = require "report_headlines"
+  -- The lines of the three programs that hold the headlines, with figures `v` in every place.
+  local function output(v)
+    return {
+      "lua5.4 bench/bench_lua.lua",
+      "in_sector from Lua (Lua 5.4, SIMD target avx512), best of several runs, one process:",
+      ("  10000 entities  hits 107 (pure Lua 107, 1.07%%)  soageo     %s us  pure Lua    196.78 us  ratio  %sx"):format(v, v),
+      "lua5.4 bench/bench_index_lua.lua",
+      ("1000000   touch_box 50        %s    184.80     13.25   350.0x    %sx    6.4"):format(v, v),
+      ("   100000 entities: cast_segment_first 0.33 us (scan 22.7 us); nearest k=1 0.31 us, k=8 %s us (scan k=8 %s us)"):format(v, v),
+      "lua5.4 bench/bench_pairs_lua.lua",
+      ("pairs uniform 10,000 in 2000x2000    16485 pairs (pure Lua   16485)  soageo     %s ms  pure Lua     33.53 ms  ratio   %sx"):format(v, v),
+      ("aoi   uniform 10,000 in 2000x2000  10000 watchers    7166 events/tick (grid   7166)  soageo   %s ms  grid Lua   68.60 ms  ratio  %sx"):format(v, v),
+    }
+  end
+  local file = doc.merge(nil, "CPU A", run_of("CPU A", "a1", output("1.5")))
+  file = doc.merge(file, "CPU B", run_of("CPU B", "b1", output("2.5")))
+  local readme = "# x\n\n## Figures\n\nold\n\n- old figure\n\n## Install\n\nrest\n"
+
+  it("returns each figure of the named machine's section, linked to its program there", function()
+    local block = assert(headlines.render(file, "CPU B"))
+    assert.is_truthy(block:find("^Measured by `make bench` on CPU B, 2 logical CPUs, against the baseline named;\n"))
+    assert.is_truthy(block:find("- [A 90-degree cone over 10,000 entities: 2.5 us from Lua, 2.5x a plain Lua loop]"
+      .. "(doc/benchmarks.md#lua54-benchbench_lualua-1)", 1, true))
+    assert.is_truthy(block:find("- [The 8 nearest of 100,000 entities: 2.5 us, where a scan takes 2.5 us]", 1, true))
+    assert.is_truthy(block:find("(doc/benchmarks.md#lua54-benchbench_pairs_lualua-1)", 1, true))
+    assert.is_falsy(block:find("1.5", 1, true))
+    local a = assert(headlines.render(file, "CPU A"))
+    assert.is_truthy(a:find("(doc/benchmarks.md#lua54-benchbench_lualua)", 1, true))
+    assert.are.equal(5, select(2, a:gsub("\n%- %[", "")))
+  end)
+
+  it("returns the README with only its figures block replaced, the same when done twice", function()
+    local once = assert(headlines.update(readme, file, "CPU A"))
+    assert.is_truthy(once:find("^# x\n\n## Figures\n\nMeasured by `make bench` on CPU A"))
+    assert.is_truthy(once:find("\n\n## Install\n\nrest\n$"))
+    assert.is_falsy(once:find("old figure", 1, true))
+    assert.are.equal("CPU A", headlines.model(once, file))
+    assert.are.equal(once, headlines.update(once, file, "CPU A"))
+  end)
+
+  it("returns nil and why when a figure or the section is missing", function()
+    local short = output("1.5")
+    table.remove(short, 6)  -- the nearest line
+    local partial = doc.merge(nil, "CPU A", run_of("CPU A", "a1", short))
+    local text, why = headlines.update(readme, partial, "CPU A")
+    assert.is_nil(text)
+    assert.is_truthy(why:find("bench/bench_index_lua.lua", 1, true))
+    assert.is_nil((headlines.render(file, "CPU C")))
+  end)
+
+  it("returns the README's own figures from doc/benchmarks.md, the machine kind it names", function()
+    local f = assert(io.open("doc/benchmarks.md"))
+    local bench = f:read("a")
+    f:close()
+    f = assert(io.open("README.md"))
+    local text = f:read("a")
+    f:close()
+    local model = headlines.model(text, bench)
+    assert.is_truthy(model, "README.md's figures name no machine kind of doc/benchmarks.md")
+    assert.are.equal(headlines.update(text, bench, model), text, "README.md's figures differ from doc/benchmarks.md: make bench rewrites both")
+  end)
+end)
