@@ -556,6 +556,8 @@ describe("soageo.aoi", function()
     it("raises clear errors", function()
       assert.has_error(function() soageo.aoi({}) end, "bad argument #1 to 'aoi' (soageo.layer expected, got table)")
       assert.has_error(function() soageo.aoi(l, { margin = -1 }) end, "bad argument #2 to 'aoi' (margin must be finite and >= 0)")
+      -- A number inside a table must be a number, not a numeric string (as watch's band).
+      assert.has_error(function() soageo.aoi(l, { margin = "5" }) end, "bad argument #2 to 'aoi' (margin must be finite and >= 0)")
       assert.has_error(function() aoi:watch(1.5, 10) end, "bad argument #1 to 'watch' (id must be an integer)")
       assert.has_error(function() aoi:watch(1, -1) end, "bad argument #2 to 'watch' (view_radius must be finite and >= 0)")
       assert.has_error(function() aoi:watch(1, 0 / 0) end, "bad argument #2 to 'watch' (view_radius must be finite and >= 0)")

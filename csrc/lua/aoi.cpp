@@ -105,9 +105,9 @@ int l_new(lua_State* L) {
     if (check_options(L, 2, options)) {
         lua_getfield(L, 2, "margin");
         if (!lua_isnil(L, -1)) {
-            int isnum = 0;
-            lua_Number m = lua_tonumberx(L, -1, &isnum);
-            if (!isnum || !valid_radius(m)) luaL_argerror(L, 2, "margin must be finite and >= 0");
+            // A number, not a numeric string: as every number inside a table (doc/manual.md).
+            const lua_Number m = lua_type(L, -1) == LUA_TNUMBER ? lua_tonumber(L, -1) : -1.0;
+            if (!valid_radius(m)) luaL_argerror(L, 2, "margin must be finite and >= 0");
             margin = static_cast<float>(m);
         }
         lua_pop(L, 1);
