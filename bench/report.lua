@@ -33,7 +33,7 @@ end
 local model, cpu_line = cpu()
 local header = {
   model = model,
-  commit = machine.commit("doc/benchmarks.md"),
+  commit = machine.commit(),
   date = machine.date(),
   cpu = cpu_line,
   compiler = run((os.getenv("CXX") or "g++") .. " --version | head -n 1") or "unknown",

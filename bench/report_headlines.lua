@@ -97,25 +97,30 @@ function M.render(file, model)
   return table.concat(lines, "\n")
 end
 
--- README.md's "## Figures" block: the text between its heading and the next heading, and where
--- it lies. nil when there is no such heading.
+-- README.md's "## Figures" block: the text between its heading and the next "## " heading (or
+-- the end, its last newlines left out), and where it lies. nil when there is no such heading.
 function M.block(readme)
   local head = readme:find("\n## Figures\n\n", 1, true)
   if not head then return nil end
   local first = head + #"\n## Figures\n\n"
   local next_head = readme:find("\n\n## ", first, true)
-  if not next_head then return nil end
-  return readme:sub(first, next_head - 1), first, next_head - 1
+  local last = next_head and next_head - 1 or #readme - #readme:match("\n*$")
+  return readme:sub(first, last), first, last
 end
 
--- The machine kind README.md's figures name (the model of their section).
+-- The machine kind README.md's figures name (the model of their section): the longest model
+-- of the file that is their CPU line, or starts it before a comma (", 2 logical CPUs").
 function M.model(readme, file)
   local block = M.block(readme)
-  local cpu = block and block:match("^Measured by `make bench` on (.-), against")
+  local cpu = block and block:match("^Measured by `make bench` on (.-), against the baseline named;")
   if not cpu then return nil end
+  local found
   for model in file:gmatch("<!%-%- machine: (.-) %-%->") do
-    if cpu:sub(1, #model + 1) == model .. "," then return model end
+    if (cpu == model or cpu:sub(1, #model + 1) == model .. ",") and (not found or #model > #found) then
+      found = model
+    end
   end
+  return found
 end
 
 -- README.md with its figures taken from the section `model` of `file`; nil and why when the

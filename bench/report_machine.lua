@@ -30,11 +30,12 @@ function M.load_average()
   return (M.read("/proc/loadavg") or ""):match("^(%S+ %S+ %S+)") or "unknown"
 end
 
--- The commit; `target`, the report being written, does not count as a change: it is written
--- before it can be committed.
-function M.commit(target)
+-- The commit, and whether the tree differs from it. Markdown files do not count: no figure
+-- depends on them, and a run writes two of them (the report and the README's figures) before
+-- they can be committed.
+function M.commit()
   return (M.run("git rev-parse --short=12 HEAD") or "unknown")
-    .. (os.execute("git diff --quiet HEAD -- . ':(exclude)" .. target .. "' 2>/dev/null") and ""
+    .. (os.execute("git diff --quiet HEAD -- . ':(exclude)*.md' 2>/dev/null") and ""
         or " (with uncommitted changes)")
 end
 

@@ -15,7 +15,7 @@ local machine = require "report_machine"
 
 local model, cpu_line = machine.cpu()
 local header = {
-  model = model .. ", make world", commit = machine.commit(target), date = machine.date(), cpu = cpu_line,
+  model = model .. ", make world", commit = machine.commit(), date = machine.date(), cpu = cpu_line,
   skynet = os.getenv("SKYNET") or "not given", load_before = machine.load_average(),
 }
 

@@ -211,6 +211,17 @@ describe("when the README's headline figures are taken from a benchmarks file", 
     assert.are.equal(once, headlines.update(once, file, "CPU A"))
   end)
 
+  it("returns the machine kind of a CPU line without a count, and a block that ends the README", function()
+    local h = header("arm64", "c1")
+    h.cpu = "arm64"  -- no /proc/cpuinfo: the CPU line is the model alone
+    local arm = doc.merge(file, "arm64", doc.render_run(h, doc.sections(output("3.5")), {}, true, 0))
+    local last = assert(headlines.update("# x\n\n## Figures\n\nold\n", arm, "arm64"))
+    assert.is_truthy(last:find("^# x\n\n## Figures\n\nMeasured by `make bench` on arm64, against"))
+    assert.is_truthy(last:find("3.5x a pure%-Lua grid AOI%]%([^)]*%)\n$"))
+    assert.are.equal("arm64", headlines.model(last, arm))
+    assert.are.equal(last, headlines.update(last, arm, "arm64"))
+  end)
+
   it("returns nil and why when a figure or the section is missing", function()
     local short = output("1.5")
     table.remove(short, 6)  -- the nearest line
