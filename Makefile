@@ -32,6 +32,8 @@ INST_LUADIR  ?= /usr/local/share/lua/5.4
 FUZZ_SECONDS ?= 20
 BENCH_DOC    ?= doc/benchmarks.md
 BENCH_README ?= $(if $(filter doc/benchmarks.md,$(BENCH_DOC)),README.md,)
+# `make -n` still runs a recipe line that names $(MAKE): the reports then only say what they would do.
+DRY_RUN      := $(findstring n,$(firstword -$(MAKEFLAGS)))
 JOBS         ?=
 
 MACHINE := $(shell $(CXX) -dumpmachine 2>/dev/null)
@@ -186,7 +188,8 @@ WORLD_TICKS    ?= 20
 WORLD_COLS     ?= 2
 WORLD_ROWS     ?= 2
 world: deps
-	@if [ -n "$(SKYNET)" ]; then SKYNET=$(abspath $(SKYNET)) $(LUA) bench/world_report.lua "$(MAKE) --no-print-directory world-run" $(BENCH_DOC); \
+	@if [ -n "$(SKYNET)" ] && [ -n "$(DRY_RUN)" ]; then echo "would run: $(LUA) bench/world_report.lua '$(MAKE) world-run' $(BENCH_DOC)"; \
+	elif [ -n "$(SKYNET)" ]; then SKYNET=$(abspath $(SKYNET)) $(LUA) bench/world_report.lua "$(MAKE) --no-print-directory world-run" $(BENCH_DOC); \
 	else $(MAKE) --no-print-directory world-run; fi
 # With SKYNET=<a built skynet tree> it also runs them as skynet services (one service vs the
 # region services, thread = 2): examples/skynet/world/run.sh bench, against a module built for
@@ -216,7 +219,8 @@ world-skynet-proof: world-stage
 # from what the programs print, with the verdicts of bench/targets.lua (bench/report.lua), and the
 # README's headline figures from that section (bench/report_headlines.lua).
 bench: deps
-	@CXX="$(CXX)" LUA="$(LUA)" $(LUA) bench/report.lua "$(MAKE) --no-print-directory bench-run" $(BENCH_DOC) $(BENCH_README)
+	@$(if $(DRY_RUN),echo "would run: $(LUA) bench/report.lua '$(MAKE) bench-run' $(BENCH_DOC) $(BENCH_README)",\
+	CXX="$(CXX)" LUA="$(LUA)" $(LUA) bench/report.lua "$(MAKE) --no-print-directory bench-run" $(BENCH_DOC) $(BENCH_README))
 bench-run: $(MODULE) $(BUILD)/bench_kernels $(BUILD)/bench_shapes $(BUILD)/bench_pairs $(BUILD)/bench_snapshot $(BUILD)/bench_index \
            $(BUILD)/bench_layout
 	$(BUILD)/bench_kernels
