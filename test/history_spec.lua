@@ -163,6 +163,18 @@ describe("when a layer keeps its history", function()
     assert.are.same({ 2, 3, 4 }, { l:history() })
   end)
 
+  it("returns each tick's radius bit for bit, a radius of 0 set again as -0.0 included", function()
+    local l = soageo.layer()
+    l:history(4)
+    l:set(1, 0, 0, 0)
+    l:commit()
+    l:set(1, 0, 0, -0.0)
+    l:commit()
+    assert.are.equal("0.0", tostring(select(3, l:past(1):get(1))))
+    assert.are.equal("-0.0", tostring(select(3, l:past(2):get(1))))
+    assert.are.equal(l:dump(), l:past(2):dump())
+  end)
+
   it("keeps 64 ticks at most, the newest 64", function()
     local l = soageo.layer()
     l:set(1, 0, 0)
@@ -316,7 +328,8 @@ describe("when history calls get bad input", function()
     for _, bad in ipairs({ -0.1, 1.1, 0 / 0, math.huge, -math.huge }) do
       assert.has_error(function() l:past(1, bad) end, "bad argument #2 to 'past' (alpha must be finite and in [0, 1])")
     end
-    assert.has_error(function() l:past(1, "0.5") end, "bad argument #2 to 'past' (number expected, got string)")
+    assert.has_error(function() l:past(1, "half") end, "bad argument #2 to 'past' (number expected, got string)")
+    assert.are.same({ 1, 0.5 }, { l:past(1, "0.5"):tick() })  -- a numeric string converts, as elsewhere
     assert.has_error(function() l:past(2, 0.5) end, "bad argument #2 to 'past' (alpha must be 0 at the newest tick)")
     assert.are.equal(2, l:past(2, 0):tick())
     l:history(1)

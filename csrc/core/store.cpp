@@ -227,7 +227,9 @@ uint32_t store_set(Store& s, int64_t id, float x, float y, float r, uint32_t mas
         log_member(s, slot, kMemberAdded);
         s.since_commit |= kCommitShape;
     } else {
-        const bool same = s.col.r[slot] == r && s.col.mask[slot] == mask;
+        // Bit for bit: a radius of 0 set again as -0.0 is another radius to get, each and dump,
+        // so the history must copy the radii for it (kCommitShape).
+        const bool same = std::memcmp(&s.col.r[slot], &r, sizeof r) == 0 && s.col.mask[slot] == mask;
         s.stale |= (same ? kStaleMoved : kStaleMoved | kStaleShape) | kChanged;
         s.since_commit |= same ? kCommitMoved : kCommitShape;
     }

@@ -380,8 +380,7 @@ int l_past(lua_State* L) {
     const lua_Integer tick = luaL_checkinteger(L, 2);
     double alpha = 0;
     if (!lua_isnoneornil(L, 3)) {
-        if (lua_type(L, 3) != LUA_TNUMBER) luaL_typeerror(L, 3, "number");
-        alpha = lua_tonumber(L, 3);
+        alpha = luaL_checknumber(L, 3);  // a numeric string converts, as other numbers do
         luaL_argcheck(L, alpha >= 0 && alpha <= 1, 3, "alpha must be finite and in [0, 1]");  // NaN fails too
     }
     lua_settop(L, 3);
