@@ -166,6 +166,10 @@ describe("when walls meet the rules' boundary cases", function()
     local t, i = w:cast(3, 0, 3, 0)
     assert.are.equal(0, t)
     assert.are.equal(1, i)
+    -- A point wall at the start of a ray heading to negative x and y: t is +0, not -0.
+    t, i = w:cast(3, 3, 2, 2)
+    assert.are.equal(4, i)
+    assert.are.equal("0.0", tostring(t))
   end)
 
   it("returns visible across a wall touched only at the viewer or only at the target", function()

@@ -372,7 +372,7 @@ bool walls_cast(const Walls& w, float ax, float ay, float bx, float by, double* 
         contact_ratio(q, best.s, best.kind, r);
         v = r.t;
     }
-    *t = v < 0 ? 0.0 : (v > 1 ? 1.0 : v);
+    *t = v <= 0 ? 0.0 : (v > 1 ? 1.0 : v);  // <=: a contact at the start is +0, never -0
     *wall = best.wall;
     return true;
 }
