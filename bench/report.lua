@@ -52,8 +52,9 @@ f:write(merged)
 f:close()
 print(("wrote %s: the section of %s (%d programs)"):format(target, model, #sections))
 -- The README's headline figures follow this run (bench/report_headlines.lua).
-if readme and read(readme) then
-  local text, why = require("report_headlines").update(read(readme), merged, model)
+local readme_text = readme and read(readme)
+if readme_text then
+  local text, why = require("report_headlines").update(readme_text, merged, model)
   if text then
     local r = assert(io.open(readme, "w"))
     r:write(text)

@@ -22,6 +22,9 @@ M.PREAMBLE = table.concat({
 local MARKER = "<!-- machine: %s -->"
 local MARKER_PATTERN = "^<!%-%- machine: (.-) %-%->$"
 
+-- The line that opens the section of CPU model `model` (bench/report_headlines.lua finds it too).
+function M.marker(model) return MARKER:format(model) end
+
 -- A line of the make recipe that starts a benchmark program: build/bench_x or lua bench/x.lua.
 -- Returns the command, its source and the comment prefix of that source's language.
 function M.program(line)

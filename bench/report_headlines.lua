@@ -2,6 +2,7 @@
 -- bench/report.lua rewrites them after each `make bench`, and test/report_spec.lua checks that
 -- the README's are those of the section it names, so that they cannot drift from the file
 -- they link to. Plain functions of text, as bench/report_doc.lua.
+local doc = require "report_doc"
 local M = {}
 
 -- Each headline: the program whose output holds it, a pattern capturing its two figures as
@@ -71,10 +72,10 @@ end
 -- the lines README.md holds between "## Figures" and the next heading. nil and why when the
 -- section or a figure is missing.
 function M.render(file, model)
-  local marker = "<!-- machine: " .. model .. " -->\n"
+  local marker = doc.marker(model) .. "\n"
   local from = file:find(marker, 1, true)
   if not from then return nil, "no section for " .. model end
-  local next_section = file:find("\n<!%-%- machine: ", from + #marker)
+  local next_section = file:find("\n" .. doc.marker(""):sub(1, -5), from + #marker, true)  -- "<!-- machine: "
   local section_end = next_section or #file
   local cpu = file:sub(from, section_end):match("\n| CPU | ([^|\n]-) |\n")
   if not cpu then return nil, "no CPU line in the section of " .. model end
@@ -115,7 +116,8 @@ function M.model(readme, file)
   local cpu = block and block:match("^Measured by `make bench` on (.-), against the baseline named;")
   if not cpu then return nil end
   local found
-  for model in file:gmatch("<!%-%- machine: (.-) %-%->") do
+  for _, section in ipairs(doc.split(file)) do
+    local model = section.model
     if (cpu == model or cpu:sub(1, #model + 1) == model .. ",") and (not found or #model > #found) then
       found = model
     end

@@ -105,8 +105,7 @@ int l_new(lua_State* L) {
     if (check_options(L, 2, options)) {
         lua_getfield(L, 2, "margin");
         if (!lua_isnil(L, -1)) {
-            // A number, not a numeric string: as every number inside a table (doc/manual.md).
-            const lua_Number m = lua_type(L, -1) == LUA_TNUMBER ? lua_tonumber(L, -1) : -1.0;
+            const double m = table_number(L, -1);
             if (!valid_radius(m)) luaL_argerror(L, 2, "margin must be finite and >= 0");
             margin = static_cast<float>(m);
         }
@@ -153,7 +152,7 @@ bool check_interest_options(lua_State* L, int arg, InterestOptions* o) {
         } else if (key && std::strcmp(key, "always") == 0) {
             if (!to_mask(L, -1, &o->always)) luaL_argerror(L, arg, "always must be an integer in [0, 0xffffffff]");
         } else if (key && std::strcmp(key, "band") == 0) {
-            const lua_Number b = lua_type(L, -1) == LUA_TNUMBER ? lua_tonumber(L, -1) : -1.0;
+            const double b = table_number(L, -1);
             if (!(b > 0) || !std::isfinite(b)) luaL_argerror(L, arg, "band must be finite and > 0");
             o->band = b;
         } else {

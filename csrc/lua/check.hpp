@@ -29,6 +29,11 @@ inline bool valid_span(float lo, float hi) { return lo <= hi; }         // a box
 inline bool finite_extent(float from, float to) { return std::isfinite(to - from); }
 // A mask: an integer in [0, 0xffffffff]. The value at `idx` is read without raising.
 bool to_mask(lua_State* L, int idx, uint32_t* out);
+// A number inside a table (an option's value): a number, not a numeric string (doc/manual.md).
+// The value at `idx` is read without raising; NaN for anything else, which every rule refuses.
+inline double table_number(lua_State* L, int idx) {
+    return lua_type(L, idx) == LUA_TNUMBER ? lua_tonumber(L, idx) : NAN;
+}
 
 // --- One argument on the stack: raise with the contract as the message -----------------------
 
