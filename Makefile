@@ -19,7 +19,7 @@
 #   JOBS         spec files `make test` runs at once                  (the number of CPUs)
 #
 # Targets: all module-dir test test-long core-test bench bench-box2d demo scene world install clean asan tsan valgrind fuzz fuzz-short
-#          fuzz-corpus test-neon test-neon-lua test-lua test-skynet deps
+#          fuzz-corpus test-neon test-neon-lua test-lua test-skynet deps run-deps
 
 LUA          ?= lua5.4
 LUA54_INCDIR := $(shell pkg-config --variable=includedir lua5.4 2>/dev/null || echo /usr/include)/lua5.4
@@ -96,7 +96,7 @@ MODULE   := soageo/core.so
 endif
 LUA_OBJ  := $(LUA_SRC:csrc/%.cpp=$(LUA_BUILD)/%.o)
 
-.PHONY: FORCE all module-dir test test-run test-long test-long-run bench bench-run bench-box2d demo demo-run scene scene-run world world-run world-stage world-skynet-proof install clean asan tsan valgrind fuzz test-neon test-neon-lua test-lua fuzz-short fuzz-corpus deps core-test test-skynet
+.PHONY: FORCE all module-dir test test-run test-long test-long-run bench bench-run bench-box2d demo demo-run scene scene-run world world-run world-stage world-skynet-proof install clean asan tsan valgrind fuzz test-neon test-neon-lua test-lua fuzz-short fuzz-corpus deps run-deps core-test test-skynet
 
 all: $(MODULE)
 	$(say_module)
@@ -156,8 +156,11 @@ $(BUILD)/%_host: test/hosts/%_host.cpp test/hosts/host.hpp $(CORE_OBJ) $(LUA_OBJ
 
 deps:
 	@sh .ci/deps.sh
+# What the examples need, without the test tools (busted, luarocks, objdump).
+run-deps:
+	@sh .ci/deps.sh run
 
-# test, demo, scene and bench install missing packages first, then run make again: on a fresh
+# test, demo, scene, world and bench install missing packages first, then run make again: on a fresh
 # machine this Makefile was read before g++ existed, so it could not see the SIMD targets.
 test: deps
 	@$(MAKE) --no-print-directory test-run
@@ -170,13 +173,13 @@ test-long: deps
 test-long-run: $(MODULE) $(BUILD)/core_test $(BUILD)/oom_host $(BUILD)/thread_host
 	@SOAGEO_LONG=1 JOBS=$(JOBS) LUA=$(LUA) BUILD=$(BUILD) sh test/run.sh
 
-demo: deps
+demo: run-deps
 	@$(MAKE) --no-print-directory demo-run
 demo-run: $(MODULE)
 	$(LUA) examples/skill_cone.lua
 
 # The scene simulation (examples/scene): ENTITIES and TICKS default to 5,000 and 100.
-scene: deps
+scene: run-deps
 	@$(MAKE) --no-print-directory scene-run
 scene-run: $(MODULE)
 	$(LUA) examples/scene_sim.lua $(ENTITIES) $(TICKS)
@@ -187,7 +190,7 @@ WORLD_ENTITIES ?= 100000
 WORLD_TICKS    ?= 20
 WORLD_COLS     ?= 2
 WORLD_ROWS     ?= 2
-world: deps
+world: run-deps
 	@if [ -n "$(SKYNET)" ] && [ -n "$(DRY_RUN)" ]; then echo "would run: $(LUA) bench/world_report.lua '$(MAKE) world-run' $(BENCH_DOC)"; \
 	elif [ -n "$(SKYNET)" ]; then SKYNET=$(abspath $(SKYNET)) $(LUA) bench/world_report.lua "$(MAKE) --no-print-directory world-run" $(BENCH_DOC); \
 	else $(MAKE) --no-print-directory world-run; fi

@@ -21,6 +21,7 @@ server asks every tick:
 - pairs: every overlapping pair of a layer, or between two layers, by sort and sweep, sorted;
 - area of interest: per-watcher view radius and mask filter, hysteresis margin, enter and
   leave events per update, each watcher's visible set and "who sees me";
+- contact events: the box pairs of a layer that begin or stop overlapping, per update;
 - snapshots: a layer, or the listed entities, as a checksummed string (dump/load/merge) to
   cross skynet services and cluster nodes.
 SIMD kernels (SSE2, AVX2, AVX-512, NEON) are bit-identical to a scalar reference; memory comes

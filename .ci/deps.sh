@@ -1,7 +1,9 @@
 #!/bin/sh
 # Makes sure the tools soageo's build, tests and demo need are there.
-# `sh .ci/deps.sh` for the demo and tests; `sh .ci/deps.sh neon` adds the aarch64 cross tools;
-# `sh .ci/deps.sh extra` adds clang, valgrind and friends. Does nothing when all are present.
+# `sh .ci/deps.sh` for the tests; `sh .ci/deps.sh run` only what building the module and
+# running the examples needs (make demo, scene, world); `sh .ci/deps.sh neon` adds the aarch64
+# cross tools; `sh .ci/deps.sh extra` adds clang, valgrind and friends. Does nothing when all
+# are present.
 # On Debian (dpkg and apt-get, as root or with sudo) missing packages are installed. Elsewhere,
 # or where installing is not possible, it checks the commands themselves: it names what is
 # missing and fails only when a command is, so a machine with the tools installed some other
@@ -10,6 +12,10 @@ set -e
 need="make g++ pkg-config binutils lua5.4 liblua5.4-dev lua-busted luarocks"
 tools="make ${CXX:-g++} ${LUA:-lua5.4} busted objdump"
 case "$1" in
+run)
+	need="make g++ lua5.4 liblua5.4-dev"
+	tools="make ${CXX:-g++} ${LUA:-lua5.4}"
+	;;
 neon)
 	need="$need gcc-aarch64-linux-gnu g++-aarch64-linux-gnu qemu-user"
 	tools="$tools aarch64-linux-gnu-gcc aarch64-linux-gnu-g++ qemu-aarch64"

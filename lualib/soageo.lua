@@ -24,7 +24,9 @@ local soageo = {
 }
 
 -- soageo.outline(ring [, out]) -> out: the edges of the closed ring {x1, y1, ..., xn, yn} as
--- walls coordinates (x1, y1, x2, y2, x2, y2, x3, y3, ..., xn, yn, x1, y1), appended to out.
+-- walls coordinates (x1, y1, x2, y2, x2, y2, x3, y3, ..., xn, yn, x1, y1), appended to out. A
+-- ring written closed (its last vertex its first again, as GeoJSON writes one) gives the same
+-- edges: the repeated vertex would only add a wall of zero length.
 function soageo.outline(ring, out)
   if type(ring) ~= "table" then error("bad argument #1 to 'outline' (table expected, got " .. type(ring) .. ")", 2) end
   if out ~= nil and type(out) ~= "table" then
@@ -32,6 +34,7 @@ function soageo.outline(ring, out)
   end
   local n = #ring
   if n % 2 ~= 0 then error("bad argument #1 to 'outline' (ring must hold x, y pairs)", 2) end
+  if n >= 4 and ring[n - 1] == ring[1] and ring[n] == ring[2] then n = n - 2 end
   out = out or {}
   local k = #out
   for i = 1, n - 1, 2 do

@@ -27,6 +27,7 @@ status_a=$?
 wait "$b"
 status_b=$?
 for n in node_a node_b; do echo "== $n ($LOGS/$n.log)"; grep -v ' LAUNCH ' "$LOGS/$n.log"; done
-echo "node_a exited with status $status_a, node_b with status $status_b (124: killed at the time limit)"
+echo "node_a exited with status $status_a, node_b with status $status_b"
+if [ "$status_a" -eq 124 ] || [ "$status_b" -eq 124 ]; then echo "(124: killed at the time limit)"; fi
 [ "$status_a" -eq 0 ] && [ "$status_b" -eq 0 ] && grep -q 'CASE DONE cluster' "$LOGS/node_a.log" \
 	&& ! grep -q 'CHECK FAIL' "$LOGS/node_a.log"
