@@ -68,8 +68,8 @@ function soageo.tiles(cols, rows, cell, blocked, x0, y0) end
 function soageo.outline(ring, out) end
 
 ---Every pair (id in a, id in b) whose boxes (centre +- r) overlap, touching counts; sorted.
----@param layer_a soageo.layer
----@param layer_b soageo.layer must be another layer than layer_a
+---@param layer_a soageo.layer|soageo.past_view|soageo.shared_layer a layer, or a view of one (a past tick, a shared copy)
+---@param layer_b soageo.layer|soageo.past_view|soageo.shared_layer must be another object than layer_a
 ---@param out? soageo.out flat {a1, b1, a2, b2, ...}
 ---@return soageo.out out
 ---@return integer n number of pairs
@@ -717,7 +717,7 @@ function walls:blocked_many(coords, out) end
 ---The entries of ids[1..n] whose entity centre is seen from (x, y), in order; open at both ends.
 ---@param x number
 ---@param y number
----@param layer soageo.layer
+---@param layer soageo.layer|soageo.past_view|soageo.shared_layer where the ids stand (a past view: as at its tick)
 ---@param ids integer[] every id must be in the layer
 ---@param n? integer in [0, #ids] (default #ids)
 ---@param out? integer[] may be ids itself
@@ -775,7 +775,7 @@ function tiles:blocked_many(coords, out) end
 ---The entries of ids[1..n] whose entity centre is seen from (x, y), in order; open at both ends.
 ---@param x number
 ---@param y number
----@param layer soageo.layer
+---@param layer soageo.layer|soageo.past_view|soageo.shared_layer where the ids stand (a past view: as at its tick)
 ---@param ids integer[] every id must be in the layer
 ---@param n? integer in [0, #ids] (default #ids)
 ---@param out? integer[] may be ids itself

@@ -421,3 +421,145 @@ describe("when finalizers commit and query while views answer", function()
     assert.is_true(fired >= 30 and answered > 100, fired .. " finalizer runs, " .. answered .. " answers")
   end)
 end)
+
+describe("when a past view is given where a layer is read", function()
+  -- Entity 2 stands behind a wall from entity 1's point of view at tick 1, in the open at tick 2.
+  local function world()
+    local l = soageo.layer()
+    l:history(4)
+    l:set(1, 0, 0)
+    l:set(2, 10, 0, 0.5)
+    l:commit()
+    l:move(2, 10, 10)
+    l:commit()
+    return l, soageo.walls({ 5, -1, 5, 1 })
+  end
+
+  it("returns what walls:visible saw at that tick, interpolated too", function()
+    local l, walls = world()
+    assert.are.equal(0, select(2, walls:visible(0, 0, l:past(1), { 2 })))
+    assert.are.equal(1, select(2, walls:visible(0, 0, l:past(2), { 2 })))
+    -- halfway: (10, 5), the line passes the wall's end above it
+    assert.are.equal(1, select(2, walls:visible(0, 0, l:past(1, 0.5), { 2 })))
+    assert.are.equal(1, select(2, walls:visible(0, 0, l, { 2 })))
+  end)
+
+  it("returns what tiles:visible saw at that tick", function()
+    local l = world()
+    local tiles = soageo.tiles(20, 20, 1, string.rep("0", 400), -10, -10)
+    tiles:set(15, 10, true)  -- the cell [5, 6) x [0, 1)
+    assert.are.equal(0, select(2, tiles:visible(0, 0, l:past(1), { 2 })))
+    assert.are.equal(1, select(2, tiles:visible(0, 0, l:past(2), { 2 })))
+  end)
+
+  it("raises for an id the tick did not hold", function()
+    local l, walls = world()
+    l:set(3, 1, 1)
+    l:commit()
+    local ok, err = pcall(function() return walls:visible(0, 0, l:past(2), { 3 }) end)
+    assert.is_false(ok)
+    assert.is_truthy(err:find("ids[1] is not in the layer", 1, true), err)
+  end)
+
+  it("returns the pairs across a tick and a layer, or two ticks", function()
+    local l = world()
+    local other = soageo.layer()
+    other:set(7, 10, 0, 1)
+    local out, n = soageo.pairs_between(l:past(1), other)
+    assert.are.same({ 2, 7 }, { out[1], out[2] })
+    assert.are.equal(1, n)
+    assert.are.equal(0, select(2, soageo.pairs_between(l:past(2), other)))
+    assert.are.equal(0, select(2, soageo.pairs_between(l, other)))
+    out, n = soageo.pairs_between(other, l:past(1))
+    assert.are.same({ 7, 2 }, { out[1], out[2] })
+    -- the layer at tick 1 against itself at tick 2: 1 touches 1; 2 moved away from 2
+    assert.are.equal(1, select(2, soageo.pairs_between(l:past(1), l:past(2))))
+  end)
+
+  it("raises for two views of one tick, and for a tick that left the history", function()
+    local l, walls = world()
+    local ok, err = pcall(function() return soageo.pairs_between(l:past(2), l:past(2)) end)
+    assert.is_false(ok)
+    assert.is_truthy(err:find("layers must differ", 1, true), err)
+    local old = l:past(1)
+    for _ = 1, 4 do l:commit() end
+    ok, err = pcall(function() return walls:visible(0, 0, old, { 2 }) end)
+    assert.is_false(ok)
+    assert.is_truthy(err:find("bad argument #3 to 'visible' (tick 1 has left the history)", 1, true), err)
+    ok, err = pcall(function() return soageo.pairs_between(l, old) end)
+    assert.is_false(ok)
+    assert.is_truthy(err:find("bad argument #2 to 'pairs_between' (tick 1 has left the history)", 1, true), err)
+  end)
+
+  it("raises for the objects that keep a live layer", function()
+    local l = world()
+    for _, make in ipairs({ soageo.aoi, soageo.contacts }) do
+      local ok, err = pcall(make, l:past(1))
+      assert.is_false(ok)
+      assert.is_truthy(err:find("soageo.layer expected, got soageo.past_view", 1, true), err)
+    end
+  end)
+
+  it("returns what the tick held while finalizers commit, or raises that it left", function()
+    local r = rng.new(9)
+    local l = soageo.layer()
+    for id = 1, 150 do l:set(id, r:uniform(0, 100), r:uniform(0, 100), r:uniform(0, 2)) end
+    l:history(3)
+    local recs = {}
+    recs[l:commit()] = record(l)
+    recs[l:commit()] = record(l)
+    local walls = soageo.walls({ 50, 0, 50, 100, 0, 50, 40, 50 })
+    local other = soageo.layer()
+    for id = 1, 40 do other:set(1000 + id, r:uniform(0, 100), r:uniform(0, 100), 3) end
+    local ids = {}
+    for id = 1, 150 do ids[id] = id end
+    local fired, keep, mt = 0, true, {}
+    mt.__gc = function()
+      if keep then setmetatable({}, mt) end
+      local ok, err = pcall(function()
+        for _ = 1, 5 do l:move(r:int(1, 150), r:uniform(0, 100), r:uniform(0, 100)) end
+        local t = l:commit()
+        recs[t] = record(l)
+        fired = fired + 1
+      end)
+      if not ok then assert(tostring(err):match("is busy"), tostring(err)) end
+    end
+    collectgarbage()
+    local pause55 = select(2, pcall(collectgarbage, "param", "pause", 0))
+    collectgarbage("incremental", 0, 100, 8)
+    for _ = 1, 3 do setmetatable({}, mt) end
+    local answered, round = 0, 0
+    while round < 300 or (fired < 20 and round < 3000) do
+      round = round + 1
+      local _, oldest, newest = l:history()
+      local t = r:int(oldest, newest)
+      local alpha = (t < newest and round % 2 == 0) and 0.5 or 0
+      local ok, v = pcall(l.past, l, t, alpha)
+      local res, err
+      if ok then
+        if round % 2 == 0 then
+          ok, res = pcall(function() return { walls:visible(50, 25, v, ids) } end)
+        else
+          ok, res = pcall(function() return { soageo.pairs_between(v, other) } end)
+        end
+        err = res
+      else
+        err = v
+      end
+      if ok then
+        local want = layer_of(alpha == 0 and recs[t] or interpolated(recs[t], recs[t + 1], alpha))
+        local w = round % 2 == 0 and { walls:visible(50, 25, want, ids) } or { soageo.pairs_between(want, other) }
+        assert.are.equal(w[2], res[2])
+        assert.are.same(w[1], res[1])
+        answered = answered + 1
+      else
+        assert.is_truthy(tostring(err):match("tick %d+ has left the history"), tostring(err))
+      end
+    end
+    keep = false
+    collectgarbage("incremental", 200, 100, 13)
+    if math.type(pause55) == "integer" then collectgarbage("param", "pause", pause55) end
+    collectgarbage()
+    assert.is_true(fired >= 20 and answered > 100, fired .. " finalizer runs, " .. answered .. " answers")
+  end)
+end)

@@ -628,6 +628,35 @@ for _, arch in ipairs(soageo.archs()) do
   end)
 end
 
+describe("when pairs change period while they move, then stand still", function()
+  it("returns them on the offsets the changes left, shared (only a first listing spreads pairs)", function()
+    local l = soageo.layer()
+    l:set(1, 0, 0)
+    l:set(2, 5, 0)  -- d = 5, band 1: period 2 (max_period 2)
+    l:set(3, 0, 5)
+    local aoi = soageo.aoi(l)
+    aoi:watch(1, 100, nil, { band = 1, max_period = 2 })
+    local function due_targets()
+      aoi:update()
+      local out, n = aoi:due()
+      local t = {}
+      for i = 1, n do t[i] = out[2 * i] end
+      return t
+    end
+    assert.are.same({ 2, 3 }, due_targets())  -- new: at once, then on offsets 1 and 2
+    l:move(3, 0, 0.5)  -- period 1: due every update
+    assert.are.same({ 2, 3 }, due_targets())
+    assert.are.same({ 3 }, due_targets())
+    l:move(3, 0, 5)  -- period 2 again: min(deadline, last listing + 2), the offset of 2
+    local seen = {}
+    for u = 1, 6 do seen[u] = table.concat(due_targets(), ",") end
+    -- A still layer from here: both pairs due on the same updates, every other one.
+    for u = 3, 6 do assert.are.equal(seen[u - 2], seen[u]) end
+    assert.is_true((seen[3] == "2,3" and seen[4] == "") or (seen[3] == "" and seen[4] == "2,3"),
+      table.concat(seen, " | "))
+  end)
+end)
+
 describe("when a target's id is math.maxinteger", function()
   local M = math.maxinteger
 

@@ -210,6 +210,14 @@ void open_class(lua_State* L, const Tables& t, const char* name, std::initialize
                 std::initializer_list<const luaL_Reg*> metamethods, const luaL_Reg* module_functions);
 // After every other open_*: past views answer the queries the layer's methods table holds then.
 void open_history(lua_State* L, const Tables& t);
+// For a binding that takes a layer at `idx` besides its self: a past view there (layer:past)
+// is replaced by the tick's frame, checked and made ready for id lookups when `map`; true if
+// it was one. It may allocate (a finalizer may run). A frame's columns stay as they are while
+// its tick is kept, so a call that allocates after it either holds the frame (hold_layer: no
+// commit takes its blocks) or, once done allocating, checks a copy of the view again
+// (check_past_view, the error naming argument `arg`) before it reads the frame.
+bool frame_of_view(lua_State* L, int idx, bool map);
+void check_past_view(lua_State* L, int idx, int arg);
 // Last: soageo.share, attach, version, unshare, shared and the shared layer view class.
 void open_share(lua_State* L, const Tables& t);
 

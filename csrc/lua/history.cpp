@@ -255,55 +255,58 @@ Layer* frame_ready(lua_State* L, int idx, bool scratch, bool map) {
 
 View* check_view(lua_State* L, int idx) { return static_cast<View*>(luaL_checkudata(L, idx, kViewClass)); }
 
-// Raises unless the view at 1 can still be used: its layer open and its tick kept.
-void check_valid(lua_State* L, const View* v) {
-    lua_getiuservalue(L, 1, 1);
+// Raises unless the view at stack index `at` can still be used: its layer open and its tick
+// kept. The error names argument `arg` (the view's own, unless it is a copy).
+void check_valid(lua_State* L, const View* v, int at, int arg) {
+    lua_getiuservalue(L, at, 1);
     const auto* layer = static_cast<const Layer*>(lua_touserdata(L, -1));
-    if (layer->closed) luaL_argerror(L, 1, "layer is closed");
+    if (layer->closed) luaL_argerror(L, arg, "layer is closed");
     const History* h = push_history(L, -1);
     if (!h || v->tick < h->oldest || v->tick > h->newest)
-        luaL_argerror(L, 1, lua_pushfstring(L, "tick %I has left the history", static_cast<lua_Integer>(v->tick)));
+        luaL_argerror(L, arg, lua_pushfstring(L, "tick %I has left the history", static_cast<lua_Integer>(v->tick)));
     lua_pop(L, 2);
 }
+void check_valid(lua_State* L, const View* v, int at) { check_valid(L, v, at, at); }
 
-// Puts the frame on top in place of the view at 1, checking the view once more: a finalizer
-// run by an allocation of the call may have committed past its tick (and taken its blocks).
-void finish(lua_State* L, const View* v) {
-    check_valid(L, v);
-    lua_replace(L, 1);
+// Puts the frame on top in place of the view at `at`, checking the view once more: a
+// finalizer run by an allocation of the call may have committed past its tick (and taken its
+// blocks).
+void finish(lua_State* L, const View* v, int at) {
+    check_valid(L, v, at);
+    lua_replace(L, at);
 }
 
-// Replaces the view at argument 1 by the frame that answers for it, made ready for a call
-// that needs the id map (`map`) or not.
-void view_source(lua_State* L, bool map) {
-    const View* v = check_view(L, 1);
-    check_valid(L, v);
+// Replaces the view at argument `at` (an absolute index) by the frame that answers for it,
+// made ready for a call that needs the id map (`map`) or not.
+void view_source(lua_State* L, int at, bool map) {
+    const View* v = check_view(L, at);
+    check_valid(L, v, at);
     const int top = lua_gettop(L);
     if (v->alpha == 0) {
-        lua_getiuservalue(L, 1, 2);
+        lua_getiuservalue(L, at, 2);
         frame_ready(L, top + 1, true, map);
-        finish(L, v);
+        finish(L, v, at);
         return;
     }
-    if (lua_getiuservalue(L, 1, 4) != LUA_TNIL) {
+    if (lua_getiuservalue(L, at, 4) != LUA_TNIL) {
         frame_ready(L, top + 1, true, map);
-        finish(L, v);
+        finish(L, v, at);
         return;
     }
     lua_pop(L, 1);
-    lua_getiuservalue(L, 1, 2);
+    lua_getiuservalue(L, at, 2);
     const bool cached = lua_getiuservalue(L, top + 1, kInterpAlphaValue) == LUA_TNUMBER && lua_tonumber(L, -1) == v->alpha;
     lua_pop(L, 1);
     if (cached) {
         lua_getiuservalue(L, top + 1, kInterpValue);
         frame_ready(L, top + 2, true, map);
         lua_pushvalue(L, -1);
-        lua_setiuservalue(L, 1, 4);
-        finish(L, v);
+        lua_setiuservalue(L, at, 4);
+        finish(L, v, at);
         lua_settop(L, top);
         return;
     }
-    lua_getiuservalue(L, 1, 3);
+    lua_getiuservalue(L, at, 3);
     const Layer* f0 = static_cast<const Layer*>(lua_touserdata(L, top + 1));
     const Layer* f1 = static_cast<const Layer*>(lua_touserdata(L, top + 2));
     // Ticks that share their shapes block have the same ids in the same slots: no lookup.
@@ -316,9 +319,9 @@ void view_source(lua_State* L, bool map) {
     Layer* f = new_frame(&none, v->tick);  // top + 3
     void* pos = lua_newuserdatauv(L, frame_positions_bytes(cap), 0);
     void* scratch = lua_newuserdatauv(L, frame_scratch_bytes(cap), 0);
-    if (lua_getiuservalue(L, 1, 4) != LUA_TNIL) {  // made by a call a finalizer ran meanwhile
+    if (lua_getiuservalue(L, at, 4) != LUA_TNIL) {  // made by a call a finalizer ran meanwhile
         frame_ready(L, lua_gettop(L), true, map);
-        finish(L, v);
+        finish(L, v, at);
         lua_settop(L, top);
         return;
     }
@@ -341,19 +344,19 @@ void view_source(lua_State* L, bool map) {
     lua_getiuservalue(L, top + 1, kMapValue);
     lua_setiuservalue(L, top + 3, kMapValue);
     lua_pushvalue(L, top + 3);
-    lua_setiuservalue(L, 1, 4);
+    lua_setiuservalue(L, at, 4);
     lua_pushvalue(L, top + 3);
     lua_setiuservalue(L, top + 1, kInterpValue);
     lua_pushnumber(L, v->alpha);
     lua_setiuservalue(L, top + 1, kInterpAlphaValue);
-    finish(L, v);
+    finish(L, v, at);
     lua_settop(L, top);
 }
 
 // A layer method called on a view: upvalue 2 is the layer's binding function (its upvalue 1,
 // the context, is this closure's too), upvalue 3 whether it needs the id map.
 int forward(lua_State* L) {
-    view_source(L, lua_toboolean(L, lua_upvalueindex(3)));
+    view_source(L, 1, lua_toboolean(L, lua_upvalueindex(3)));
     return lua_tocfunction(L, lua_upvalueindex(2))(L);
 }
 
@@ -361,13 +364,13 @@ int read_only(lua_State* L) { return luaL_argerror(L, 1, "layer is read-only: a 
 
 // each()'s step over a view: a tick's frame never changes its ids (its members count stays 0).
 int view_next(lua_State* L) {
-    view_source(L, true);
+    view_source(L, 1, true);
     return layer_step(L, 0);
 }
 
 // (self) -> next, self, nil: upvalue 2 is view_next.
 int view_each(lua_State* L) {
-    check_valid(L, check_view(L, 1));
+    check_valid(L, check_view(L, 1), 1);
     lua_pushvalue(L, lua_upvalueindex(2));
     lua_pushvalue(L, 1);
     lua_pushnil(L);
@@ -455,6 +458,17 @@ void push_forward(lua_State* L, const Tables& t, const char* name) {
 }
 
 }  // namespace
+
+bool frame_of_view(lua_State* L, int idx, bool map) {
+    if (!luaL_testudata(L, idx, kViewClass)) return false;
+    view_source(L, lua_absindex(L, idx), map);
+    return true;
+}
+
+void check_past_view(lua_State* L, int idx, int arg) {
+    idx = lua_absindex(L, idx);
+    check_valid(L, check_view(L, idx), idx, arg);
+}
 
 void open_history(lua_State* L, const Tables& t) {
     add_functions(L, t, t.methods, layer_methods);

@@ -187,7 +187,8 @@ template <class Check, class Test>
 int visible(lua_State* L, int scratch_uv, Check check, Test test) {
     check(L, 1);
     const float x = check_float(L, 2, "x"), y = check_float(L, 3, "y");
-    check_layer(L, 4);
+    const bool past = luaL_testudata(L, 4, kPastViewClass) != nullptr;  // a tick of a layer's history
+    if (!past) check_layer(L, 4);
     const int len = check_array(L, 5, "ids");
     lua_Integer n = len;
     if (!lua_isnoneornil(L, 6)) {
@@ -197,6 +198,11 @@ int visible(lua_State* L, int scratch_uv, Check check, Test test) {
     }
     int out = opt_out(L, 7);
     lua_settop(L, 7);
+    if (past) {
+        // The view kept at 8, its frame at 4; checked again below, after the allocations.
+        lua_pushvalue(L, 4);
+        frame_of_view(L, 4, true);
+    }
     if (out == 0) {
         lua_createtable(L, static_cast<int>(n), 0);
         out = lua_gettop(L);
@@ -207,6 +213,7 @@ int visible(lua_State* L, int scratch_uv, Check check, Test test) {
     auto* kept = static_cast<int64_t*>(scratch(L, scratch_uv, size_t(n > 0 ? n : 1) * (sizeof(int64_t) + sizeof(uint32_t))));
     auto* slots = reinterpret_cast<uint32_t*>(kept + (n > 0 ? n : 1));
     auto* self = check(L, 1);
+    if (past) check_past_view(L, 8, 4);
     const Layer* layer = check_layer(L, 4);
     for (lua_Integer i = 1; i <= n; ++i) {
         int isint = 0;
