@@ -136,26 +136,27 @@ int l_pair_count(lua_State* L) {
 
 // (layer_a, layer_b [, out]) -> out, n with out = {a1, b1, ...}: id in a, id in b
 int l_pairs_between(lua_State* L) {
-    // Past views (layer:past) are type-checked first, then each replaced by its tick's frame,
-    // which is held before the other is made: no finalizer commits past its tick meanwhile.
-    // Two views of one tick (or its interpolation) share a frame, as a layer with itself.
+    // Past views (layer:past) are type-checked first, then each replaced by its tick's frame.
+    // Making b's may run a finalizer that commits past a's tick: a's view, kept at 4, is
+    // checked again once both are made (then held, no commit takes their blocks). Two views
+    // of one tick (at one alpha) share a frame, as a layer with itself.
     const bool past_a = luaL_testudata(L, 1, kPastViewClass) != nullptr;
     const bool past_b = luaL_testudata(L, 2, kPastViewClass) != nullptr;
     if (!past_a) check_layer(L, 1);
     if (!past_b) check_layer(L, 2);
     int out = opt_out(L, 3);
     lua_settop(L, 3);
-    Held h;
-    held_open(&h, L);
+    if (past_a) lua_pushvalue(L, 1);
     frame_of_view(L, 1, false);
-    Layer* a = check_layer(L, 1);
-    if (!past_b) luaL_argcheck(L, a != check_layer(L, 2), 2, "layers must differ (use layer:pairs())");
-    held_add(&h, 1, &a->hold, close_layer);
     frame_of_view(L, 2, false);
+    if (past_a) check_past_view(L, 4, 1);
+    Layer* a = check_layer(L, 1);
     Layer* b = check_layer(L, 2);
     luaL_argcheck(L, a != b, 2, "layers must differ (use layer:pairs())");
-    held_add(&h, 2, &b->hold, close_layer);
     const KernelTable* k = context(L)->kernels;
+    Held h;
+    hold_layer(&h, L, 1, a);
+    held_add(&h, 2, &b->hold, close_layer);
     SweepScratch sa = scratch_of(L, &h, 1, a->s.n);
     SweepScratch sb = scratch_of(L, &h, 2, b->s.n);
     PairBuffer buf = pairs_of(L, &h, 1, 0);
