@@ -144,6 +144,33 @@ describe("when a finalizer calls an aoi or contacts object, or its layer, during
     assert.are.same({ ref:visible(1) }, { aoi:visible(1) })
   end)
 
+  it("aoi:update and contacts:update hold the layer while they make the tables not given", function()
+    -- The first allocation of an update called without tables makes them: the layer is held
+    -- already, so the finalizer's change raises and the events are those of a layer without it.
+    local layer, aoi = world(300)
+    local _, ref = world(300)
+    local seen = {}
+    local ok, enter, _, ne = during(function() return aoi:update() end, function()
+      seen[1] = err_of(layer.set, layer, 5000, 3, 3)
+    end)
+    assert.is_true(ok)
+    assert.matches(BUSY, seen[1], 1, true)
+    local want, _, wn = ref:update()
+    assert.are.same(want, enter)
+    assert.are.equal(wn, ne)
+    local c = soageo.contacts(layer)
+    local began, _, nb
+    ok, began, _, nb = during(function() return c:update() end, function()
+      seen[2] = err_of(layer.set, layer, 5001, 3, 3, 1)
+    end)
+    assert.is_true(ok)
+    assert.matches(BUSY, seen[2], 1, true)
+    assert.is_false(layer:has(5000) or layer:has(5001))
+    local _, np = layer:pairs()
+    assert.are.equal(np, nb)
+    assert.are.equal(2 * np, #began)
+  end)
+
   it("aoi:watchers_of and visible hold the aoi while they make their tables; close waits", function()
     local layer, aoi = world(300)
     aoi:update()

@@ -277,9 +277,10 @@ int l_update(lua_State* L) {
     Aoi* a = check_aoi(L, 1);
     Held h;
     hold_aoi(&h, L, a);
-    event_tables(L, kAoi, &h);
+    event_tables_check(L, kAoi);
     Layer* layer = layer_of(L, 1);  // at 4
     held_add(&h, 4, &layer->hold, close_layer);
+    event_tables_make(L, &h);
     const uint32_t n = layer->s.n;
     const int before = a->current, after = 1 - a->current;
     // Everything that can be sized up front is, before the update starts.

@@ -169,9 +169,10 @@ int l_update(lua_State* L) {
     Contacts* c = check_contacts(L, 1);
     Held h;
     event_hold(&h, L, &c->head, close_contacts);
-    event_tables(L, kContacts, &h);
+    event_tables_check(L, kContacts);
     Layer* layer = layer_of(L, 1);  // at 4
     held_add(&h, 4, &layer->hold, close_layer);
+    event_tables_make(L, &h);
     events_shrink(L, &h, c->began, kBeganBlock, c->began_recent, 0);
     events_shrink(L, &h, c->ended, kEndedBlock, c->ended_recent, 0);
     const Store& st = layer->s;

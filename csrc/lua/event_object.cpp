@@ -104,11 +104,14 @@ void events_shrink(lua_State* L, Held* h, EventList& e, int uv, uint64_t recent,
     events_renew(L, h, e, uv, keep, 0);
 }
 
-void event_tables(lua_State* L, const EventClass& c, Held* h) {
+void event_tables_check(lua_State* L, const EventClass& c) {
     int a = opt_out(L, 2);
     int b = opt_out(L, 3);
     if (a != 0 && b != 0 && lua_rawequal(L, a, b)) luaL_argerror(L, 3, c.same_tables);
     lua_settop(L, 3);
+}
+
+void event_tables_make(lua_State* L, Held* h) {
     for (int i = 2; i <= 3; ++i) {
         if (lua_isnil(L, i)) {
             held_table(h, 0);

@@ -77,9 +77,12 @@ uint64_t decayed_peak(uint64_t peak, uint64_t n);
 // as it was, and the list empty.
 void events_shrink(lua_State* L, Held* h, EventList& e, int uv, uint64_t recent, uint64_t room);
 
-// The head of update([first [, second]]): the event tables at 2 and 3 (new ones, made in
-// windows of `h`, where not given), distinct; the stack is left at 3.
-void event_tables(lua_State* L, const EventClass& c, Held* h);
+// The head of update([first [, second]]): the event tables at 2 and 3, tables or nil and
+// distinct; the stack is left at 3. Then, once every object the update reads is held (its
+// layer too: a finalizer run by the allocation must find it busy), event_tables_make puts new
+// tables, made in windows of `h`, where none was given.
+void event_tables_check(lua_State* L, const EventClass& c);
+void event_tables_make(lua_State* L, Held* h);
 // The head of a query by id with an optional `out` at 3: the stack is left at 3, `out` there.
 void event_out(lua_State* L, Held* h);
 // Writes both event lists, as pairs of ids, into the tables at 2 and 3; the caller then
