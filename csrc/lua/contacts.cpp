@@ -240,11 +240,10 @@ int l_stats(lua_State* L) {
         {"incremental", c->incremental_updates},
         {"grids", c->state.builds},
     };
-    if (lua_isnoneornil(L, 2)) {
+    if (opt_out(L, 2) == 0) {  // "table or nil expected", as the other stats say
         lua_settop(L, 1);
         lua_createtable(L, 0, 2);
     } else {
-        luaL_checktype(L, 2, LUA_TTABLE);
         lua_settop(L, 2);
     }
     return event_stats(L, 2, counters, sizeof counters / sizeof counters[0]);
