@@ -107,6 +107,31 @@ describe("soageo.contacts", function()
     end)
   end)
 
+  describe("when a box's float32 bound overflows to infinity", function()
+    it("still replays onto layer:pairs() exactly on the incremental path", function()
+      local g = rng.new(47)
+      local l = soageo.layer()
+      for i = 1, 3000 do l:set(i, (i % 60) * 10, (i // 60) * 10, 1) end
+      l:set(9001, 3e38, 0, 3e38)  -- x + r is +inf in float32: a box as wide as the world
+      local c = soageo.contacts(l)
+      local current, began, ended = {}, {}, {}
+      for tick = 1, 8 do
+        for _ = 1, 40 do l:move(g:int(1, 3000), g:uniform(-10, 610), g:uniform(-10, 510)) end
+        if tick == 4 then l:set(9002, -3e38, 100, 3e38) end  -- and one whose x - r is -inf
+        if tick == 6 then l:set(9003, -78.5, 2e19, 0.1) end  -- far away, inside both
+        local nb, ne
+        began, ended, nb, ne = c:update(began, ended)
+        replay(current, began, nb, ended, ne)
+        local want, np = l:pairs()
+        assert.is_true(same(current, set_of(want, np)), "tick " .. tick)
+        local degree = 0
+        for i = 1, 2 * np do if want[i] == 1 or want[i] == 9001 then degree = degree + 1 end end
+        assert.are.equal(degree, select(2, c:touching(1)) + select(2, c:touching(9001)))
+      end
+      assert.is_true(c:stats().incremental >= 5)
+    end)
+  end)
+
   -- Entities die and spawn on most ticks of a real scene: the incremental path ranks the ids
   -- again and maps the last pairs to them, instead of a sweep. Removes that move the last
   -- slot's entity, an id removed and set again elsewhere in the same tick, spawns on top of

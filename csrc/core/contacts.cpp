@@ -450,6 +450,10 @@ uint64_t find_pairs(ContactTick& t) noexcept {
     const KernelTable& kernels = t.kernels;
     const uint32_t buckets = cs.loose.buckets, positions = cs.loose.n;
     const double inv = cs.loose.inv_cell, reach = cs.widest + cs.loose.drift, ahead = cs.loose.drift;
+    // A box whose float32 bound overflowed (x + r past FLT_MAX) is infinitely wide: its cells
+    // too (inv 0), every box filed in one of them, and the cell ranges below NaN. Each search
+    // then visits every entity, as for a huge box.
+    const bool unbounded = !(inv > 0.0);
     uint32_t* const fa = t.now.buf.a;
     uint32_t* const fb = t.now.buf.b;
     const uint64_t cap = t.now.buf.cap;
@@ -503,7 +507,7 @@ uint64_t find_pairs(ContactTick& t) noexcept {
             const double slack_y = (std::fabs(double(loy)) + std::fabs(double(hiy)) + reach) * 0x1p-40;
             const int64_t cx0 = cell_of(double(lox) - reach - slack_x, inv), cx1 = cell_of(double(hix) + ahead + slack_x, inv);
             const int64_t cy0 = cell_of(double(loy) - reach - slack_y, inv), cy1 = cell_of(double(hiy) + ahead + slack_y, inv);
-            if (double(cx1 - cx0 + 1) * double(cy1 - cy0 + 1) > buckets) {  // a huge box: every entity once
+            if (unbounded || double(cx1 - cx0 + 1) * double(cy1 - cy0 + 1) > buckets) {  // a huge box: every entity once
                 run(0, positions);
             } else {
                 const uint32_t width = static_cast<uint32_t>(cx1 - cx0 + 1);  // <= buckets, checked above
