@@ -445,6 +445,45 @@ describe("when the world is huge and sparse or degenerate", function()
   end)
 end)
 
+describe("when an entity is nearer a query than float32 squares can tell", function()
+  it("returns it through the index as the scan does, every touch shape and batch", function()
+    -- dx = -1e-23: dx * dx underflows to 0, so a query of radius 0 touches the entity, which
+    -- lies across a cell border from the query point.
+    local layer = soageo.layer()
+    for i = 1, 10000 do layer:set(i, i % 100 * 20 - 1000, i // 100 * 20 - 1000) end
+    layer:set(0, -1e-23, 0)
+    layer:reindex()
+    local queries = {
+      function(out) return layer:touch_circle(1e-29, 0, 0, out) end,
+      function(out) return layer:touch_box(1e-29, 0, 1e-29, 0, out) end,
+      function(out) return layer:touch_capsule(1e-29, 0, 2e-29, 0, 0, out) end,
+      function(out) return layer:touch_sector(1e-29, 0, 1, 0, 1e-29, math.pi / 4, out) end,
+      function(out) return layer:touch_triangle(1e-29, 0, 2e-29, 0, 1e-29, 1e-29, out) end,
+      function(out)  -- flat (shape, id) pairs: 2n entries
+        local o, n = layer:touch_circle_batch({ 1e-29, 0, 0 }, out)
+        return o, 2 * n
+      end,
+    }
+    local was = soageo.arch()
+    for _, arch in ipairs(soageo.archs()) do
+      soageo.use_arch(arch)
+      for k, q in ipairs(queries) do
+        layer:index_mode("scan")
+        local a, na = q({})
+        local before = layer:stats().indexed
+        layer:index_mode("index")
+        local b, nb = q({})
+        assert.is_true(layer:stats().indexed > before, arch .. " query " .. k .. " went through the index")
+        same(a, na, b, nb, arch .. " query " .. k)
+        local found = false
+        for i = 1, #a do found = found or a[i] == 0 end
+        assert.is_true(found, arch .. " query " .. k .. " touches entity 0")
+      end
+    end
+    soageo.use_arch(was)
+  end)
+end)
+
 describe("when nearest is asked", function()
   it("orders by float32 distance then id, honours k, mask and a strict max_dist", function()
     local l = soageo.layer()

@@ -389,9 +389,12 @@ uint32_t sort_slots(uint32_t* slots, uint32_t k, uint32_t n, uint32_t* bitmap) n
     return w;
 }
 
+// The absolute part of the pad: a float32 square of a difference below about 2^-75 underflows
+// to 0, so the kernels' exact tests take an entity that near as touching even a query of
+// radius 0, and the index must meet it too (rect.cpp's padded_box pads the same way).
 Area box_area(double minx, double miny, double maxx, double maxy, double reach) noexcept {
     double mag = std::max({std::fabs(minx), std::fabs(maxx), std::fabs(miny), std::fabs(maxy), maxx - minx, maxy - miny});
-    double pad = (mag + reach) * 0x1p-16 + 0x1p-100 + reach;
+    double pad = (mag + reach) * 0x1p-16 + 0x1p-60 + reach;
     return Area{minx - pad, miny - pad, maxx + pad, maxy + pad, false, 0, 0, 0, 0, 0};
 }
 
