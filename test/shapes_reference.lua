@@ -131,11 +131,15 @@ function ref.in_rect(q, px, py)
   return along >= 0 and along <= q.length and across >= -q.hw and across <= q.hw
 end
 
+-- A NaN along or across (an entity beyond float32 of the corner) is a distance past float32:
+-- only an infinite reach squared takes it.
 function ref.touch_rect(q, px, py, r)
   local along, across = frame(q, px, py)
-  local ex = vmax(vmax(f32(0 - along), f32(along - q.length)), 0.0)
-  local ey = vmax(vmax(f32(-q.hw - across), f32(across - q.hw)), 0.0)
-  return f32(sq(ex) + sq(ey)) <= f32(r * r)
+  local ex = vmax(0.0, vmax(f32(0 - along), f32(along - q.length)))
+  local ey = vmax(0.0, vmax(f32(-q.hw - across), f32(across - q.hw)))
+  local d2, r2 = f32(sq(ex) + sq(ey)), f32(r * r)
+  if d2 ~= d2 then return r2 == math.huge end
+  return d2 <= r2
 end
 
 local function d2_from(cx, cy, px, py) return f32(sq(f32(px - cx)) + sq(f32(py - cy))) end

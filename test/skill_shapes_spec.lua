@@ -127,6 +127,17 @@ util.each_target(describe, setup, teardown, function(arch) return "when the " ..
       assert.is_true(hit("touch_rect", { 3, 4, 0, 1, 0, 0 }, { 6, 8, 5 }))
       assert.is_false(hit("touch_rect", { 3, 4, 0, 1, 0, 0 }, { 6, 8, step(5, -1) }))
     end)
+    it("leaves a disk beyond float32 of the corner out, unless its reach squared is infinite", function()
+      -- p = (inf, inf) with direction (0, 1): along and across are inf * 0 + inf, NaN
+      local far = { -3e38, -3e38, 0, 1, 1, 1 }
+      assert.is_false(hit("touch_rect", far, { 3e38, 3e38, 0 }))
+      assert.is_false(hit("touch_rect", far, { 3e38, 0, 1e19 }))
+      assert.is_true(hit("touch_rect", far, { 3e38, 3e38, 2e19 }))  -- r * r is infinite
+      assert.is_false(hit("in_rect", far, { 3e38, 3e38 }))
+      local q = ref.rect(table.unpack(far))
+      assert.is_false(ref.touch_rect(q, 3e38, 3e38, 0))
+      assert.is_true(ref.touch_rect(q, 3e38, 3e38, 2e19))
+    end)
   end)
 
   describe("rings", function()

@@ -32,9 +32,15 @@ inline uint32_t touch_rect(const Points& pts, const Rect& r, Filter f, uint32_t*
         wf px = load(p.x + i) - q.ax, py = load(p.y + i) - q.ay, rad = load(p.r + i);
         wf along = px * q.ux + py * q.uy;
         wf across = py * q.ux - px * q.uy;
-        wf ex = vmax(vmax(zero - along, along - q.length), zero);
-        wf ey = vmax(vmax(q.neg_hw - across, across - q.hw), zero);
-        return le(ex * ex + ey * ey, rad * rad);
+        // An entity beyond float32 of the corner (p infinite) can make along or across NaN
+        // (inf * 0, inf - inf). vmax returns its second operand on a NaN, so zero goes first
+        // and the NaN reaches d2: a distance past float32, which only an infinite reach
+        // squared accepts, as any infinite square does (the manual's Arithmetic).
+        wf ex = vmax(zero, vmax(zero - along, along - q.length));
+        wf ey = vmax(zero, vmax(q.neg_hw - across, across - q.hw));
+        wf d2 = ex * ex + ey * ey, r2 = rad * rad;
+        const wf inf = splat(std::numeric_limits<float>::infinity());
+        return mor(le(d2, r2), mand(mnot(le(d2, inf)), le(inf, r2)));
     });
 }
 
