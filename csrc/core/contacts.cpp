@@ -451,8 +451,8 @@ uint64_t find_pairs(ContactTick& t) noexcept {
     const uint32_t buckets = cs.loose.buckets, positions = cs.loose.n;
     const double inv = cs.loose.inv_cell, reach = cs.widest + cs.loose.drift, ahead = cs.loose.drift;
     // A box whose float32 bound overflowed (x + r past FLT_MAX) is infinitely wide: its cells
-    // too (inv 0), every box filed in one of them, and the cell ranges below NaN. Each search
-    // then visits every entity, as for a huge box.
+    // too (inv 0), every box filed in one of them, and the cell coordinates below NaN, which
+    // cell_of clamps to a single cell. Each search then visits every entity, as for a huge box.
     const bool unbounded = !(inv > 0.0);
     uint32_t* const fa = t.now.buf.a;
     uint32_t* const fb = t.now.buf.b;

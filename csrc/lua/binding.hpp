@@ -218,6 +218,9 @@ void open_history(lua_State* L, const Tables& t);
 // (check_past_view, the error naming argument `arg`) before it reads the frame.
 bool frame_of_view(lua_State* L, int idx, bool map);
 void check_past_view(lua_State* L, int idx, int arg);
+// Whether the past views at i and j show one layer at the same tick and alpha: the same
+// layer, whichever frames answer for them.
+bool same_past_view(lua_State* L, int i, int j);
 // Last: soageo.share, attach, version, unshare, shared and the shared layer view class.
 void open_share(lua_State* L, const Tables& t);
 

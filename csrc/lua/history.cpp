@@ -6,7 +6,10 @@
 // first call of any view of it, its id map on the first call that looks ids up (commit copies
 // only the columns), its spatial index when the queries pay for it, as a layer's. A view holds its layer and frame(s) and, on every call, checks that its tick is
 // still kept, puts the frame in place of itself at argument 1 and calls the layer's own
-// binding function: no query code exists twice. A frame has no metatable and never reaches Lua
+// binding function: no query code exists twice. A binding that takes a layer as another
+// argument (walls:visible, pairs_between) puts the frame in the view's place the same way
+// (frame_of_view), and checks the view again once its allocations are done (check_past_view):
+// a finalizer they run may have dropped the tick. A frame has no metatable and never reaches Lua
 // code (each() on a view iterates through the view).
 #include <cmath>
 #include <cstring>
@@ -463,6 +466,17 @@ bool frame_of_view(lua_State* L, int idx, bool map) {
     if (!luaL_testudata(L, idx, kViewClass)) return false;
     view_source(L, lua_absindex(L, idx), map);
     return true;
+}
+
+bool same_past_view(lua_State* L, int i, int j) {
+    const View* a = check_view(L, i);
+    const View* b = check_view(L, j);
+    if (a->tick != b->tick || a->alpha != b->alpha) return false;
+    lua_getiuservalue(L, i, 1);
+    lua_getiuservalue(L, j, 1);
+    const bool same = lua_rawequal(L, -1, -2);
+    lua_pop(L, 2);
+    return same;
 }
 
 void check_past_view(lua_State* L, int idx, int arg) {

@@ -137,13 +137,14 @@ int l_pair_count(lua_State* L) {
 // (layer_a, layer_b [, out]) -> out, n with out = {a1, b1, ...}: id in a, id in b
 int l_pairs_between(lua_State* L) {
     // Past views (layer:past) are type-checked first, then each replaced by its tick's frame.
-    // Making b's may run a finalizer that commits past a's tick: a's view, kept at 4, is
-    // checked again once both are made (then held, no commit takes their blocks). Two views
-    // of one tick (at one alpha) share a frame, as a layer with itself.
+    // Making b's may run a finalizer that drops a's tick: a's view, kept at 4, is checked
+    // again once both are made (then held, no commit takes their blocks). Two views of one
+    // layer's tick at one alpha are one layer, whether or not they share a frame.
     const bool past_a = luaL_testudata(L, 1, kPastViewClass) != nullptr;
     const bool past_b = luaL_testudata(L, 2, kPastViewClass) != nullptr;
     if (!past_a) check_layer(L, 1);
     if (!past_b) check_layer(L, 2);
+    luaL_argcheck(L, !(past_a && past_b && same_past_view(L, 1, 2)), 2, "layers must differ (use layer:pairs())");
     int out = opt_out(L, 3);
     lua_settop(L, 3);
     if (past_a) lua_pushvalue(L, 1);
