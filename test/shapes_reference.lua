@@ -32,8 +32,17 @@ function ref.touch_box(minx, miny, maxx, maxy, px, py, r)
   return f32(sq(ex) + sq(ey)) <= f32(r * r)
 end
 
+-- A segment whose len2 overflows has its t computed from a and d scaled by 2^-65 (kernels.hpp,
+-- scaled_edge).
 local function segment_distance2(ax, ay, dx, dy, len2)
-  local t = f32(f32(f32(ax * dx) + f32(ay * dy)) / len2)
+  local t
+  if len2 == math.huge then
+    local s = 2 ^ -65
+    local sx, sy = f32(dx * s), f32(dy * s)
+    t = f32(f32(f32(f32(ax * s) * sx) + f32(f32(ay * s) * sy)) / f32(sq(sx) + sq(sy)))
+  else
+    t = f32(f32(f32(ax * dx) + f32(ay * dy)) / len2)
+  end
   t = vmin(vmax(t, 0.0), 1.0)
   return f32(sq(f32(ax - f32(t * dx))) + sq(f32(ay - f32(t * dy))))
 end

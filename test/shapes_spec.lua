@@ -243,3 +243,62 @@ describe("shape queries", function()
     end)
   end)
 end)
+
+describe("when a segment or an edge is longer than float32 squares allow", function()
+  it("returns the disks within reach of it, on every target, as the reference", function()
+    -- len2 = dx * dx + dy * dy overflows past about 1.8e19: t must not fall back to the start
+    local pts = {
+      { 0, 1, 2 },        -- 1 above the middle: within 2
+      { 0, 5, 2 },        -- 5 above: out
+      { 9e18, -1.5, 2 },  -- near the far half
+      { 3e38, 1, 2 },     -- past an end
+      { -2e38, 1, 2 },    -- beside the start of the longest
+    }
+    local f32 = require("float32").f32
+    for _, p in ipairs(pts) do p[1], p[2] = f32(p[1]), f32(p[2]) end  -- as stored: the references read them so
+    local layer = layer_of(pts)
+    local capsules = { { -1e19, 0, 1e19, 0, 0 }, { -3e38, 0, 3e37, 0, 0 }, { -1e18, 0, 1e18, 0, 0 } }
+    local triangles = { { -1e19, 0, 1e19, 0, 0, -1e19 }, { -3e38, 0, 3e37, 0, 0, -3e38 } }
+    local was = soageo.arch()
+    for _, arch in ipairs(soageo.archs()) do
+      soageo.use_arch(arch)
+      for _, c in ipairs(capsules) do
+        local want = {}
+        for i, p in ipairs(pts) do
+          if ref.touch_capsule(c[1], c[2], c[3], c[4], c[5], p[1], p[2], p[3]) then want[#want + 1] = i end
+        end
+        local out, n = layer:touch_capsule(table.unpack(c))
+        assert.are.same(want, sorted(out, n), arch)
+        assert.is_true(#want >= 1)
+      end
+      for _, t in ipairs(triangles) do
+        -- The centre inside (exact: in_triangle) or an edge within r: each edge a capsule of
+        -- radius 0 in the reference (its float32 steps are touch_triangle's).
+        local inside = {}
+        local ins, nin = layer:in_triangle(table.unpack(t))
+        for i = 1, nin do inside[ins[i]] = true end
+        local want = {}
+        for i, p in ipairs(pts) do
+          local near = inside[i]
+          for k = 0, 2 do
+            local a, b = k * 2 + 1, (k + 1) % 3 * 2 + 1
+            near = near or ref.touch_capsule(t[a], t[a + 1], t[b], t[b + 1], 0, p[1], p[2], p[3])
+          end
+          if near then want[#want + 1] = i end
+        end
+        local out, n = layer:touch_triangle(table.unpack(t))
+        assert.are.same(want, sorted(out, n), arch)
+        local pout, pn = layer:touch_polygon(t)
+        assert.are.same(want, sorted(pout, pn), arch)
+      end
+    end
+    soageo.use_arch(was)
+    -- 1 above the middle of a 2e19 blade: the start's distance (1e19) would have missed it
+    local out, n = layer:touch_capsule(-1e19, 0, 1e19, 0, 0)
+    assert.are.same({ 1 }, sorted(out, n))
+    out, n = layer:touch_capsule(-3e38, 0, 3e37, 0, 0)
+    assert.are.same({ 1, 3, 5 }, sorted(out, n))
+    out, n = layer:touch_triangle(-1e19, 0, 1e19, 0, 0, -1e19)
+    assert.are.same({ 1, 3 }, sorted(out, n))
+  end)
+end)

@@ -42,20 +42,31 @@ inline uint32_t touch_box(const Points& pts, const Box& b, Filter f, uint32_t* o
 }
 
 // Squared distance from lane points (ax, ay), relative to a segment's start, to the segment
-// (dx, dy). A zero-length segment gives t = 0/0 = NaN, which vmax turns into 0 (it returns its
-// second operand when the first is NaN, on every target), so the distance to the start.
-inline wf segment_distance2(wf ax, wf ay, wf dx, wf dy, wf len2) {
-    wf t = vmin(vmax((ax * dx + ay * dy) / len2, splat(0.0f)), splat(1.0f));
+// (dx, dy); t from the segment as scaled_edge reads it (kScaled: a scale other than 1, whose
+// products the usual segments need not pay). A zero-length segment gives t = 0/0 = NaN, which
+// vmax turns into 0 (it returns its second operand when the first is NaN, on every target), so
+// the distance to the start.
+template <bool kScaled = false>
+inline wf segment_distance2(wf ax, wf ay, wf dx, wf dy, wf sx, wf sy, wf len2, wf scale) {
+    wf dot = kScaled ? (ax * scale) * sx + (ay * scale) * sy : ax * sx + ay * sy;
+    wf t = vmin(vmax(dot / len2, splat(0.0f)), splat(1.0f));
     return squared(ax - t * dx) + squared(ay - t * dy);
 }
 
 inline uint32_t touch_capsule(const Points& pts, const Capsule& c, Filter f, uint32_t* out) noexcept {
-    const wf x0 = splat(c.x0), y0 = splat(c.y0), dx = splat(c.dx), dy = splat(c.dy), len2 = splat(c.len2);
+    const ScaledEdge e = scaled_edge(c.dx, c.dy);
+    const wf x0 = splat(c.x0), y0 = splat(c.y0), dx = splat(c.dx), dy = splat(c.dy);
+    const wf sx = splat(e.sx), sy = splat(e.sy), len2 = splat(e.len2), scale = splat(e.scale);
     const wf radius = splat(c.radius);
-    return scan(pts, f, out, [&](const Points& p, uint32_t i) {
-        wf reach = radius + load(p.r + i);
-        return le(segment_distance2(load(p.x + i) - x0, load(p.y + i) - y0, dx, dy, len2), reach * reach);
-    });
+    const auto test = [&](auto scaled) {
+        return scan(pts, f, out, [&](const Points& p, uint32_t i) {
+            wf reach = radius + load(p.r + i);
+            wf d2 = segment_distance2<decltype(scaled)::value>(load(p.x + i) - x0, load(p.y + i) - y0, dx, dy, sx, sy,
+                                                               len2, scale);
+            return le(d2, reach * reach);
+        });
+    };
+    return e.scale != 1.0f ? test(std::true_type{}) : test(std::false_type{});
 }
 
 // A float filter in the manner of Shewchuk's orient2d stage A, for the lanes (x, y) against the
@@ -88,17 +99,25 @@ inline wm decide_exactly(uint32_t inside, uint32_t unsure, const float* xs, cons
 }
 
 // The triangle's edges as the filter sees them: origin and float32 direction of each.
+// The distance reads each edge as scaled_edge gives it (sx, sy, len2, scale; `scaled` when
+// any edge has a scale other than 1).
 struct TriangleLanes {
-    wf ox[3], oy[3], ex[3], ey[3], len2[3];
+    wf ox[3], oy[3], ex[3], ey[3], sx[3], sy[3], len2[3], scale[3];
+    bool scaled = false;
     explicit TriangleLanes(const Triangle& t) {
         const float vx[3] = {t.ax, t.bx, t.cx}, vy[3] = {t.ay, t.by, t.cy};
         for (int k = 0; k < 3; ++k) {
             float dx = vx[(k + 1) % 3] - vx[k], dy = vy[(k + 1) % 3] - vy[k];
+            const ScaledEdge e = scaled_edge(dx, dy);
             ox[k] = splat(vx[k]);
             oy[k] = splat(vy[k]);
             ex[k] = splat(dx);
             ey[k] = splat(dy);
-            len2[k] = splat(dx * dx + dy * dy);
+            sx[k] = splat(e.sx);
+            sy[k] = splat(e.sy);
+            len2[k] = splat(e.len2);
+            scale[k] = splat(e.scale);
+            scaled = scaled || e.scale != 1.0f;
         }
     }
 };
@@ -131,16 +150,22 @@ inline uint32_t in_triangle(const Points& pts, const Triangle& t, Filter f, uint
 // is within its radius (float32, closed).
 inline uint32_t touch_triangle(const Points& pts, const Triangle& t, Filter f, uint32_t* out) noexcept {
     const TriangleLanes q(t);
-    return scan(pts, f, out, [&](const Points& p, uint32_t i) {
-        wf x = load(p.x + i), y = load(p.y + i), r = load(p.r + i);
-        wf r2 = r * r;
-        wm near = none();
-        for (int k = 0; k < 3; ++k)
-            near = mor(near, le(segment_distance2(x - q.ox[k], y - q.oy[k], q.ex[k], q.ey[k], q.len2[k]), r2));
-        uint32_t rest = ~bits(near) & live_lanes(p.n - i);
-        if (!rest) return near;
-        return mor(near, mand(in_triangle_block(q, t, p.x + i, p.y + i, rest), from_bits(rest)));
-    });
+    const auto test = [&](auto scaled) {
+        return scan(pts, f, out, [&](const Points& p, uint32_t i) {
+            wf x = load(p.x + i), y = load(p.y + i), r = load(p.r + i);
+            wf r2 = r * r;
+            wm near = none();
+            for (int k = 0; k < 3; ++k) {
+                wf d2 = segment_distance2<decltype(scaled)::value>(x - q.ox[k], y - q.oy[k], q.ex[k], q.ey[k], q.sx[k],
+                                                                   q.sy[k], q.len2[k], q.scale[k]);
+                near = mor(near, le(d2, r2));
+            }
+            uint32_t rest = ~bits(near) & live_lanes(p.n - i);
+            if (!rest) return near;
+            return mor(near, mand(in_triangle_block(q, t, p.x + i, p.y + i, rest), from_bits(rest)));
+        });
+    };
+    return q.scaled ? test(std::true_type{}) : test(std::false_type{});
 }
 
 // Slab test (the segment-vs-AABB article) against entity boxes, t in [0, 1]; touching counts. An axis the segment

@@ -78,6 +78,22 @@ inline Capsule make_capsule(float x0, float y0, float x1, float y1, float radius
 }
 inline Circle end_disk(const Capsule& c) noexcept { return {c.x0, c.y0, c.radius}; }
 
+// A segment (dx, dy) as the touch tests' distance reads it: t = (a . d) / len2, clamped to
+// [0, 1], then the nearest point a - t * d. Past a length of about 1.8e19 len2 overflows in
+// float32 and t would be finite / inf = 0 (the segment's start): such a segment's t is computed
+// from a and d both scaled by 2^-65 (a power of two; the products then stay finite for any
+// finite a), which leaves t as it is. Any other keeps scale 1: bit for bit what the tests
+// computed before.
+struct ScaledEdge {
+    float sx, sy, len2, scale;  // d * scale, and its len2
+};
+inline ScaledEdge scaled_edge(float dx, float dy) noexcept {
+    const float len2 = dx * dx + dy * dy;
+    if (len2 <= 0x1.fffffep127f) return {dx, dy, len2, 1.0f};
+    const float sx = dx * 0x1p-65f, sy = dy * 0x1p-65f;  // finite differences: sx^2 + sy^2 < 2^127
+    return {sx, sy, sx * sx + sy * sy, 0x1p-65f};
+}
+
 struct Triangle {
     float ax, ay, bx, by, cx, cy;
 };

@@ -3,6 +3,7 @@
 // kernel_*.inl against wide.hpp, include it here, and add it to the table below.
 #include <cstring>
 #include <limits>
+#include <type_traits>
 #include <utility>
 
 #include "kernels.hpp"
