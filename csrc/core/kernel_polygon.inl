@@ -29,12 +29,7 @@ inline uint32_t in_polygon(const Points& pts, const Polygon& g, Filter f, uint32
 // A disk touches the closed polygon when an edge segment is within its radius (float32,
 // closed, as touch_triangle) or its centre is inside (exactly).
 inline uint32_t touch_polygon(const Points& pts, const Polygon& g, Filter f, uint32_t* out) noexcept {
-    ScaledEdge e[kMaxPolygon];  // the edges as the distance reads them (scaled_edge)
-    bool any_scaled = false;
-    for (uint32_t k = 0; k < g.n; ++k) {
-        e[k] = scaled_edge(g.ex[k], g.ey[k]);
-        any_scaled = any_scaled || e[k].scale != 1.0f;
-    }
+    const ScaledEdge* e = g.edge;
     const auto test = [&](auto scaled) {
         return scan(pts, f, out, [&](const Points& p, uint32_t i) {
             wf x = load(p.x + i), y = load(p.y + i), r = load(p.r + i);
@@ -51,7 +46,7 @@ inline uint32_t touch_polygon(const Points& pts, const Polygon& g, Filter f, uin
             return mor(near, mand(in_polygon_block(g, p.x + i, p.y + i, rest), from_bits(rest)));
         });
     };
-    return any_scaled ? test(std::true_type{}) : test(std::false_type{});
+    return g.scaled ? test(std::true_type{}) : test(std::false_type{});
 }
 
 }  // namespace SOAGEO_TARGET

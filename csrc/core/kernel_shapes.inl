@@ -46,7 +46,7 @@ inline uint32_t touch_box(const Points& pts, const Box& b, Filter f, uint32_t* o
 // products the usual segments need not pay). A zero-length segment gives t = 0/0 = NaN, which
 // vmax turns into 0 (it returns its second operand when the first is NaN, on every target), so
 // the distance to the start.
-template <bool kScaled = false>
+template <bool kScaled>
 inline wf segment_distance2(wf ax, wf ay, wf dx, wf dy, wf sx, wf sy, wf len2, wf scale) {
     wf dot = kScaled ? (ax * scale) * sx + (ay * scale) * sy : ax * sx + ay * sy;
     wf t = vmin(vmax(dot / len2, splat(0.0f)), splat(1.0f));

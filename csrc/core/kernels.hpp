@@ -123,12 +123,14 @@ inline Ring make_ring(float x, float y, float inner, float outer) noexcept { ret
 
 // A convex polygon with positive area, counter-clockwise, no repeated consecutive vertex;
 // collinear vertices allowed. Edge k runs from vertex k to vertex k + 1 (mod n); its float32
-// differences (ex, ey) and len2 = ex*ex + ey*ey in float32 are what the kernels use.
+// differences (ex, ey), and scaled_edge of them, are what the kernels use.
 constexpr uint32_t kMaxPolygon = 64;
 struct Polygon {
     uint32_t n;
     float x[kMaxPolygon], y[kMaxPolygon];
-    float ex[kMaxPolygon], ey[kMaxPolygon], len2[kMaxPolygon];
+    float ex[kMaxPolygon], ey[kMaxPolygon];
+    ScaledEdge edge[kMaxPolygon];  // (ex, ey) as the touch distance reads it
+    bool scaled;                   // some edge's scale is not 1
 };
 
 enum class PolygonError : uint8_t {

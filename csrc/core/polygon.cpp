@@ -61,11 +61,13 @@ PolygonError make_polygon(const float* xs, const float* ys, uint32_t n, Polygon&
         out.x[k] = xs[i];
         out.y[k] = ys[i];
     }
+    out.scaled = false;
     for (uint32_t k = 0; k < m; ++k) {
         uint32_t next = (k + 1) % m;
         out.ex[k] = out.x[next] - out.x[k];
         out.ey[k] = out.y[next] - out.y[k];
-        out.len2[k] = out.ex[k] * out.ex[k] + out.ey[k] * out.ey[k];
+        out.edge[k] = scaled_edge(out.ex[k], out.ey[k]);
+        out.scaled = out.scaled || out.edge[k].scale != 1.0f;
     }
     return PolygonError::ok;
 }
